@@ -1,0 +1,36 @@
+// Package tensorext implements the Apache Arrow canonical tensor extension
+// types for arrow-go:
+//
+//   - arrow.fixed_shape_tensor (FixedShapeTensorType, FixedShapeTensorArray,
+//     FixedShapeTensorBuilder): every row is a tensor of one shape, stored as
+//     FixedSizeList<value_type>[product(shape)].
+//   - arrow.variable_shape_tensor (VariableShapeTensorType,
+//     VariableShapeTensorArray, VariableShapeTensorBuilder): every row is a
+//     tensor with the same number of dimensions but its own shape, stored as
+//     Struct<data: List<value_type>, shape: FixedSizeList<int32>[ndim]>.
+//
+// Both are specified in the Arrow format documentation, "Canonical Extension
+// Types" (docs/source/format/CanonicalExtensions.rst), sections "Fixed shape
+// tensor" and "Variable shape tensor".
+//
+// Importing the package registers both types with arrow.RegisterExtensionType,
+// so arrow-go's IPC and Parquet readers return FixedShapeTensorArray and
+// VariableShapeTensorArray columns for fields carrying the extension names.
+//
+// # Physical and logical layout
+//
+// Values are stored row-major ("C order"): the physical shape and dim_names
+// describe that layout. The optional permutation gives the logical layout:
+// logical dimension i is physical dimension permutation[i], exactly as
+// numpy.transpose(physical, permutation). A Tensor is a zero-copy strided view
+// of one row; Tensor.Logical returns the permuted view without copying.
+//
+// # Leniency and validation
+//
+// arrow-go fails a whole IPC schema read when a registered extension type's
+// Deserialize returns an error. Deserialize therefore never fails: it accepts
+// every producer's metadata (Arrow C++/pyarrow, arrow-rs's "permutations" key
+// and explicit nulls, the spec's empty string, unknown keys, draft keys) and
+// records anything it cannot accept. Validate reports that problem, and
+// ValidateFull additionally checks every row of an array.
+package tensorext

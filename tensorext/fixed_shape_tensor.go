@@ -1,0 +1,390 @@
+package tensorext
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// FixedShapeTensorName is the extension name of the fixed shape tensor type
+// (CanonicalExtensions.rst, "Fixed shape tensor").
+const FixedShapeTensorName = "arrow.fixed_shape_tensor"
+
+func init() {
+	if err := arrow.RegisterExtensionType(&FixedShapeTensorType{}); err != nil {
+		panic(err)
+	}
+}
+
+// FixedShapeTensorType is the arrow.fixed_shape_tensor extension type: every
+// row is a tensor of one physical shape, stored row-major in a
+// FixedSizeList<value_type>[product(shape)].
+//
+// Its parameters are the value type, the physical shape, the optional
+// dim_names (physical order) and the optional permutation that gives the
+// logical layout (spec: CanonicalExtensions.rst, "Fixed shape tensor").
+type FixedShapeTensorType struct {
+	arrow.ExtensionBase
+	shape       []int
+	strides     []int
+	dimNames    []string
+	permutation []int
+	err         error // why the type is not valid; set by Deserialize
+}
+
+// NewFixedShapeTensorType returns the fixed shape tensor type of the given
+// value type and physical shape. permutation and dimNames may be nil. It
+// returns an error when a dimension is negative, the element count does not
+// fit a FixedSizeList (int32) or is 0 (arrow-go has no FixedSizeList[0]),
+// permutation is not a permutation of
+// [0, len(shape)) or dimNames does not have len(shape) names.
+func NewFixedShapeTensorType(valueType arrow.DataType, shape, permutation []int, dimNames []string) (*FixedShapeTensorType, error) {
+	if valueType == nil {
+		return nil, errors.New("tensorext: value type must not be nil")
+	}
+	for _, d := range shape {
+		if d < 0 {
+			return nil, fmt.Errorf("tensorext: shape must have non-negative values, got %d", d)
+		}
+	}
+	n, ok := product(shape)
+	if !ok || n > int(^uint32(0)>>1) {
+		return nil, fmt.Errorf("tensorext: product of shape dimensions %s does not fit a FixedSizeList size (int32)", formatInts(shape))
+	}
+	if n == 0 {
+		// arrow.FixedSizeListOf rejects size 0, so arrow-go cannot hold such a column.
+		return nil, fmt.Errorf("tensorext: shape %s has no elements; arrow-go cannot build FixedSizeList[0]", formatInts(shape))
+	}
+	t := &FixedShapeTensorType{
+		ExtensionBase: arrow.ExtensionBase{Storage: arrow.FixedSizeListOf(int32(n), valueType)},
+		shape:         append([]int{}, shape...),
+		permutation:   cloneInts(permutation),
+		dimNames:      cloneStrings(dimNames),
+	}
+	t.strides = rowMajorStrides(t.shape)
+	if err := t.checkParams(); err != nil {
+		return nil, fmt.Errorf("tensorext: %w", err)
+	}
+	return t, nil
+}
+
+func cloneInts(v []int) []int {
+	if v == nil {
+		return nil
+	}
+	return append([]int{}, v...)
+}
+
+func cloneStrings(v []string) []string {
+	if v == nil {
+		return nil
+	}
+	return append([]string{}, v...)
+}
+
+// checkParams validates permutation and dim_names against the shape.
+func (t *FixedShapeTensorType) checkParams() error {
+	if err := checkPermutation(t.permutation, len(t.shape)); err != nil {
+		return err
+	}
+	return checkDimNames(t.dimNames, len(t.shape))
+}
+
+// ExtensionName returns "arrow.fixed_shape_tensor".
+func (*FixedShapeTensorType) ExtensionName() string { return FixedShapeTensorName }
+
+// ValueType returns the data type of the tensor elements, or nil when the
+// storage is not a FixedSizeList.
+func (t *FixedShapeTensorType) ValueType() arrow.DataType {
+	if fsl, ok := t.Storage.(*arrow.FixedSizeListType); ok {
+		return fsl.Elem()
+	}
+	return nil
+}
+
+// Shape returns the physical shape. The slice is shared: do not modify it.
+func (t *FixedShapeTensorType) Shape() []int { return t.shape }
+
+// Strides returns the physical row-major strides in elements. The slice is
+// shared: do not modify it.
+func (t *FixedShapeTensorType) Strides() []int { return t.strides }
+
+// NDim returns the number of dimensions.
+func (t *FixedShapeTensorType) NDim() int { return len(t.shape) }
+
+// DimNames returns the dimension names in physical order, or nil.
+func (t *FixedShapeTensorType) DimNames() []string { return t.dimNames }
+
+// Permutation returns the permutation from physical to logical layout, or nil
+// when absent.
+func (t *FixedShapeTensorType) Permutation() []int { return t.permutation }
+
+// LogicalShape returns the shape of the logical view: shape[permutation[i]].
+func (t *FixedShapeTensorType) LogicalShape() []int { return permuteInts(t.shape, t.permutation) }
+
+// LogicalDimNames returns the dimension names in logical order, or nil.
+func (t *FixedShapeTensorType) LogicalDimNames() []string {
+	return permuteStrings(t.dimNames, t.permutation)
+}
+
+// Validate reports why the type does not conform to the spec: metadata that
+// could not be parsed, a storage type that is not a FixedSizeList, a shape
+// whose product differs from the list size, an invalid permutation or
+// dim_names of the wrong length. It returns nil for a valid type.
+func (t *FixedShapeTensorType) Validate() error { return t.err }
+
+// Serialize returns the extension metadata JSON as Arrow C++ writes it: keys
+// shape, permutation, dim_names in that order, absent ones left out, for
+// example {"shape":[2,3],"dim_names":["H","W"]}.
+func (t *FixedShapeTensorType) Serialize() string {
+	var b strings.Builder
+	b.WriteString(`{"shape":`)
+	b.WriteString(formatInts(t.shape))
+	if t.permutation != nil {
+		b.WriteString(`,"permutation":`)
+		b.WriteString(formatInts(t.permutation))
+	}
+	if t.dimNames != nil {
+		b.WriteString(`,"dim_names":`)
+		writeJSONStrings(&b, t.dimNames)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// Deserialize returns the type described by storage and metadata. It never
+// returns an error, because arrow-go fails a whole IPC schema read on one: it
+// accepts the key "permutations" (arrow-rs) for "permutation", explicit nulls
+// for absent parameters and unknown keys, and records any problem for
+// Validate to report.
+func (*FixedShapeTensorType) Deserialize(storage arrow.DataType, data string) (arrow.ExtensionType, error) {
+	t := &FixedShapeTensorType{ExtensionBase: arrow.ExtensionBase{Storage: storage}}
+	t.err = t.parse(storage, data)
+	return t, nil
+}
+
+func (t *FixedShapeTensorType) parse(storage arrow.DataType, data string) error {
+	obj, err := parseMetadataObject(data)
+	if err != nil {
+		return err
+	}
+	if raw, ok := obj["shape"]; ok && !isNull(raw) {
+		if t.shape, err = parseIntList("shape", raw); err != nil {
+			return err
+		}
+	} else {
+		return errors.New(`extension metadata has no "shape"`)
+	}
+	t.strides = rowMajorStrides(t.shape)
+	raw, ok := obj["permutation"]
+	if !ok {
+		raw = obj["permutations"]
+	}
+	if !isNull(raw) {
+		if t.permutation, err = parseIntList("permutation", raw); err != nil {
+			return err
+		}
+	}
+	if raw := obj["dim_names"]; !isNull(raw) {
+		if t.dimNames, err = parseStringList("dim_names", raw); err != nil {
+			return err
+		}
+	}
+	fsl, ok := storage.(*arrow.FixedSizeListType)
+	if !ok {
+		return fmt.Errorf("storage type must be FixedSizeList, got %s", storage)
+	}
+	for _, d := range t.shape {
+		if d < 0 {
+			return fmt.Errorf("shape must have non-negative values, got %d", d)
+		}
+	}
+	if n, ok := product(t.shape); !ok || n != int(fsl.Len()) {
+		return fmt.Errorf("Product of shape dimensions (%d) does not match FixedSizeList size (%d)", n, fsl.Len())
+	}
+	return t.checkParams()
+}
+
+// ExtensionEquals reports whether other is a fixed shape tensor type with the
+// same storage, shape and dim_names, and the same permutation, an identity
+// permutation being equal to an absent one.
+func (t *FixedShapeTensorType) ExtensionEquals(other arrow.ExtensionType) bool {
+	o, ok := other.(*FixedShapeTensorType)
+	if !ok {
+		return false
+	}
+	return arrow.TypeEqual(t.Storage, o.Storage) && equalInts(t.shape, o.shape) &&
+		equalStrings(t.dimNames, o.dimNames) && equalPermutation(t.permutation, o.permutation)
+}
+
+func equalPermutation(a, b []int) bool {
+	if a == nil || b == nil {
+		return isIdentity(a) && isIdentity(b)
+	}
+	return equalInts(a, b)
+}
+
+// String returns the type as Arrow C++ prints it, for example
+// extension<arrow.fixed_shape_tensor[value_type=uint8, shape=[4,3,3], dim_names=[H,W,C]]>.
+func (t *FixedShapeTensorType) String() string {
+	var b strings.Builder
+	b.WriteString("extension<" + FixedShapeTensorName + "[value_type=")
+	if vt := t.ValueType(); vt != nil {
+		b.WriteString(vt.String())
+	} else {
+		b.WriteString("?")
+	}
+	b.WriteString(", shape=" + formatInts(t.shape))
+	if t.permutation != nil {
+		b.WriteString(", permutation=" + formatInts(t.permutation))
+	}
+	if t.dimNames != nil {
+		b.WriteString(", dim_names=[" + strings.Join(t.dimNames, ",") + "]")
+	}
+	b.WriteString("]>")
+	return b.String()
+}
+
+// ArrayType returns the type of FixedShapeTensorArray.
+func (*FixedShapeTensorType) ArrayType() reflect.Type { return reflect.TypeOf(FixedShapeTensorArray{}) }
+
+// NewBuilder returns a FixedShapeTensorBuilder (array.CustomExtensionBuilder).
+func (t *FixedShapeTensorType) NewBuilder(mem memory.Allocator) array.Builder {
+	return NewFixedShapeTensorBuilder(mem, t)
+}
+
+// FixedShapeTensorArray is an array of arrow.fixed_shape_tensor: one tensor
+// per row, each viewed without copying by Tensor.
+type FixedShapeTensorArray struct {
+	array.ExtensionArrayBase
+}
+
+// TensorType returns the array's extension type.
+func (a *FixedShapeTensorArray) TensorType() *FixedShapeTensorType {
+	return a.DataType().(*FixedShapeTensorType)
+}
+
+// Tensor returns the zero-copy physical view of row i (with the type's
+// permutation, so Tensor(i).Logical() is the logical view). It returns
+// ErrNullTensor for a null row and the type's Validate error for an invalid
+// type. i must be in [0, Len()).
+func (a *FixedShapeTensorArray) Tensor(i int) (Tensor, error) {
+	typ := a.TensorType()
+	if err := typ.err; err != nil {
+		return Tensor{}, err
+	}
+	if a.IsNull(i) {
+		return Tensor{}, ErrNullTensor
+	}
+	fsl := a.Storage().(*array.FixedSizeList)
+	start, _ := fsl.ValueOffsets(i)
+	return tensorAt(fsl.ListValues(), int(start), typ.shape, typ.strides, typ.dimNames, typ.permutation), nil
+}
+
+// ValidateFull checks the type (Validate) and that the storage holds
+// Len()*product(shape) values.
+func (a *FixedShapeTensorArray) ValidateFull() error {
+	typ := a.TensorType()
+	if typ.err != nil {
+		return typ.err
+	}
+	fsl := a.Storage().(*array.FixedSizeList)
+	if a.Len() > 0 {
+		_, end := fsl.ValueOffsets(a.Len() - 1)
+		if int(end) > fsl.ListValues().Len() {
+			return fmt.Errorf("Expected values array of length at least %d, got %d", end, fsl.ListValues().Len())
+		}
+	}
+	return nil
+}
+
+// ValueStr returns row i as nested values, for example "[[1 2] [3 4]]" in
+// physical order, or "(null)".
+func (a *FixedShapeTensorArray) ValueStr(i int) string {
+	t, err := a.Tensor(i)
+	if err == ErrNullTensor {
+		return array.NullValueStr
+	}
+	if err != nil {
+		return a.Storage().ValueStr(i)
+	}
+	return t.String()
+}
+
+// String returns all rows, as ValueStr does, between brackets.
+func (a *FixedShapeTensorArray) String() string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < a.Len(); i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a.ValueStr(i))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// FixedShapeTensorBuilder builds a FixedShapeTensorArray row by row.
+type FixedShapeTensorBuilder struct {
+	*array.ExtensionBuilder
+	typ *FixedShapeTensorType
+}
+
+// NewFixedShapeTensorBuilder returns a builder for arrays of typ.
+func NewFixedShapeTensorBuilder(mem memory.Allocator, typ *FixedShapeTensorType) *FixedShapeTensorBuilder {
+	return &FixedShapeTensorBuilder{ExtensionBuilder: array.NewExtensionBuilder(mem, typ), typ: typ}
+}
+
+func (b *FixedShapeTensorBuilder) list() *array.FixedSizeListBuilder {
+	return b.ExtensionBuilder.Builder.(*array.FixedSizeListBuilder)
+}
+
+// ValueBuilder returns the builder of the flat values, for callers that
+// append a row's values themselves after Append(true).
+func (b *FixedShapeTensorBuilder) ValueBuilder() array.Builder { return b.list().ValueBuilder() }
+
+// Append starts a row (valid) or appends a null row (!valid). After
+// Append(true) exactly product(shape) values must be appended to
+// ValueBuilder.
+func (b *FixedShapeTensorBuilder) Append(valid bool) {
+	if valid {
+		b.list().Append(true)
+	} else {
+		b.list().AppendNull()
+	}
+}
+
+// AppendTensor appends one row. values is a Go slice of the value type's
+// native element type ([]uint8 for uint8, []float32 for float32, []bool for
+// bool, ...) with product(shape) elements in physical row-major order.
+func (b *FixedShapeTensorBuilder) AppendTensor(values any) error {
+	n, _ := product(b.typ.shape)
+	if l := sliceLen(values); l != n {
+		return fmt.Errorf("tensorext: Expected data array of length %d, got %d", n, l)
+	}
+	vb := b.ValueBuilder()
+	if !canAppend(vb, values) {
+		return fmt.Errorf("tensorext: cannot append %T to a tensor of %s", values, b.typ.ValueType())
+	}
+	b.list().Append(true)
+	appendValues(vb, values)
+	return nil
+}
+
+// NewFixedShapeTensorArray returns the built array and resets the builder.
+func (b *FixedShapeTensorBuilder) NewFixedShapeTensorArray() *FixedShapeTensorArray {
+	return b.NewExtensionArray().(*FixedShapeTensorArray)
+}
+
+var (
+	_ arrow.ExtensionType          = (*FixedShapeTensorType)(nil)
+	_ array.CustomExtensionBuilder = (*FixedShapeTensorType)(nil)
+	_ array.ExtensionArray         = (*FixedShapeTensorArray)(nil)
+	_ array.Builder                = (*FixedShapeTensorBuilder)(nil)
+)

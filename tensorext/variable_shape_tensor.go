@@ -1,0 +1,452 @@
+package tensorext
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// VariableShapeTensorName is the extension name of the variable shape tensor
+// type (CanonicalExtensions.rst, "Variable shape tensor").
+const VariableShapeTensorName = "arrow.variable_shape_tensor"
+
+// VaryingDim marks, in a uniform_shape, a dimension whose size varies from
+// row to row (JSON null in the metadata).
+const VaryingDim = -1
+
+func init() {
+	if err := arrow.RegisterExtensionType(&VariableShapeTensorType{}); err != nil {
+		panic(err)
+	}
+}
+
+// VariableShapeTensorType is the arrow.variable_shape_tensor extension type:
+// every row is a tensor with ndim dimensions and a shape of its own, stored
+// as Struct<data: List<value_type>, shape: FixedSizeList<int32>[ndim]>, the
+// values row-major.
+//
+// Its parameters are the value type, ndim, and the optional dim_names and
+// uniform_shape (physical order) and permutation (spec:
+// CanonicalExtensions.rst, "Variable shape tensor").
+type VariableShapeTensorType struct {
+	arrow.ExtensionBase
+	ndim         int
+	dimNames     []string
+	permutation  []int
+	uniformShape []int // VaryingDim per varying dimension; nil when absent
+	dataIdx      int   // index of the data field in the storage struct
+	shapeIdx     int   // index of the shape field
+	err          error // why the type is not valid; set by Deserialize
+}
+
+// NewVariableShapeTensorType returns the variable shape tensor type of the
+// given value type and number of dimensions. permutation, dimNames and
+// uniformShape may be nil; uniformShape has one entry per physical dimension,
+// its size or VaryingDim. It returns an error for ndim < 1 (arrow-go has no FixedSizeList[0]), a
+// permutation that is not one of [0, ndim), or dimNames or uniformShape of
+// the wrong length.
+func NewVariableShapeTensorType(valueType arrow.DataType, ndim int, permutation []int, dimNames []string, uniformShape []int) (*VariableShapeTensorType, error) {
+	if valueType == nil {
+		return nil, errors.New("tensorext: value type must not be nil")
+	}
+	if ndim <= 0 || ndim > int(^uint32(0)>>1) {
+		// arrow.FixedSizeListOf rejects size 0, so arrow-go has no 0-D variable shape tensor.
+		return nil, fmt.Errorf("tensorext: ndim must be positive, got %d", ndim)
+	}
+	storage := arrow.StructOf(
+		arrow.Field{Name: "data", Type: arrow.ListOf(valueType), Nullable: true},
+		arrow.Field{Name: "shape", Type: arrow.FixedSizeListOf(int32(ndim), arrow.PrimitiveTypes.Int32), Nullable: true},
+	)
+	t := &VariableShapeTensorType{
+		ExtensionBase: arrow.ExtensionBase{Storage: storage},
+		ndim:          ndim,
+		permutation:   cloneInts(permutation),
+		dimNames:      cloneStrings(dimNames),
+		uniformShape:  cloneInts(uniformShape),
+		shapeIdx:      1,
+	}
+	if err := t.checkParams(); err != nil {
+		return nil, fmt.Errorf("tensorext: %w", err)
+	}
+	return t, nil
+}
+
+func (t *VariableShapeTensorType) checkParams() error {
+	if err := checkPermutation(t.permutation, t.ndim); err != nil {
+		return err
+	}
+	if err := checkDimNames(t.dimNames, t.ndim); err != nil {
+		return err
+	}
+	if t.uniformShape != nil {
+		if len(t.uniformShape) != t.ndim {
+			return fmt.Errorf("uniform_shape size must match ndim. Expected: %d Got: %d", t.ndim, len(t.uniformShape))
+		}
+		for _, d := range t.uniformShape {
+			if d < VaryingDim {
+				return fmt.Errorf("uniform_shape must have non-negative values or null, got %d", d)
+			}
+		}
+	}
+	return nil
+}
+
+// ExtensionName returns "arrow.variable_shape_tensor".
+func (*VariableShapeTensorType) ExtensionName() string { return VariableShapeTensorName }
+
+// ValueType returns the data type of the tensor elements, or nil when the
+// storage's data field is not a list.
+func (t *VariableShapeTensorType) ValueType() arrow.DataType {
+	st, ok := t.Storage.(*arrow.StructType)
+	if !ok || t.dataIdx >= st.NumFields() {
+		return nil
+	}
+	if l, ok := st.Field(t.dataIdx).Type.(arrow.ListLikeType); ok {
+		return l.Elem()
+	}
+	return nil
+}
+
+// NDim returns the number of dimensions of every tensor.
+func (t *VariableShapeTensorType) NDim() int { return t.ndim }
+
+// DimNames returns the dimension names in physical order, or nil.
+func (t *VariableShapeTensorType) DimNames() []string { return t.dimNames }
+
+// Permutation returns the permutation from physical to logical layout, or nil.
+func (t *VariableShapeTensorType) Permutation() []int { return t.permutation }
+
+// UniformShape returns the size of each physical dimension that is the same
+// in every row, VaryingDim for the others, or nil when absent (all vary).
+func (t *VariableShapeTensorType) UniformShape() []int { return t.uniformShape }
+
+// LogicalDimNames returns the dimension names in logical order, or nil.
+func (t *VariableShapeTensorType) LogicalDimNames() []string {
+	return permuteStrings(t.dimNames, t.permutation)
+}
+
+// Validate reports why the type does not conform to the spec: metadata that
+// could not be parsed, a storage type that is not Struct<data: List,
+// shape: FixedSizeList<int32>>, or parameters that disagree with ndim. It
+// returns nil for a valid type. Rows are checked by ValidateFull.
+func (t *VariableShapeTensorType) Validate() error { return t.err }
+
+// Serialize returns the extension metadata JSON as Arrow C++ writes it: keys
+// permutation, dim_names, uniform_shape in that order, absent ones left out,
+// "{}" when none is set; a varying dimension of uniform_shape is null.
+func (t *VariableShapeTensorType) Serialize() string {
+	var parts []string
+	if t.permutation != nil {
+		parts = append(parts, `"permutation":`+formatInts(t.permutation))
+	}
+	if t.dimNames != nil {
+		var b strings.Builder
+		writeJSONStrings(&b, t.dimNames)
+		parts = append(parts, `"dim_names":`+b.String())
+	}
+	if t.uniformShape != nil {
+		items := make([]string, len(t.uniformShape))
+		for i, d := range t.uniformShape {
+			if d == VaryingDim {
+				items[i] = "null"
+			} else {
+				items[i] = fmt.Sprint(d)
+			}
+		}
+		parts = append(parts, `"uniform_shape":[`+strings.Join(items, ",")+"]")
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// Deserialize returns the type described by storage and metadata. It never
+// returns an error (arrow-go fails a whole IPC schema read on one): it
+// accepts the empty string, explicit nulls, unknown keys, the key
+// "permutations", the draft keys "ndim" and "ragged_dimensions" and an
+// unsigned shape list, and records any problem for Validate to report.
+func (*VariableShapeTensorType) Deserialize(storage arrow.DataType, data string) (arrow.ExtensionType, error) {
+	t := &VariableShapeTensorType{ExtensionBase: arrow.ExtensionBase{Storage: storage}, shapeIdx: 1}
+	t.err = t.parse(storage, data)
+	return t, nil
+}
+
+func (t *VariableShapeTensorType) parse(storage arrow.DataType, data string) error {
+	st, ok := storage.(*arrow.StructType)
+	if !ok || st.NumFields() != 2 {
+		return fmt.Errorf("storage type must be Struct<data: List, shape: FixedSizeList<int32>>, got %s", storage)
+	}
+	if i, ok := st.FieldIdx("data"); ok {
+		t.dataIdx, t.shapeIdx = i, 1-i
+	}
+	if _, ok := st.Field(t.dataIdx).Type.(arrow.ListLikeType); !ok || st.Field(t.dataIdx).Type.ID() == arrow.FIXED_SIZE_LIST {
+		return fmt.Errorf("data field must be a List, got %s", st.Field(t.dataIdx).Type)
+	}
+	shape, ok := st.Field(t.shapeIdx).Type.(*arrow.FixedSizeListType)
+	if !ok || !arrow.IsInteger(shape.Elem().ID()) {
+		return fmt.Errorf("shape field must be FixedSizeList<int32>, got %s", st.Field(t.shapeIdx).Type)
+	}
+	t.ndim = int(shape.Len())
+
+	obj, err := parseMetadataObject(data)
+	if err != nil {
+		return err
+	}
+	raw, ok := obj["permutation"]
+	if !ok {
+		raw = obj["permutations"]
+	}
+	if !isNull(raw) {
+		if t.permutation, err = parseIntList("permutation", raw); err != nil {
+			return err
+		}
+	}
+	if raw := obj["dim_names"]; !isNull(raw) {
+		if t.dimNames, err = parseStringList("dim_names", raw); err != nil {
+			return err
+		}
+	}
+	if raw := obj["uniform_shape"]; !isNull(raw) {
+		vals, _, err := parseOptionalIntList("uniform_shape", raw)
+		if err != nil {
+			return err
+		}
+		t.uniformShape = vals
+	}
+	if raw := obj["ndim"]; !isNull(raw) { // draft key
+		n, err := parseIntList("ndim", []byte("["+string(raw)+"]"))
+		if err != nil {
+			return err
+		}
+		if n[0] != t.ndim {
+			return fmt.Errorf("ndim (%d) does not match shape FixedSizeList size (%d)", n[0], t.ndim)
+		}
+	}
+	if raw := obj["ragged_dimensions"]; !isNull(raw) { // draft key
+		dims, err := parseIntList("ragged_dimensions", raw)
+		if err != nil {
+			return err
+		}
+		for _, d := range dims {
+			if d < 0 || d >= t.ndim {
+				return fmt.Errorf("ragged_dimensions must be within [0, %d], got %s", t.ndim-1, formatInts(dims))
+			}
+		}
+	}
+	return t.checkParams()
+}
+
+// ExtensionEquals reports whether other is a variable shape tensor type with
+// the same storage, dim_names and uniform_shape and the same permutation, an
+// identity permutation being equal to an absent one.
+func (t *VariableShapeTensorType) ExtensionEquals(other arrow.ExtensionType) bool {
+	o, ok := other.(*VariableShapeTensorType)
+	if !ok {
+		return false
+	}
+	return arrow.TypeEqual(t.Storage, o.Storage) && t.ndim == o.ndim &&
+		equalStrings(t.dimNames, o.dimNames) && equalInts(t.uniformShape, o.uniformShape) &&
+		equalPermutation(t.permutation, o.permutation)
+}
+
+// String returns the type as Arrow C++ prints it, for example
+// extension<arrow.variable_shape_tensor[value_type=float32, ndim=3, dim_names=[H,W,C], uniform_shape=[null,null,3]]>.
+func (t *VariableShapeTensorType) String() string {
+	var b strings.Builder
+	b.WriteString("extension<" + VariableShapeTensorName + "[value_type=")
+	if vt := t.ValueType(); vt != nil {
+		b.WriteString(vt.String())
+	} else {
+		b.WriteString("?")
+	}
+	fmt.Fprintf(&b, ", ndim=%d", t.ndim)
+	if t.permutation != nil {
+		b.WriteString(", permutation=" + formatInts(t.permutation))
+	}
+	if t.dimNames != nil {
+		b.WriteString(", dim_names=[" + strings.Join(t.dimNames, ",") + "]")
+	}
+	if t.uniformShape != nil {
+		s := strings.ReplaceAll(formatInts(t.uniformShape), "-1", "null")
+		b.WriteString(", uniform_shape=" + s)
+	}
+	b.WriteString("]>")
+	return b.String()
+}
+
+// ArrayType returns the type of VariableShapeTensorArray.
+func (*VariableShapeTensorType) ArrayType() reflect.Type {
+	return reflect.TypeOf(VariableShapeTensorArray{})
+}
+
+// NewBuilder returns a VariableShapeTensorBuilder (array.CustomExtensionBuilder).
+func (t *VariableShapeTensorType) NewBuilder(mem memory.Allocator) array.Builder {
+	return NewVariableShapeTensorBuilder(mem, t)
+}
+
+// VariableShapeTensorArray is an array of arrow.variable_shape_tensor: one
+// tensor per row, each with its own shape, viewed without copying by Tensor.
+type VariableShapeTensorArray struct {
+	array.ExtensionArrayBase
+}
+
+// TensorType returns the array's extension type.
+func (a *VariableShapeTensorArray) TensorType() *VariableShapeTensorType {
+	return a.DataType().(*VariableShapeTensorType)
+}
+
+// Tensor returns the zero-copy physical view of row i, with the type's
+// permutation. It returns ErrNullTensor for a null row (the struct or its data
+// list null), the type's Validate error for an invalid type, and an error for
+// a row whose shape is null or negative or whose data length is not the
+// product of its shape. i must be in [0, Len()).
+func (a *VariableShapeTensorArray) Tensor(i int) (Tensor, error) {
+	typ := a.TensorType()
+	if typ.err != nil {
+		return Tensor{}, typ.err
+	}
+	st := a.Storage().(*array.Struct)
+	data := st.Field(typ.dataIdx).(array.ListLike)
+	if a.IsNull(i) || data.IsNull(i) {
+		return Tensor{}, ErrNullTensor
+	}
+	shapeList := st.Field(typ.shapeIdx).(*array.FixedSizeList)
+	if shapeList.IsNull(i) {
+		return Tensor{}, rowError(i, "shape is null")
+	}
+	dims := shapeList.ListValues()
+	s0, _ := shapeList.ValueOffsets(i)
+	shape := make([]int, typ.ndim)
+	for k := range shape {
+		pos := int(s0) + k
+		v, ok := numericValue(dims, pos)
+		if !ok || dims.IsNull(pos) {
+			return Tensor{}, rowError(i, "shape has a null dimension")
+		}
+		if v < 0 {
+			return Tensor{}, rowError(i, "shape must have non-negative values, got %d", int64(v))
+		}
+		shape[k] = int(v)
+	}
+	start, end := data.ValueOffsets(i)
+	if n, ok := product(shape); !ok || int64(n) != end-start {
+		return Tensor{}, rowError(i, "Expected data array of length %d, got %d", n, end-start)
+	}
+	return tensorAt(data.ListValues(), int(start), shape, rowMajorStrides(shape), typ.dimNames, typ.permutation), nil
+}
+
+// ValidateFull checks the type (Validate) and every non-null row: its shape
+// has no null or negative dimension, its data length is the product of its
+// shape, and it agrees with uniform_shape. It returns the first problem.
+func (a *VariableShapeTensorArray) ValidateFull() error {
+	typ := a.TensorType()
+	if typ.err != nil {
+		return typ.err
+	}
+	for i := 0; i < a.Len(); i++ {
+		t, err := a.Tensor(i)
+		if err == ErrNullTensor {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		for k, d := range typ.uniformShape {
+			if d != VaryingDim && t.Shape[k] != d {
+				return rowError(i, "shape %s does not match uniform_shape %s in dimension %d",
+					formatInts(t.Shape), strings.ReplaceAll(formatInts(typ.uniformShape), "-1", "null"), k)
+			}
+		}
+	}
+	return nil
+}
+
+// ValueStr returns row i as nested values in physical order, or "(null)".
+func (a *VariableShapeTensorArray) ValueStr(i int) string {
+	t, err := a.Tensor(i)
+	if err == ErrNullTensor {
+		return array.NullValueStr
+	}
+	if err != nil {
+		return a.Storage().ValueStr(i)
+	}
+	return t.String()
+}
+
+// String returns all rows, as ValueStr does, between brackets.
+func (a *VariableShapeTensorArray) String() string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < a.Len(); i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a.ValueStr(i))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// VariableShapeTensorBuilder builds a VariableShapeTensorArray row by row.
+type VariableShapeTensorBuilder struct {
+	*array.ExtensionBuilder
+	typ *VariableShapeTensorType
+}
+
+// NewVariableShapeTensorBuilder returns a builder for arrays of typ.
+func NewVariableShapeTensorBuilder(mem memory.Allocator, typ *VariableShapeTensorType) *VariableShapeTensorBuilder {
+	return &VariableShapeTensorBuilder{ExtensionBuilder: array.NewExtensionBuilder(mem, typ), typ: typ}
+}
+
+// AppendTensor appends one row of the given physical shape. values is a Go
+// slice of the value type's native element type with product(shape)
+// elements in row-major order. It returns an error, appending nothing, when
+// the shape has the wrong number of dimensions, a negative dimension, or
+// does not match the length of values or the type's uniform_shape.
+func (b *VariableShapeTensorBuilder) AppendTensor(shape []int, values any) error {
+	if len(shape) != b.typ.ndim {
+		return fmt.Errorf("tensorext: shape %s must have %d dimensions", formatInts(shape), b.typ.ndim)
+	}
+	for k, d := range shape {
+		if d < 0 || d > int(^uint32(0)>>1) {
+			return fmt.Errorf("tensorext: shape must have non-negative int32 values, got %d", d)
+		}
+		if b.typ.uniformShape != nil && b.typ.uniformShape[k] != VaryingDim && b.typ.uniformShape[k] != d {
+			return fmt.Errorf("tensorext: shape %s does not match uniform_shape in dimension %d", formatInts(shape), k)
+		}
+	}
+	n, _ := product(shape)
+	if l := sliceLen(values); l != n {
+		return fmt.Errorf("tensorext: Expected data array of length %d, got %d", n, l)
+	}
+	st := b.ExtensionBuilder.Builder.(*array.StructBuilder)
+	data := st.FieldBuilder(0).(*array.ListBuilder)
+	if !canAppend(data.ValueBuilder(), values) {
+		return fmt.Errorf("tensorext: cannot append %T to a tensor of %s", values, b.typ.ValueType())
+	}
+	st.Append(true)
+	data.Append(true)
+	appendValues(data.ValueBuilder(), values)
+	sb := st.FieldBuilder(1).(*array.FixedSizeListBuilder)
+	sb.Append(true)
+	ib := sb.ValueBuilder().(*array.Int32Builder)
+	for _, d := range shape {
+		ib.Append(int32(d))
+	}
+	return nil
+}
+
+// NewVariableShapeTensorArray returns the built array and resets the builder.
+func (b *VariableShapeTensorBuilder) NewVariableShapeTensorArray() *VariableShapeTensorArray {
+	return b.NewExtensionArray().(*VariableShapeTensorArray)
+}
+
+var (
+	_ arrow.ExtensionType          = (*VariableShapeTensorType)(nil)
+	_ array.CustomExtensionBuilder = (*VariableShapeTensorType)(nil)
+	_ array.ExtensionArray         = (*VariableShapeTensorArray)(nil)
+	_ array.Builder                = (*VariableShapeTensorBuilder)(nil)
+)
