@@ -1,0 +1,240 @@
+package decode
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/tensorview/tensorview/app/raster"
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// Arrow's field metadata keys for extension types.
+const (
+	extNameKey = "ARROW:extension:name"
+	extMetaKey = "ARROW:extension:metadata"
+)
+
+// MaxTextLen is how many characters of a cell's text are shown.
+const MaxTextLen = 200
+
+// Field describes one column of the schema as the viewer shows it.
+type Field struct {
+	Index    int
+	Name     string
+	Type     string // the Arrow type; for an extension type, its storage type
+	Nullable bool
+	// Extension is the extension name, registered with arrow-go or not.
+	Extension string
+	// ExtensionMetadata is the extension's metadata string: as serialized by
+	// the registered type, or raw from the field metadata for unregistered
+	// ones.
+	ExtensionMetadata string
+	// Tensor is set for a column decoded as a tensor extension type.
+	Tensor *TensorField
+	// Err is why the column cannot be decoded as its extension type; its
+	// storage values are shown instead.
+	Err      string
+	Metadata []KV // other field metadata
+}
+
+// TensorField describes a tensor column's type parameters.
+type TensorField struct {
+	ValueType    string
+	Shape        []int // fixed shape only: physical shape
+	NDim         int
+	DimNames     []string
+	Permutation  []int
+	UniformShape string // variable shape only: like [null,null,3]; empty if absent
+}
+
+func describeField(i int, fld arrow.Field) Field {
+	out := Field{Index: i, Name: fld.Name, Type: fld.Type.String(), Nullable: fld.Nullable}
+	if ext, ok := fld.Type.(arrow.ExtensionType); ok {
+		out.Extension = ext.ExtensionName()
+		out.Type = ext.StorageType().String()
+		out.ExtensionMetadata = safeSerialize(ext)
+	}
+	if fld.HasMetadata() {
+		for k, key := range fld.Metadata.Keys() {
+			val := fld.Metadata.Values()[k]
+			switch key {
+			case extNameKey:
+				out.Extension = val
+			case extMetaKey:
+				out.ExtensionMetadata = val
+			default:
+				out.Metadata = append(out.Metadata, KV{key, val})
+			}
+		}
+	}
+	switch t := fld.Type.(type) {
+	case *tensorext.FixedShapeTensorType:
+		if err := t.Validate(); err != nil {
+			out.Err = err.Error()
+			break
+		}
+		out.Tensor = &TensorField{ValueType: t.ValueType().String(), Shape: t.Shape(), NDim: t.NDim(),
+			DimNames: t.DimNames(), Permutation: t.Permutation()}
+	case *tensorext.VariableShapeTensorType:
+		if err := t.Validate(); err != nil {
+			out.Err = err.Error()
+			break
+		}
+		tf := &TensorField{ValueType: t.ValueType().String(), NDim: t.NDim(), DimNames: t.DimNames(), Permutation: t.Permutation()}
+		if u := t.UniformShape(); u != nil {
+			tf.UniformShape = strings.ReplaceAll(fmtInts(u), "-1", "null")
+		}
+		out.Tensor = tf
+	}
+	return out
+}
+
+func safeSerialize(ext arrow.ExtensionType) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = ""
+		}
+	}()
+	return ext.Serialize()
+}
+
+// Cell is what the viewer shows for one value.
+type Cell struct {
+	Text   string // the value as text (non-tensor cells, and broken tensor columns)
+	Null   bool
+	Tensor *TensorCell
+	Err    string // why this value could not be decoded
+}
+
+// TensorCell summarises one tensor.
+type TensorCell struct {
+	Shape           []int // physical
+	LogicalShape    []int
+	DimNames        []string // physical order; nil if unnamed
+	LogicalDimNames []string
+	ValueType       string
+	Len             int
+	Min, Max        string // empty when there is no finite numeric value
+	Preview         *image.RGBA
+	PreviewKind     raster.Kind
+}
+
+// Cell returns the cell of column col at global row. It never panics: a
+// panic inside arrow-go or tensorext becomes the cell's Err.
+func (f *File) Cell(row int64, col int) (c Cell) {
+	defer func() {
+		if r := recover(); r != nil {
+			c = Cell{Err: fmt.Sprintf("%v: %v", ErrPanic, r)}
+		}
+	}()
+	b, i, ok := f.Locate(row)
+	if !ok || col < 0 || col >= len(f.Fields) {
+		return Cell{Err: fmt.Sprintf("no cell at row %d, column %d", row, col)}
+	}
+	arr := f.Batches[b].Column(col)
+	if f.Fields[col].Tensor != nil {
+		return tensorCell(arr, i)
+	}
+	if arr.IsNull(i) {
+		return Cell{Null: true, Text: array.NullValueStr}
+	}
+	return Cell{Text: truncate(valueStr(arr, i))}
+}
+
+// valueStr is arrow-go's ValueStr, falling back to the storage of an
+// extension array whose type does not implement it.
+func valueStr(arr arrow.Array, i int) (s string) {
+	if ext, ok := arr.(array.ExtensionArray); ok {
+		defer func() {
+			if recover() != nil {
+				s = ext.Storage().ValueStr(i)
+			}
+		}()
+	}
+	return arr.ValueStr(i)
+}
+
+type tensorArray interface {
+	arrow.Array
+	Tensor(i int) (tensorext.Tensor, error)
+}
+
+func tensorCell(arr arrow.Array, i int) Cell {
+	ta, ok := arr.(tensorArray)
+	if !ok {
+		return Cell{Text: truncate(valueStr(arr, i))}
+	}
+	t, err := ta.Tensor(i)
+	if errors.Is(err, tensorext.ErrNullTensor) {
+		return Cell{Null: true, Text: array.NullValueStr}
+	}
+	if err != nil {
+		return Cell{Err: err.Error(), Text: truncate(valueStr(arr.(array.ExtensionArray).Storage(), i))}
+	}
+	return Cell{Tensor: Summarize(t)}
+}
+
+// Summarize describes a tensor view: shapes, names, value range and, when it
+// looks like an image in its logical layout, a preview.
+func Summarize(t tensorext.Tensor) *TensorCell {
+	tc := &TensorCell{
+		Shape:           t.Shape,
+		LogicalShape:    t.LogicalShape(),
+		DimNames:        t.DimNames,
+		LogicalDimNames: t.LogicalDimNames(),
+		ValueType:       t.ValueType().String(),
+		Len:             t.Len(),
+	}
+	if lo, hi, ok := raster.Range(t); ok {
+		tc.Min, tc.Max = formatNumber(lo, t.ValueType()), formatNumber(hi, t.ValueType())
+	}
+	logical := t.Logical()
+	if l, ok := raster.DetectLayout(logical.Shape, logical.DimNames, t.ValueType()); ok {
+		tc.Preview = raster.Preview(logical, l)
+		tc.PreviewKind = l.Kind
+	}
+	return tc
+}
+
+func formatNumber(v float64, dt arrow.DataType) string {
+	if arrow.IsInteger(dt.ID()) || dt.ID() == arrow.BOOL {
+		if math.Abs(v) < 1<<53 {
+			return strconv.FormatInt(int64(v), 10)
+		}
+	}
+	bits := 64
+	if dt.ID() == arrow.FLOAT32 || dt.ID() == arrow.FLOAT16 {
+		bits = 32
+	}
+	return strconv.FormatFloat(v, 'g', 6, bits)
+}
+
+func truncate(s string) string {
+	if utf8.RuneCountInString(s) <= MaxTextLen {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:MaxTextLen]) + "…"
+}
+
+func fmtInts(v []int) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.Itoa(x)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// JoinInts formats a shape for the viewer's attributes: "2,3".
+func JoinInts(v []int) string {
+	s := fmtInts(v)
+	return s[1 : len(s)-1]
+}

@@ -1,0 +1,284 @@
+// Package raster turns tensor views into images: the previews the viewer
+// draws in its table cells. It is pure Go (no syscall/js) so it is tested
+// natively.
+package raster
+
+import (
+	"image"
+	"math"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// MaxPreviewSide is the largest width or height of a preview in pixels; a
+// larger image is sampled down (nearest neighbour) to fit.
+const MaxPreviewSide = 256
+
+// Kind names how a preview maps channels to colour, as the viewer's
+// data-preview attribute spells it.
+type Kind string
+
+// Preview kinds.
+const (
+	Gray Kind = "gray"
+	RGB  Kind = "rgb"
+	RGBA Kind = "rgba"
+)
+
+// Layout says where the image dimensions of a tensor are: indices into its
+// (logical) shape. Channel is -1 for a 2-D image.
+type Layout struct {
+	H, W, Channel int
+	Kind          Kind
+}
+
+// DetectLayout decides whether a tensor of the given shape and dim names
+// (both in the same, usually logical, order) and value type is an image, and
+// where its height, width and channel dimensions are. Images are:
+//   - any numeric 2-D tensor (grayscale, height × width);
+//   - uint8 or floating point 3-D tensors with a channel dimension of size 1,
+//     3 or 4, found by name (C, channel, channels; H, height; W, width, case
+//     insensitive) or else by position: last (HWC) before first (CHW).
+//
+// Dimensions of size 0 never make an image.
+func DetectLayout(shape []int, dimNames []string, valueType arrow.DataType) (Layout, bool) {
+	if !numeric(valueType) {
+		return Layout{}, false
+	}
+	for _, d := range shape {
+		if d == 0 {
+			return Layout{}, false
+		}
+	}
+	switch len(shape) {
+	case 2:
+		return Layout{H: 0, W: 1, Channel: -1, Kind: Gray}, true
+	case 3:
+		if !imageValueType(valueType) {
+			return Layout{}, false
+		}
+		c := -1
+		if len(dimNames) == 3 {
+			c = nameIndex(dimNames, "c", "channel", "channels")
+		}
+		if c < 0 {
+			switch {
+			case channelSize(shape[2]):
+				c = 2
+			case channelSize(shape[0]):
+				c = 0
+			}
+		}
+		if c < 0 || !channelSize(shape[c]) {
+			return Layout{}, false
+		}
+		rest := []int{}
+		for i := range shape {
+			if i != c {
+				rest = append(rest, i)
+			}
+		}
+		l := Layout{H: rest[0], W: rest[1], Channel: c, Kind: kindOf(shape[c])}
+		if len(dimNames) == 3 {
+			h := nameIndex(dimNames, "h", "height", "rows", "y")
+			w := nameIndex(dimNames, "w", "width", "cols", "x")
+			if h >= 0 && w >= 0 && h != w && h != c && w != c {
+				l.H, l.W = h, w
+			}
+		}
+		return l, true
+	}
+	return Layout{}, false
+}
+
+func channelSize(n int) bool { return n == 1 || n == 3 || n == 4 }
+
+func kindOf(channels int) Kind {
+	switch channels {
+	case 3:
+		return RGB
+	case 4:
+		return RGBA
+	}
+	return Gray
+}
+
+func nameIndex(names []string, want ...string) int {
+	for i, n := range names {
+		for _, w := range want {
+			if strings.EqualFold(strings.TrimSpace(n), w) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func numeric(dt arrow.DataType) bool {
+	if dt == nil {
+		return false
+	}
+	return arrow.IsInteger(dt.ID()) || arrow.IsFloating(dt.ID()) || dt.ID() == arrow.BOOL
+}
+
+func imageValueType(dt arrow.DataType) bool {
+	return dt.ID() == arrow.UINT8 || arrow.IsFloating(dt.ID())
+}
+
+// Getter returns a function reading element i of a numeric array as float64
+// and whether the array is numeric. Nulls read as whatever the buffer holds;
+// check IsNull first.
+func Getter(a arrow.Array) (func(i int) float64, bool) {
+	switch a := a.(type) {
+	case *array.Uint8:
+		v := a.Uint8Values()
+		return func(i int) float64 { return float64(v[i]) }, true
+	case *array.Int8:
+		v := a.Int8Values()
+		return func(i int) float64 { return float64(v[i]) }, true
+	case *array.Uint16:
+		v := a.Uint16Values()
+		return func(i int) float64 { return float64(v[i]) }, true
+	case *array.Int16:
+		v := a.Int16Values()
+		return func(i int) float64 { return float64(v[i]) }, true
+	case *array.Uint32:
+		v := a.Uint32Values()
+		return func(i int) float64 { return float64(v[i]) }, true
+	case *array.Int32:
+		v := a.Int32Values()
+		return func(i int) float64 { return float64(v[i]) }, true
+	case *array.Uint64:
+		v := a.Uint64Values()
+		return func(i int) float64 { return float64(v[i]) }, true
+	case *array.Int64:
+		v := a.Int64Values()
+		return func(i int) float64 { return float64(v[i]) }, true
+	case *array.Float16:
+		v := a.Values()
+		return func(i int) float64 { return float64(v[i].Float32()) }, true
+	case *array.Float32:
+		v := a.Float32Values()
+		return func(i int) float64 { return float64(v[i]) }, true
+	case *array.Float64:
+		v := a.Float64Values()
+		return func(i int) float64 { return v[i] }, true
+	case *array.Boolean:
+		return func(i int) float64 {
+			if a.Value(i) {
+				return 1
+			}
+			return 0
+		}, true
+	}
+	return nil, false
+}
+
+// Range returns the smallest and largest finite, non-null element of t; ok is
+// false when there is none or the value type is not numeric.
+func Range(t tensorext.Tensor) (lo, hi float64, ok bool) {
+	get, numeric := Getter(t.Values)
+	if !numeric {
+		return 0, 0, false
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	nulls := t.Values.NullN() > 0
+	t.Positions(func(pos int) bool {
+		if nulls && t.Values.IsNull(pos) {
+			return true
+		}
+		v := get(pos)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return true
+		}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+		return true
+	})
+	return lo, hi, lo <= hi
+}
+
+// Preview draws t, viewed as its Layout, into an RGBA image at most
+// MaxPreviewSide pixels on each side. uint8 values are drawn as they are;
+// other value types are scaled linearly from the tensor's own min..max to
+// 0..255 (all equal values draw as 0). Null, NaN and infinite elements draw as
+// transparent black. A Gray or single-channel image sets R=G=B; RGB sets alpha
+// 255.
+func Preview(t tensorext.Tensor, l Layout) *image.RGBA {
+	get, ok := Getter(t.Values)
+	if !ok {
+		return nil
+	}
+	h, w := t.Shape[l.H], t.Shape[l.W]
+	ow, oh := fit(w, h)
+	img := image.NewRGBA(image.Rect(0, 0, ow, oh))
+	scale, offset := 1.0, 0.0
+	if t.ValueType().ID() != arrow.UINT8 {
+		if lo, hi, ok := Range(t); ok && hi > lo {
+			scale, offset = 255/(hi-lo), lo
+		} else if ok {
+			scale, offset = 0, lo
+		}
+	}
+	channels := 1
+	cstride := 0
+	if l.Channel >= 0 {
+		channels, cstride = t.Shape[l.Channel], t.Strides[l.Channel]
+	}
+	nulls := t.Values.NullN() > 0
+	level := func(pos int) (uint8, bool) {
+		if nulls && t.Values.IsNull(pos) {
+			return 0, false
+		}
+		v := get(pos)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, false
+		}
+		v = (v - offset) * scale
+		return uint8(math.Max(0, math.Min(255, math.Round(v)))), true
+	}
+	for y := 0; y < oh; y++ {
+		sy := y * h / oh
+		for x := 0; x < ow; x++ {
+			sx := x * w / ow
+			base := t.Offset + sy*t.Strides[l.H] + sx*t.Strides[l.W]
+			px := img.Pix[y*img.Stride+x*4 : y*img.Stride+x*4+4 : y*img.Stride+x*4+4]
+			switch channels {
+			case 3, 4:
+				valid := true
+				for c := 0; c < channels; c++ {
+					v, ok := level(base + c*cstride)
+					valid = valid && ok
+					px[c] = v
+				}
+				if channels == 3 {
+					px[3] = 255
+				}
+				if !valid {
+					px[0], px[1], px[2], px[3] = 0, 0, 0, 0
+				}
+			default:
+				v, ok := level(base)
+				if ok {
+					px[0], px[1], px[2], px[3] = v, v, v, 255
+				}
+			}
+		}
+	}
+	return img
+}
+
+// fit returns the preview size of a w×h image: the same when both fit in
+// MaxPreviewSide, else scaled down keeping the aspect ratio (at least 1).
+func fit(w, h int) (int, int) {
+	if w <= MaxPreviewSide && h <= MaxPreviewSide {
+		return w, h
+	}
+	if w >= h {
+		return MaxPreviewSide, max(1, h*MaxPreviewSide/w)
+	}
+	return max(1, w*MaxPreviewSide/h), MaxPreviewSide
+}
