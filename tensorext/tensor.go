@@ -203,7 +203,6 @@ func numericValue(a arrow.Array, i int) (float64, bool) {
 	return 0, false
 }
 
-
 // tensorAt builds the physical view of a row whose values start at offset in
 // values; shape, strides and names are shared, not copied.
 func tensorAt(values arrow.Array, offset int, shape, strides []int, names []string, perm []int) Tensor {

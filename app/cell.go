@@ -1,0 +1,90 @@
+package app
+
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/decode"
+)
+
+// CellView shows one value: text, null, an error, or a tensor summary with
+// its image preview.
+type CellView struct {
+	app.Compo
+	Field string
+	Cell  decode.Cell
+}
+
+// Render draws the cell.
+func (c *CellView) Render() app.UI {
+	cell := c.Cell
+	switch {
+	case cell.Tensor != nil:
+		return tensorCell(c.Field, cell.Tensor)
+	case cell.Err != "":
+		return app.Div().Class("cell error").Attr("data-field", c.Field).Attr("data-cell-error", cell.Err).Title(cell.Err).Body(
+			app.Span().Class("cell-error").Text("⚠ "+cell.Err),
+			app.If(cell.Text != "", func() app.UI { return app.Div().Class("text").Text(cell.Text) }),
+		)
+	case cell.Null:
+		return app.Div().Class("cell null").Attr("data-field", c.Field).Attr("data-null", true).Text("null")
+	}
+	return app.Div().Class("cell").Attr("data-field", c.Field).Body(app.Div().Class("text").Text(cell.Text))
+}
+
+func tensorCell(field string, t *decode.TensorCell) app.UI {
+	lines := []string{t.ValueType + " " + dims(t.Shape, t.DimNames)}
+	if !equalInts(t.Shape, t.LogicalShape) || !equalStrings(t.DimNames, t.LogicalDimNames) {
+		lines = append(lines, "logical "+dims(t.LogicalShape, t.LogicalDimNames))
+	}
+	if t.Min != "" {
+		lines = append(lines, "min "+t.Min+" · max "+t.Max)
+	}
+	return app.Div().Class("cell tensor").
+		Attr("data-tensor", true).Attr("data-field", field).
+		Attr("data-shape", decode.JoinInts(t.Shape)).Attr("data-logical-shape", decode.JoinInts(t.LogicalShape)).
+		Attr("data-dim-names", strings.Join(t.DimNames, ",")).Attr("data-logical-dim-names", strings.Join(t.LogicalDimNames, ",")).
+		Body(
+			app.If(t.Preview != nil, func() app.UI {
+				return &Preview{Img: t.Preview, Kind: string(t.PreviewKind)}
+			}),
+			app.Div().Class("summary").Body(
+				app.Range(lines).Slice(func(i int) app.UI { return app.Div().Text(lines[i]) }),
+			),
+		)
+}
+
+// dims formats a shape with its names: "4×3×3 (H,W,C)".
+func dims(shape []int, names []string) string {
+	parts := make([]string, len(shape))
+	for i, d := range shape {
+		parts[i] = itoa(d)
+	}
+	s := "[" + strings.Join(parts, "×") + "]"
+	if len(shape) == 0 {
+		s = "scalar"
+	}
+	if len(names) > 0 {
+		s += " (" + strings.Join(names, ",") + ")"
+	}
+	return s
+}
+
+func itoa(i int) string { return decode.JoinInts([]int{i}) }
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func equalStrings(a, b []string) bool {
+	return strings.Join(a, "\x00") == strings.Join(b, "\x00") && len(a) == len(b)
+}

@@ -1,0 +1,72 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/decode"
+)
+
+// FileInfo shows facts about the opened file and its schema-level metadata.
+type FileInfo struct {
+	app.Compo
+	File *decode.File
+}
+
+// Render draws the facts.
+func (f *FileInfo) Render() app.UI {
+	file := f.File
+	return app.Section().Class("file-info").Attr("data-role", "file-info").Body(
+		app.H2().Text(file.Name),
+		app.Dl().Body(
+			app.Dt().Text("Size"), app.Dd().Attr("data-bytes", file.Size).Text(HumanBytes(file.Size)),
+			app.Dt().Text("Format"), app.Dd().Attr("data-role", "format").Text(string(file.Format)),
+			app.Dt().Text("Record batches"), app.Dd().Attr("data-role", "batches").Text(len(file.Batches)),
+			app.Dt().Text("Rows"), app.Dd().Attr("data-role", "num-rows").Text(file.NumRows),
+			app.Dt().Text("Columns"), app.Dd().Text(len(file.Fields)),
+		),
+		app.Range(file.Warnings).Slice(func(i int) app.UI {
+			return app.P().Class("warning").Role("alert").Text(file.Warnings[i])
+		}),
+		app.If(len(file.Metadata) > 0, func() app.UI {
+			return app.Details().Class("metadata").Body(
+				app.Summary().Text(fmt.Sprintf("Schema metadata (%d)", len(file.Metadata))),
+				&MetadataList{Items: file.Metadata},
+			)
+		}),
+	)
+}
+
+// MetadataList shows key/value metadata as text.
+type MetadataList struct {
+	app.Compo
+	Items []decode.KV
+}
+
+// Render draws the list.
+func (m *MetadataList) Render() app.UI {
+	return app.Dl().Class("kv").Body(
+		app.Range(m.Items).Slice(func(i int) app.UI {
+			kv := m.Items[i]
+			return app.Div().Attr("data-key", kv.Key).Body(
+				app.Dt().Text(kv.Key),
+				app.Dd().Body(app.Pre().Text(kv.Value)),
+			)
+		}),
+	)
+}
+
+// HumanBytes formats a byte count with binary units: 1.5 KiB, 3.0 MiB.
+func HumanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

@@ -1,0 +1,46 @@
+package app
+
+import (
+	"image"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Preview draws an image into a canvas whose intrinsic size is the image's
+// own size, one canvas pixel per image pixel; CSS scales it for display.
+type Preview struct {
+	app.Compo
+	Img  *image.RGBA
+	Kind string // "rgb", "rgba" or "gray"
+}
+
+// OnMount draws the image once the canvas exists.
+func (p *Preview) OnMount(ctx app.Context) { p.draw() }
+
+// OnUpdate redraws after the canvas has taken its new size.
+func (p *Preview) OnUpdate(ctx app.Context) { ctx.Defer(func(app.Context) { p.draw() }) }
+
+// Render draws the canvas element.
+func (p *Preview) Render() app.UI {
+	b := p.Img.Bounds()
+	return app.Canvas().Class("preview").Attr("data-preview", p.Kind).Width(b.Dx()).Height(b.Dy())
+}
+
+func (p *Preview) draw() {
+	el := p.JSValue()
+	if !el.Truthy() || p.Img == nil {
+		return
+	}
+	b := p.Img.Bounds()
+	if b.Empty() {
+		return
+	}
+	if el.Get("width").Int() != b.Dx() || el.Get("height").Int() != b.Dy() {
+		el.Set("width", b.Dx())
+		el.Set("height", b.Dy())
+	}
+	pix := app.Window().Get("Uint8ClampedArray").New(len(p.Img.Pix))
+	app.CopyBytesToJS(pix, p.Img.Pix)
+	data := app.Window().Get("ImageData").New(pix, b.Dx(), b.Dy())
+	el.Call("getContext", "2d").Call("putImageData", data, 0, 0)
+}

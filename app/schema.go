@@ -1,0 +1,86 @@
+package app
+
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/decode"
+)
+
+// SchemaTable lists the schema's fields: name, Arrow type, nullability,
+// extension name and metadata, tensor parameters and column errors.
+type SchemaTable struct {
+	app.Compo
+	Fields []decode.Field
+}
+
+// Render draws the table.
+func (s *SchemaTable) Render() app.UI {
+	return app.Section().Class("schema").Body(
+		app.H2().Text("Schema"),
+		app.Table().Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Text("Field"), app.Th().Text("Type"), app.Th().Text("Nullable"),
+				app.Th().Text("Extension"), app.Th().Text("Tensor"),
+			)),
+			app.TBody().Body(
+				app.Range(s.Fields).Slice(func(i int) app.UI { return fieldRow(s.Fields[i]) }),
+			),
+		),
+	)
+}
+
+func fieldRow(f decode.Field) app.UI {
+	tr := app.Tr().Attr("data-field", f.Name).Attr("data-extension", f.Extension)
+	if f.Err != "" {
+		tr = tr.Attr("data-error", f.Err).Class("has-error")
+	}
+	nullable := "no"
+	if f.Nullable {
+		nullable = "yes"
+	}
+	return tr.Body(
+		app.Td().Class("name").Text(f.Name),
+		app.Td().Body(app.Code().Text(f.Type)),
+		app.Td().Text(nullable),
+		app.Td().Body(
+			app.If(f.Extension != "", func() app.UI {
+				return app.Div().Body(
+					app.Code().Class("ext-name").Text(f.Extension),
+					app.If(f.ExtensionMetadata != "", func() app.UI {
+						return app.Pre().Class("ext-meta").Attr("data-role", "extension-metadata").Text(f.ExtensionMetadata)
+					}),
+				)
+			}),
+		),
+		app.Td().Body(
+			app.If(f.Tensor != nil, func() app.UI { return tensorParams(f.Tensor) }),
+			app.If(f.Err != "", func() app.UI {
+				return app.P().Class("column-error").Role("alert").Text(f.Err)
+			}),
+		),
+	)
+}
+
+func tensorParams(t *decode.TensorField) app.UI {
+	var parts []string
+	parts = append(parts, "value type "+t.ValueType)
+	if t.Shape != nil {
+		parts = append(parts, "shape ["+decode.JoinInts(t.Shape)+"]")
+	} else {
+		parts = append(parts, "ndim "+itoa(t.NDim))
+	}
+	if t.DimNames != nil {
+		parts = append(parts, "dim_names ["+strings.Join(t.DimNames, ", ")+"]")
+	}
+	if t.Permutation != nil {
+		parts = append(parts, "permutation ["+decode.JoinInts(t.Permutation)+"]")
+	}
+	if t.UniformShape != "" {
+		parts = append(parts, "uniform_shape "+t.UniformShape)
+	}
+	return app.Ul().Class("params").Body(
+		app.Range(parts).Slice(func(i int) app.UI { return app.Li().Text(parts[i]) }),
+	)
+}

@@ -1,0 +1,109 @@
+// Package app is the tensorview user interface: go-app components that show
+// an Arrow file's schema, rows and tensors. Decoding and rasterising live in
+// the pure-Go packages decode and raster; this layer only renders their
+// results and reads files from the browser.
+package app
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/decode"
+)
+
+// Actions the components send to the Viewer.
+const (
+	actionLoading = "tv/loading" // value: the file name
+	actionOpen    = "tv/open"    // value: fileBytes
+	actionFail    = "tv/fail"    // value: error text
+)
+
+// fileBytes is a whole file read in the browser.
+type fileBytes struct {
+	Name string
+	Data []byte
+}
+
+// State names, as the root's data-state attribute spells them.
+const (
+	stateEmpty   = "empty"
+	stateLoading = "loading"
+	stateReady   = "ready"
+	stateError   = "error"
+)
+
+// Viewer is the page: a file picker and drop zone, then the opened file's
+// facts, schema and rows. It owns the opened file; children get it passed in.
+type Viewer struct {
+	app.Compo
+	state   string
+	loading string // name of the file being read
+	errText string
+	file    *decode.File
+}
+
+// OnMount registers the handlers of the components' actions. Until it runs
+// (the server-rendered page, before the wasm starts) the state is "loading".
+func (v *Viewer) OnMount(ctx app.Context) {
+	ctx.Dispatch(func(ctx app.Context) {
+		if v.state == "" {
+			v.state = stateEmpty
+		}
+	})
+	ctx.Handle(actionLoading, func(ctx app.Context, a app.Action) {
+		v.state, v.loading, v.errText = stateLoading, a.Value.(string), ""
+	})
+	ctx.Handle(actionFail, func(ctx app.Context, a app.Action) {
+		v.state, v.errText = stateError, a.Value.(string)
+	})
+	ctx.Handle(actionOpen, v.open)
+}
+
+// open decodes a file off the UI goroutine and shows it when done.
+func (v *Viewer) open(ctx app.Context, a app.Action) {
+	fb := a.Value.(fileBytes)
+	v.state, v.loading, v.errText = stateLoading, fb.Name, ""
+	ctx.Async(func() {
+		f, err := decode.Open(fb.Name, fb.Data)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				v.state, v.errText = stateError, err.Error()
+				return
+			}
+			if v.file != nil {
+				v.file.Close()
+			}
+			v.file, v.state = f, stateReady
+		})
+	})
+}
+
+// Render draws the page.
+func (v *Viewer) Render() app.UI {
+	state := v.state
+	if state == "" {
+		state = stateLoading
+	}
+	return app.Div().Class("viewer").Attr("data-state", state).Body(
+		app.Header().Class("top").Body(
+			app.H1().Class("brand").Text("tensorview"),
+			app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
+		),
+		&DropZone{Compact: v.file != nil},
+		app.If(state == stateLoading && v.loading != "", func() app.UI {
+			return app.P().Class("loading").Attr("aria-live", "polite").Text("Reading " + v.loading + "…")
+		}),
+		app.If(v.errText != "", func() app.UI {
+			return app.Div().Class("alert").Role("alert").Body(
+				app.Strong().Text("Cannot open this file. "),
+				app.Span().Text(v.errText),
+			)
+		}),
+		app.If(v.file != nil, func() app.UI {
+			return app.Div().Class("file").Body(
+				&FileInfo{File: v.file},
+				&SchemaTable{Fields: v.file.Fields},
+				&RowsTable{File: v.file},
+			)
+		}),
+	)
+}

@@ -1,0 +1,433 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// TestWasmExecMatchesGoApp checks the committed wasm_exec.js is the one
+// go-app serves (it embeds the Go toolchain's copy).
+func TestWasmExecMatchesGoApp(t *testing.T) {
+	srv := httptest.NewServer(newHandler("", "web"))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/wasm_exec.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	served, _ := io.ReadAll(resp.Body)
+	committed, err := os.ReadFile("wasm_exec.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(served, committed) {
+		t.Fatalf("wasm_exec.js (%d bytes) differs from go-app's (%d bytes): copy $(go env GOROOT)/lib/wasm/wasm_exec.js", len(committed), len(served))
+	}
+}
+
+// browser is a headless Chromium page on the static build.
+type browser struct {
+	t    *testing.T
+	ctx  context.Context
+	base string // URL of the site
+	data string // URL of testdata/
+}
+
+// newBrowser serves the static build ($TENSORVIEW_DIST, written by `make
+// static`) under $TENSORVIEW_BASE with a plain file server, and testdata/
+// beside it, and opens the site in Debian's chromium.
+func newBrowser(t *testing.T) *browser {
+	dist, base := os.Getenv("TENSORVIEW_DIST"), os.Getenv("TENSORVIEW_BASE")
+	if dist == "" {
+		t.Fatal("TENSORVIEW_DIST is not set: run the browser tests with `make test`, which builds the static site first")
+	}
+	if _, err := os.Stat(filepath.Join(dist, "index.html")); err != nil {
+		t.Fatalf("no static build in %s: %v", dist, err)
+	}
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("Debian's chromium is needed (make test installs it): ", err)
+	}
+	base = strings.TrimRight(base, "/")
+	mux := http.NewServeMux()
+	mux.Handle(base+"/", http.StripPrefix(base, http.FileServer(http.Dir(dist))))
+	mux.Handle("/testdata/", http.StripPrefix("/testdata/", http.FileServer(http.Dir("testdata"))))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+
+	b := &browser{t: t, ctx: ctx, base: srv.URL + base + "/", data: srv.URL + "/testdata/"}
+	b.run(chromedp.Navigate(b.base))
+	// The server-rendered page says "loading" until the wasm has mounted.
+	b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+	return b
+}
+
+func (b *browser) run(actions ...chromedp.Action) {
+	b.t.Helper()
+	if err := chromedp.Run(b.ctx, actions...); err != nil {
+		b.screenshot()
+		b.t.Fatal(err)
+	}
+}
+
+// screenshot saves the page to $TENSORVIEW_SCREENSHOTS/<test>.png when set,
+// to see what a failing test saw.
+func (b *browser) screenshot() {
+	dir := os.Getenv("TENSORVIEW_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var png []byte
+	if err := chromedp.Run(b.ctx, chromedp.FullScreenshot(&png, 100)); err == nil {
+		name := strings.NewReplacer("/", "_", " ", "_", ":", "").Replace(b.t.Name())
+		_ = os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+	}
+}
+
+// eval evaluates JavaScript (awaiting a promise) into out.
+func (b *browser) eval(js string, out any) {
+	b.t.Helper()
+	b.run(chromedp.Evaluate(js, out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
+		return p.WithAwaitPromise(true)
+	}))
+}
+
+// waitFor polls a JavaScript expression until it is truthy.
+func (b *browser) waitFor(js string) {
+	b.t.Helper()
+	b.run(chromedp.Poll(js, nil, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
+}
+
+// upload opens a file through the page's <input type=file>.
+func (b *browser) upload(path string) {
+	b.t.Helper()
+	abs, _ := filepath.Abs(path)
+	b.run(chromedp.SetUploadFiles(`input[type=file]`, []string{abs}, chromedp.ByQuery))
+}
+
+// drop dispatches a drop event carrying testdata/name on the drop zone.
+func (b *browser) drop(name string) {
+	b.t.Helper()
+	var ok bool
+	b.eval(fmt.Sprintf(`(async () => {
+		const r = await fetch(%q);
+		const f = new File([await r.blob()], %q);
+		const dt = new DataTransfer();
+		dt.items.add(f);
+		const zone = document.querySelector('[data-role=dropzone]');
+		zone.dispatchEvent(new DragEvent('dragover', {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return zone.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true})) === false;
+	})()`, b.data+name, name), &ok)
+	if !ok {
+		b.t.Fatal("the drop zone did not take the drop (preventDefault not called)")
+	}
+}
+
+// waitOpened waits until the page shows the file name.
+func (b *browser) waitOpened(name string) {
+	b.t.Helper()
+	b.waitFor(fmt.Sprintf(`document.querySelector('[data-state=ready] [data-role=file-info] h2')?.textContent === %q`, name))
+}
+
+// tensorCell is what the page exposes about one tensor cell.
+type tensorCell struct {
+	Row, Field, Shape, LogicalShape, DimNames, LogicalDimNames, Preview string
+	Null                                                            bool
+}
+
+func (b *browser) tensorCells(field string) []tensorCell {
+	b.t.Helper()
+	var cells []tensorCell
+	b.eval(fmt.Sprintf(`[...document.querySelectorAll('[data-row] [data-field=%q]')].map(e => ({
+		Row: e.closest('[data-row]').dataset.row,
+		Field: e.dataset.field,
+		Shape: e.dataset.shape || '', LogicalShape: e.dataset.logicalShape || '',
+		DimNames: e.dataset.dimNames || '', LogicalDimNames: e.dataset.logicalDimNames || '',
+		Preview: e.querySelector('canvas[data-preview]')?.dataset.preview || '',
+		Null: e.hasAttribute('data-null'),
+	}))`, field), &cells)
+	return cells
+}
+
+// canvas reads the preview canvas of a cell: intrinsic size and RGBA pixels.
+func (b *browser) canvas(row int, field string) (w, h int, pix []int) {
+	b.t.Helper()
+	var res struct {
+		W, H int
+		Pix  []int
+	}
+	b.eval(fmt.Sprintf(`(() => {
+		const c = document.querySelector('[data-row="%d"] [data-field=%q] canvas[data-preview]');
+		if (!c) return {W: 0, H: 0, Pix: []};
+		return {W: c.width, H: c.height, Pix: Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data)};
+	})()`, row, field), &res)
+	return res.W, res.H, res.Pix
+}
+
+// expected is testdata/js_expected.json, written by the apache-arrow script.
+type expected struct {
+	Files map[string]struct {
+		NumRows int `json:"num_rows"`
+		Columns map[string]struct {
+			Rows []*struct {
+				Shape  []int     `json:"shape"`
+				Values []float64 `json:"values"`
+			} `json:"rows"`
+		} `json:"columns"`
+	} `json:"files"`
+}
+
+func loadExpected(t *testing.T) expected {
+	var e expected
+	data, err := os.ReadFile("testdata/js_expected.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// badMetadataFile writes an IPC file whose "t" column claims
+// arrow.fixed_shape_tensor with a shape that does not match its storage,
+// beside a good "id" column.
+func badMetadataFile(t *testing.T) string {
+	mem := memory.DefaultAllocator
+	ib := array.NewInt32Builder(mem)
+	ib.AppendValues([]int32{7, 8}, nil)
+	ids := ib.NewArray()
+	lb := array.NewFixedSizeListBuilder(mem, 4, arrow.PrimitiveTypes.Float32)
+	vb := lb.ValueBuilder().(*array.Float32Builder)
+	for r := 0; r < 2; r++ {
+		lb.Append(true)
+		vb.AppendValues([]float32{1, 2, 3, 4}, nil)
+	}
+	lists := lb.NewArray()
+	md := arrow.NewMetadata([]string{"ARROW:extension:name", "ARROW:extension:metadata"}, []string{"arrow.fixed_shape_tensor", `{"shape":[3,3]}`})
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "t", Type: lists.DataType(), Nullable: true, Metadata: md},
+	}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{ids, lists}, 2)
+	path := filepath.Join(t.TempDir(), "bad_metadata.arrow")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	f.Close()
+	return path
+}
+
+// TestBrowser drives the static build in headless Chromium as a person would:
+// open files written by apache-arrow (JS) through the file input and by
+// dropping them, read the tensor hooks and preview pixels, open broken files
+// and recover.
+func TestBrowser(t *testing.T) {
+	want := loadExpected(t)
+	b := newBrowser(t)
+
+	t.Run("file input: images", func(t *testing.T) {
+		b.t = t
+		b.upload("testdata/js_images.arrow")
+		b.waitOpened("js_images.arrow")
+		var schema []struct{ Field, Extension, Error string }
+		b.eval(`[...document.querySelectorAll('tr[data-field]')].map(e => ({Field: e.dataset.field, Extension: e.dataset.extension || '', Error: e.dataset.error || ''}))`, &schema)
+		gotExt := map[string]string{}
+		for _, f := range schema {
+			gotExt[f.Field] = f.Extension
+			if f.Error != "" {
+				t.Errorf("field %s: unexpected error %q", f.Field, f.Error)
+			}
+		}
+		wantExt := map[string]string{"id": "", "label": "", "rgb": "arrow.fixed_shape_tensor", "gray": "arrow.fixed_shape_tensor", "chw": "arrow.fixed_shape_tensor"}
+		if !reflect.DeepEqual(gotExt, wantExt) {
+			t.Errorf("schema extensions %v, want %v", gotExt, wantExt)
+		}
+		rgb := b.tensorCells("rgb")
+		wantRGB := []tensorCell{
+			{Row: "0", Field: "rgb", Shape: "4,3,3", LogicalShape: "4,3,3", DimNames: "H,W,C", LogicalDimNames: "H,W,C", Preview: "rgb"},
+			{Row: "1", Field: "rgb", Shape: "4,3,3", LogicalShape: "4,3,3", DimNames: "H,W,C", LogicalDimNames: "H,W,C", Preview: "rgb"},
+			{Row: "2", Field: "rgb", Null: true},
+		}
+		if !reflect.DeepEqual(rgb, wantRGB) {
+			t.Errorf("rgb cells\n got %+v\nwant %+v", rgb, wantRGB)
+		}
+		// uint8 RGB values are drawn exactly: pixel (h, w) = values[h][w][0:3], alpha 255.
+		for row := 0; row < 2; row++ {
+			vals := want.Files["js_images.arrow"].Columns["rgb"].Rows[row].Values
+			var wantPix []int
+			for i := 0; i < len(vals); i += 3 {
+				wantPix = append(wantPix, int(vals[i]), int(vals[i+1]), int(vals[i+2]), 255)
+			}
+			w, h, pix := b.canvas(row, "rgb")
+			if w != 3 || h != 4 || !reflect.DeepEqual(pix, wantPix) {
+				t.Errorf("row %d rgb canvas %dx%d pixels %v, want 3x4 %v", row, w, h, pix, wantPix)
+			}
+		}
+		// float32 2x4 grayscale, scaled from the row's min..max to 0..255.
+		vals := want.Files["js_images.arrow"].Columns["gray"].Rows[0].Values
+		lo, hi := vals[0], vals[0]
+		for _, v := range vals {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		var wantGray []int
+		for _, v := range vals {
+			g := int((v-lo)*255/(hi-lo) + 0.5)
+			wantGray = append(wantGray, g, g, g, 255)
+		}
+		if w, h, pix := b.canvas(0, "gray"); w != 4 || h != 2 || !reflect.DeepEqual(pix, wantGray) {
+			t.Errorf("gray canvas %dx%d %v, want 4x2 %v", w, h, pix, wantGray)
+		}
+		chw := b.tensorCells("chw")
+		if len(chw) == 0 || chw[0].Preview != "rgb" || chw[0].DimNames != "C,H,W" {
+			t.Errorf("CHW cell %+v: want an rgb preview with dim names C,H,W", chw)
+		}
+	})
+
+	t.Run("drop: variable shape tensors", func(t *testing.T) {
+		b.t = t
+		b.drop("js_variable.arrow")
+		b.waitOpened("js_variable.arrow")
+		got := b.tensorCells("vt")
+		var wantCells []tensorCell
+		for i, r := range want.Files["js_variable.arrow"].Columns["vt"].Rows {
+			c := tensorCell{Row: fmt.Sprint(i), Field: "vt"}
+			if r == nil {
+				c.Null = true
+			} else {
+				c.Shape, c.LogicalShape, c.DimNames, c.LogicalDimNames = joinInts(r.Shape), joinInts(r.Shape), "H,W,C", "H,W,C"
+				if r.Shape[0] > 0 {
+					c.Preview = "rgb"
+				}
+			}
+			wantCells = append(wantCells, c)
+		}
+		if !reflect.DeepEqual(got, wantCells) {
+			t.Errorf("vt cells\n got %+v\nwant %+v", got, wantCells)
+		}
+		var uniform string
+		b.eval(`document.querySelector('tr[data-field=vt]').textContent`, &uniform)
+		if !strings.Contains(uniform, "uniform_shape [null,null,3]") {
+			t.Errorf("schema row of vt does not show uniform_shape: %q", uniform)
+		}
+	})
+
+	t.Run("corrupt file shows an alert, then a good file opens", func(t *testing.T) {
+		b.t = t
+		b.upload("testdata/js_corrupt.arrow")
+		b.waitFor(`document.querySelector('[data-state=error] [role=alert]') !== null`)
+		var msg string
+		b.eval(`document.querySelector('[role=alert]').textContent`, &msg)
+		if !strings.Contains(msg, "Cannot open this file") || len(msg) < 30 {
+			t.Errorf("alert %q does not say what is wrong", msg)
+		}
+		b.upload("testdata/not_arrow.arrow")
+		b.waitFor(`document.querySelector('[role=alert]')?.textContent.includes('not an Arrow IPC file')`)
+
+		b.upload("testdata/js_permuted.arrow")
+		b.waitOpened("js_permuted.arrow")
+		var alerts int
+		b.eval(`document.querySelectorAll('[role=alert]').length`, &alerts)
+		if alerts != 0 {
+			t.Errorf("%d alerts still shown after a good file opened", alerts)
+		}
+		got := b.tensorCells("t")
+		if len(got) != 2 || got[0].Shape != "2,2,3" || got[0].LogicalShape != "3,2,2" || got[0].DimNames != "A,B,C" || got[0].LogicalDimNames != "C,A,B" {
+			t.Errorf("permuted cells %+v: want physical 2,2,3 A,B,C and logical 3,2,2 C,A,B", got)
+		}
+	})
+
+	t.Run("a column with invalid tensor metadata shows its error, the rest displays", func(t *testing.T) {
+		b.t = t
+		b.upload(badMetadataFile(t))
+		b.waitOpened("bad_metadata.arrow")
+		var field struct{ Extension, Error string }
+		b.eval(`(e => ({Extension: e.dataset.extension, Error: e.dataset.error || ''}))(document.querySelector('tr[data-field=t]'))`, &field)
+		wantErr := "Product of shape dimensions (9) does not match FixedSizeList size (4)"
+		if field.Extension != "arrow.fixed_shape_tensor" || field.Error != wantErr {
+			t.Errorf("schema row t = %+v, want extension arrow.fixed_shape_tensor and error %q", field, wantErr)
+		}
+		var texts []string
+		b.eval(`[...document.querySelectorAll('[data-row] [data-field]')].map(e => e.dataset.field + '=' + e.textContent)`, &texts)
+		wantTexts := []string{"id=7", "t=[1,2,3,4]", "id=8", "t=[1,2,3,4]"}
+		if !reflect.DeepEqual(texts, wantTexts) {
+			t.Errorf("cells %q, want %q", texts, wantTexts)
+		}
+	})
+
+	t.Run("sample link, windowed rows, scroll to the end", func(t *testing.T) {
+		b.t = t
+		b.run(chromedp.Click(`button[data-sample="js_big.arrow"]`, chromedp.ByQuery))
+		b.waitOpened("js_big.arrow")
+		var inDOM int
+		b.eval(`document.querySelectorAll('[data-row]').length`, &inDOM)
+		if inDOM == 0 || inDOM >= 64 {
+			t.Errorf("%d of 64 rows in the DOM: want a window", inDOM)
+		}
+		b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = v.scrollHeight; return true })()`, nil)
+		b.waitFor(`document.querySelector('[data-row="63"] [data-field=image] canvas[data-preview=rgb]') !== null`)
+		rows := want.Files["js_big.arrow"]
+		if rows.NumRows != 64 {
+			t.Fatalf("expected file has %d rows", rows.NumRows)
+		}
+		cells := b.tensorCells("mask")
+		last := cells[len(cells)-1]
+		if last.Row != "63" || last.Shape != "15,11" || last.Preview != "gray" {
+			t.Errorf("last mask cell %+v, want row 63 shape 15,11 with a gray preview", last)
+		}
+	})
+}
