@@ -74,9 +74,16 @@ func newBrowser(t *testing.T) *browser {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 
+	// Not t.TempDir: Chromium's helpers may still write to the profile while
+	// the test's own cleanup runs, which would fail the test.
+	profile, err := os.MkdirTemp("", "tensorview-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(profile) })
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("disable-gpu", true),
@@ -102,21 +109,21 @@ func newBrowser(t *testing.T) *browser {
 func (b *browser) run(actions ...chromedp.Action) {
 	b.t.Helper()
 	if err := chromedp.Run(b.ctx, actions...); err != nil {
-		b.screenshot()
+		b.screenshot(b.t.Name())
 		b.t.Fatal(err)
 	}
 }
 
-// screenshot saves the page to $TENSORVIEW_SCREENSHOTS/<test>.png when set,
-// to see what a failing test saw.
-func (b *browser) screenshot() {
+// screenshot saves the page to $TENSORVIEW_SCREENSHOTS/<name>.png when set,
+// to see what a failing test saw (and for the README's picture).
+func (b *browser) screenshot(name string) {
 	dir := os.Getenv("TENSORVIEW_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
 	var png []byte
 	if err := chromedp.Run(b.ctx, chromedp.FullScreenshot(&png, 100)); err == nil {
-		name := strings.NewReplacer("/", "_", " ", "_", ":", "").Replace(b.t.Name())
+		name = strings.NewReplacer("/", "_", " ", "_", ":", "").Replace(name)
 		_ = os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
 	}
 }
@@ -236,7 +243,7 @@ func joinInts(v []int) string {
 
 // badMetadataFile writes an IPC file whose "t" column claims
 // arrow.fixed_shape_tensor with a shape that does not match its storage,
-// beside a good "id" column.
+// beside a good "id" column and a column of HTML-looking text.
 func badMetadataFile(t *testing.T) string {
 	mem := memory.DefaultAllocator
 	ib := array.NewInt32Builder(mem)
@@ -249,12 +256,16 @@ func badMetadataFile(t *testing.T) string {
 		vb.AppendValues([]float32{1, 2, 3, 4}, nil)
 	}
 	lists := lb.NewArray()
+	sb := array.NewStringBuilder(mem)
+	sb.AppendValues([]string{"<i>not italic</i>", `<img src=x onerror="window.pwned=1">`}, nil)
+	html := sb.NewArray()
 	md := arrow.NewMetadata([]string{"ARROW:extension:name", "ARROW:extension:metadata"}, []string{"arrow.fixed_shape_tensor", `{"shape":[3,3]}`})
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "id", Type: arrow.PrimitiveTypes.Int32},
 		{Name: "t", Type: lists.DataType(), Nullable: true, Metadata: md},
+		{Name: "<b>html</b>", Type: arrow.BinaryTypes.String},
 	}, nil)
-	rec := array.NewRecordBatch(schema, []arrow.Array{ids, lists}, 2)
+	rec := array.NewRecordBatch(schema, []arrow.Array{ids, lists, html}, 2)
 	path := filepath.Join(t.TempDir(), "bad_metadata.arrow")
 	f, err := os.Create(path)
 	if err != nil {
@@ -403,9 +414,16 @@ func TestBrowser(t *testing.T) {
 		}
 		var texts []string
 		b.eval(`[...document.querySelectorAll('[data-row] [data-field]')].map(e => e.dataset.field + '=' + e.textContent)`, &texts)
-		wantTexts := []string{"id=7", "t=[1,2,3,4]", "id=8", "t=[1,2,3,4]"}
+		wantTexts := []string{"id=7", "t=[1,2,3,4]", "<b>html</b>=<i>not italic</i>",
+			"id=8", "t=[1,2,3,4]", `<b>html</b>=<img src=x onerror="window.pwned=1">`}
 		if !reflect.DeepEqual(texts, wantTexts) {
 			t.Errorf("cells %q, want %q", texts, wantTexts)
+		}
+		// Text from the file is text: no element was made from it.
+		var injected bool
+		b.eval(`window.pwned !== undefined || document.querySelector('.file b, .file i, .file img') !== null`, &injected)
+		if injected {
+			t.Error("text from the file was rendered as HTML")
 		}
 	})
 
@@ -413,6 +431,7 @@ func TestBrowser(t *testing.T) {
 		b.t = t
 		b.run(chromedp.Click(`button[data-sample="js_big.arrow"]`, chromedp.ByQuery))
 		b.waitOpened("js_big.arrow")
+		b.screenshot("viewer")
 		var inDOM int
 		b.eval(`document.querySelectorAll('[data-row]').length`, &inDOM)
 		if inDOM == 0 || inDOM >= 64 {

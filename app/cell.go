@@ -38,7 +38,9 @@ func tensorCell(field string, t *decode.TensorCell) app.UI {
 	if !equalInts(t.Shape, t.LogicalShape) || !equalStrings(t.DimNames, t.LogicalDimNames) {
 		lines = append(lines, "logical "+dims(t.LogicalShape, t.LogicalDimNames))
 	}
-	if t.Min != "" {
+	if t.Values != "" {
+		lines = append(lines, t.Values)
+	} else if t.Min != "" {
 		lines = append(lines, "min "+t.Min+" · max "+t.Max)
 	}
 	return app.Div().Class("cell tensor").

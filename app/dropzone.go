@@ -8,11 +8,12 @@ import (
 // still be dropped, since the format is sniffed from the bytes.
 const Accepted = ".arrow,.arrows,.feather,.ipc"
 
-// DropZone lets a person open a file: drop it, pick it, or try a sample.
+// DropZone invites a person to open a file: drop it (the Viewer takes drops
+// anywhere on the page), pick it, or try a sample.
 type DropZone struct {
 	app.Compo
 	Compact bool // a file is open: draw the zone as a slim bar
-	over    bool // a drag is over the zone
+	Over    bool // a drag is over the page
 }
 
 // Render draws the zone.
@@ -21,11 +22,10 @@ func (d *DropZone) Render() app.UI {
 	if d.Compact {
 		class += " compact"
 	}
-	if d.over {
+	if d.Over {
 		class += " over"
 	}
 	return app.Div().Class(class).Attr("data-role", "dropzone").
-		OnDragEnter(d.onDragOver).OnDragOver(d.onDragOver).OnDragLeave(d.onDragLeave).OnDrop(d.onDrop).
 		Body(
 			app.P().Class("drop-hint").Text("Drop an Arrow IPC file or stream (.arrow, .arrows, .feather) here, or"),
 			app.Label().Class("button").Body(
@@ -34,30 +34,6 @@ func (d *DropZone) Render() app.UI {
 			),
 			&Samples{},
 		)
-}
-
-func (d *DropZone) onDragOver(ctx app.Context, e app.Event) {
-	e.PreventDefault()
-	if d.over {
-		ctx.PreventUpdate()
-		return
-	}
-	d.over = true
-}
-
-func (d *DropZone) onDragLeave(ctx app.Context, e app.Event) {
-	d.over = false
-}
-
-func (d *DropZone) onDrop(ctx app.Context, e app.Event) {
-	e.PreventDefault()
-	d.over = false
-	files := e.Get("dataTransfer").Get("files")
-	if !files.Truthy() || files.Length() == 0 {
-		ctx.NewActionWithValue(actionFail, "nothing was dropped that can be read as a file")
-		return
-	}
-	readFile(ctx, files.Index(0))
 }
 
 func (d *DropZone) onPick(ctx app.Context, e app.Event) {

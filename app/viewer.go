@@ -39,6 +39,17 @@ type Viewer struct {
 	loading string // name of the file being read
 	errText string
 	file    *decode.File
+	over    bool // a drag is over the page
+	update  bool // a newer build has been downloaded
+}
+
+// OnAppUpdate is called when the service worker has fetched a newer build.
+func (v *Viewer) OnAppUpdate(ctx app.Context) {
+	if v.file == nil && v.state != stateLoading {
+		ctx.Reload()
+		return
+	}
+	v.update = true
 }
 
 // OnMount registers the handlers of the components' actions. Until it runs
@@ -83,12 +94,20 @@ func (v *Viewer) Render() app.UI {
 	if state == "" {
 		state = stateLoading
 	}
-	return app.Div().Class("viewer").Attr("data-state", state).Body(
+	return app.Div().Class("viewer").Attr("data-state", state).
+		OnDragEnter(v.onDragOver).OnDragOver(v.onDragOver).OnDragLeave(v.onDragLeave).OnDrop(v.onDrop).
+		Body(
 		app.Header().Class("top").Body(
 			app.H1().Class("brand").Text("tensorview"),
 			app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
 		),
-		&DropZone{Compact: v.file != nil},
+		app.If(v.update, func() app.UI {
+			return app.P().Class("update").Body(
+				app.Text("A new version of tensorview is available. "),
+				app.Button().Type("button").Class("link").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+			)
+		}),
+		&DropZone{Compact: v.file != nil, Over: v.over},
 		app.If(state == stateLoading && v.loading != "", func() app.UI {
 			return app.P().Class("loading").Attr("aria-live", "polite").Text("Reading " + v.loading + "…")
 		}),
@@ -106,4 +125,34 @@ func (v *Viewer) Render() app.UI {
 			)
 		}),
 	)
+}
+
+func (v *Viewer) onDragOver(ctx app.Context, e app.Event) {
+	e.PreventDefault() // lets the page take the drop
+	if v.over {
+		ctx.PreventUpdate()
+		return
+	}
+	v.over = true
+}
+
+func (v *Viewer) onDragLeave(ctx app.Context, e app.Event) {
+	// Leaving a child element also fires dragleave: only a leave to outside
+	// the page (no related target) ends the drag.
+	if e.Get("relatedTarget").Truthy() {
+		ctx.PreventUpdate()
+		return
+	}
+	v.over = false
+}
+
+func (v *Viewer) onDrop(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	v.over = false
+	files := e.Get("dataTransfer").Get("files")
+	if !files.Truthy() || files.Length() == 0 {
+		v.state, v.errText = stateError, "nothing was dropped that can be read as a file"
+		return
+	}
+	readFile(ctx, files.Index(0))
 }

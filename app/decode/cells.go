@@ -25,6 +25,9 @@ const (
 // MaxTextLen is how many characters of a cell's text are shown.
 const MaxTextLen = 200
 
+// InlineValues is the largest tensor whose values a cell lists.
+const InlineValues = 16
+
 // Field describes one column of the schema as the viewer shows it.
 type Field struct {
 	Index    int
@@ -122,6 +125,7 @@ type TensorCell struct {
 	LogicalDimNames []string
 	ValueType       string
 	Len             int
+	Values          string // the values in logical order, for tensors of at most InlineValues elements
 	Min, Max        string // empty when there is no finite numeric value
 	Preview         *image.RGBA
 	PreviewKind     raster.Kind
@@ -197,6 +201,9 @@ func Summarize(t tensorext.Tensor) *TensorCell {
 		tc.Min, tc.Max = formatNumber(lo, t.ValueType()), formatNumber(hi, t.ValueType())
 	}
 	logical := t.Logical()
+	if tc.Len <= InlineValues {
+		tc.Values = logical.String()
+	}
 	if l, ok := raster.DetectLayout(logical.Shape, logical.DimNames, t.ValueType()); ok {
 		tc.Preview = raster.Preview(logical, l)
 		tc.PreviewKind = l.Kind
