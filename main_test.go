@@ -176,7 +176,7 @@ func (b *browser) waitOpened(name string) {
 // tensorCell is what the page exposes about one tensor cell.
 type tensorCell struct {
 	Row, Field, Shape, LogicalShape, DimNames, LogicalDimNames, Preview string
-	Null                                                            bool
+	Null                                                                bool
 }
 
 func (b *browser) tensorCells(field string) []tensorCell {

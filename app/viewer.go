@@ -97,34 +97,34 @@ func (v *Viewer) Render() app.UI {
 	return app.Div().Class("viewer").Attr("data-state", state).
 		OnDragEnter(v.onDragOver).OnDragOver(v.onDragOver).OnDragLeave(v.onDragLeave).OnDrop(v.onDrop).
 		Body(
-		app.Header().Class("top").Body(
-			app.H1().Class("brand").Text("tensorview"),
-			app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
-		),
-		app.If(v.update, func() app.UI {
-			return app.P().Class("update").Body(
-				app.Text("A new version of tensorview is available. "),
-				app.Button().Type("button").Class("link").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
-			)
-		}),
-		&DropZone{Compact: v.file != nil, Over: v.over},
-		app.If(state == stateLoading && v.loading != "", func() app.UI {
-			return app.P().Class("loading").Attr("aria-live", "polite").Text("Reading " + v.loading + "…")
-		}),
-		app.If(v.errText != "", func() app.UI {
-			return app.Div().Class("alert").Role("alert").Body(
-				app.Strong().Text("Cannot open this file. "),
-				app.Span().Text(v.errText),
-			)
-		}),
-		app.If(v.file != nil, func() app.UI {
-			return app.Div().Class("file").Body(
-				&FileInfo{File: v.file},
-				&SchemaTable{Fields: v.file.Fields},
-				&RowsTable{File: v.file},
-			)
-		}),
-	)
+			app.Header().Class("top").Body(
+				app.H1().Class("brand").Text("tensorview"),
+				app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
+			),
+			app.If(v.update, func() app.UI {
+				return app.P().Class("update").Body(
+					app.Text("A new version of tensorview is available. "),
+					app.Button().Type("button").Class("link").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+				)
+			}),
+			&DropZone{Compact: v.file != nil, Over: v.over},
+			app.If(state == stateLoading && v.loading != "", func() app.UI {
+				return app.P().Class("loading").Attr("aria-live", "polite").Text("Reading " + v.loading + "…")
+			}),
+			app.If(v.errText != "", func() app.UI {
+				return app.Div().Class("alert").Role("alert").Body(
+					app.Strong().Text("Cannot open this file. "),
+					app.Span().Text(v.errText),
+				)
+			}),
+			app.If(v.file != nil, func() app.UI {
+				return app.Div().Class("file").Body(
+					&FileInfo{File: v.file},
+					&SchemaTable{Fields: v.file.Fields},
+					&RowsTable{File: v.file},
+				)
+			}),
+		)
 }
 
 func (v *Viewer) onDragOver(ctx app.Context, e app.Event) {
