@@ -361,20 +361,57 @@ func (b *FixedShapeTensorBuilder) Append(valid bool) {
 }
 
 // AppendTensor appends one row. values is a Go slice of the value type's
-// native element type ([]uint8 for uint8, []float32 for float32, []bool for
-// bool, ...) with product(shape) elements in physical row-major order.
+// native element type ([]uint8 for uint8, []float16.Num for float16,
+// []float32 for float32, []bool for bool, ...) with product(shape) elements
+// in physical row-major order. It returns an error, appending nothing, when
+// the length or the Go type is wrong. Other value types (decimal, temporal,
+// fixed-size binary) are appended through Append(true) and ValueBuilder.
 func (b *FixedShapeTensorBuilder) AppendTensor(values any) error {
-	n, _ := product(b.typ.shape)
-	if l := sliceLen(values); l != n {
-		return fmt.Errorf("tensorext: Expected data array of length %d, got %d", n, l)
-	}
+	want, _ := product(b.typ.shape)
 	vb := b.ValueBuilder()
-	if !canAppend(vb, values) {
+	n, ok := appendValues(vb, values, true)
+	switch {
+	case n != want && n >= 0:
+		return fmt.Errorf("tensorext: Expected data array of length %d, got %d", want, n)
+	case !ok:
 		return fmt.Errorf("tensorext: cannot append %T to a tensor of %s", values, b.typ.ValueType())
 	}
 	b.list().Append(true)
-	appendValues(vb, values)
+	appendValues(vb, values, false)
 	return nil
+}
+
+// AppendTensors appends k rows at once from one Go slice holding
+// k×product(shape) elements, row after row, each row-major: the fast way to
+// build large columns (one call, no per-row work). It returns an error,
+// appending nothing, when the length is not a multiple of product(shape) or
+// the Go type does not match the value type.
+func (b *FixedShapeTensorBuilder) AppendTensors(values any) error {
+	per, _ := product(b.typ.shape)
+	vb := b.ValueBuilder()
+	n, ok := appendValues(vb, values, true)
+	switch {
+	case n >= 0 && n%per != 0:
+		return fmt.Errorf("tensorext: %d values do not make whole tensors of %d elements", n, per)
+	case !ok:
+		return fmt.Errorf("tensorext: cannot append %T to a tensor of %s", values, b.typ.ValueType())
+	}
+	rows := n / per
+	valid := make([]bool, rows)
+	for i := range valid {
+		valid[i] = true
+	}
+	b.list().AppendValues(valid)
+	appendValues(vb, values, false)
+	return nil
+}
+
+// Reserve makes room for n more rows and their values, so that appending
+// them does not reallocate.
+func (b *FixedShapeTensorBuilder) Reserve(n int) {
+	per, _ := product(b.typ.shape)
+	b.list().Reserve(n)
+	b.ValueBuilder().Reserve(n * per)
 }
 
 // NewFixedShapeTensorArray returns the built array and resets the builder.

@@ -1,71 +1,45 @@
 package tensorext
 
 import (
-	"reflect"
-
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 )
 
-// sliceLen returns the length of a slice given as any, or -1.
-func sliceLen(values any) int {
-	v := reflect.ValueOf(values)
-	if v.Kind() != reflect.Slice {
-		return -1
-	}
-	return v.Len()
+// sliceAppender is the bulk append method every primitive builder has.
+type sliceAppender[T any] interface {
+	AppendValues(v []T, valid []bool)
 }
 
-// appendValues appends a Go slice of the builder's native element type; it
-// reports false, appending nothing, when the types do not match.
-func appendValues(vb array.Builder, values any) bool {
-	switch b := vb.(type) {
-	case *array.Uint8Builder:
-		return appendAs(b.AppendValues, values)
-	case *array.Int8Builder:
-		return appendAs(b.AppendValues, values)
-	case *array.Uint16Builder:
-		return appendAs(b.AppendValues, values)
-	case *array.Int16Builder:
-		return appendAs(b.AppendValues, values)
-	case *array.Uint32Builder:
-		return appendAs(b.AppendValues, values)
-	case *array.Int32Builder:
-		return appendAs(b.AppendValues, values)
-	case *array.Uint64Builder:
-		return appendAs(b.AppendValues, values)
-	case *array.Int64Builder:
-		return appendAs(b.AppendValues, values)
-	case *array.Float16Builder:
-		return appendAs[float16.Num](b.AppendValues, values)
-	case *array.Float32Builder:
-		return appendAs(b.AppendValues, values)
-	case *array.Float64Builder:
-		return appendAs(b.AppendValues, values)
-	case *array.BooleanBuilder:
-		return appendAs(b.AppendValues, values)
+// tryAppend appends values to vb when values is a []T and vb takes []T. It
+// reports the slice length (-1 when values is not a []T) and whether vb
+// takes it; with dryRun it only checks.
+func tryAppend[T any](vb array.Builder, values any, dryRun bool) (n int, ok bool) {
+	v, isT := values.([]T)
+	if !isT {
+		return -1, false
 	}
-	return false
+	b, takes := vb.(sliceAppender[T])
+	if takes && !dryRun {
+		b.AppendValues(v, nil)
+	}
+	return len(v), takes
 }
 
-func appendAs[T any](appendFn func([]T, []bool), values any) bool {
-	v, ok := values.([]T)
-	if ok {
-		appendFn(v, nil)
+// appendValues appends a Go slice of the builder's native element type
+// ([]uint8 to a Uint8Builder, []float16.Num to a Float16Builder, []bool to a
+// BooleanBuilder, ...). It returns the slice's length (-1 for an unsupported
+// Go type) and whether the builder takes it; with dryRun nothing is appended.
+func appendValues(vb array.Builder, values any, dryRun bool) (int, bool) {
+	for _, try := range appenders {
+		if n, ok := try(vb, values, dryRun); n >= 0 {
+			return n, ok
+		}
 	}
-	return ok
+	return -1, false
 }
 
-// canAppend reports whether appendValues would accept values.
-func canAppend(vb array.Builder, values any) bool {
-	switch vb.(type) {
-	case *array.Uint8Builder, *array.Int8Builder, *array.Uint16Builder, *array.Int16Builder,
-		*array.Uint32Builder, *array.Int32Builder, *array.Uint64Builder, *array.Int64Builder,
-		*array.Float16Builder, *array.Float32Builder, *array.Float64Builder, *array.BooleanBuilder:
-	default:
-		return false
-	}
-	// Every supported builder has AppendValues([]T, []bool) for its native T.
-	m := reflect.ValueOf(vb).MethodByName("AppendValues")
-	return m.IsValid() && m.Type().NumIn() == 2 && reflect.TypeOf(values) == m.Type().In(0)
+var appenders = []func(array.Builder, any, bool) (int, bool){
+	tryAppend[uint8], tryAppend[int8], tryAppend[uint16], tryAppend[int16],
+	tryAppend[uint32], tryAppend[int32], tryAppend[uint64], tryAppend[int64],
+	tryAppend[float16.Num], tryAppend[float32], tryAppend[float64], tryAppend[bool],
 }

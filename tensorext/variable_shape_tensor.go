@@ -304,38 +304,59 @@ func (a *VariableShapeTensorArray) TensorType() *VariableShapeTensorType {
 // a row whose shape is null or negative or whose data length is not the
 // product of its shape. i must be in [0, Len()).
 func (a *VariableShapeTensorArray) Tensor(i int) (Tensor, error) {
+	var t Tensor
+	err := a.TensorInto(&t, i)
+	return t, err
+}
+
+// TensorInto is Tensor without allocating: it stores the view of row i in
+// dst, reusing the storage of dst.Shape and dst.Strides when they have room
+// for NDim entries. Errors are those of Tensor; dst is left unchanged then.
+func (a *VariableShapeTensorArray) TensorInto(dst *Tensor, i int) error {
 	typ := a.TensorType()
 	if typ.err != nil {
-		return Tensor{}, typ.err
+		return typ.err
 	}
 	st := a.Storage().(*array.Struct)
 	data := st.Field(typ.dataIdx).(array.ListLike)
 	if a.IsNull(i) || data.IsNull(i) {
-		return Tensor{}, ErrNullTensor
+		return ErrNullTensor
 	}
 	shapeList := st.Field(typ.shapeIdx).(*array.FixedSizeList)
 	if shapeList.IsNull(i) {
-		return Tensor{}, rowError(i, "shape is null")
+		return rowError(i, "shape is null")
 	}
 	dims := shapeList.ListValues()
 	s0, _ := shapeList.ValueOffsets(i)
-	shape := make([]int, typ.ndim)
-	for k := range shape {
+	shape, strides := dst.Shape[:0], dst.Strides[:0]
+	if cap(shape) < typ.ndim || cap(strides) < typ.ndim {
+		shape, strides = make([]int, 0, typ.ndim), make([]int, 0, typ.ndim)
+	}
+	for k := 0; k < typ.ndim; k++ {
 		pos := int(s0) + k
-		v, ok := numericValue(dims, pos)
-		if !ok || dims.IsNull(pos) {
-			return Tensor{}, rowError(i, "shape has a null dimension")
+		if dims.IsNull(pos) {
+			return rowError(i, "shape has a null dimension")
 		}
+		v, _ := numericValue(dims, pos)
 		if v < 0 {
-			return Tensor{}, rowError(i, "shape must have non-negative values, got %d", int64(v))
+			return rowError(i, "shape must have non-negative values, got %d", int64(v))
 		}
-		shape[k] = int(v)
+		shape = append(shape, int(v))
 	}
 	start, end := data.ValueOffsets(i)
-	if n, ok := product(shape); !ok || int64(n) != end-start {
-		return Tensor{}, rowError(i, "Expected data array of length %d, got %d", n, end-start)
+	n, ok := product(shape)
+	if !ok || int64(n) != end-start {
+		return rowError(i, "Expected data array of length %d, got %d", n, end-start)
 	}
-	return tensorAt(data.ListValues(), int(start), shape, rowMajorStrides(shape), typ.dimNames, typ.permutation), nil
+	strides = strides[:typ.ndim]
+	s := 1
+	for k := typ.ndim - 1; k >= 0; k-- {
+		strides[k] = s
+		s *= shape[k]
+	}
+	*dst = Tensor{Values: data.ListValues(), Offset: int(start), Shape: shape, Strides: strides,
+		DimNames: typ.dimNames, Permutation: typ.permutation}
+	return nil
 }
 
 // ValidateFull checks the type (Validate) and every non-null row: its shape
@@ -418,18 +439,19 @@ func (b *VariableShapeTensorBuilder) AppendTensor(shape []int, values any) error
 			return fmt.Errorf("tensorext: shape %s does not match uniform_shape in dimension %d", formatInts(shape), k)
 		}
 	}
-	n, _ := product(shape)
-	if l := sliceLen(values); l != n {
-		return fmt.Errorf("tensorext: Expected data array of length %d, got %d", n, l)
-	}
+	want, _ := product(shape)
 	st := b.ExtensionBuilder.Builder.(*array.StructBuilder)
 	data := st.FieldBuilder(0).(*array.ListBuilder)
-	if !canAppend(data.ValueBuilder(), values) {
+	n, ok := appendValues(data.ValueBuilder(), values, true)
+	switch {
+	case n != want && n >= 0:
+		return fmt.Errorf("tensorext: Expected data array of length %d, got %d", want, n)
+	case !ok:
 		return fmt.Errorf("tensorext: cannot append %T to a tensor of %s", values, b.typ.ValueType())
 	}
 	st.Append(true)
 	data.Append(true)
-	appendValues(data.ValueBuilder(), values)
+	appendValues(data.ValueBuilder(), values, false)
 	sb := st.FieldBuilder(1).(*array.FixedSizeListBuilder)
 	sb.Append(true)
 	ib := sb.ValueBuilder().(*array.Int32Builder)
@@ -437,6 +459,21 @@ func (b *VariableShapeTensorBuilder) AppendTensor(shape []int, values any) error
 		ib.Append(int32(d))
 	}
 	return nil
+}
+
+// Reserve makes room for n more rows (their validity, offsets and shapes),
+// so that appending them does not reallocate; ReserveValues does the same
+// for their elements.
+func (b *VariableShapeTensorBuilder) Reserve(n int) {
+	st := b.ExtensionBuilder.Builder.(*array.StructBuilder)
+	st.Reserve(n)
+	st.FieldBuilder(1).(*array.FixedSizeListBuilder).ValueBuilder().Reserve(n * b.typ.ndim)
+}
+
+// ReserveValues makes room for n more tensor elements in all.
+func (b *VariableShapeTensorBuilder) ReserveValues(n int) {
+	st := b.ExtensionBuilder.Builder.(*array.StructBuilder)
+	st.FieldBuilder(0).(*array.ListBuilder).ValueBuilder().Reserve(n)
 }
 
 // NewVariableShapeTensorArray returns the built array and resets the builder.
