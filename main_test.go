@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,8 +21,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/tensorview/tensorview/tensorext"
 )
 
 // TestWasmExecMatchesGoApp checks the committed wasm_exec.js is the one
@@ -100,6 +106,22 @@ func newBrowser(t *testing.T) *browser {
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 
 	b := &browser{t: t, ctx: ctx, base: srv.URL + base + "/", data: srv.URL + "/testdata/"}
+	// Page errors and console errors go to the test log: a Go panic in the
+	// wasm shows up here.
+	chromedp.ListenTarget(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			t.Logf("page exception: %s", e.ExceptionDetails.Error())
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.APITypeError || os.Getenv("TENSORVIEW_CONSOLE") != "" {
+				var parts []string
+				for _, a := range e.Args {
+					parts = append(parts, string(a.Value))
+				}
+				t.Logf("console.error: %s", strings.Join(parts, " "))
+			}
+		}
+	})
 	b.run(chromedp.Navigate(b.base))
 	// The server-rendered page says "loading" until the wasm has mounted.
 	b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
@@ -449,4 +471,162 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("last mask cell %+v, want row 63 shape 15,11 with a gray preview", last)
 		}
 	})
+}
+
+// tensor4DFile writes an IPC file with one column "t" of float32 tensors of
+// shape [2,3,4,5], dim names N,C,H,W, two rows; element (n,c,h,w) of row r
+// is r*10000 + 1000n + 100c + 10h + w.
+func tensor4DFile(t *testing.T) (path string, row1 []float32) {
+	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Float32, []int{2, 3, 4, 5}, nil, []string{"N", "C", "H", "W"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := tensorext.NewFixedShapeTensorBuilder(memory.DefaultAllocator, typ)
+	defer b.Release()
+	for r := 0; r < 2; r++ {
+		var vals []float32
+		for n := 0; n < 2; n++ {
+			for c := 0; c < 3; c++ {
+				for h := 0; h < 4; h++ {
+					for w := 0; w < 5; w++ {
+						vals = append(vals, float32(r*10000+1000*n+100*c+10*h+w))
+					}
+				}
+			}
+		}
+		if err := b.AppendTensor(vals); err != nil {
+			t.Fatal(err)
+		}
+		row1 = vals
+	}
+	arr := b.NewFixedShapeTensorArray()
+	defer arr.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "t", Type: typ, Nullable: true}}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 2)
+	defer rec.Release()
+	path = filepath.Join(t.TempDir(), "tensor4d.arrow")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	f.Close()
+	return path, row1
+}
+
+// npyFloat32 is an independent .npy (format 1.0) encoder for the test.
+func npyFloat32(shape []int, vals []float32) []byte {
+	dims := make([]string, len(shape))
+	for i, d := range shape {
+		dims[i] = fmt.Sprint(d)
+	}
+	header := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }", strings.Join(dims, ", "))
+	total := 10 + len(header) + 1
+	header += strings.Repeat(" ", (64-total%64)%64) + "\n"
+	out := []byte("\x93NUMPY\x01\x00")
+	out = append(out, byte(len(header)), byte(len(header)>>8))
+	out = append(out, header...)
+	for _, v := range vals {
+		bits := math.Float32bits(v)
+		out = append(out, byte(bits), byte(bits>>8), byte(bits>>16), byte(bits>>24))
+	}
+	return out
+}
+
+// setValue sets a form control's value and fires its input and change events.
+func (b *browser) setValue(selector, value string) {
+	b.t.Helper()
+	var ok bool
+	b.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false;
+		e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true})); return true })()`, selector, value), &ok)
+	if !ok {
+		b.t.Fatalf("no element %s", selector)
+	}
+}
+
+// TestInspector opens the inspector on a 4-D tensor, moves a slider, changes
+// the colormap, the channel and the displayed dimensions, hovers a known
+// element, downloads a .npy and closes with Escape.
+func TestInspector(t *testing.T) {
+	path, row1 := tensor4DFile(t)
+	b := newBrowser(t)
+	downloads := t.TempDir()
+	done := make(chan string, 4)
+	onDownload := func(ev any) {
+		if e, ok := ev.(*cdpbrowser.EventDownloadProgress); ok && e.State == cdpbrowser.DownloadProgressStateCompleted {
+			done <- e.GUID
+		}
+	}
+	chromedp.ListenBrowser(b.ctx, onDownload)
+	chromedp.ListenTarget(b.ctx, onDownload)
+	b.run(cdpbrowser.SetDownloadBehavior(cdpbrowser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(downloads).WithEventsEnabled(true))
+
+	b.upload(path)
+	b.waitOpened("tensor4d.arrow")
+	b.run(chromedp.Click(`[data-row="1"] [data-tensor][data-field="t"]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=inspector][data-field="t"][data-row="1"]') !== null`)
+
+	// The default view shows H×W with C as colour channels; switch to a colormap.
+	var channel string
+	b.eval(`document.querySelector('select[data-role=channel]').value`, &channel)
+	if channel != "1" {
+		t.Errorf("default channel dimension %q, want 1 (C)", channel)
+	}
+	b.setValue(`select[data-role=channel]`, "-1")
+	b.waitFor(`document.querySelectorAll('input[type=range][data-dim]').length === 2`)
+	var labels []string
+	b.eval(`[...document.querySelectorAll('input[type=range][data-dim]')].map(e => e.dataset.dim + '=' + document.querySelector('label[for="' + e.id + '"]').textContent)`, &labels)
+	if want := []string{"0=0: N (2)", "1=1: C (3)"}; !reflect.DeepEqual(labels, want) {
+		t.Errorf("sliders %q, want %q", labels, want)
+	}
+	b.setValue(`input[type=range][data-dim="1"]`, "2")
+	b.setValue(`select[data-role=colormap]`, "magma")
+	b.waitFor(`document.querySelector('select[data-role=colormap]').value === 'magma' && document.querySelector('input[type=number][data-dim-index="1"]').value === '2'`)
+
+	// Show W as rows: X takes H, so the picture is 4 wide and 5 high.
+	b.setValue(`select[data-role=axis-y]`, "3")
+	b.waitFor(`(c => c && c.width === 4 && c.height === 5)(document.querySelector('canvas[data-role=slice]'))`)
+
+	// Hover image pixel (x=1, y=3): H=1, W=3, with N=0 and C=2 from the sliders.
+	var pt struct{ X, Y float64 }
+	b.eval(`(() => { const c = document.querySelector('canvas[data-role=slice]'); const r = c.getBoundingClientRect();
+		return {X: r.left + 1.5 * r.width / c.width, Y: r.top + 3.5 * r.height / c.height} })()`, &pt)
+	b.run(chromedp.MouseEvent(input.MouseMoved, pt.X, pt.Y))
+	b.waitFor(`document.querySelector('[data-role=readout][data-index]') !== null`)
+	var readout struct{ Index, Value string }
+	b.eval(`(e => ({Index: e.dataset.index, Value: e.dataset.value}))(document.querySelector('[data-role=readout]'))`, &readout)
+	if readout.Index != "0,2,1,3" || readout.Value != "10213" {
+		t.Errorf("readout %+v, want index 0,2,1,3 value 10213", readout)
+	}
+	var stats struct{ Min, Max, NaN string }
+	b.eval(`(e => ({Min: e.dataset.min, Max: e.dataset.max, NaN: e.dataset.nan}))(document.querySelector('[data-role=stats]'))`, &stats)
+	if stats != (struct{ Min, Max, NaN string }{"10000", "11234", "0"}) {
+		t.Errorf("stats %+v, want min 10000 max 11234 nan 0", stats)
+	}
+
+	b.screenshot("inspector")
+	b.run(chromedp.Click(`[data-action=download-npy]`, chromedp.ByQuery))
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the .npy download did not complete")
+	}
+	got, err := os.ReadFile(filepath.Join(downloads, "t-row1.npy"))
+	if err != nil {
+		entries, _ := os.ReadDir(downloads)
+		t.Fatalf("%v (downloads: %v)", err, entries)
+	}
+	if want := npyFloat32([]int{2, 3, 4, 5}, row1); !bytes.Equal(got, want) {
+		t.Errorf("downloaded .npy (%d bytes) differs from the expected %d bytes", len(got), len(want))
+	}
+
+	b.run(chromedp.KeyEvent(kb.Escape))
+	b.waitFor(`document.querySelector('[data-role=inspector]') === null`)
 }

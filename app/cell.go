@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -13,6 +14,8 @@ import (
 type CellView struct {
 	app.Compo
 	Field string
+	Col   int
+	Row   int64
 	Cell  decode.Cell
 }
 
@@ -21,7 +24,9 @@ func (c *CellView) Render() app.UI {
 	cell := c.Cell
 	switch {
 	case cell.Tensor != nil:
-		return tensorCell(c.Field, cell.Tensor)
+		return tensorCell(c.Field, cell.Tensor).TabIndex(0).Role("button").
+			Aria("label", fmt.Sprintf("inspect %s row %d", c.Field, c.Row)).
+			OnClick(c.inspect).OnKeyDown(c.onKey)
 	case cell.Err != "":
 		return app.Div().Class("cell error").Attr("data-field", c.Field).Attr("data-cell-error", cell.Err).Title(cell.Err).Body(
 			app.Span().Class("cell-error").Text("⚠ "+cell.Err),
@@ -33,7 +38,20 @@ func (c *CellView) Render() app.UI {
 	return app.Div().Class("cell").Attr("data-field", c.Field).Body(app.Div().Class("text").Text(cell.Text))
 }
 
-func tensorCell(field string, t *decode.TensorCell) app.UI {
+func (c *CellView) inspect(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionInspect, inspectTarget{Col: c.Col, Row: c.Row})
+}
+
+func (c *CellView) onKey(ctx app.Context, e app.Event) {
+	if k := e.Get("key").String(); k == "Enter" || k == " " {
+		e.PreventDefault()
+		c.inspect(ctx, e)
+		return
+	}
+	ctx.PreventUpdate()
+}
+
+func tensorCell(field string, t *decode.TensorCell) app.HTMLDiv {
 	lines := []string{t.ValueType + " " + dims(t.Shape, t.DimNames)}
 	if !equalInts(t.Shape, t.LogicalShape) || !equalStrings(t.DimNames, t.LogicalDimNames) {
 		lines = append(lines, "logical "+dims(t.LogicalShape, t.LogicalDimNames))

@@ -105,7 +105,7 @@ func (r *RowsTable) row(i int64, grid string) app.UI {
 		Style("top", strconv.FormatInt(i*rowHeight, 10)+"px").Style("grid-template-columns", grid).Body(
 		app.Div().Class("row-index").Text(i),
 		app.Range(cells).Slice(func(c int) app.UI {
-			return &CellView{Field: r.File.Fields[c].Name, Cell: cells[c]}
+			return &CellView{Field: r.File.Fields[c].Name, Col: c, Row: i, Cell: cells[c]}
 		}),
 	)
 }

@@ -41,6 +41,7 @@ type Viewer struct {
 	file    *decode.File
 	over    bool // a drag is over the page
 	update  bool // a newer build has been downloaded
+	inspect *inspectTarget
 }
 
 // OnAppUpdate is called when the service worker has fetched a newer build.
@@ -60,13 +61,27 @@ func (v *Viewer) OnMount(ctx app.Context) {
 			v.state = stateEmpty
 		}
 	})
+	// Action handlers do not re-render by themselves: each ends with Update.
 	ctx.Handle(actionLoading, func(ctx app.Context, a app.Action) {
 		v.state, v.loading, v.errText = stateLoading, a.Value.(string), ""
+		ctx.Update()
 	})
 	ctx.Handle(actionFail, func(ctx app.Context, a app.Action) {
 		v.state, v.errText = stateError, a.Value.(string)
+		ctx.Update()
 	})
 	ctx.Handle(actionOpen, v.open)
+	ctx.Handle(actionInspect, func(ctx app.Context, a app.Action) {
+		t := a.Value.(inspectTarget)
+		v.inspect = &t
+		ctx.Update()
+	})
+	ctx.Handle(actionCloseInspect, func(ctx app.Context, a app.Action) {
+		v.inspect = nil
+		ctx.Update()
+		// Give the keyboard back to the cell the inspector was opened from.
+		ctx.Defer(func(app.Context) { app.Window().Get("document").Get("body").Call("focus") })
+	})
 }
 
 // open decodes a file off the UI goroutine and shows it when done.
@@ -83,7 +98,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			if v.file != nil {
 				v.file.Close()
 			}
-			v.file, v.state = f, stateReady
+			v.file, v.state, v.inspect = f, stateReady, nil
 		})
 	})
 }
@@ -123,6 +138,9 @@ func (v *Viewer) Render() app.UI {
 					&SchemaTable{Fields: v.file.Fields},
 					&RowsTable{File: v.file},
 				)
+			}),
+			app.If(v.file != nil && v.inspect != nil, func() app.UI {
+				return &Inspector{File: v.file, Col: v.inspect.Col, Row: v.inspect.Row}
 			}),
 		)
 }

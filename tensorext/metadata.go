@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -206,7 +207,7 @@ func product(shape []int) (int, bool) {
 		if d < 0 {
 			return 0, false
 		}
-		if d != 0 && n > (1<<62)/d {
+		if d != 0 && n > math.MaxInt/d {
 			return 0, false
 		}
 		n *= d

@@ -441,7 +441,7 @@ func (b *VariableShapeTensorBuilder) AppendTensor(shape []int, values any) error
 	}
 	want, _ := product(shape)
 	st := b.ExtensionBuilder.Builder.(*array.StructBuilder)
-	data := st.FieldBuilder(0).(*array.ListBuilder)
+	data := st.FieldBuilder(b.typ.dataIdx).(*array.ListBuilder)
 	n, ok := appendValues(data.ValueBuilder(), values, true)
 	switch {
 	case n != want && n >= 0:
@@ -449,12 +449,15 @@ func (b *VariableShapeTensorBuilder) AppendTensor(shape []int, values any) error
 	case !ok:
 		return fmt.Errorf("tensorext: cannot append %T to a tensor of %s", values, b.typ.ValueType())
 	}
+	sb := st.FieldBuilder(b.typ.shapeIdx).(*array.FixedSizeListBuilder)
+	ib, ok := sb.ValueBuilder().(*array.Int32Builder)
+	if !ok {
+		return fmt.Errorf("tensorext: cannot build shapes of %s: only int32", sb.ValueBuilder().Type())
+	}
 	st.Append(true)
 	data.Append(true)
 	appendValues(data.ValueBuilder(), values, false)
-	sb := st.FieldBuilder(1).(*array.FixedSizeListBuilder)
 	sb.Append(true)
-	ib := sb.ValueBuilder().(*array.Int32Builder)
 	for _, d := range shape {
 		ib.Append(int32(d))
 	}
@@ -467,13 +470,13 @@ func (b *VariableShapeTensorBuilder) AppendTensor(shape []int, values any) error
 func (b *VariableShapeTensorBuilder) Reserve(n int) {
 	st := b.ExtensionBuilder.Builder.(*array.StructBuilder)
 	st.Reserve(n)
-	st.FieldBuilder(1).(*array.FixedSizeListBuilder).ValueBuilder().Reserve(n * b.typ.ndim)
+	st.FieldBuilder(b.typ.shapeIdx).(*array.FixedSizeListBuilder).ValueBuilder().Reserve(n * b.typ.ndim)
 }
 
 // ReserveValues makes room for n more tensor elements in all.
 func (b *VariableShapeTensorBuilder) ReserveValues(n int) {
 	st := b.ExtensionBuilder.Builder.(*array.StructBuilder)
-	st.FieldBuilder(0).(*array.ListBuilder).ValueBuilder().Reserve(n)
+	st.FieldBuilder(b.typ.dataIdx).(*array.ListBuilder).ValueBuilder().Reserve(n)
 }
 
 // NewVariableShapeTensorArray returns the built array and resets the builder.

@@ -245,3 +245,22 @@ func JoinInts(v []int) string {
 	s := fmtInts(v)
 	return s[1 : len(s)-1]
 }
+
+// Tensor returns the view of the tensor in column col at global row. It
+// returns tensorext.ErrNullTensor for a null row and an error for a column
+// that is not a (valid) tensor column; it never panics.
+func (f *File) Tensor(row int64, col int) (t tensorext.Tensor, err error) {
+	defer guard(&err, "reading the tensor")
+	b, i, ok := f.Locate(row)
+	if !ok || col < 0 || col >= len(f.Fields) {
+		return t, fmt.Errorf("no cell at row %d, column %d", row, col)
+	}
+	if f.Fields[col].Tensor == nil {
+		return t, fmt.Errorf("column %q is not a tensor column", f.Fields[col].Name)
+	}
+	ta, ok := f.Batches[b].Column(col).(tensorArray)
+	if !ok {
+		return t, fmt.Errorf("column %q is not a tensor column", f.Fields[col].Name)
+	}
+	return ta.Tensor(i)
+}

@@ -1,0 +1,275 @@
+package inspect
+
+// The .npy writer is this package's own rather than github.com/sbinet/npyio
+// (v0.6.0, the newest version on the Go module proxy), because npyio's
+// writer does not fit: it has no float16 ('<f2'); it takes Go values, so an
+// n-D array must be a Go array of compile-time size or a gonum mat.Dense
+// (float64, 2-D) built by copying (nested slices fail), where this writer
+// streams the strided view directly; it always writes format version 2.0,
+// with a header padding that leaves the data misaligned (offset 76 for a
+// small float32 array, where numpy aligns to 64); and it would link gonum
+// into the WebAssembly binary. The format is small (NEP 1,
+// https://numpy.org/neps/nep-0001-npy-format.html, and numpy/lib/format.py)
+// and this writer reproduces numpy.save's header byte for byte. The tests
+// read every file back with npyio's reader (header and, for every dtype
+// npyio has, the values) as well as with their own parser.
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// NPYDescr returns the NumPy dtype descr WriteNPY writes for an Arrow value
+// type ('|u1', '<i2', '<f2', '|b1', ...) and whether the type is supported:
+// the eight integer types, float16/32/64 and bool, little-endian.
+func NPYDescr(dt arrow.DataType) (string, bool) {
+	if dt == nil {
+		return "", false
+	}
+	switch dt.ID() {
+	case arrow.BOOL:
+		return "|b1", true
+	case arrow.UINT8:
+		return "|u1", true
+	case arrow.INT8:
+		return "|i1", true
+	case arrow.UINT16:
+		return "<u2", true
+	case arrow.INT16:
+		return "<i2", true
+	case arrow.UINT32:
+		return "<u4", true
+	case arrow.INT32:
+		return "<i4", true
+	case arrow.UINT64:
+		return "<u8", true
+	case arrow.INT64:
+		return "<i8", true
+	case arrow.FLOAT16:
+		return "<f2", true
+	case arrow.FLOAT32:
+		return "<f4", true
+	case arrow.FLOAT64:
+		return "<f8", true
+	}
+	return "", false
+}
+
+// npyAlign is the alignment of the data numpy.save uses (ARRAY_ALIGN).
+const npyAlign = 64
+
+// WriteNPY writes t to w as a NumPy .npy file (format version 1.0, or 2.0
+// when the header exceeds 65535 bytes, as numpy.save does), in t's logical
+// order: the array written is t.Logical() — numpy.transpose(physical,
+// Permutation) for a physical view with a permutation, t itself otherwise —
+// with its shape, in C order, exact values, and dtype from NPYDescr. The
+// header is the one numpy.save writes, {'descr': '<f4', 'fortran_order':
+// False, 'shape': (2, 3), }, padded with spaces and a newline so that the
+// data starts at a multiple of 64 bytes; the output is byte-identical to
+// numpy.save of the same array. float16 bits and NaN payloads are copied
+// unchanged.
+//
+// It returns an error, before writing anything, for a value type NPYDescr
+// does not support, for a null element (NumPy arrays have no nulls; the
+// error names the first null's logical index), or for a tensor whose
+// strides reach outside its values; otherwise only w's errors.
+func WriteNPY(w io.Writer, t tensorext.Tensor) error {
+	if t.Values == nil || len(t.Strides) != len(t.Shape) || (t.Permutation != nil && len(t.Permutation) != len(t.Shape)) {
+		return errors.New("inspect: malformed tensor (no values, or shape, strides and permutation of different lengths)")
+	}
+	descr, ok := NPYDescr(t.ValueType())
+	if !ok {
+		return fmt.Errorf("inspect: cannot write values of type %s to .npy; need an integer, float16/32/64 or bool type", t.ValueType())
+	}
+	l := t.Logical()
+	if err := checkTensorSpan(l); err != nil {
+		return err
+	}
+	if l.Values.NullN() > 0 {
+		if idx, found := firstNull(l); found {
+			return fmt.Errorf("inspect: element at index %s is null; NumPy arrays have no nulls", formatIndex(idx))
+		}
+	}
+	if _, err := w.Write(npyHeader(descr, l.Shape)); err != nil {
+		return err
+	}
+	switch a := l.Values.(type) {
+	case *array.Uint8:
+		return writeData(w, l, a.Uint8Values(), 1, func(b []byte, v uint8) { b[0] = v })
+	case *array.Int8:
+		return writeData(w, l, a.Int8Values(), 1, func(b []byte, v int8) { b[0] = byte(v) })
+	case *array.Uint16:
+		return writeData(w, l, a.Uint16Values(), 2, binary.LittleEndian.PutUint16)
+	case *array.Int16:
+		return writeData(w, l, a.Int16Values(), 2, func(b []byte, v int16) { binary.LittleEndian.PutUint16(b, uint16(v)) })
+	case *array.Uint32:
+		return writeData(w, l, a.Uint32Values(), 4, binary.LittleEndian.PutUint32)
+	case *array.Int32:
+		return writeData(w, l, a.Int32Values(), 4, func(b []byte, v int32) { binary.LittleEndian.PutUint32(b, uint32(v)) })
+	case *array.Uint64:
+		return writeData(w, l, a.Uint64Values(), 8, binary.LittleEndian.PutUint64)
+	case *array.Int64:
+		return writeData(w, l, a.Int64Values(), 8, func(b []byte, v int64) { binary.LittleEndian.PutUint64(b, uint64(v)) })
+	case *array.Float16:
+		return writeData(w, l, a.Values(), 2, func(b []byte, v float16.Num) { binary.LittleEndian.PutUint16(b, v.Uint16()) })
+	case *array.Float32:
+		return writeData(w, l, a.Float32Values(), 4, func(b []byte, v float32) { binary.LittleEndian.PutUint32(b, math.Float32bits(v)) })
+	case *array.Float64:
+		return writeData(w, l, a.Float64Values(), 8, func(b []byte, v float64) { binary.LittleEndian.PutUint64(b, math.Float64bits(v)) })
+	case *array.Boolean:
+		return writeBool(w, l, boolOf(a))
+	}
+	return fmt.Errorf("inspect: cannot write %T to .npy", l.Values)
+}
+
+// npyHeader returns magic, version, header length and the header dict,
+// exactly as numpy/lib/format.py's _write_array_header and _wrap_header
+// build them.
+func npyHeader(descr string, shape []int) []byte {
+	var h strings.Builder
+	h.WriteString("{'descr': '" + descr + "', 'fortran_order': False, 'shape': ")
+	h.WriteString(shapeRepr(shape))
+	h.WriteString(", }")
+	if len(shape) > 0 {
+		// numpy's spare room for growing axis 0 (GROWTH_AXIS_MAX_DIGITS = 21)
+		h.WriteString(strings.Repeat(" ", max(0, 21-len(strconv.Itoa(shape[0])))))
+	}
+	hlen := h.Len() + 1 // with the final newline
+	major, prefix := byte(1), 6+2+2
+	if pad := npyAlign - (prefix+hlen)%npyAlign; hlen+pad > math.MaxUint16 {
+		major, prefix = 2, 6+2+4
+	}
+	pad := npyAlign - (prefix+hlen)%npyAlign // 1..64, as numpy pads
+	out := make([]byte, 0, prefix+hlen+pad)
+	out = append(out, "\x93NUMPY"...)
+	out = append(out, major, 0)
+	if major == 1 {
+		out = binary.LittleEndian.AppendUint16(out, uint16(hlen+pad))
+	} else {
+		out = binary.LittleEndian.AppendUint32(out, uint32(hlen+pad))
+	}
+	out = append(out, h.String()...)
+	for i := 0; i < pad; i++ {
+		out = append(out, ' ')
+	}
+	return append(out, '\n')
+}
+
+// shapeRepr formats a shape as Python's repr of a tuple: (), (5,), (2, 3).
+func shapeRepr(shape []int) string {
+	switch len(shape) {
+	case 0:
+		return "()"
+	case 1:
+		return "(" + strconv.Itoa(shape[0]) + ",)"
+	}
+	s := make([]string, len(shape))
+	for i, d := range shape {
+		s[i] = strconv.Itoa(d)
+	}
+	return "(" + strings.Join(s, ", ") + ")"
+}
+
+// npyChunk is the size of the buffer data is written through.
+const npyChunk = 64 << 10
+
+// writeData writes the elements of l in C order, size bytes each.
+func writeData[T any](w io.Writer, l tensorext.Tensor, vals []T, size int, put func([]byte, T)) error {
+	buf := make([]byte, 0, npyChunk)
+	var err error
+	l.Positions(func(pos int) bool {
+		n := len(buf)
+		buf = buf[:n+size]
+		put(buf[n:], vals[pos])
+		if len(buf)+size > cap(buf) {
+			_, err = w.Write(buf)
+			buf = buf[:0]
+		}
+		return err == nil
+	})
+	if err == nil && len(buf) > 0 {
+		_, err = w.Write(buf)
+	}
+	return err
+}
+
+// writeBool writes booleans as bytes 0 and 1 in C order.
+func writeBool(w io.Writer, l tensorext.Tensor, r boolReader) error {
+	buf := make([]byte, 0, npyChunk)
+	var err error
+	l.Positions(func(pos int) bool {
+		buf = append(buf, byte(r.at(pos)))
+		if len(buf) == cap(buf) {
+			_, err = w.Write(buf)
+			buf = buf[:0]
+		}
+		return err == nil
+	})
+	if err == nil && len(buf) > 0 {
+		_, err = w.Write(buf)
+	}
+	return err
+}
+
+// firstNull returns the index, in t's order, of the first null element in C
+// order.
+func firstNull(t tensorext.Tensor) ([]int, bool) {
+	valid := validityOf(t.Values)
+	k, found := 0, false
+	t.Positions(func(pos int) bool {
+		if valid.null(pos) {
+			found = true
+			return false
+		}
+		k++
+		return true
+	})
+	if !found {
+		return nil, false
+	}
+	idx := make([]int, len(t.Shape))
+	for d := len(t.Shape) - 1; d >= 0; d-- {
+		idx[d] = k % t.Shape[d]
+		k /= t.Shape[d]
+	}
+	return idx, true
+}
+
+// formatIndex formats an index as [1 2 0].
+func formatIndex(idx []int) string {
+	return strings.ReplaceAll(fmt.Sprint(idx), ",", "")
+}
+
+// checkTensorSpan returns an error when some element of t lies outside
+// t.Values.
+func checkTensorSpan(t tensorext.Tensor) error {
+	if t.Len() == 0 {
+		return nil
+	}
+	lo, hi := t.Offset, t.Offset
+	for d, n := range t.Shape {
+		if n < 0 {
+			return fmt.Errorf("inspect: dimension %d has negative size %d", d, n)
+		}
+		if step := (n - 1) * t.Strides[d]; step < 0 {
+			lo += step
+		} else {
+			hi += step
+		}
+	}
+	if lo < 0 || hi >= t.Values.Len() {
+		return fmt.Errorf("inspect: tensor reads value positions %d..%d outside the %d values", lo, hi, t.Values.Len())
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package inspect
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// number is the Go element type of the primitive numeric Arrow arrays.
+type number interface {
+	~uint8 | ~int8 | ~uint16 | ~int16 | ~uint32 | ~int32 | ~uint64 | ~int64 | ~float32 | ~float64
+}
+
+// reader reads the elements of a value array as float64 (nulls read as
+// whatever the buffer holds): at reads element pos; gather reads len(dst)
+// elements at pos, pos+step, ... in one call, in a loop compiled for the
+// value type.
+type reader interface {
+	at(pos int) float64
+	gather(dst []float64, pos, step int)
+}
+
+type numReader[T number] []T
+
+func (r numReader[T]) at(pos int) float64 { return float64(r[pos]) }
+
+func (r numReader[T]) gather(dst []float64, pos, step int) {
+	for i := range dst {
+		dst[i] = float64(r[pos])
+		pos += step
+	}
+}
+
+type halfReader []float16.Num
+
+func (r halfReader) at(pos int) float64 { return halfToFloat64(r[pos].Uint16()) }
+
+func (r halfReader) gather(dst []float64, pos, step int) {
+	for i := range dst {
+		dst[i] = halfToFloat64(r[pos].Uint16())
+		pos += step
+	}
+}
+
+type boolReader struct {
+	bits   []byte
+	offset int
+}
+
+func (r boolReader) at(pos int) float64 {
+	if bitutil.BitIsSet(r.bits, r.offset+pos) {
+		return 1
+	}
+	return 0
+}
+
+func (r boolReader) gather(dst []float64, pos, step int) {
+	for i := range dst {
+		dst[i] = r.at(pos)
+		pos += step
+	}
+}
+
+// halfToFloat64 converts IEEE 754 binary16 bits exactly, subnormals
+// included. (arrow-go's float16.Num.Float32, v18.8.0, decodes subnormals
+// wrongly, so it is not used.)
+func halfToFloat64(b uint16) float64 {
+	sign := uint32(b>>15) << 31
+	exp := uint32(b>>10) & 0x1f
+	frac := uint32(b & 0x3ff)
+	switch exp {
+	case 0: // zero or subnormal: frac × 2^-24, exact in float32
+		v := float32(frac) * (1.0 / (1 << 24))
+		return float64(math.Float32frombits(math.Float32bits(v) | sign))
+	case 0x1f: // Inf or NaN
+		return float64(math.Float32frombits(sign | 0xff<<23 | frac<<13))
+	}
+	return float64(math.Float32frombits(sign | (exp+127-15)<<23 | frac<<13))
+}
+
+// getter returns a function reading element pos of a numeric array as
+// float64 and whether the array is numeric (integer, float16/32/64 or
+// boolean, read as 0 or 1). Integers beyond 2^53 lose precision.
+func getter(a arrow.Array) (func(pos int) float64, bool) {
+	switch a := a.(type) {
+	case *array.Uint8:
+		return numReader[uint8](a.Uint8Values()).at, true
+	case *array.Int8:
+		return numReader[int8](a.Int8Values()).at, true
+	case *array.Uint16:
+		return numReader[uint16](a.Uint16Values()).at, true
+	case *array.Int16:
+		return numReader[int16](a.Int16Values()).at, true
+	case *array.Uint32:
+		return numReader[uint32](a.Uint32Values()).at, true
+	case *array.Int32:
+		return numReader[int32](a.Int32Values()).at, true
+	case *array.Uint64:
+		return numReader[uint64](a.Uint64Values()).at, true
+	case *array.Int64:
+		return numReader[int64](a.Int64Values()).at, true
+	case *array.Float16:
+		return halfReader(a.Values()).at, true
+	case *array.Float32:
+		return numReader[float32](a.Float32Values()).at, true
+	case *array.Float64:
+		return numReader[float64](a.Float64Values()).at, true
+	case *array.Boolean:
+		return boolOf(a).at, true
+	}
+	return nil, false
+}
+
+func boolOf(a *array.Boolean) boolReader {
+	var bits []byte
+	if b := a.Data().Buffers()[1]; b != nil {
+		bits = b.Bytes()
+	}
+	return boolReader{bits: bits, offset: a.Data().Offset()}
+}
+
+// validity reports whether elements are valid (not null) through the value
+// array's bitmap; its zero value (no nulls) says every element is.
+type validity struct {
+	bits   []byte
+	offset int
+}
+
+func validityOf(a arrow.Array) validity {
+	if a.NullN() == 0 {
+		return validity{}
+	}
+	return validity{bits: a.NullBitmapBytes(), offset: a.Data().Offset()}
+}
+
+// null reports whether element pos is null.
+func (v validity) null(pos int) bool {
+	return v.bits != nil && !bitutil.BitIsSet(v.bits, v.offset+pos)
+}
+
+// drawable returns an error unless the value type is numeric.
+func drawable(t tensorext.Tensor) error {
+	if !numericArray(t.Values) {
+		return fmt.Errorf("inspect: cannot draw values of type %s; need an integer, float16/32/64 or bool type", t.ValueType())
+	}
+	return nil
+}
+
+// numericArray reports whether getter accepts a, without building a reader.
+func numericArray(a arrow.Array) bool {
+	switch a.(type) {
+	case *array.Uint8, *array.Int8, *array.Uint16, *array.Int16, *array.Uint32, *array.Int32,
+		*array.Uint64, *array.Int64, *array.Float16, *array.Float32, *array.Float64, *array.Boolean:
+		return true
+	}
+	return false
+}
+
+// valueText returns element pos as text: t.ValueStr, except that float16 is
+// formatted from an exact conversion (see halfToFloat64) in the same style.
+func valueText(t tensorext.Tensor, pos int) string {
+	if a, ok := t.Values.(*array.Float16); ok && !a.IsNull(pos) {
+		return strconv.FormatFloat(halfToFloat64(a.Value(pos).Uint16()), 'g', -1, 32)
+	}
+	return t.ValueStr(pos)
+}
+
+// span returns the smallest and largest position a valid view's picture
+// reads (hi < lo for an empty picture).
+func (g geometry) span() (lo, hi int) {
+	if g.w == 0 || g.h == 0 {
+		return 0, -1
+	}
+	lo, hi = g.base, g.base
+	for _, d := range [][2]int{{g.w, g.sx}, {g.h, g.sy}, {g.channels, g.sc}} {
+		if d[0] == 0 {
+			continue
+		}
+		step := (d[0] - 1) * d[1]
+		if step < 0 {
+			lo += step
+		} else {
+			hi += step
+		}
+	}
+	return lo, hi
+}
+
+// checkSpan returns an error when a view reads outside t.Values (a tensor
+// whose Offset or Strides do not fit its values).
+func checkSpan(t tensorext.Tensor, g geometry) error {
+	if lo, hi := g.span(); hi >= lo && (lo < 0 || hi >= t.Values.Len()) {
+		return fmt.Errorf("inspect: view reads value positions %d..%d outside the %d values", lo, hi, t.Values.Len())
+	}
+	return nil
+}

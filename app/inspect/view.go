@@ -1,0 +1,233 @@
+package inspect
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// View selects a 2-D picture from an n-D tensor. Its dimension numbers are
+// dimensions of the tensor it is used with, in that tensor's own order
+// (usually the logical view, tensorext.Tensor.Logical); the tensor's
+// Permutation field is not consulted.
+//
+// Image pixel (x, y) shows the element whose index is Index with entry X set
+// to x (W-1-x when FlipX, W being the size of X) and entry Y set to y (H-1-y
+// when FlipY); with a Channel, the pixel's colour channels are the elements
+// along Channel.
+type View struct {
+	// Y and X are the dimensions shown as image rows (top to bottom) and
+	// columns (left to right); they must differ.
+	Y, X int
+	// Channel is the dimension shown as colour channels (size 3 for RGB, 4
+	// for RGBA), or -1 for a colormapped scalar picture. Beware that the
+	// zero value, 0, names dimension 0: set -1 explicitly.
+	Channel int
+	// Index is the position along every dimension (NDim entries; nil means
+	// all zeros). The entries for Y, X and Channel are ignored.
+	Index []int
+	// FlipY and FlipX mirror the picture vertically and horizontally.
+	FlipY, FlipX bool
+}
+
+// Dimension names recognised by DefaultView (case-insensitive).
+var (
+	rowNames     = []string{"h", "height", "y", "rows", "row"}
+	colNames     = []string{"w", "width", "x", "cols", "columns", "col"}
+	channelNames = []string{"c", "channel", "channels", "rgb", "rgba"}
+)
+
+// DefaultView returns the view an inspector opens a tensor with (dimension
+// numbers in t's own order, Index all zeros, no flips):
+//
+//   - Channel is a dimension of size 3 or 4 for uint8 or floating point
+//     values, among at least 3 dimensions: the one named C, channel,
+//     channels, rgb or rgba, else the last dimension, else (3-D only) the
+//     first, as the table previews of package raster pick it; -1 otherwise.
+//   - Y and X are the dimensions named H, height, y, rows or row and W,
+//     width, x, cols, columns or col, when both exist; else the last two
+//     dimensions other than Channel.
+//
+// A tensor with fewer than 2 dimensions has no picture: Y and X are then -1
+// and Validate reports why.
+func DefaultView(t tensorext.Tensor) View {
+	n := t.NDim()
+	v := View{Y: -1, X: -1, Channel: -1, Index: make([]int, n)}
+	if n < 2 {
+		return v
+	}
+	names := t.DimNames
+	if len(names) != n {
+		names = nil
+	}
+	if n >= 3 && channelType(t.ValueType()) {
+		c := -1
+		if i := nameIndex(names, channelNames); i >= 0 && channelSize(t.Shape[i]) {
+			c = i
+		} else if channelSize(t.Shape[n-1]) {
+			c = n - 1
+		} else if n == 3 && channelSize(t.Shape[0]) {
+			c = 0
+		}
+		v.Channel = c
+	}
+	rest := make([]int, 0, n)
+	for d := 0; d < n; d++ {
+		if d != v.Channel {
+			rest = append(rest, d)
+		}
+	}
+	v.Y, v.X = rest[len(rest)-2], rest[len(rest)-1]
+	y, x := nameIndex(names, rowNames), nameIndex(names, colNames)
+	if y >= 0 && x >= 0 && y != x && y != v.Channel && x != v.Channel {
+		v.Y, v.X = y, x
+	}
+	return v
+}
+
+func channelSize(n int) bool { return n == 3 || n == 4 }
+
+// channelType reports whether values of type dt are drawn as colour channels
+// by DefaultView: uint8 and floating point.
+func channelType(dt arrow.DataType) bool {
+	return dt != nil && (dt.ID() == arrow.UINT8 || arrow.IsFloating(dt.ID()))
+}
+
+func nameIndex(names []string, want []string) int {
+	for i, n := range names {
+		n = strings.TrimSpace(n)
+		for _, w := range want {
+			if strings.EqualFold(n, w) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// Validate reports why v cannot be used with t, or nil: t must have at least
+// 2 dimensions and consistent Shape and Strides; Y and X must be distinct
+// dimensions of t; Channel must be -1 or another dimension of size 3 or 4;
+// Index must be nil or have NDim entries, each other than those of Y, X and
+// Channel within [0, size) of its dimension. The value type is not checked
+// here (Render does).
+func (v View) Validate(t tensorext.Tensor) error {
+	n := t.NDim()
+	if n < 2 {
+		return fmt.Errorf("inspect: a %d-D tensor has no 2-D picture; need at least 2 dimensions", n)
+	}
+	if len(t.Strides) != n {
+		return fmt.Errorf("inspect: tensor has %d strides for %d dimensions", len(t.Strides), n)
+	}
+	if t.Values == nil {
+		return fmt.Errorf("inspect: tensor has no values")
+	}
+	dim := func(role string, d int) error {
+		if d < 0 || d >= n {
+			return fmt.Errorf("inspect: %s dimension %d out of range [0, %d)", role, d, n)
+		}
+		return nil
+	}
+	if err := dim("Y", v.Y); err != nil {
+		return err
+	}
+	if err := dim("X", v.X); err != nil {
+		return err
+	}
+	if v.Y == v.X {
+		return fmt.Errorf("inspect: Y and X are both dimension %d%s", v.Y, dimLabel(t, v.Y))
+	}
+	if v.Channel != -1 {
+		if err := dim("Channel", v.Channel); err != nil {
+			return fmt.Errorf("%w (or -1 for none)", err)
+		}
+		if v.Channel == v.Y || v.Channel == v.X {
+			return fmt.Errorf("inspect: Channel dimension %d%s is also Y or X", v.Channel, dimLabel(t, v.Channel))
+		}
+		if s := t.Shape[v.Channel]; !channelSize(s) {
+			return fmt.Errorf("inspect: Channel dimension %d%s has size %d; colour channels need 3 (RGB) or 4 (RGBA)", v.Channel, dimLabel(t, v.Channel), s)
+		}
+	}
+	if v.Index != nil && len(v.Index) != n {
+		return fmt.Errorf("inspect: index has %d entries for a %d-D tensor", len(v.Index), n)
+	}
+	for d := 0; d < n; d++ {
+		if t.Shape[d] < 0 {
+			return fmt.Errorf("inspect: dimension %d%s has negative size %d", d, dimLabel(t, d), t.Shape[d])
+		}
+		if d == v.Y || d == v.X || d == v.Channel {
+			continue
+		}
+		i := 0
+		if v.Index != nil {
+			i = v.Index[d]
+		}
+		if i < 0 || i >= t.Shape[d] {
+			return fmt.Errorf("inspect: index %d out of range [0, %d) for dimension %d%s", i, t.Shape[d], d, dimLabel(t, d))
+		}
+	}
+	return nil
+}
+
+// dimLabel returns ` ("name")` for a named dimension, else "".
+func dimLabel(t tensorext.Tensor, d int) string {
+	if len(t.DimNames) == t.NDim() && d >= 0 && d < len(t.DimNames) && t.DimNames[d] != "" {
+		return fmt.Sprintf(" (%q)", t.DimNames[d])
+	}
+	return ""
+}
+
+// geometry is where a valid view's pixels are in t.Values: pixel (x, y) of a
+// w×h picture is the element at base + y*sy + x*sx, channel c at + c*sc.
+type geometry struct {
+	w, h, channels int
+	base           int
+	sx, sy, sc     int
+}
+
+// geom computes the geometry of a valid view (flips applied).
+func (v View) geom(t tensorext.Tensor) geometry {
+	g := geometry{w: t.Shape[v.X], h: t.Shape[v.Y], channels: 1, sx: t.Strides[v.X], sy: t.Strides[v.Y]}
+	g.base = t.Offset
+	for d := range t.Shape {
+		if d == v.Y || d == v.X || d == v.Channel || v.Index == nil {
+			continue
+		}
+		g.base += v.Index[d] * t.Strides[d]
+	}
+	if v.Channel >= 0 {
+		g.channels, g.sc = t.Shape[v.Channel], t.Strides[v.Channel]
+	}
+	if v.FlipX && g.w > 0 {
+		g.base += (g.w - 1) * g.sx
+		g.sx = -g.sx
+	}
+	if v.FlipY && g.h > 0 {
+		g.base += (g.h - 1) * g.sy
+		g.sy = -g.sy
+	}
+	return g
+}
+
+// index returns the tensor index of image pixel (x, y), which must be inside
+// the picture; the Channel entry is -1.
+func (v View) index(t tensorext.Tensor, x, y int) []int {
+	idx := make([]int, t.NDim())
+	if v.Index != nil {
+		copy(idx, v.Index)
+	}
+	if v.FlipX {
+		x = t.Shape[v.X] - 1 - x
+	}
+	if v.FlipY {
+		y = t.Shape[v.Y] - 1 - y
+	}
+	idx[v.X], idx[v.Y] = x, y
+	if v.Channel >= 0 {
+		idx[v.Channel] = -1
+	}
+	return idx
+}

@@ -1,0 +1,126 @@
+package inspect
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// shaped returns a tensor of the given shape and names without building
+// values beyond its element count (float32 zeros, or uint8/int32).
+func shaped(t *testing.T, vt arrow.DataType, shape []int, names []string) tensorext.Tensor {
+	t.Helper()
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	var vals any
+	switch vt.ID() {
+	case arrow.UINT8:
+		vals = make([]uint8, n)
+	case arrow.INT32:
+		vals = make([]int32, n)
+	default:
+		vals = make([]float32, n)
+	}
+	return fixed(t, vt, shape, nil, names, vals)
+}
+
+func TestDefaultView(t *testing.T) {
+	f32, u8, i32 := arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Uint8, arrow.PrimitiveTypes.Int32
+	for _, c := range []struct {
+		vt      arrow.DataType
+		shape   []int
+		names   []string
+		y, x, c int
+	}{
+		{f32, []int{5, 7}, nil, 0, 1, -1},
+		{i32, []int{2, 5, 7}, nil, 1, 2, -1},
+		{u8, []int{5, 7, 3}, nil, 0, 1, 2},                        // HWC by position
+		{u8, []int{4, 5, 7}, nil, 1, 2, 0},                        // CHW by position (3-D only)
+		{i32, []int{5, 7, 3}, nil, 1, 2, -1},                      // int32 is not drawn as colour
+		{f32, []int{2, 4, 5, 7}, nil, 2, 3, -1},                   // 4-D: no CHW guess
+		{f32, []int{2, 5, 7, 4}, nil, 1, 2, 3},                    // 4-D NHWC
+		{u8, []int{3, 5, 7}, []string{"C", "H", "W"}, 1, 2, 0},    // named
+		{u8, []int{5, 3, 7}, []string{"H", "C", "W"}, 0, 2, 1},    // named channel in the middle
+		{f32, []int{7, 5}, []string{"width", "height"}, 1, 0, -1}, // names swap Y and X
+		{f32, []int{9, 7, 5}, []string{"x", "t", "y"}, 2, 0, -1},
+		{f32, []int{9, 7, 5}, []string{"x", "t", "z"}, 1, 2, -1}, // only one name: last two
+		{u8, []int{5, 7, 3}, []string{"H", "W", "band"}, 0, 1, 2},
+		{u8, []int{5, 7, 5}, []string{"H", "W", "C"}, 0, 1, -1}, // C of size 5 is not a channel
+	} {
+		ten := shaped(t, c.vt, c.shape, c.names)
+		v := DefaultView(ten)
+		if v.Y != c.y || v.X != c.x || v.Channel != c.c || len(v.Index) != len(c.shape) || v.FlipX || v.FlipY {
+			t.Errorf("%s %v %v: got %+v, want Y=%d X=%d C=%d", c.vt, c.shape, c.names, v, c.y, c.x, c.c)
+		}
+		if err := v.Validate(ten); err != nil {
+			t.Errorf("%v: default view invalid: %v", c.shape, err)
+		}
+	}
+	// 1-D: no picture.
+	one := shaped(t, f32, []int{5}, nil)
+	v := DefaultView(one)
+	if err := v.Validate(one); err == nil || !strings.Contains(err.Error(), "1-D") {
+		t.Errorf("1-D: %+v %v", v, err)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	ten := shaped(t, arrow.PrimitiveTypes.Uint8, []int{2, 3, 4}, []string{"N", "H", "C"})
+	for _, c := range []struct {
+		v    View
+		want string // "" for valid
+	}{
+		{View{Y: 1, X: 2, Channel: -1}, ""},
+		{View{Y: 1, X: 2, Channel: -1, Index: []int{1, 0, 0}}, ""},
+		{View{Y: 1, X: 2, Channel: -1, Index: []int{1, 99, -5}}, ""}, // Y, X entries ignored
+		{View{Y: 0, X: 1, Channel: 2}, ""},
+		{View{Y: 3, X: 1, Channel: -1}, "Y dimension 3 out of range [0, 3)"},
+		{View{Y: 0, X: -1, Channel: -1}, "X dimension -1 out of range [0, 3)"},
+		{View{Y: 1, X: 1, Channel: -1}, `Y and X are both dimension 1 ("H")`},
+		{View{Y: 1, X: 2, Channel: 0}, `Channel dimension 0 ("N") has size 2; colour channels need 3 (RGB) or 4 (RGBA)`},
+		{View{Y: 0, X: 2, Channel: 1}, ""}, // H has size 3
+		{View{Y: 0, X: 1, Channel: 1}, "is also Y or X"},
+		{View{Y: 0, X: 1, Channel: 5}, "Channel dimension 5 out of range [0, 3) (or -1 for none)"},
+		{View{Y: 1, X: 2, Channel: -1, Index: []int{0, 0}}, "index has 2 entries for a 3-D tensor"},
+		{View{Y: 1, X: 2, Channel: -1, Index: []int{2, 0, 0}}, `index 2 out of range [0, 2) for dimension 0 ("N")`},
+		{View{Y: 1, X: 2, Channel: -1, Index: []int{-1, 0, 0}}, "index -1 out of range"},
+	} {
+		err := c.v.Validate(ten)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%+v: %v", c.v, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%+v: got %v, want %q", c.v, err, c.want)
+		}
+		if c.want != "" {
+			if _, err := Render(ten, c.v, Colormaps[0], Range{0, 1}); err == nil {
+				t.Errorf("%+v rendered", c.v)
+			}
+		}
+	}
+	// Malformed tensors.
+	vals := array.NewUint8Builder(memory.DefaultAllocator).NewArray()
+	defer vals.Release()
+	if err := (View{Y: 0, X: 1, Channel: -1}).Validate(tensorext.Tensor{Values: vals, Shape: []int{1, 1}, Strides: []int{1}}); err == nil {
+		t.Error("strides length not checked")
+	}
+	if err := (View{Y: 0, X: 1, Channel: -1}).Validate(tensorext.Tensor{Shape: []int{1, 1}, Strides: []int{1, 1}}); err == nil {
+		t.Error("nil values not checked")
+	}
+}
+
+func TestViewIndexHelper(t *testing.T) {
+	ten := shaped(t, arrow.PrimitiveTypes.Float32, []int{2, 3, 4}, nil)
+	v := View{Y: 2, X: 0, Channel: -1, Index: []int{0, 2, 0}, FlipY: true}
+	if got := v.index(ten, 1, 0); !reflect.DeepEqual(got, []int{1, 2, 3}) {
+		t.Errorf("index = %v", got)
+	}
+}
