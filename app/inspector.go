@@ -39,6 +39,10 @@ const (
 // histogramBins is the number of bars of the statistics' histogram.
 const histogramBins = 32
 
+// maxValuesText is how many characters of a tensor's values the inspector
+// lists when it cannot draw them.
+const maxValuesText = 20000
+
 // Inspector shows one tensor in detail: any two of its dimensions as a
 // picture (sliders for the others), colormaps, value range, hover readout,
 // statistics and exports.
@@ -183,7 +187,11 @@ func (in *Inspector) body() app.UI {
 		app.Div().Class("inspector-main").Body(
 			in.controls(t),
 			app.If(in.renderErr != "", func() app.UI {
-				return app.P().Class("render-error").Role("status").Text(in.renderErr)
+				return app.Div().Body(
+					app.P().Class("render-error").Role("status").Text(in.renderErr),
+					// What cannot be drawn is still shown as numbers.
+					app.Pre().Class("values").Attr("data-role", "values").Text(decode.ValuesText(t, maxValuesText)),
+				)
 			}),
 			app.If(in.img != nil, func() app.UI {
 				return &SliceView{Tensor: t, View: in.view, Img: in.img}

@@ -224,12 +224,15 @@ func formatNumber(v float64, dt arrow.DataType) string {
 	return strconv.FormatFloat(v, 'g', 6, bits)
 }
 
-func truncate(s string) string {
-	if utf8.RuneCountInString(s) <= MaxTextLen {
+func truncate(s string) string { return Truncate(s, MaxTextLen) }
+
+// Truncate shortens s to n characters, marking a cut with "…".
+func Truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	r := []rune(s)
-	return string(r[:MaxTextLen]) + "…"
+	return string(r[:n]) + "…"
 }
 
 func fmtInts(v []int) string {
@@ -263,4 +266,22 @@ func (f *File) Tensor(row int64, col int) (t tensorext.Tensor, err error) {
 		return t, fmt.Errorf("column %q is not a tensor column", f.Fields[col].Name)
 	}
 	return ta.Tensor(i)
+}
+
+// ValuesText lists a tensor's values in its view order, nested like
+// Tensor.String for tensors of up to 10000 elements, else flat, cut after
+// about max characters.
+func ValuesText(t tensorext.Tensor, max int) string {
+	if t.Len() <= 10000 {
+		return Truncate(t.String(), max)
+	}
+	var b strings.Builder
+	b.WriteString(fmt.Sprintf("%d values, first ones in order: ", t.Len()))
+	t.Positions(func(pos int) bool {
+		b.WriteString(t.ValueStr(pos))
+		b.WriteByte(' ')
+		return b.Len() < max
+	})
+	b.WriteString("…")
+	return b.String()
 }

@@ -74,11 +74,12 @@ const npyAlign = 64
 // order: the array written is t.Logical() — numpy.transpose(physical,
 // Permutation) for a physical view with a permutation, t itself otherwise —
 // with its shape, in C order, exact values, and dtype from NPYDescr. The
-// header is the one numpy.save writes, {'descr': '<f4', 'fortran_order':
-// False, 'shape': (2, 3), }, padded with spaces and a newline so that the
-// data starts at a multiple of 64 bytes; the output is byte-identical to
-// numpy.save of the same array. float16 bits and NaN payloads are copied
-// unchanged.
+// header is built as current numpy.save builds it (numpy/lib/format.py):
+// {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), } followed by
+// numpy's spare room for growing axis 0 and by spaces and a newline so that
+// the data start at a multiple of 64 bytes. float16 bits and NaN payloads
+// are copied unchanged. (NumPy itself loads at most 64 dimensions, 32
+// before NumPy 2.)
 //
 // It returns an error, before writing anything, for a value type NPYDescr
 // does not support, for a null element (NumPy arrays have no nulls; the

@@ -153,6 +153,9 @@ func (p *painter) init(dst *image.RGBA, g geometry, valid validity, cm *Colormap
 	}
 	if !p.step {
 		p.scale = levels / (r.Max - r.Min)
+		if math.IsInf(r.Max-r.Min, 0) { // the span overflows float64: halve it
+			p.scale = levels / 2 / (r.Max/2 - r.Min/2)
+		}
 		if math.IsInf(p.scale, 0) { // Max-Min too small to divide by
 			p.step = true
 		}
@@ -164,8 +167,7 @@ func (p *painter) init(dst *image.RGBA, g geometry, valid validity, cm *Colormap
 }
 
 // edgeColour is the colour of a non-null value outside the fast path of
-// mapScalar: NaN, infinities, values out of range and step
-// ranges.
+// mapScalar: NaN, infinities, values out of range and step ranges.
 func (p *painter) edgeColour(f float64) uint32 {
 	switch {
 	case f != f:

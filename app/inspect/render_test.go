@@ -306,6 +306,14 @@ func TestRenderDegenerateAndBadRange(t *testing.T) {
 			t.Errorf("range %v: err %v", r, err)
 		}
 	}
+	// A span beyond float64 (Max-Min overflows) still scales.
+	wide := fixed(t, arrow.PrimitiveTypes.Float64, []int{1, 3}, nil, nil, []float64{-math.MaxFloat64, 0, math.MaxFloat64})
+	img = mustRender(t, wide, View{Y: 0, X: 1, Channel: -1}, cm, Range{-math.MaxFloat64, math.MaxFloat64})
+	for i, w := range []uint8{0, 128, 255} {
+		if got := px(img, i, 0).R; got != w {
+			t.Errorf("wide range element %d: %d, want %d", i, got, w)
+		}
+	}
 	// Inverted range: a step too.
 	img = mustRender(t, ten, View{Y: 0, X: 1, Channel: -1}, cm, Range{3, 1})
 	if px(img, 2, 0).R != 0 || px(img, 0, 0).R != 0 {

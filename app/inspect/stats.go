@@ -23,8 +23,10 @@ const (
 // computed as numpy.percentile does by default (linear interpolation
 // between the closest ranks). An unrecognised mode is taken as "minmax".
 //
-// The range is Range{0, 1} when the view is invalid, the value type is not
-// numeric or no finite value is shown; for constant values Min == Max.
+// The range is Range{0, 1} when the view is invalid, the picture exceeds
+// MaxImagePixels (Render refuses it too), the value type is not numeric or
+// no finite value is shown; for constant values Min == Max. The percentile
+// modes hold the shown values in memory (8 bytes each).
 func AutoRange(t tensorext.Tensor, v View, mode string) Range {
 	if v.Validate(t) != nil {
 		return Range{0, 1}
@@ -34,7 +36,7 @@ func AutoRange(t tensorext.Tensor, v View, mode string) Range {
 		return Range{0, 1}
 	}
 	g := v.geom(t)
-	if checkSpan(t, g) != nil {
+	if checkSpan(t, g) != nil || (g.w > 0 && g.h > MaxImagePixels/g.w) {
 		return Range{0, 1}
 	}
 	valid := validityOf(t.Values)
