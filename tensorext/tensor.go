@@ -3,6 +3,7 @@ package tensorext
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -101,8 +102,14 @@ func (t Tensor) Pos(index ...int) (pos int, ok bool) {
 func (t Tensor) IsNull(pos int) bool { return t.Values.IsNull(pos) }
 
 // ValueStr returns the element at position pos of Values as text, as
-// arrow-go's array.ValueStr does ("(null)" for null).
-func (t Tensor) ValueStr(pos int) string { return t.Values.ValueStr(pos) }
+// arrow-go's array.ValueStr does ("(null)" for null), except that float16 is
+// formatted from an exact conversion (Float16ToFloat64).
+func (t Tensor) ValueStr(pos int) string {
+	if f, ok := t.Values.(*array.Float16); ok && f.IsValid(pos) {
+		return strconv.FormatFloat(Float16ToFloat64(f.Value(pos)), 'g', -1, 32)
+	}
+	return t.Values.ValueStr(pos)
+}
 
 // Float64 returns the element at position pos of Values as a float64. ok is
 // false when the element is null or the value type is not numeric (integer,
@@ -154,7 +161,7 @@ func (t Tensor) String() string {
 	var rec func(dim, pos int)
 	rec = func(dim, pos int) {
 		if dim == len(t.Shape) {
-			b = append(b, t.Values.ValueStr(pos)...)
+			b = append(b, t.ValueStr(pos)...)
 			return
 		}
 		b = append(b, '[')
@@ -189,7 +196,7 @@ func numericValue(a arrow.Array, i int) (float64, bool) {
 	case *array.Int64:
 		return float64(a.Value(i)), true
 	case *array.Float16:
-		return float64(a.Value(i).Float32()), true
+		return Float16ToFloat64(a.Value(i)), true
 	case *array.Float32:
 		return float64(a.Value(i)), true
 	case *array.Float64:

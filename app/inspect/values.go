@@ -2,7 +2,6 @@ package inspect
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -40,11 +39,11 @@ func (r numReader[T]) gather(dst []float64, pos, step int) {
 
 type halfReader []float16.Num
 
-func (r halfReader) at(pos int) float64 { return halfToFloat64(r[pos].Uint16()) }
+func (r halfReader) at(pos int) float64 { return tensorext.Float16ToFloat64(r[pos]) }
 
 func (r halfReader) gather(dst []float64, pos, step int) {
 	for i := range dst {
-		dst[i] = halfToFloat64(r[pos].Uint16())
+		dst[i] = tensorext.Float16ToFloat64(r[pos])
 		pos += step
 	}
 }
@@ -66,23 +65,6 @@ func (r boolReader) gather(dst []float64, pos, step int) {
 		dst[i] = r.at(pos)
 		pos += step
 	}
-}
-
-// halfToFloat64 converts IEEE 754 binary16 bits exactly, subnormals
-// included. (arrow-go's float16.Num.Float32, v18.8.0, decodes subnormals
-// wrongly, so it is not used.)
-func halfToFloat64(b uint16) float64 {
-	sign := uint32(b>>15) << 31
-	exp := uint32(b>>10) & 0x1f
-	frac := uint32(b & 0x3ff)
-	switch exp {
-	case 0: // zero or subnormal: frac × 2^-24, exact in float32
-		v := float32(frac) * (1.0 / (1 << 24))
-		return float64(math.Float32frombits(math.Float32bits(v) | sign))
-	case 0x1f: // Inf or NaN
-		return float64(math.Float32frombits(sign | 0xff<<23 | frac<<13))
-	}
-	return float64(math.Float32frombits(sign | (exp+127-15)<<23 | frac<<13))
 }
 
 // getter returns a function reading element pos of a numeric array as
@@ -164,10 +146,10 @@ func numericArray(a arrow.Array) bool {
 }
 
 // valueText returns element pos as text: t.ValueStr, except that float16 is
-// formatted from an exact conversion (see halfToFloat64) in the same style.
+// formatted from an exact conversion (see tensorext.Float16ToFloat64) in the same style.
 func valueText(t tensorext.Tensor, pos int) string {
 	if a, ok := t.Values.(*array.Float16); ok && !a.IsNull(pos) {
-		return strconv.FormatFloat(halfToFloat64(a.Value(pos).Uint16()), 'g', -1, 32)
+		return strconv.FormatFloat(tensorext.Float16ToFloat64(a.Value(pos)), 'g', -1, 32)
 	}
 	return t.ValueStr(pos)
 }

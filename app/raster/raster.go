@@ -160,7 +160,7 @@ func Getter(a arrow.Array) (func(i int) float64, bool) {
 		return func(i int) float64 { return float64(v[i]) }, true
 	case *array.Float16:
 		v := a.Values()
-		return func(i int) float64 { return float64(v[i].Float32()) }, true
+		return func(i int) float64 { return tensorext.Float16ToFloat64(v[i]) }, true
 	case *array.Float32:
 		v := a.Float32Values()
 		return func(i int) float64 { return float64(v[i]) }, true
