@@ -9,7 +9,7 @@ E2E_BASE ?= /tensorview
 SAMPLES := js_big.arrow js_images.arrow js_permuted.arrow js_variable.arrow
 GO_SOURCES := $(shell find . -name '*.go' -not -path './dist/*' -not -path './testdata/node_modules/*') go.mod go.sum
 
-.PHONY: run static wasm samples test unit e2e lint chromium testdata-js clean
+.PHONY: run static wasm samples test lint chromium testdata-js clean
 
 wasm: web/app.wasm samples
 
@@ -43,13 +43,19 @@ chromium:
 	  SUDO=$$(command -v sudo >/dev/null 2>&1 && [ "$$(id -u)" != 0 ] && echo sudo); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
-# Regenerate the files npm's apache-arrow writes (committed; see testdata/README.md).
-testdata-js:
-	cd testdata && npm ci --no-audit --no-fund && node gen_js.mjs
+# npm's apache-arrow, @uwdata/flechette and parquet-wasm at the versions
+# testdata/package-lock.json pins: the tests read files back with them.
+testdata/node_modules: testdata/package.json testdata/package-lock.json
+	cd testdata && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# Regenerate the files the non-Go writers write (committed; see testdata/README.md).
+testdata-js: testdata/node_modules
+	cd testdata && node gen_js.mjs && node gen_nongo.mjs
 
 # Everything: formatting, vet, unit tests, and the browser tests against the
 # static build served under a sub-path.
-test: lint chromium
+test: lint chromium testdata/node_modules
 	$(MAKE) static DIST=$(DIST) BASE=$(E2E_BASE)
 	TENSORVIEW_DIST=$(abspath $(DIST)) TENSORVIEW_BASE=$(E2E_BASE) $(GO) test -count=1 ./...
 
