@@ -611,6 +611,11 @@ func TestInspector(t *testing.T) {
 		t.Errorf("stats %+v, want min 10000 max 11234 nan 0", stats)
 	}
 
+	var col struct{ Rows, Min, Max string }
+	b.eval(`(e => ({Rows: e.dataset.rows, Min: e.dataset.min, Max: e.dataset.max}))(document.querySelector('[data-role=column-stats]'))`, &col)
+	if col != (struct{ Rows, Min, Max string }{"2", "0", "11234"}) {
+		t.Errorf("column stats %+v, want 2 rows from 0 to 11234", col)
+	}
 	b.screenshot("inspector")
 	b.run(chromedp.Click(`[data-action=download-npy]`, chromedp.ByQuery))
 	select {
@@ -629,4 +634,28 @@ func TestInspector(t *testing.T) {
 
 	b.run(chromedp.KeyEvent(kb.Escape))
 	b.waitFor(`document.querySelector('[data-role=inspector]') === null`)
+
+	// Variable shape tensors: the column's distribution of shapes.
+	b.upload("testdata/js_variable.arrow")
+	b.waitOpened("js_variable.arrow")
+	b.run(chromedp.Click(`[data-row="0"] [data-tensor][data-field="vt"]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=inspector][data-field="vt"] [data-role=shapes]') !== null`)
+	var shapes []string
+	b.eval(`[...document.querySelectorAll('[data-role=shapes] li[data-shape]')].map(e => e.dataset.shape + 'x' + e.dataset.rows)`, &shapes)
+	if want := []string{"2,2,3x1", "1,3,3x1", "0,2,3x1"}; !reflect.DeepEqual(shapes, want) {
+		t.Errorf("shape distribution %q, want %q", shapes, want)
+	}
+	b.run(chromedp.Click(`[data-action=close]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=inspector]') === null`)
+
+	// A 1-D tensor has no picture: its numbers are listed, opened with the keyboard.
+	b.upload("testdata/js_big.arrow")
+	b.waitOpened("js_big.arrow")
+	b.run(chromedp.Focus(`[data-row="0"] [data-tensor][data-field="embedding"]`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter))
+	b.waitFor(`document.querySelector('[data-role=inspector] [data-role=values]') !== null`)
+	var values string
+	b.eval(`document.querySelector('[data-role=values]').textContent`, &values)
+	if values != "[-1 -0.625 -0.25 0.125 0.5 0.875 -0.75 -0.375]" {
+		t.Errorf("values of the 1-D tensor: %q", values)
+	}
 }

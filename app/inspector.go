@@ -65,7 +65,13 @@ type Inspector struct {
 	renderErr string
 	stats     inspect.Stats
 	copied    string
+	colStats  *inspect.ColumnStats // for the whole column, once computed
+	colBusy   bool
 }
+
+// autoColumnRows is the largest column whose statistics the inspector
+// computes as soon as it opens; larger ones wait for a click.
+const autoColumnRows = 1000
 
 // OnMount focuses the dialog so Escape and the keyboard work at once.
 func (in *Inspector) OnMount(ctx app.Context) {
@@ -85,6 +91,13 @@ func (in *Inspector) load() {
 	key := fmt.Sprintf("%p/%d/%d", in.File, in.Col, in.Row)
 	if key == in.key {
 		return
+	}
+	colKey := fmt.Sprintf("%p/%d", in.File, in.Col)
+	if !strings.HasPrefix(in.key, colKey+"/") {
+		in.colStats = nil
+		if in.File.NumRows <= autoColumnRows {
+			in.colStats = in.columnStats()
+		}
 	}
 	in.key, in.err, in.physical, in.copied = key, "", false, ""
 	t, err := in.File.Tensor(in.Row, in.Col)
@@ -200,6 +213,7 @@ func (in *Inspector) body() app.UI {
 		),
 		app.Aside().Class("inspector-side").Body(
 			in.statsPanel(t),
+			in.columnPanel(),
 			in.exports(t),
 		),
 	)
@@ -412,10 +426,6 @@ func (in *Inspector) colorbar() app.UI {
 
 func (in *Inspector) statsPanel(t tensorext.Tensor) app.UI {
 	s := in.stats
-	peak := 1
-	for _, c := range s.Hist {
-		peak = max(peak, c)
-	}
 	rows := [][2]string{
 		{"shape", "[" + decode.JoinInts(t.Shape) + "]"},
 		{"value type", t.ValueType().String()},
@@ -434,11 +444,7 @@ func (in *Inspector) statsPanel(t tensorext.Tensor) app.UI {
 		app.Dl().Body(app.Range(rows).Slice(func(i int) app.UI {
 			return app.Div().Body(app.Dt().Text(rows[i][0]), app.Dd().Text(rows[i][1]))
 		})),
-		app.Div().Class("histogram").Attr("data-role", "histogram").Title(fmt.Sprintf("%d bins from %s to %s", len(s.Hist), formatFloat(s.HistMin), formatFloat(s.HistMax))).Body(
-			app.Range(s.Hist).Slice(func(i int) app.UI {
-				return app.Div().Class("bar").Style("height", fmt.Sprintf("%.1f%%", 100*float64(s.Hist[i])/float64(peak))).Title(strconv.Itoa(s.Hist[i]))
-			}),
-		),
+		histogram(s.Hist, s.HistMin, s.HistMax),
 	)
 }
 
@@ -496,4 +502,84 @@ func download(name, mime string, data []byte) {
 	// Revoke later: the download reads the URL after this returns.
 	revoke := app.Window().Get("URL").Get("revokeObjectURL").Call("bind", app.Window().Get("URL"))
 	app.Window().Call("setTimeout", revoke, 60000, url)
+}
+
+// columnStats computes the statistics of every tensor of the column.
+func (in *Inspector) columnStats() *inspect.ColumnStats {
+	f, col := in.File, in.Col
+	c := inspect.ComputeColumnStats(int(f.NumRows), func(i int) (tensorext.Tensor, bool, error) {
+		t, err := f.Tensor(int64(i), col)
+		if errors.Is(err, tensorext.ErrNullTensor) {
+			return t, false, nil
+		}
+		return t, err == nil, err
+	}, histogramBins)
+	return &c
+}
+
+func (in *Inspector) columnPanel() app.UI {
+	c := in.colStats
+	if c == nil {
+		label := "Compute column statistics"
+		if in.colBusy {
+			label = "Computing…"
+		}
+		return app.Section().Class("column-stats").Body(
+			app.H3().Text("Column"),
+			app.Button().Type("button").Attr("data-action", "column-stats").Disabled(in.colBusy).Text(label).
+				OnClick(func(ctx app.Context, e app.Event) {
+					in.colBusy = true
+					ctx.Async(func() {
+						c := in.columnStats()
+						ctx.Dispatch(func(app.Context) { in.colStats, in.colBusy = c, false })
+					})
+				}),
+		)
+	}
+	rows := [][2]string{
+		{"rows", strconv.Itoa(c.Rows)},
+		{"null rows", strconv.Itoa(c.NullRows)},
+		{"values", strconv.Itoa(c.Count)},
+		{"nulls / NaN", fmt.Sprintf("%d / %d", c.Nulls, c.NaN)},
+		{"min", formatFloat(c.Min)},
+		{"max", formatFloat(c.Max)},
+		{"mean", formatFloat(c.Mean)},
+		{"std", formatFloat(c.Std)},
+	}
+	if c.BadRows > 0 {
+		rows = append(rows, [2]string{"unreadable rows", strconv.Itoa(c.BadRows)})
+	}
+	return app.Section().Class("column-stats stats").Attr("data-role", "column-stats").
+		Attr("data-rows", c.Rows).Attr("data-min", formatFloat(c.Min)).Attr("data-max", formatFloat(c.Max)).Body(
+		app.H3().Text("Column"),
+		app.Dl().Body(app.Range(rows).Slice(func(i int) app.UI {
+			return app.Div().Body(app.Dt().Text(rows[i][0]), app.Dd().Text(rows[i][1]))
+		})),
+		histogram(c.Hist, c.HistMin, c.HistMax),
+		app.H3().Class("shapes-head").Text("Shapes"),
+		app.Ul().Class("shapes").Attr("data-role", "shapes").Body(
+			app.Range(c.Shapes).Slice(func(i int) app.UI {
+				sc := c.Shapes[i]
+				return app.Li().Attr("data-shape", decode.JoinInts(sc.Shape)).Attr("data-rows", sc.Rows).
+					Text(fmt.Sprintf("[%s] × %d", decode.JoinInts(sc.Shape), sc.Rows))
+			}),
+			app.If(c.OtherShapes > 0, func() app.UI {
+				return app.Li().Text(fmt.Sprintf("%d rows of other shapes", c.OtherShapes))
+			}),
+		),
+	)
+}
+
+// histogram draws counts as bars.
+func histogram(hist []int, lo, hi float64) app.UI {
+	peak := 1
+	for _, c := range hist {
+		peak = max(peak, c)
+	}
+	return app.Div().Class("histogram").Attr("data-role", "histogram").
+		Title(fmt.Sprintf("%d bins from %s to %s", len(hist), formatFloat(lo), formatFloat(hi))).Body(
+		app.Range(hist).Slice(func(i int) app.UI {
+			return app.Div().Class("bar").Style("height", fmt.Sprintf("%.1f%%", 100*float64(hist[i])/float64(peak))).Title(strconv.Itoa(hist[i]))
+		}),
+	)
 }
