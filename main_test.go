@@ -189,10 +189,12 @@ func (b *browser) drop(name string) {
 	}
 }
 
-// waitOpened waits until the page shows the file name.
+// waitOpened waits until the page shows the file name and the rows in view
+// (record batches load in the background).
 func (b *browser) waitOpened(name string) {
 	b.t.Helper()
-	b.waitFor(fmt.Sprintf(`document.querySelector('[data-state=ready] [data-role=file-info] h2')?.textContent === %q`, name))
+	b.waitFor(fmt.Sprintf(`document.querySelector('[data-state=ready] [data-role=file-info] h2')?.textContent === %q
+		&& document.querySelector('[data-row]') !== null && document.querySelector('[data-row][data-loading]') === null`, name))
 }
 
 // tensorCell is what the page exposes about one tensor cell.
@@ -658,4 +660,106 @@ func TestInspector(t *testing.T) {
 	if values != "[-1 -0.625 -0.25 0.125 0.5 0.875 -0.75 -0.375]" {
 		t.Errorf("values of the 1-D tensor: %q", values)
 	}
+}
+
+// batchesFile writes an IPC file (or stream) of batches record batches of
+// rowsPer rows: "id" (the global row) and "image", uint8 [32,32,3] H,W,C,
+// whose element k of row id is (id + k) % 251.
+func batchesFile(t *testing.T, name string, stream bool, batches, rowsPer int) string {
+	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{32, 32, 3}, nil, []string{"H", "W", "C"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "image", Type: typ, Nullable: true}}, nil)
+	path := filepath.Join(t.TempDir(), name)
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	var w interface {
+		Write(arrow.RecordBatch) error
+		Close() error
+	}
+	if stream {
+		w = ipc.NewWriter(out, ipc.WithSchema(schema))
+	} else if w, err = ipc.NewFileWriter(out, ipc.WithSchema(schema)); err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]uint8, rowsPer*32*32*3)
+	for b := 0; b < batches; b++ {
+		ids := array.NewInt64Builder(memory.DefaultAllocator)
+		tb := tensorext.NewFixedShapeTensorBuilder(memory.DefaultAllocator, typ)
+		for r := 0; r < rowsPer; r++ {
+			id := b*rowsPer + r
+			ids.Append(int64(id))
+			for k := 0; k < 32*32*3; k++ {
+				vals[r*32*32*3+k] = uint8((id + k) % 251)
+			}
+		}
+		if err := tb.AppendTensors(vals); err != nil {
+			t.Fatal(err)
+		}
+		rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), tb.NewArray()}, int64(rowsPer))
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestLargeFiles opens a file eight times larger than the cache budget set
+// in the URL, jumps to its last row and reads its values; then cancels the
+// indexing of a stream of thousands of record batches.
+func TestLargeFiles(t *testing.T) {
+	big := batchesFile(t, "batches.arrow", false, 40, 64) // 40 × 64 rows × 3 KiB ≈ 7.5 MiB
+	b := newBrowser(t)
+	b.run(chromedp.Navigate(b.base + "?cache=1"))
+	b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+	b.upload(big)
+	b.waitOpened("batches.arrow")
+	var rows string
+	b.eval(`document.querySelector('[data-role=num-rows]').textContent`, &rows)
+	if rows != "2560" {
+		t.Errorf("rows %q, want 2560", rows)
+	}
+	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = v.scrollHeight; return true })()`, nil)
+	b.waitFor(`document.querySelector('[data-row="2559"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`)
+	var last struct {
+		ID  string
+		Pix []int
+	}
+	b.eval(`(() => { const r = document.querySelector('[data-row="2559"]'); const c = r.querySelector('canvas');
+		return {ID: r.querySelector('[data-field=id]').textContent, Pix: Array.from(c.getContext('2d').getImageData(0, 0, 2, 1).data)} })()`, &last)
+	// Row 2559, pixels (0,0) and (0,1): elements 0..5 are (2559+k) % 251.
+	want := []int{49, 50, 51, 255, 52, 53, 54, 255}
+	if last.ID != "2559" || !reflect.DeepEqual(last.Pix, want) {
+		t.Errorf("last row %+v, want id 2559 pixels %v", last, want)
+	}
+	var cache struct{ Bytes, Budget int64 }
+	b.eval(`(e => ({Bytes: +e.dataset.bytes, Budget: +e.dataset.budget}))(document.querySelector('[data-role=cache]'))`, &cache)
+	if cache.Budget != 1<<20 || cache.Bytes <= 0 || cache.Bytes > cache.Budget {
+		t.Errorf("cache %+v: want 0 < bytes <= budget = 1 MiB", cache)
+	}
+
+	stream := batchesFile(t, "many.arrows", true, 8000, 1) // indexing takes seconds: long enough to cancel
+	b.upload(stream)
+	b.waitFor(`document.querySelector('[data-role=progress][data-bytes-total]') !== null`)
+	var prog struct{ Read, Total int64 }
+	b.eval(`(e => ({Read: +e.dataset.bytesRead, Total: +e.dataset.bytesTotal}))(document.querySelector('[data-role=progress]'))`, &prog)
+	if st, _ := os.Stat(stream); prog.Total != st.Size() || prog.Read > prog.Total {
+		t.Errorf("progress %+v of a %d-byte file", prog, st.Size())
+	}
+	b.run(chromedp.Click(`[data-action=cancel]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=progress]') === null`)
+	var exact string
+	b.eval(`document.querySelector('[data-role=num-rows]').dataset.exact`, &exact)
+	if exact != "false" {
+		t.Errorf("after cancelling, the row count says exact=%q: it should stay an estimate", exact)
+	}
+	b.waitFor(`document.querySelector('[data-row="0"]:not([data-loading]) [data-field=id]')?.textContent === '0'`)
 }

@@ -11,7 +11,11 @@ import (
 // FileInfo shows facts about the opened file and its schema-level metadata.
 type FileInfo struct {
 	app.Compo
-	File *decode.File
+	File     *decode.File
+	Rows     int64 // estimated until Exact
+	Exact    bool
+	Batches  int
+	Warnings int // how many of File.Warnings there are (so new ones show)
 }
 
 // Render draws the facts.
@@ -22,8 +26,8 @@ func (f *FileInfo) Render() app.UI {
 		app.Dl().Body(
 			app.Dt().Text("Size"), app.Dd().Attr("data-bytes", file.Size).Text(HumanBytes(file.Size)),
 			app.Dt().Text("Format"), app.Dd().Attr("data-role", "format").Text(string(file.Format)),
-			app.Dt().Text("Record batches"), app.Dd().Attr("data-role", "batches").Text(len(file.Batches)),
-			app.Dt().Text("Rows"), app.Dd().Attr("data-role", "num-rows").Text(file.NumRows),
+			app.Dt().Text("Record batches"), app.Dd().Attr("data-role", "batches").Text(f.Batches),
+			app.Dt().Text("Rows"), app.Dd().Attr("data-role", "num-rows").Attr("data-exact", f.Exact).Text(rowsText(f.Rows, f.Exact)),
 			app.Dt().Text("Columns"), app.Dd().Text(len(file.Fields)),
 		),
 		app.Range(file.Warnings).Slice(func(i int) app.UI {
@@ -36,6 +40,14 @@ func (f *FileInfo) Render() app.UI {
 			)
 		}),
 	)
+}
+
+// rowsText writes a row count, "≈" marking an estimate.
+func rowsText(n int64, exact bool) string {
+	if exact {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("≈%d", n)
 }
 
 // MetadataList shows key/value metadata as text.

@@ -95,7 +95,7 @@ func (in *Inspector) load() {
 	colKey := fmt.Sprintf("%p/%d", in.File, in.Col)
 	if !strings.HasPrefix(in.key, colKey+"/") {
 		in.colStats = nil
-		if in.File.NumRows <= autoColumnRows {
+		if rows, exact := in.File.Rows(); exact && rows <= autoColumnRows {
 			in.colStats = in.columnStats()
 		}
 	}
@@ -507,7 +507,8 @@ func download(name, mime string, data []byte) {
 // columnStats computes the statistics of every tensor of the column.
 func (in *Inspector) columnStats() *inspect.ColumnStats {
 	f, col := in.File, in.Col
-	c := inspect.ComputeColumnStats(int(f.NumRows), func(i int) (tensorext.Tensor, bool, error) {
+	rows, _ := f.Rows()
+	c := inspect.ComputeColumnStats(int(rows), func(i int) (tensorext.Tensor, bool, error) {
 		t, err := f.Tensor(int64(i), col)
 		if errors.Is(err, tensorext.ErrNullTensor) {
 			return t, false, nil

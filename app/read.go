@@ -4,64 +4,57 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// readFile reads a browser File (or Blob with a name) whole and sends it to
-// the Viewer. It never blocks: the bytes arrive in a promise callback.
-func readFile(ctx app.Context, file app.Value) {
-	name := file.Get("name").String()
-	ctx.NewActionWithValue(actionLoading, name)
-	readBuffer(ctx, name, file.Call("arrayBuffer"))
+// fileBlob is a browser Blob to open, with its name and size.
+type fileBlob struct {
+	Name string
+	Blob app.Value
+	Size int64
 }
 
-// readBuffer waits for a promise of an ArrayBuffer and sends its bytes to
-// the Viewer as a file of the given name, or the rejection as an error.
-func readBuffer(ctx app.Context, name string, promise app.Value) {
-	var ok, fail app.Func
-	release := func() {
-		ok.Release()
-		fail.Release()
-	}
-	ok = app.FuncOf(func(this app.Value, args []app.Value) any {
-		defer release()
-		buf := app.Window().Get("Uint8Array").New(args[0])
-		data := make([]byte, buf.Length())
-		app.CopyBytesToGo(data, buf)
-		ctx.NewActionWithValue(actionOpen, fileBytes{Name: name, Data: data})
-		return nil
-	})
-	fail = app.FuncOf(func(this app.Value, args []app.Value) any {
-		defer release()
-		msg := "the browser could not read the file"
-		if len(args) > 0 && args[0].Truthy() {
-			msg += ": " + args[0].Call("toString").String()
-		}
-		ctx.NewActionWithValue(actionFail, msg)
-		return nil
-	})
-	promise.Call("then", ok, fail)
+// readFile hands a browser File to the Viewer, which reads it lazily.
+func readFile(ctx app.Context, file app.Value) {
+	ctx.NewActionWithValue(actionOpen, fileBlob{Name: file.Get("name").String(), Blob: file, Size: int64(file.Get("size").Float())})
 }
 
 // fetchFile downloads a file shipped with the site and opens it.
 func fetchFile(ctx app.Context, name, url string) {
 	ctx.NewActionWithValue(actionLoading, name)
-	var ok, fail app.Func
-	release := func() {
-		ok.Release()
-		fail.Release()
-	}
-	ok = app.FuncOf(func(this app.Value, args []app.Value) any {
-		defer release()
-		resp := args[0]
+	then(app.Window().Call("fetch", url), func(resp app.Value) {
 		if !resp.Get("ok").Bool() {
 			ctx.NewActionWithValue(actionFail, "could not download "+name+": HTTP "+resp.Get("status").String())
-			return nil
+			return
 		}
-		readBuffer(ctx, name, resp.Call("arrayBuffer"))
-		return nil
+		then(resp.Call("blob"), func(blob app.Value) {
+			ctx.NewActionWithValue(actionOpen, fileBlob{Name: name, Blob: blob, Size: int64(blob.Get("size").Float())})
+		}, func(reason string) {
+			ctx.NewActionWithValue(actionFail, "could not download "+name+": "+reason)
+		})
+	}, func(reason string) {
+		ctx.NewActionWithValue(actionFail, "could not download "+name+": "+reason)
 	})
-	fail = app.FuncOf(func(this app.Value, args []app.Value) any {
+}
+
+// then calls ok with a promise's value or fail with its rejection (go-app's
+// Value.Then reports no rejection). The callbacks must not block.
+func then(promise app.Value, ok func(app.Value), fail func(reason string)) {
+	var okFn, failFn app.Func
+	release := func() {
+		okFn.Release()
+		failFn.Release()
+	}
+	okFn = app.FuncOf(func(this app.Value, args []app.Value) any {
 		defer release()
-		ctx.NewActionWithValue(actionFail, "could not download "+name)
+		ok(args[0])
 		return nil
 	})
-	app.Window().Call("fetch", url).Call("then", ok, fail)
+	failFn = app.FuncOf(func(this app.Value, args []app.Value) any {
+		defer release()
+		reason := "unknown error"
+		if len(args) > 0 && args[0].Truthy() {
+			reason = args[0].Call("toString").String()
+		}
+		fail(reason)
+		return nil
+	})
+	promise.Call("then", okFn, failFn)
 }

@@ -15,24 +15,33 @@ const (
 	headerHeight = 36
 	viewHeight   = 560 // height of the scrolling container
 	overscan     = 4   // rows drawn beyond each edge of the view
-	cellCacheCap = 512 // rows whose decoded cells are kept
+	cellCacheCap = 512 // rows whose summarised cells are kept
 )
 
 // RowsTable shows every row of every record batch in a windowed list: only
 // the rows in view (plus a few) are in the DOM, so any number of rows
-// scrolls at the same cost.
+// scrolls at the same cost. Rows whose record batch is not in the file's
+// cache show as loading while the batch is read in the background.
 type RowsTable struct {
 	app.Compo
-	File  *decode.File
-	first int // first row in view
-	shown *decode.File
-	cache map[int64][]decode.Cell
+	File *decode.File
+	Rows int64 // row count (estimated while the file is being indexed)
+
+	first   int // first row in view
+	shown   *decode.File
+	cache   map[int64][]decode.Cell
+	missing []int64      // rows in view whose batch is not loaded, found by Render
+	pending map[int]bool // batches being loaded
+	failed  map[int]bool // batches that could not be read: their rows show the error
 }
+
+// OnMount loads the batches of the first rows.
+func (r *RowsTable) OnMount(ctx app.Context) { ctx.Defer(r.fetch) }
 
 // OnUpdate resets the window when another file is passed in.
 func (r *RowsTable) OnUpdate(ctx app.Context) {
 	if r.File != r.shown {
-		r.first, r.cache = 0, nil
+		r.first, r.cache, r.pending, r.failed = 0, nil, nil, nil
 		ctx.Defer(func(ctx app.Context) {
 			if el := r.JSValue(); el.Truthy() {
 				if body := el.Call("querySelector", "[data-role=rows]"); body.Truthy() {
@@ -41,6 +50,36 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 			}
 		})
 	}
+	ctx.Defer(r.fetch)
+}
+
+// fetch loads, one goroutine per batch, the batches of the rows in view that
+// Render found missing, and redraws when each arrives.
+func (r *RowsTable) fetch(ctx app.Context) {
+	if r.pending == nil {
+		r.pending = map[int]bool{}
+	}
+	f := r.File
+	for _, row := range r.missing {
+		b, _, ok := f.Locate(row)
+		if !ok || r.pending[b] {
+			continue
+		}
+		r.pending[b] = true
+		ctx.Async(func() {
+			_, err := f.Batch(b)
+			ctx.Dispatch(func(ctx app.Context) {
+				delete(r.pending, b)
+				if err != nil && r.File == f {
+					if r.failed == nil {
+						r.failed = map[int]bool{}
+					}
+					r.failed[b] = true
+				}
+			})
+		})
+	}
+	r.missing = nil
 }
 
 func (r *RowsTable) cells(row int64) []decode.Cell {
@@ -65,22 +104,29 @@ func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 		return
 	}
 	r.first = first
+	ctx.Defer(r.fetch)
 }
 
 // Render draws the header and the rows in view.
 func (r *RowsTable) Render() app.UI {
 	f := r.File
-	n := int(f.NumRows)
-	from := max(0, r.first-overscan)
+	n := int(r.Rows)
+	from := max(0, min(r.first, n-1)-overscan)
 	to := min(n, r.first+viewHeight/rowHeight+overscan+1)
 	rows := make([]int, 0, max(0, to-from))
 	for i := from; i < to; i++ {
 		rows = append(rows, i)
 	}
+	used, budget := f.CacheBytes()
 	grid := fmt.Sprintf("72px repeat(%d, minmax(180px, 1fr))", len(f.Fields))
 	width := fmt.Sprintf("max(100%%, %dpx)", 72+180*len(f.Fields))
 	return app.Section().Class("rows").Body(
-		app.H2().Text(fmt.Sprintf("Rows (%d)", n)),
+		app.Div().Class("rows-title").Body(
+			app.H2().Text(fmt.Sprintf("Rows (%d)", n)),
+			app.Span().Class("cache").Attr("data-role", "cache").Attr("data-bytes", used).Attr("data-budget", budget).
+				Title("decoded record batches kept in memory").
+				Text(fmt.Sprintf("cache %s of %s", HumanBytes(used), HumanBytes(budget))),
+		),
 		app.Div().Class("rows-view").Attr("data-role", "rows").Style("height", fmt.Sprintf("%dpx", min(viewHeight, headerHeight+n*rowHeight+2))).
 			OnScroll(r.onScroll).Body(
 			app.Div().Class("rows-header").Style("grid-template-columns", grid).Style("width", width).Body(
@@ -91,8 +137,7 @@ func (r *RowsTable) Render() app.UI {
 			),
 			app.Div().Class("rows-body").Style("height", fmt.Sprintf("%dpx", n*rowHeight)).Style("width", width).Body(
 				app.Range(rows).Slice(func(k int) app.UI {
-					i := rows[k]
-					return r.row(int64(i), grid)
+					return r.row(int64(rows[k]), grid)
 				}),
 			),
 		),
@@ -100,9 +145,25 @@ func (r *RowsTable) Render() app.UI {
 }
 
 func (r *RowsTable) row(i int64, grid string) app.UI {
+	div := app.Div().Class("row").Attr("data-row", i).
+		Style("top", strconv.FormatInt(i*rowHeight, 10)+"px").Style("grid-template-columns", grid)
+	b, _, located := r.File.Locate(i)
+	if !located {
+		// Past what is indexed so far (the count is an estimate).
+		return div.Attr("data-loading", true).Body(
+			app.Div().Class("row-index").Text(i),
+			app.Div().Class("cell loading").Text("indexing…"),
+		)
+	}
+	if !r.failed[b] && !r.File.Loaded(i) {
+		r.missing = append(r.missing, i)
+		return div.Attr("data-loading", true).Body(
+			app.Div().Class("row-index").Text(i),
+			app.Div().Class("cell loading").Text("loading…"),
+		)
+	}
 	cells := r.cells(i)
-	return app.Div().Class("row").Attr("data-row", i).
-		Style("top", strconv.FormatInt(i*rowHeight, 10)+"px").Style("grid-template-columns", grid).Body(
+	return div.Body(
 		app.Div().Class("row-index").Text(i),
 		app.Range(cells).Slice(func(c int) app.UI {
 			return &CellView{Field: r.File.Fields[c].Name, Col: c, Row: i, Cell: cells[c]}

@@ -5,6 +5,11 @@
 package app
 
 import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
@@ -13,15 +18,11 @@ import (
 // Actions the components send to the Viewer.
 const (
 	actionLoading = "tv/loading" // value: the file name
-	actionOpen    = "tv/open"    // value: fileBytes
+	actionOpen    = "tv/open"    // value: fileBlob
 	actionFail    = "tv/fail"    // value: error text
+	actionCancel  = "tv/cancel"  // no value: stop the work under way
 )
 
-// fileBytes is a whole file read in the browser.
-type fileBytes struct {
-	Name string
-	Data []byte
-}
 
 // State names, as the root's data-state attribute spells them.
 const (
@@ -42,6 +43,12 @@ type Viewer struct {
 	over    bool // a drag is over the page
 	update  bool // a newer build has been downloaded
 	inspect *inspectTarget
+
+	budget   int64 // cache budget in bytes (URL parameter cache=<MiB>)
+	rows     int64 // rows of file, estimated until exact
+	exact    bool
+	progress *progress
+	cancel   context.CancelFunc
 }
 
 // OnAppUpdate is called when the service worker has fetched a newer build.
@@ -56,6 +63,10 @@ func (v *Viewer) OnAppUpdate(ctx app.Context) {
 // OnMount registers the handlers of the components' actions. Until it runs
 // (the server-rendered page, before the wasm starts) the state is "loading".
 func (v *Viewer) OnMount(ctx app.Context) {
+	v.budget = decode.DefaultBudget
+	if mib, err := strconv.ParseFloat(app.Window().URL().Query().Get("cache"), 64); err == nil && mib > 0 {
+		v.budget = int64(mib * (1 << 20))
+	}
 	ctx.Dispatch(func(ctx app.Context) {
 		if v.state == "" {
 			v.state = stateEmpty
@@ -71,6 +82,10 @@ func (v *Viewer) OnMount(ctx app.Context) {
 		ctx.Update()
 	})
 	ctx.Handle(actionOpen, v.open)
+	ctx.Handle(actionCancel, func(ctx app.Context, a app.Action) {
+		v.stopIndexing()
+		ctx.Update()
+	})
 	ctx.Handle(actionInspect, func(ctx app.Context, a app.Action) {
 		t := a.Value.(inspectTarget)
 		v.inspect = &t
@@ -84,12 +99,17 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	})
 }
 
-// open decodes a file off the UI goroutine and shows it when done.
+// open reads a file's schema and batch locations off the UI goroutine, shows
+// it, then indexes the rest of its record batches in the background with a
+// progress bar that can be cancelled.
 func (v *Viewer) open(ctx app.Context, a app.Action) {
-	fb := a.Value.(fileBytes)
+	fb := a.Value.(fileBlob)
+	v.stopIndexing()
 	v.state, v.loading, v.errText = stateLoading, fb.Name, ""
+	ctx.Update()
+	budget := v.budget
 	ctx.Async(func() {
-		f, err := decode.Open(fb.Name, fb.Data)
+		f, err := decode.OpenReader(fb.Name, &blobReader{blob: fb.Blob, size: fb.Size}, fb.Size, decode.Options{Budget: budget})
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				v.state, v.errText = stateError, err.Error()
@@ -99,8 +119,52 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 				v.file.Close()
 			}
 			v.file, v.state, v.inspect = f, stateReady, nil
+			v.rows, v.exact = f.Rows()
+			if !v.exact {
+				v.index(ctx, f)
+			}
 		})
 	})
+}
+
+// index reads the remaining record batch headers of f in the background,
+// showing progress; cancelling keeps what is known (the rest estimated).
+func (v *Viewer) index(ctx app.Context, f *decode.File) {
+	ictx, cancel := context.WithCancel(context.Background())
+	v.cancel = cancel
+	v.progress = &progress{Label: "Indexing record batches", Total: f.Size}
+	last := time.Now()
+	ctx.Async(func() {
+		err := f.Index(ictx, func(done, total int64) {
+			if time.Since(last) < 100*time.Millisecond {
+				return
+			}
+			last = time.Now()
+			ctx.Dispatch(func(app.Context) {
+				if v.file == f && v.progress != nil {
+					v.progress = &progress{Label: v.progress.Label, Done: done, Total: total}
+					v.rows, v.exact = f.Rows()
+				}
+			})
+		})
+		ctx.Dispatch(func(app.Context) {
+			if v.file != f {
+				return
+			}
+			v.progress, v.cancel = nil, nil
+			v.rows, v.exact = f.Rows()
+			if err != nil && !errors.Is(err, context.Canceled) {
+				f.Warnings = append(f.Warnings, "indexing stopped: "+err.Error())
+			}
+		})
+	})
+}
+
+func (v *Viewer) stopIndexing() {
+	if v.cancel != nil {
+		v.cancel()
+	}
+	v.cancel, v.progress = nil, nil
 }
 
 // Render draws the page.
@@ -126,6 +190,9 @@ func (v *Viewer) Render() app.UI {
 			app.If(state == stateLoading && v.loading != "", func() app.UI {
 				return app.P().Class("loading").Attr("aria-live", "polite").Text("Reading " + v.loading + "…")
 			}),
+			app.If(v.progress != nil, func() app.UI {
+				return &ProgressBar{Progress: *v.progress, OnCancel: actionCancel}
+			}),
 			app.If(v.errText != "", func() app.UI {
 				return app.Div().Class("alert").Role("alert").Body(
 					app.Strong().Text("Cannot open this file. "),
@@ -134,9 +201,9 @@ func (v *Viewer) Render() app.UI {
 			}),
 			app.If(v.file != nil, func() app.UI {
 				return app.Div().Class("file").Body(
-					&FileInfo{File: v.file},
+					&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches(), Warnings: len(v.file.Warnings)},
 					&SchemaTable{Fields: v.file.Fields},
-					&RowsTable{File: v.file},
+					&RowsTable{File: v.file, Rows: v.rows},
 				)
 			}),
 			app.If(v.file != nil && v.inspect != nil, func() app.UI {

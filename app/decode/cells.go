@@ -143,7 +143,11 @@ func (f *File) Cell(row int64, col int) (c Cell) {
 	if !ok || col < 0 || col >= len(f.Fields) {
 		return Cell{Err: fmt.Sprintf("no cell at row %d, column %d", row, col)}
 	}
-	arr := f.Batches[b].Column(col)
+	rec, err := f.Batch(b)
+	if err != nil {
+		return Cell{Err: err.Error()}
+	}
+	arr := rec.Column(col)
 	if f.Fields[col].Tensor != nil {
 		return tensorCell(arr, i)
 	}
@@ -261,7 +265,11 @@ func (f *File) Tensor(row int64, col int) (t tensorext.Tensor, err error) {
 	if f.Fields[col].Tensor == nil {
 		return t, fmt.Errorf("column %q is not a tensor column", f.Fields[col].Name)
 	}
-	ta, ok := f.Batches[b].Column(col).(tensorArray)
+	rec, err := f.Batch(b)
+	if err != nil {
+		return t, err
+	}
+	ta, ok := rec.Column(col).(tensorArray)
 	if !ok {
 		return t, fmt.Errorf("column %q is not a tensor column", f.Fields[col].Name)
 	}

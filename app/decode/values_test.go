@@ -25,11 +25,15 @@ func rowTensor(t *testing.T, f *File, row int64, col int) (tensorext.Tensor, boo
 	if !ok {
 		t.Fatalf("row %d out of range", row)
 	}
-	arr, ok := f.Batches[b].Column(col).(interface {
+	rec, err := f.Batch(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arr, ok := rec.Column(col).(interface {
 		Tensor(int) (tensorext.Tensor, error)
 	})
 	if !ok {
-		t.Fatalf("column %d is %s, not a tensor array", col, f.Batches[b].Column(col).DataType())
+		t.Fatalf("column %d is %s, not a tensor array", col, rec.Column(col).DataType())
 	}
 	tt, err := arr.Tensor(i)
 	if errors.Is(err, tensorext.ErrNullTensor) {
@@ -159,8 +163,9 @@ func TestApacheArrowJSFiles(t *testing.T) {
 			}
 			defer f.Close()
 			wantFormat := map[string]Format{"file": IPCFile, "stream": IPCStream}[want.Format]
-			if f.Format != wantFormat || f.NumRows != want.NumRows || len(f.Batches) != want.NumBatches {
-				t.Errorf("format %s rows %d batches %d, want %s %d %d", f.Format, f.NumRows, len(f.Batches), wantFormat, want.NumRows, want.NumBatches)
+			rows, _ := f.Rows()
+			if f.Format != wantFormat || rows != want.NumRows || f.NumBatches() != want.NumBatches {
+				t.Errorf("format %s rows %d batches %d, want %s %d %d", f.Format, rows, f.NumBatches(), wantFormat, want.NumRows, want.NumBatches)
 			}
 			for _, kv := range f.Metadata {
 				if want.SchemaMetadata[kv.Key] != kv.Value {
@@ -256,8 +261,8 @@ func TestNonGoWriters(t *testing.T) {
 				if f.Fields[c].Err != "" || f.Fields[c].Tensor == nil {
 					t.Fatalf("%s: not decoded as a tensor column: %+v", want.column, f.Fields[c])
 				}
-				if f.NumRows != int64(len(want.rows)) {
-					t.Fatalf("%d rows, want %d", f.NumRows, len(want.rows))
+				if rows, _ := f.Rows(); rows != int64(len(want.rows)) {
+					t.Fatalf("%d rows, want %d", rows, len(want.rows))
 				}
 				for r, wv := range want.rows {
 					tt, ok := rowTensor(t, f, int64(r), c)

@@ -1,0 +1,617 @@
+package decode
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+)
+
+// DefaultBudget is the default cache budget: the bytes of decoded record
+// batches kept in memory.
+const DefaultBudget = 256 << 20
+
+// eagerHeaders is how many record batch headers Open reads before it
+// returns; the rest are read by Index (row counts are estimated until then).
+const eagerHeaders = 64
+
+// Options tune OpenReader.
+type Options struct {
+	// Budget is the cache budget in bytes (DefaultBudget when 0). A record
+	// batch larger than the budget is still read, whole, and is then the
+	// only one cached.
+	Budget int64
+}
+
+// batchInfo locates one record batch.
+type batchInfo struct {
+	offset int64 // of the message prefix
+	length int64 // prefix + metadata + body
+	rows   int64 // -1 until its header is read
+	start  int64 // global index of its first row (estimated while rows of earlier batches are unknown)
+	dicts  int   // how many dictionary messages precede it (streams)
+}
+
+// File is an opened Arrow IPC file or stream: its schema, where its record
+// batches are, and a cache of the decoded ones. Rows are numbered globally
+// across batches. Its methods are safe for concurrent use.
+type File struct {
+	Name     string
+	Size     int64
+	Format   Format
+	Schema   *arrow.Schema
+	Metadata []KV // schema-level custom metadata
+	Fields   []Field
+	Warnings []string
+
+	r         io.ReaderAt
+	fr        *ipc.FileReader // IPC files: arrow-go reads schema, dictionaries and batches
+	schemaMsg []byte          // IPC streams: the schema message
+	dictMsgs  [][]byte        // IPC streams: dictionary batch messages, in order
+
+	mu       sync.Mutex
+	batches  []batchInfo
+	scanned  int64 // streams: bytes indexed so far
+	indexed  bool  // every batch is known with its row count
+	numRows  int64 // with estimates for unknown batches
+	cache    lru
+	warnedAt map[int]bool
+}
+
+// OpenReader opens the Arrow IPC file or stream of size bytes read through
+// r. It reads the schema and locates the record batches (row counts of the
+// first eagerHeaders batches; Index reads the rest) but decodes no batch. A
+// file that cannot be opened returns an error that says why.
+func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, err error) {
+	defer guard(&err, "reading "+name)
+	head := make([]byte, min(size, 16))
+	if err := readFull(r, head, 0); err != nil {
+		return nil, err
+	}
+	format, err := Sniff(head)
+	if err != nil {
+		return nil, err
+	}
+	budget := opt.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	f = &File{Name: name, Size: size, Format: format, r: r, cache: newLRU(budget), warnedAt: map[int]bool{}}
+	switch format {
+	case IPCFile:
+		err = f.openFile()
+	case IPCStream:
+		err = f.openStream()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if f.Schema == nil {
+		if err := f.readSchema(); err != nil {
+			return nil, err
+		}
+	}
+	f.describe()
+	return f, nil
+}
+
+// readMessage reads the whole encapsulated message at off: prefix,
+// metadata and body. end is the offset after it; eos reports the
+// end-of-stream marker.
+func (f *File) readMessage(off int64) (msg []byte, info messageInfo, eos bool, err error) {
+	if off+4 > f.Size {
+		return nil, info, true, nil // a stream may end without a marker
+	}
+	pre := make([]byte, min(8, f.Size-off))
+	if err := readFull(f.r, pre, off); err != nil {
+		return nil, info, false, err
+	}
+	plen, size, err := messagePrefix(pre)
+	if err != nil {
+		return nil, info, false, err
+	}
+	if size == 0 {
+		return nil, info, true, nil
+	}
+	if size < 0 || off+int64(plen)+size > f.Size {
+		return nil, info, false, fmt.Errorf("IPC message at offset %d claims %d bytes of metadata, past the end of the file", off, size)
+	}
+	meta := make([]byte, int64(plen)+size)
+	if err := readFull(f.r, meta, off); err != nil {
+		return nil, info, false, err
+	}
+	if info, err = parseMessage(meta[plen:]); err != nil {
+		return nil, info, false, fmt.Errorf("IPC message at offset %d: %w", off, err)
+	}
+	total := int64(len(meta)) + info.bodyLen
+	if off+total > f.Size {
+		return nil, info, false, fmt.Errorf("IPC message at offset %d has a %d-byte body that runs past the end of the file", off, info.bodyLen)
+	}
+	return meta, info, false, nil
+}
+
+// readWhole reads the message at off with its body.
+func (f *File) readWhole(off int64) ([]byte, messageInfo, error) {
+	meta, info, eos, err := f.readMessage(off)
+	if err != nil || eos {
+		if err == nil {
+			err = fmt.Errorf("no IPC message at offset %d", off)
+		}
+		return nil, info, err
+	}
+	msg := make([]byte, int64(len(meta))+info.bodyLen)
+	copy(msg, meta)
+	if err := readFull(f.r, msg[len(meta):], off+int64(len(meta))); err != nil {
+		return nil, info, err
+	}
+	return msg, info, nil
+}
+
+// openFile reads the footer of an IPC file.
+func (f *File) openFile() error {
+	const magic = "ARROW1"
+	if f.Size < 8+10 {
+		return errors.New("cannot read the Arrow IPC file: it is too short to hold a footer")
+	}
+	tail := make([]byte, 10)
+	if err := readFull(f.r, tail, f.Size-10); err != nil {
+		return err
+	}
+	if string(tail[4:]) != magic {
+		return errors.New("cannot read the Arrow IPC file: it does not end with the ARROW1 magic (is it truncated?)")
+	}
+	flen := int64(int32(uint32(tail[0]) | uint32(tail[1])<<8 | uint32(tail[2])<<16 | uint32(tail[3])<<24))
+	if flen <= 0 || flen > f.Size-18 {
+		return fmt.Errorf("cannot read the Arrow IPC file: footer length %d does not fit the file", flen)
+	}
+	footer := make([]byte, flen)
+	if err := readFull(f.r, footer, f.Size-10-flen); err != nil {
+		return err
+	}
+	_, blocks, err := parseFooter(footer)
+	if err != nil {
+		return fmt.Errorf("cannot read the Arrow IPC file footer: %w", err)
+	}
+	// arrow-go reads the schema from the footer (some writers, apache-arrow
+	// JS among them, put no schema message after the magic) and decodes the
+	// batches; this package only locates and counts them.
+	if f.fr, err = ipc.NewFileReader(io.NewSectionReader(f.r, 0, f.Size)); err != nil {
+		return fmt.Errorf("cannot read the Arrow IPC file: %w", err)
+	}
+	if f.fr.NumRecords() != len(blocks) {
+		return fmt.Errorf("cannot read the Arrow IPC file: footer lists %d record batches, arrow-go %d", len(blocks), f.fr.NumRecords())
+	}
+	f.Schema = f.fr.Schema()
+	for _, b := range blocks {
+		if b.offset < 8 || b.metaLen <= 0 || b.bodyLen < 0 || b.offset+b.metaLen+b.bodyLen > f.Size {
+			return fmt.Errorf("cannot read the Arrow IPC file: a record batch block (offset %d) lies outside the file", b.offset)
+		}
+		f.batches = append(f.batches, batchInfo{offset: b.offset, length: b.metaLen + b.bodyLen, rows: -1})
+	}
+	f.scanned = f.Size
+	for i := range f.batches[:min(len(f.batches), eagerHeaders)] {
+		if err := f.readHeader(i); err != nil {
+			return err
+		}
+	}
+	f.mu.Lock()
+	f.restart()
+	f.mu.Unlock()
+	return nil
+}
+
+func orMsg(err error, msg string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return msg
+}
+
+// readHeader reads the row count of batch i (files).
+func (f *File) readHeader(i int) error {
+	f.mu.Lock()
+	b := f.batches[i]
+	f.mu.Unlock()
+	if b.rows >= 0 {
+		return nil
+	}
+	meta, info, eos, err := f.readMessage(b.offset)
+	if err == nil && (eos || info.kind != msgRecordBatch) {
+		err = errors.New("not a record batch")
+	}
+	if err != nil {
+		return fmt.Errorf("cannot read record batch %d (offset %d): %w", i, b.offset, err)
+	}
+	_ = meta
+	f.mu.Lock()
+	f.batches[i].rows = info.rows
+	f.mu.Unlock()
+	return nil
+}
+
+// openStream reads the schema message and indexes the first batches.
+func (f *File) openStream() error {
+	msg, info, err := f.readWhole(0)
+	if err != nil || info.kind != msgSchema {
+		return fmt.Errorf("cannot read the Arrow IPC stream: %v", orMsg(err, "it does not start with a schema message"))
+	}
+	f.schemaMsg = msg
+	f.scanned = int64(len(msg))
+	for k := 0; k < eagerHeaders && !f.indexed; k++ {
+		if err := f.scanNext(); err != nil {
+			if len(f.batches) == 0 {
+				return fmt.Errorf("cannot read the Arrow IPC stream: %w", err)
+			}
+			f.Warnings = append(f.Warnings, fmt.Sprintf("the stream breaks after %d record batches: %v", len(f.batches), err))
+			f.indexed = true
+		}
+	}
+	f.mu.Lock()
+	f.restart()
+	f.mu.Unlock()
+	return nil
+}
+
+// scanNext indexes the next message of a stream.
+func (f *File) scanNext() error {
+	f.mu.Lock()
+	off := f.scanned
+	f.mu.Unlock()
+	meta, info, eos, err := f.readMessage(off)
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if eos {
+		f.indexed = true
+		return nil
+	}
+	length := int64(len(meta)) + info.bodyLen
+	switch info.kind {
+	case msgDictionaryBatch:
+		f.mu.Unlock()
+		msg, _, err := f.readWhole(off)
+		f.mu.Lock()
+		if err != nil {
+			return err
+		}
+		f.dictMsgs = append(f.dictMsgs, msg)
+	case msgRecordBatch:
+		f.batches = append(f.batches, batchInfo{offset: off, length: length, rows: info.rows, dicts: len(f.dictMsgs)})
+	}
+	f.scanned = off + length
+	return nil
+}
+
+// restart recomputes batch starts and the row total; unknown row counts
+// are estimated from the bytes of the known ones. Call with f.mu held.
+func (f *File) restart() {
+	var knownRows, knownBytes int64
+	for _, b := range f.batches {
+		if b.rows >= 0 {
+			knownRows += b.rows
+			knownBytes += b.length
+		}
+	}
+	perByte := 0.0
+	if knownBytes > 0 {
+		perByte = float64(knownRows) / float64(knownBytes)
+	}
+	var n int64
+	exact := true
+	for i := range f.batches {
+		f.batches[i].start = n
+		r := f.batches[i].rows
+		if r < 0 {
+			r = int64(float64(f.batches[i].length)*perByte + 0.5)
+			exact = false
+		}
+		n += r
+	}
+	if f.Format == IPCStream && f.scanned < f.Size && !f.indexed {
+		n += int64(float64(f.Size-f.scanned)*perByte + 0.5) // the stream not yet scanned
+		exact = false
+	}
+	f.numRows = n
+	if exact && f.Format == IPCFile {
+		f.indexed = true
+	}
+}
+
+// Rows returns the number of rows and whether it is exact (false while
+// Index has not finished: the rest is estimated from the bytes).
+func (f *File) Rows() (n int64, exact bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.numRows, f.indexed
+}
+
+// NumBatches returns the number of record batches located so far.
+func (f *File) NumBatches() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.batches)
+}
+
+// Indexed reports whether every record batch and its row count is known.
+func (f *File) Indexed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.indexed
+}
+
+// Index reads the headers of the record batches Open did not, calling
+// progress(bytesDone, bytesTotal) as it goes, until done or ctx is
+// cancelled. Streams are scanned message by message.
+func (f *File) Index(ctx context.Context, progress func(done, total int64)) (err error) {
+	defer guard(&err, "indexing "+f.Name)
+	for i := 0; ; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f.mu.Lock()
+		done, n := f.indexed, len(f.batches)
+		f.mu.Unlock()
+		if done {
+			break
+		}
+		switch f.Format {
+		case IPCFile:
+			if i >= n {
+				f.mu.Lock()
+				f.indexed = true
+				f.mu.Unlock()
+				break
+			}
+			if err := f.readHeader(i); err != nil {
+				return err
+			}
+			if progress != nil && i%64 == 0 {
+				f.mu.Lock()
+				progress(f.batches[i].offset, f.Size)
+				f.mu.Unlock()
+			}
+		case IPCStream:
+			if err := f.scanNext(); err != nil {
+				f.mu.Lock()
+				f.Warnings = append(f.Warnings, fmt.Sprintf("the stream breaks after %d record batches: %v", len(f.batches), err))
+				f.indexed = true
+				f.mu.Unlock()
+			}
+			if progress != nil && i%64 == 0 {
+				f.mu.Lock()
+				progress(f.scanned, f.Size)
+				f.mu.Unlock()
+			}
+		}
+		if i%256 == 0 {
+			f.mu.Lock()
+			f.restart()
+			f.mu.Unlock()
+		}
+	}
+	f.mu.Lock()
+	f.restart()
+	f.indexed = true
+	f.mu.Unlock()
+	if progress != nil {
+		progress(f.Size, f.Size)
+	}
+	return nil
+}
+
+// Locate returns the batch holding global row and the row's index in it;
+// ok is false when row is out of range or in a part not yet indexed. While
+// row counts are estimated the answer may change after Index.
+func (f *File) Locate(row int64) (batch, local int, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for tries := 0; tries < 8; tries++ {
+		if row < 0 || len(f.batches) == 0 {
+			return 0, 0, false
+		}
+		i := sort.Search(len(f.batches), func(i int) bool { return f.batches[i].start > row }) - 1
+		if i < 0 {
+			return 0, 0, false
+		}
+		b := f.batches[i]
+		if b.rows < 0 {
+			// Unknown: read its header (a few hundred bytes), re-place the
+			// batches and look again.
+			f.mu.Unlock()
+			err := f.readHeader(i)
+			f.mu.Lock()
+			if err != nil {
+				return 0, 0, false
+			}
+			f.restart()
+			continue
+		}
+		if row-b.start >= b.rows {
+			return 0, 0, false
+		}
+		return i, int(row - b.start), true
+	}
+	return 0, 0, false
+}
+
+// Loaded reports whether the batch holding row is in the cache.
+func (f *File) Loaded(row int64) bool {
+	b, _, ok := f.Locate(row)
+	if !ok {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cache.has(b)
+}
+
+// Batch returns record batch i, reading and decoding it when it is not
+// cached. The batch stays valid after eviction from the cache (memory is
+// reclaimed by the garbage collector once nothing refers to it).
+func (f *File) Batch(i int) (rec arrow.RecordBatch, err error) {
+	defer guard(&err, fmt.Sprintf("reading record batch %d", i))
+	f.mu.Lock()
+	if rec, ok := f.cache.get(i); ok {
+		f.mu.Unlock()
+		return rec, nil
+	}
+	if i < 0 || i >= len(f.batches) {
+		f.mu.Unlock()
+		return nil, fmt.Errorf("no record batch %d", i)
+	}
+	b := f.batches[i]
+	dicts := f.dictMsgs[:b.dicts]
+	f.mu.Unlock()
+
+	if rec, err = f.decodeBatch(i, b, dicts); err != nil {
+		return nil, err
+	}
+	size := recordBytes(rec)
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if b.rows >= 0 && rec.NumRows() != b.rows {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("record batch %d has %d rows, its header says %d", i, rec.NumRows(), b.rows))
+	}
+	if f.batches[i].rows < 0 {
+		f.batches[i].rows = rec.NumRows()
+		f.restart()
+	}
+	if size > f.cache.budget && !f.warnedAt[i] {
+		f.warnedAt[i] = true
+		f.Warnings = append(f.Warnings, fmt.Sprintf("record batch %d (%s) is larger than the cache budget (%s): it is read whole",
+			i, humanBytes(size), humanBytes(f.cache.budget)))
+	}
+	f.cache.put(i, rec, size)
+	for c := range f.Fields {
+		if f.Fields[c].Err != "" || c >= int(rec.NumCols()) {
+			continue
+		}
+		if err := validateArray(rec.Column(c)); err != nil {
+			f.Fields[c].Err = fmt.Sprintf("record batch %d: %v", i, err)
+		}
+	}
+	return rec, nil
+}
+
+// decodeBatch reads and decodes record batch i: with arrow-go's file reader
+// for IPC files, and for streams by handing arrow-go's stream reader the
+// schema, the dictionaries before the batch and the batch's own message.
+func (f *File) decodeBatch(i int, b batchInfo, dicts [][]byte) (arrow.RecordBatch, error) {
+	if f.fr != nil {
+		rec, err := f.fr.RecordBatchAt(i)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read record batch %d: %w", i, err)
+		}
+		return rec, nil
+	}
+	msg := make([]byte, b.length)
+	if err := readFull(f.r, msg, b.offset); err != nil {
+		return nil, fmt.Errorf("cannot read record batch %d: %w", i, err)
+	}
+	parts := make([]io.Reader, 0, len(dicts)+2)
+	parts = append(parts, bytes.NewReader(f.schemaMsg))
+	for _, d := range dicts {
+		parts = append(parts, bytes.NewReader(d))
+	}
+	parts = append(parts, bytes.NewReader(msg))
+	r, err := ipc.NewReader(io.MultiReader(parts...))
+	if err != nil {
+		return nil, fmt.Errorf("cannot decode record batch %d: %w", i, err)
+	}
+	defer r.Release()
+	if !r.Next() {
+		return nil, fmt.Errorf("cannot decode record batch %d: %v", i, orMsg(r.Err(), "no record batch in the message"))
+	}
+	rec := r.RecordBatch()
+	rec.Retain()
+	return rec, nil
+}
+
+// CacheBytes returns the bytes of decoded record batches in the cache and
+// its budget.
+func (f *File) CacheBytes() (used, budget int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cache.used, f.cache.budget
+}
+
+// Close drops the cache and closes the reader.
+func (f *File) Close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cache = newLRU(f.cache.budget)
+	if f.fr != nil {
+		f.fr.Close()
+		f.fr = nil
+	}
+}
+
+// readSchema decodes the schema message with arrow-go.
+func (f *File) readSchema() (err error) {
+	r, err := ipc.NewReader(bytes.NewReader(f.schemaMsg))
+	if err != nil {
+		return fmt.Errorf("cannot read the schema: %w", err)
+	}
+	defer r.Release()
+	f.Schema = r.Schema()
+	return nil
+}
+
+// describe fills Metadata and Fields from the schema.
+func (f *File) describe() {
+	if md := f.Schema.Metadata(); md.Len() > 0 {
+		for i, k := range md.Keys() {
+			f.Metadata = append(f.Metadata, KV{k, md.Values()[i]})
+		}
+	}
+	for i, fld := range f.Schema.Fields() {
+		f.Fields = append(f.Fields, describeField(i, fld))
+	}
+}
+
+// recordBytes is the memory a decoded record batch holds: its buffers.
+func recordBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	var walk func(d arrow.ArrayData)
+	walk = func(d arrow.ArrayData) {
+		if d, ok := d.(*array.Data); !ok || d == nil {
+			return
+		}
+		for _, b := range d.Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+		for _, c := range d.Children() {
+			walk(c)
+		}
+		walk(d.Dictionary())
+	}
+	for _, c := range rec.Columns() {
+		walk(c.Data())
+	}
+	return n
+}
+
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

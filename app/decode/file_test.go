@@ -1,0 +1,281 @@
+package decode
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// countingReader is an in-memory io.ReaderAt that counts what is read.
+type countingReader struct {
+	data  []byte
+	bytes atomic.Int64
+	reads atomic.Int64
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	c.reads.Add(1)
+	r := bytes.NewReader(c.data)
+	n, err := r.ReadAt(p, off)
+	c.bytes.Add(int64(n))
+	return n, err
+}
+
+// multiBatch writes batches record batches of rowsPer rows: an int64 "id"
+// (the global row), a dictionary-encoded "label" and a 4×4 float32 tensor
+// "t" whose elements are id*100 + k.
+func multiBatch(t testing.TB, stream bool, batches, rowsPer int) []byte {
+	mem := memory.DefaultAllocator
+	typ, _ := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Float32, []int{4, 4}, nil, []string{"H", "W"})
+	dictType := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "label", Type: dictType},
+		{Name: "t", Type: typ, Nullable: true},
+	}, nil)
+	var buf bytes.Buffer
+	var w interface {
+		Write(arrow.RecordBatch) error
+		Close() error
+	}
+	if stream {
+		w = ipc.NewWriter(&buf, ipc.WithSchema(schema))
+	} else {
+		fw, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w = fw
+	}
+	sb := array.NewStringBuilder(mem)
+	sb.AppendValues([]string{"cat", "dog", "owl"}, nil)
+	dict := sb.NewArray() // one dictionary for every batch: the file format allows no replacement
+	for b := 0; b < batches; b++ {
+		ids := array.NewInt64Builder(mem)
+		labels := array.NewInt8Builder(mem)
+		tb := tensorext.NewFixedShapeTensorBuilder(mem, typ)
+		for r := 0; r < rowsPer; r++ {
+			id := int64(b*rowsPer + r)
+			ids.Append(id)
+			labels.Append(int8(id % 3))
+			vals := make([]float32, 16)
+			for k := range vals {
+				vals[k] = float32(id*100) + float32(k)
+			}
+			_ = tb.AppendTensor(vals)
+		}
+		cols := []arrow.Array{ids.NewArray(), array.NewDictionaryArray(dictType, labels.NewArray(), dict), tb.NewArray()}
+		rec := array.NewRecordBatch(schema, cols, int64(rowsPer))
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func checkRow(t *testing.T, f *File, row int64) {
+	t.Helper()
+	if got := f.Cell(row, 0).Text; got != fmt.Sprint(row) {
+		t.Fatalf("row %d: id %q", row, got)
+	}
+	if got, want := f.Cell(row, 1).Text, []string{"cat", "dog", "owl"}[row%3]; got != want {
+		t.Fatalf("row %d: label %q, want %q", row, got, want)
+	}
+	tt, err := f.Tensor(row, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, _ := tt.Pos(3, 3)
+	if v, _ := tt.Float64(pos); v != float64(row*100+15) {
+		t.Fatalf("row %d: t[3][3] = %v", row, v)
+	}
+}
+
+// TestLazyOpenReadsLittle opens a 100-batch file and checks that opening
+// reads a small part of it, that the last row costs one batch, and that the
+// row count is exact after Index.
+func TestLazyOpenReadsLittle(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(map[bool]string{false: "file", true: "stream"}[stream], func(t *testing.T) {
+			r := &countingReader{data: multiBatch(t, stream, 100, 50)}
+			size := int64(len(r.data))
+			f, err := OpenReader("many.arrow", r, size, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			opened := r.bytes.Load()
+			if opened > size/4 {
+				t.Errorf("opening read %d of %d bytes", opened, size)
+			}
+			rows, exact := f.Rows()
+			t.Logf("after open: %d of %d bytes read in %d reads; rows %d exact %v", opened, size, r.reads.Load(), rows, exact)
+			// A file's unread batches are estimated from their byte size (exact
+			// for equal batches); a stream's unscanned tail from its bytes.
+			if (!stream && rows != 5000) || rows < 4750 || rows > 5250 {
+				t.Errorf("estimated rows %d, want 5000", rows)
+			}
+			var last int64
+			err = f.Index(context.Background(), func(done, total int64) {
+				if done < last || total != size {
+					t.Errorf("progress %d/%d after %d", done, total, last)
+				}
+				last = done
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rows, exact := f.Rows(); rows != 5000 || !exact || f.NumBatches() != 100 {
+				t.Fatalf("after Index: rows %d exact %v batches %d", rows, exact, f.NumBatches())
+			}
+			before := r.bytes.Load()
+			checkRow(t, f, 4999)
+			one := r.bytes.Load() - before
+			if one > 2*size/100+4096 {
+				t.Errorf("reading the last row read %d bytes, more than its batch (~%d)", one, size/100)
+			}
+			checkRow(t, f, 0)
+			checkRow(t, f, 2525)
+		})
+	}
+}
+
+// TestLazyCacheBudget reads every row of a file under a budget of about
+// three batches: the cache never holds more than its budget, evicts the
+// least recently used batch, and rows stay correct.
+func TestLazyCacheBudget(t *testing.T) {
+	r := &countingReader{data: multiBatch(t, false, 20, 100)}
+	probe, err := OpenReader("x", r, int64(len(r.data)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := probe.Batch(0); err != nil {
+		t.Fatal(err)
+	}
+	one, _ := probe.CacheBytes()
+	budget := 3*one + one/2
+	f, err := OpenReader("x", r, int64(len(r.data)), Options{Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for row := int64(0); row < 2000; row += 7 {
+		checkRow(t, f, row)
+		if used, b := f.CacheBytes(); used > b || b != budget {
+			t.Fatalf("cache %d bytes over budget %d", used, b)
+		}
+	}
+	if used, _ := f.CacheBytes(); used != 3*one {
+		t.Errorf("cache holds %d bytes, want 3 batches (%d)", used, 3*one)
+	}
+	// Batch 19 is cached; batch 0 was evicted and is read again.
+	reads := r.reads.Load()
+	checkRow(t, f, 1999)
+	if r.reads.Load() != reads {
+		t.Error("a cached batch was read again")
+	}
+	if !f.Loaded(1950) || f.Loaded(0) {
+		t.Errorf("Loaded: last batch %v (want true), first %v (want false)", f.Loaded(1950), f.Loaded(0))
+	}
+	checkRow(t, f, 0)
+	if r.reads.Load() == reads {
+		t.Error("an evicted batch was not read again")
+	}
+}
+
+// TestLazyBatchLargerThanBudget: a batch over the budget is read whole,
+// cached alone, and reported.
+func TestLazyBatchLargerThanBudget(t *testing.T) {
+	data := multiBatch(t, true, 2, 1000)
+	f, err := OpenReader("big.arrows", bytes.NewReader(data), int64(len(data)), Options{Budget: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRow(t, f, 1500)
+	checkRow(t, f, 10)
+	if used, _ := f.CacheBytes(); used <= 1024 {
+		t.Errorf("cache %d bytes: the one big batch should be held", used)
+	}
+	if len(f.Warnings) != 2 {
+		t.Errorf("warnings %q, want one per oversized batch", f.Warnings)
+	}
+}
+
+// TestLazyTruncatedStream opens a stream cut in its third batch: the first
+// batches show and a warning says where it broke.
+func TestLazyTruncatedStream(t *testing.T) {
+	full := multiBatch(t, true, 5, 10)
+	cut := full[:len(full)*5/10]
+	f, err := OpenReader("cut.arrows", bytes.NewReader(cut), int64(len(cut)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	rows, exact := f.Rows()
+	if !exact || rows < 10 || rows >= 50 || len(f.Warnings) != 1 {
+		t.Fatalf("rows %d exact %v warnings %q", rows, exact, f.Warnings)
+	}
+	checkRow(t, f, rows-1)
+}
+
+func BenchmarkOpenLazy(b *testing.B) {
+	data := multiBatch(b, false, 1000, 10)
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := OpenReader("x", bytes.NewReader(data), int64(len(data)), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+}
+
+func BenchmarkBatchDecode(b *testing.B) {
+	data := multiBatch(b, true, 4, 2048)
+	f, err := OpenReader("x", bytes.NewReader(data), int64(len(data)), Options{Budget: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data) / 4))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := f.Batch(i % 4); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkRowWindow summarises the cells of 12 visible rows, as the table
+// does on every scroll step.
+func BenchmarkRowWindow(b *testing.B) {
+	data := multiBatch(b, false, 4, 2048)
+	f, err := OpenReader("x", bytes.NewReader(data), int64(len(data)), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	row := int64(0)
+	for b.Loop() {
+		for k := int64(0); k < 12; k++ {
+			for c := range f.Fields {
+				f.Cell((row+k)%8192, c)
+			}
+		}
+		row += 97
+	}
+}

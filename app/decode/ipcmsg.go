@@ -1,0 +1,212 @@
+package decode
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// This file reads just enough of the Arrow IPC flatbuffers (Footer, Message,
+// RecordBatch; format/File.fbs, Message.fbs) to locate record batches and
+// count their rows without decoding them. Decoding stays with arrow-go.
+
+// fbTable is a flatbuffer table: the buffer and the table's position.
+type fbTable struct {
+	buf []byte
+	pos int
+}
+
+var errFlatbuffer = errors.New("malformed IPC metadata (flatbuffer out of bounds)")
+
+func u32(b []byte, at int) (uint32, error) {
+	if at < 0 || at+4 > len(b) {
+		return 0, errFlatbuffer
+	}
+	return binary.LittleEndian.Uint32(b[at:]), nil
+}
+
+// fbRoot returns the root table of a flatbuffer.
+func fbRoot(b []byte) (fbTable, error) {
+	off, err := u32(b, 0)
+	if err != nil {
+		return fbTable{}, err
+	}
+	return fbTable{b, int(off)}, nil
+}
+
+// field returns the absolute position of field i, or 0 when absent.
+func (t fbTable) field(i int) (int, error) {
+	soff, err := u32(t.buf, t.pos)
+	if err != nil {
+		return 0, err
+	}
+	vt := t.pos - int(int32(soff))
+	if vt < 0 || vt+4 > len(t.buf) {
+		return 0, errFlatbuffer
+	}
+	vtSize := int(binary.LittleEndian.Uint16(t.buf[vt:]))
+	at := 4 + 2*i
+	if at+2 > vtSize || vt+at+2 > len(t.buf) {
+		return 0, nil
+	}
+	fo := int(binary.LittleEndian.Uint16(t.buf[vt+at:]))
+	if fo == 0 {
+		return 0, nil
+	}
+	return t.pos + fo, nil
+}
+
+func (t fbTable) int64Field(i int) (int64, error) {
+	p, err := t.field(i)
+	if err != nil || p == 0 {
+		return 0, err
+	}
+	if p+8 > len(t.buf) {
+		return 0, errFlatbuffer
+	}
+	return int64(binary.LittleEndian.Uint64(t.buf[p:])), nil
+}
+
+func (t fbTable) uint8Field(i int) (uint8, error) {
+	p, err := t.field(i)
+	if err != nil || p == 0 {
+		return 0, err
+	}
+	if p >= len(t.buf) {
+		return 0, errFlatbuffer
+	}
+	return t.buf[p], nil
+}
+
+// table returns sub-table field i; ok is false when absent.
+func (t fbTable) table(i int) (fbTable, bool, error) {
+	p, err := t.field(i)
+	if err != nil || p == 0 {
+		return fbTable{}, false, err
+	}
+	off, err := u32(t.buf, p)
+	if err != nil {
+		return fbTable{}, false, err
+	}
+	return fbTable{t.buf, p + int(off)}, true, nil
+}
+
+// vector returns the position of the first element and the length of vector
+// field i (0, 0 when absent), checked to hold n bytes per element.
+func (t fbTable) vector(i, elemSize int) (start, n int, err error) {
+	p, err := t.field(i)
+	if err != nil || p == 0 {
+		return 0, 0, err
+	}
+	off, err := u32(t.buf, p)
+	if err != nil {
+		return 0, 0, err
+	}
+	vp := p + int(off)
+	l, err := u32(t.buf, vp)
+	if err != nil {
+		return 0, 0, err
+	}
+	if int64(vp)+4+int64(l)*int64(elemSize) > int64(len(t.buf)) {
+		return 0, 0, errFlatbuffer
+	}
+	return vp + 4, int(l), nil
+}
+
+// block is a Block of the IPC file footer: where one message is.
+type block struct {
+	offset  int64 // of the message's prefix
+	metaLen int64 // prefix + metadata + padding
+	bodyLen int64
+}
+
+// parseFooter returns the dictionary and record batch blocks of a Footer.
+func parseFooter(b []byte) (dicts, batches []block, err error) {
+	root, err := fbRoot(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	read := func(field int) ([]block, error) {
+		start, n, err := root.vector(field, 24)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]block, n)
+		for k := range out {
+			p := start + 24*k
+			out[k] = block{
+				offset:  int64(binary.LittleEndian.Uint64(b[p:])),
+				metaLen: int64(int32(binary.LittleEndian.Uint32(b[p+8:]))),
+				bodyLen: int64(binary.LittleEndian.Uint64(b[p+16:])),
+			}
+		}
+		return out, nil
+	}
+	if dicts, err = read(2); err != nil {
+		return nil, nil, err
+	}
+	batches, err = read(3)
+	return dicts, batches, err
+}
+
+// Message header types (Message.fbs, union MessageHeader).
+const (
+	msgSchema          = 1
+	msgDictionaryBatch = 2
+	msgRecordBatch     = 3
+)
+
+// messageInfo is what the Message flatbuffer says about one message.
+type messageInfo struct {
+	kind    uint8
+	bodyLen int64
+	rows    int64 // record batches: the batch's length
+}
+
+// parseMessage reads a Message flatbuffer (the metadata, without prefix).
+func parseMessage(b []byte) (messageInfo, error) {
+	root, err := fbRoot(b)
+	if err != nil {
+		return messageInfo{}, err
+	}
+	var m messageInfo
+	if m.kind, err = root.uint8Field(1); err != nil {
+		return m, err
+	}
+	if m.bodyLen, err = root.int64Field(3); err != nil {
+		return m, err
+	}
+	if m.kind == msgRecordBatch {
+		rb, ok, err := root.table(2)
+		if err != nil {
+			return m, err
+		}
+		if ok {
+			if m.rows, err = rb.int64Field(0); err != nil {
+				return m, err
+			}
+		}
+	}
+	if m.bodyLen < 0 || m.rows < 0 {
+		return m, fmt.Errorf("negative length in IPC message metadata")
+	}
+	return m, nil
+}
+
+// messagePrefix decodes an encapsulated message's prefix: the continuation
+// marker 0xFFFFFFFF and the metadata size, or (before Arrow 0.15) the size
+// alone. It returns the prefix length and the metadata size; size 0 is the
+// end-of-stream marker.
+func messagePrefix(b []byte) (prefix int, size int64, err error) {
+	if len(b) < 4 {
+		return 0, 0, errors.New("truncated message prefix")
+	}
+	v := binary.LittleEndian.Uint32(b)
+	if v != 0xFFFFFFFF {
+		return 4, int64(int32(v)), nil
+	}
+	if len(b) < 8 {
+		return 0, 0, errors.New("truncated message prefix")
+	}
+	return 8, int64(int32(binary.LittleEndian.Uint32(b[4:]))), nil
+}

@@ -1,0 +1,59 @@
+package decode
+
+import (
+	"container/list"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// lru caches decoded record batches by index within a byte budget, evicting
+// the least recently used first. It never holds more than budget bytes,
+// except for a single batch larger than the budget, which it then holds
+// alone. Not safe for concurrent use: File guards it.
+type lru struct {
+	budget, used int64
+	order        *list.List // front: most recently used; values are *lruEntry
+	byBatch      map[int]*list.Element
+}
+
+type lruEntry struct {
+	batch int
+	rec   arrow.RecordBatch
+	size  int64
+}
+
+func newLRU(budget int64) lru {
+	return lru{budget: budget, order: list.New(), byBatch: map[int]*list.Element{}}
+}
+
+func (c *lru) has(batch int) bool {
+	_, ok := c.byBatch[batch]
+	return ok
+}
+
+func (c *lru) get(batch int) (arrow.RecordBatch, bool) {
+	e, ok := c.byBatch[batch]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*lruEntry).rec, true
+}
+
+// put adds a batch, evicting others until it fits.
+func (c *lru) put(batch int, rec arrow.RecordBatch, size int64) {
+	if e, ok := c.byBatch[batch]; ok {
+		c.used -= e.Value.(*lruEntry).size
+		c.order.Remove(e)
+		delete(c.byBatch, batch)
+	}
+	for c.order.Len() > 0 && c.used+size > c.budget {
+		last := c.order.Back()
+		ent := last.Value.(*lruEntry)
+		c.order.Remove(last)
+		delete(c.byBatch, ent.batch)
+		c.used -= ent.size
+	}
+	c.byBatch[batch] = c.order.PushFront(&lruEntry{batch: batch, rec: rec, size: size})
+	c.used += size
+}
