@@ -746,6 +746,27 @@ func TestLargeFiles(t *testing.T) {
 		t.Errorf("cache %+v: want 0 < bytes <= budget = 1 MiB", cache)
 	}
 
+	// One record batch of 7.5 MiB under a 1 MiB budget: read by row windows.
+	single := batchesFile(t, "single.arrow", false, 1, 2560)
+	b.upload(single)
+	b.waitOpened("single.arrow")
+	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = v.scrollHeight; return true })()`, nil)
+	b.waitFor(`document.querySelector('[data-row="2559"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`)
+	b.eval(`(() => { const r = document.querySelector('[data-row="2559"]'); const c = r.querySelector('canvas');
+		return {ID: r.querySelector('[data-field=id]').textContent, Pix: Array.from(c.getContext('2d').getImageData(0, 0, 2, 1).data)} })()`, &last)
+	if last.ID != "2559" || !reflect.DeepEqual(last.Pix, want) {
+		t.Errorf("single batch, last row %+v, want id 2559 pixels %v", last, want)
+	}
+	b.eval(`(e => ({Bytes: +e.dataset.bytes, Budget: +e.dataset.budget}))(document.querySelector('[data-role=cache]'))`, &cache)
+	if cache.Bytes <= 0 || cache.Bytes > cache.Budget {
+		t.Errorf("single batch: cache %+v over budget", cache)
+	}
+	var warnings int
+	b.eval(`document.querySelectorAll('.file-info .warning').length`, &warnings)
+	if warnings != 0 {
+		t.Errorf("%d warnings: the batch should be read by windows, not whole", warnings)
+	}
+
 	stream := batchesFile(t, "many.arrows", true, 8000, 1) // indexing takes seconds: long enough to cancel
 	b.upload(stream)
 	b.waitFor(`document.querySelector('[data-role=progress][data-bytes-total]') !== null`)

@@ -30,9 +30,9 @@ type RowsTable struct {
 	first   int // first row in view
 	shown   *decode.File
 	cache   map[int64][]decode.Cell
-	missing []int64      // rows in view whose batch is not loaded, found by Render
-	pending map[int]bool // batches being loaded
-	failed  map[int]bool // batches that could not be read: their rows show the error
+	missing []int64         // rows in view whose data is not loaded, found by Render
+	pending map[[2]int]bool // chunks (batch, window) being loaded
+	failed  map[[2]int]bool // chunks that could not be read: their rows show the error
 }
 
 // OnMount loads the batches of the first rows.
@@ -57,24 +57,25 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 // Render found missing, and redraws when each arrives.
 func (r *RowsTable) fetch(ctx app.Context) {
 	if r.pending == nil {
-		r.pending = map[int]bool{}
+		r.pending = map[[2]int]bool{}
 	}
 	f := r.File
 	for _, row := range r.missing {
-		b, _, ok := f.Locate(row)
-		if !ok || r.pending[b] {
+		b, w, ok := f.Chunk(row)
+		key := [2]int{b, w}
+		if !ok || r.pending[key] {
 			continue
 		}
-		r.pending[b] = true
+		r.pending[key] = true
 		ctx.Async(func() {
-			_, err := f.Batch(b)
+			err := f.Load(row)
 			ctx.Dispatch(func(ctx app.Context) {
-				delete(r.pending, b)
+				delete(r.pending, key)
 				if err != nil && r.File == f {
 					if r.failed == nil {
-						r.failed = map[int]bool{}
+						r.failed = map[[2]int]bool{}
 					}
-					r.failed[b] = true
+					r.failed[key] = true
 				}
 			})
 		})
@@ -147,7 +148,7 @@ func (r *RowsTable) Render() app.UI {
 func (r *RowsTable) row(i int64, grid string) app.UI {
 	div := app.Div().Class("row").Attr("data-row", i).
 		Style("top", strconv.FormatInt(i*rowHeight, 10)+"px").Style("grid-template-columns", grid)
-	b, _, located := r.File.Locate(i)
+	b, w, located := r.File.Chunk(i)
 	if !located {
 		// Past what is indexed so far (the count is an estimate).
 		return div.Attr("data-loading", true).Body(
@@ -155,7 +156,7 @@ func (r *RowsTable) row(i int64, grid string) app.UI {
 			app.Div().Class("cell loading").Text("indexing…"),
 		)
 	}
-	if !r.failed[b] && !r.File.Loaded(i) {
+	if !r.failed[[2]int{b, w}] && !r.File.Loaded(i) {
 		r.missing = append(r.missing, i)
 		return div.Attr("data-loading", true).Body(
 			app.Div().Class("row-index").Text(i),

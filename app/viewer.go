@@ -23,7 +23,6 @@ const (
 	actionCancel  = "tv/cancel"  // no value: stop the work under way
 )
 
-
 // State names, as the root's data-state attribute spells them.
 const (
 	stateEmpty   = "empty"

@@ -139,11 +139,10 @@ func (f *File) Cell(row int64, col int) (c Cell) {
 			c = Cell{Err: fmt.Sprintf("%v: %v", ErrPanic, r)}
 		}
 	}()
-	b, i, ok := f.Locate(row)
-	if !ok || col < 0 || col >= len(f.Fields) {
-		return Cell{Err: fmt.Sprintf("no cell at row %d, column %d", row, col)}
+	if col < 0 || col >= len(f.Fields) {
+		return Cell{Err: fmt.Sprintf("no column %d", col)}
 	}
-	rec, err := f.Batch(b)
+	rec, i, err := f.rowData(row)
 	if err != nil {
 		return Cell{Err: err.Error()}
 	}
@@ -258,14 +257,13 @@ func JoinInts(v []int) string {
 // that is not a (valid) tensor column; it never panics.
 func (f *File) Tensor(row int64, col int) (t tensorext.Tensor, err error) {
 	defer guard(&err, "reading the tensor")
-	b, i, ok := f.Locate(row)
-	if !ok || col < 0 || col >= len(f.Fields) {
-		return t, fmt.Errorf("no cell at row %d, column %d", row, col)
+	if col < 0 || col >= len(f.Fields) {
+		return t, fmt.Errorf("no column %d", col)
 	}
 	if f.Fields[col].Tensor == nil {
 		return t, fmt.Errorf("column %q is not a tensor column", f.Fields[col].Name)
 	}
-	rec, err := f.Batch(b)
+	rec, i, err := f.rowData(row)
 	if err != nil {
 		return t, err
 	}

@@ -37,6 +37,7 @@ type batchInfo struct {
 	rows   int64 // -1 until its header is read
 	start  int64 // global index of its first row (estimated while rows of earlier batches are unknown)
 	dicts  int   // how many dictionary messages precede it (streams)
+	whole  bool  // read it whole even if large (its layout has no row windows)
 }
 
 // File is an opened Arrow IPC file or stream: its schema, where its record
@@ -63,6 +64,8 @@ type File struct {
 	numRows  int64 // with estimates for unknown batches
 	cache    lru
 	warnedAt map[int]bool
+	// windowReads counts the row windows read from large batches.
+	windowReads int
 }
 
 // OpenReader opens the Arrow IPC file or stream of size bytes read through
@@ -443,15 +446,100 @@ func (f *File) Locate(row int64) (batch, local int, ok bool) {
 	return 0, 0, false
 }
 
-// Loaded reports whether the batch holding row is in the cache.
+// windowRows returns how many rows of batch b a window holds, or 0 when
+// the batch is read whole: it is when it takes at most a quarter of the
+// cache budget. Windows hold about an eighth of the budget, in multiples of
+// 8 rows. Call with f.mu held.
+func (f *File) windowRows(b batchInfo) int64 {
+	if b.whole || b.rows <= 0 || b.length <= f.cache.budget/4 {
+		return 0
+	}
+	perRow := max(1, b.length/b.rows)
+	w := max(8, (f.cache.budget/8/perRow)/8*8)
+	if w >= b.rows {
+		return 0
+	}
+	return w
+}
+
+// where says which cache entry holds row: the whole batch or a window of it,
+// and the row's index there.
+func (f *File) where(row int64) (key cacheKey, local int, ok bool) {
+	b, l, ok := f.Locate(row)
+	if !ok {
+		return key, 0, false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if w := f.windowRows(f.batches[b]); w > 0 {
+		return cacheKey{b, l / int(w)}, l % int(w), true
+	}
+	return cacheKey{b, -1}, l, true
+}
+
+// Chunk names the unit of reading that holds row: its record batch, and the
+// window of rows within it (-1 when the batch is read whole).
+func (f *File) Chunk(row int64) (batch, window int, ok bool) {
+	key, _, ok := f.where(row)
+	return key.batch, key.window, ok
+}
+
+// Loaded reports whether the rows of row's batch (or window of a large
+// batch) are in the cache.
 func (f *File) Loaded(row int64) bool {
-	b, _, ok := f.Locate(row)
+	key, _, ok := f.where(row)
 	if !ok {
 		return false
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.cache.has(b)
+	return f.cache.has(key)
+}
+
+// Load reads and decodes the data of row into the cache: its record batch,
+// or for a batch larger than a quarter of the budget only a window of rows
+// around it (just those bytes of its buffers).
+func (f *File) Load(row int64) error {
+	_, _, err := f.rowData(row)
+	return err
+}
+
+// rowData returns the cached record batch (whole or a window) holding row,
+// and the row's index in it, reading it when needed.
+func (f *File) rowData(row int64) (rec arrow.RecordBatch, local int, err error) {
+	defer guard(&err, fmt.Sprintf("reading row %d", row))
+	key, local, ok := f.where(row)
+	if !ok {
+		return nil, 0, fmt.Errorf("no row %d (yet)", row)
+	}
+	if key.window < 0 {
+		rec, err := f.Batch(key.batch)
+		return rec, local, err
+	}
+	f.mu.Lock()
+	if rec, ok := f.cache.get(key); ok {
+		f.mu.Unlock()
+		return rec, local, nil
+	}
+	b := f.batches[key.batch]
+	w := f.windowRows(b)
+	f.mu.Unlock()
+	s := int64(key.window) * w
+	rec, n, err := f.readWindow(key.batch, b, s, min(s+w, b.rows))
+	if errors.Is(err, errNoWindow) {
+		f.mu.Lock()
+		f.batches[key.batch].whole = true
+		f.mu.Unlock()
+		return f.rowData(row)
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("cannot read rows %d..%d of record batch %d: %w", s, s+w, key.batch, err)
+	}
+	f.mu.Lock()
+	f.cache.put(key, rec, max(n, recordBytes(rec)))
+	f.windowReads++
+	f.mu.Unlock()
+	return rec, local, nil
 }
 
 // Batch returns record batch i, reading and decoding it when it is not
@@ -460,7 +548,7 @@ func (f *File) Loaded(row int64) bool {
 func (f *File) Batch(i int) (rec arrow.RecordBatch, err error) {
 	defer guard(&err, fmt.Sprintf("reading record batch %d", i))
 	f.mu.Lock()
-	if rec, ok := f.cache.get(i); ok {
+	if rec, ok := f.cache.get(cacheKey{i, -1}); ok {
 		f.mu.Unlock()
 		return rec, nil
 	}
@@ -491,7 +579,7 @@ func (f *File) Batch(i int) (rec arrow.RecordBatch, err error) {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("record batch %d (%s) is larger than the cache budget (%s): it is read whole",
 			i, humanBytes(size), humanBytes(f.cache.budget)))
 	}
-	f.cache.put(i, rec, size)
+	f.cache.put(cacheKey{i, -1}, rec, size)
 	for c := range f.Fields {
 		if f.Fields[c].Err != "" || c >= int(rec.NumCols()) {
 			continue

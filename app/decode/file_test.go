@@ -279,3 +279,128 @@ func BenchmarkRowWindow(b *testing.B) {
 		row += 97
 	}
 }
+
+// oneBigBatch writes a single record batch of rows rows with columns of
+// every layout row windows read: int64, utf8, bool, nullable float32, a
+// list<int32>, a fixed shape tensor with null rows and a variable shape
+// tensor.
+func oneBigBatch(t testing.TB, stream bool, rows int) []byte {
+	mem := memory.DefaultAllocator
+	ftyp, _ := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Float32, []int{4, 4}, []int{1, 0}, []string{"H", "W"})
+	vtyp, _ := tensorext.NewVariableShapeTensorType(arrow.PrimitiveTypes.Uint8, 2, nil, []string{"H", "W"}, nil)
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "name", Type: arrow.BinaryTypes.String},
+		{Name: "flag", Type: arrow.FixedWidthTypes.Boolean},
+		{Name: "score", Type: arrow.PrimitiveTypes.Float32, Nullable: true},
+		{Name: "list", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
+		{Name: "t", Type: ftyp, Nullable: true},
+		{Name: "v", Type: vtyp, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	ft := tensorext.NewFixedShapeTensorBuilder(mem, ftyp)
+	vt := tensorext.NewVariableShapeTensorBuilder(mem, vtyp)
+	for i := 0; i < rows; i++ {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("row %d %s", i, string(make([]byte, i%13))))
+		b.Field(2).(*array.BooleanBuilder).Append(i%3 == 0)
+		if i%5 == 0 {
+			b.Field(3).AppendNull()
+		} else {
+			b.Field(3).(*array.Float32Builder).Append(float32(i) / 4)
+		}
+		lb := b.Field(4).(*array.ListBuilder)
+		if i%7 == 0 {
+			lb.AppendNull()
+		} else {
+			lb.Append(true)
+			for k := 0; k < i%4; k++ {
+				lb.ValueBuilder().(*array.Int32Builder).Append(int32(i*10 + k))
+			}
+		}
+		if i%11 == 0 {
+			ft.AppendNull()
+		} else {
+			vals := make([]float32, 16)
+			for k := range vals {
+				vals[k] = float32(i*16 + k)
+			}
+			_ = ft.AppendTensor(vals)
+		}
+		h, w := 1+i%3, 2+i%2
+		pix := make([]uint8, h*w)
+		for k := range pix {
+			pix[k] = uint8(i + k)
+		}
+		_ = vt.AppendTensor([]int{h, w}, pix)
+	}
+	cols := make([]arrow.Array, 0, 7)
+	for k := 0; k < 5; k++ {
+		cols = append(cols, b.Field(k).NewArray())
+	}
+	cols = append(cols, ft.NewArray(), vt.NewArray())
+	rec := array.NewRecordBatch(schema, cols, int64(rows))
+	var buf bytes.Buffer
+	if stream {
+		w := ipc.NewWriter(&buf, ipc.WithSchema(schema))
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+	} else {
+		w, _ := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+	}
+	return buf.Bytes()
+}
+
+// TestLazyRowWindows reads a single record batch far larger than the cache
+// budget by row windows and checks every cell of sampled rows against the
+// same file read whole; one window reads a small part of the file.
+func TestLazyRowWindows(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(map[bool]string{false: "file", true: "stream"}[stream], func(t *testing.T) {
+			data := oneBigBatch(t, stream, 5000)
+			whole, err := OpenReader("whole", bytes.NewReader(data), int64(len(data)), Options{Budget: 1 << 30})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &countingReader{data: data}
+			f, err := OpenReader("windows", r, int64(len(data)), Options{Budget: 64 << 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := r.bytes.Load()
+			if err := f.Load(4321); err != nil {
+				t.Fatal(err)
+			}
+			if got := r.bytes.Load() - before; got > int64(len(data))/10 {
+				t.Errorf("one window read %d of %d bytes", got, len(data))
+			}
+			for _, row := range []int64{0, 1, 7, 8, 9, 63, 64, 1000, 2047, 2048, 4321, 4999} {
+				for c := range f.Fields {
+					got, want := f.Cell(row, c), whole.Cell(row, c)
+					if got.Text != want.Text || got.Null != want.Null || got.Err != want.Err || (got.Tensor == nil) != (want.Tensor == nil) {
+						t.Fatalf("row %d %s: %+v, want %+v", row, f.Fields[c].Name, got, want)
+					}
+					if got.Tensor != nil && (got.Tensor.Values != want.Tensor.Values || got.Tensor.Min != want.Tensor.Min) {
+						t.Fatalf("row %d %s: tensor %+v, want %+v", row, f.Fields[c].Name, got.Tensor, want.Tensor)
+					}
+				}
+			}
+			if f.windowReads == 0 {
+				t.Error("no row window was read")
+			}
+			if used, budget := f.CacheBytes(); used > budget {
+				t.Errorf("cache %d over budget %d", used, budget)
+			}
+			if len(f.Warnings) != 0 {
+				t.Errorf("warnings %q", f.Warnings)
+			}
+		})
+	}
+}

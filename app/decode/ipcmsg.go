@@ -210,3 +210,60 @@ func messagePrefix(b []byte) (prefix int, size int64, err error) {
 	}
 	return 8, int64(int32(binary.LittleEndian.Uint32(b[4:]))), nil
 }
+
+// fieldNode and ipcBuffer are the FieldNode and Buffer structs of a
+// RecordBatch message (Message.fbs).
+type fieldNode struct{ length, nulls int64 }
+type ipcBuffer struct{ offset, length int64 }
+
+// batchLayout is a RecordBatch message's description of its body.
+type batchLayout struct {
+	rows       int64
+	nodes      []fieldNode
+	buffers    []ipcBuffer
+	compressed bool
+}
+
+// parseBatchLayout reads the nodes and buffers of a RecordBatch Message
+// flatbuffer (the metadata, without prefix).
+func parseBatchLayout(b []byte) (batchLayout, error) {
+	var l batchLayout
+	root, err := fbRoot(b)
+	if err != nil {
+		return l, err
+	}
+	if kind, err := root.uint8Field(1); err != nil || kind != msgRecordBatch {
+		return l, orErr(err, "not a record batch message")
+	}
+	rb, ok, err := root.table(2)
+	if err != nil || !ok {
+		return l, orErr(err, "record batch message without a header")
+	}
+	if l.rows, err = rb.int64Field(0); err != nil {
+		return l, err
+	}
+	start, n, err := rb.vector(1, 16)
+	if err != nil {
+		return l, err
+	}
+	for k := 0; k < n; k++ {
+		p := start + 16*k
+		l.nodes = append(l.nodes, fieldNode{int64(binary.LittleEndian.Uint64(b[p:])), int64(binary.LittleEndian.Uint64(b[p+8:]))})
+	}
+	if start, n, err = rb.vector(2, 16); err != nil {
+		return l, err
+	}
+	for k := 0; k < n; k++ {
+		p := start + 16*k
+		l.buffers = append(l.buffers, ipcBuffer{int64(binary.LittleEndian.Uint64(b[p:])), int64(binary.LittleEndian.Uint64(b[p+8:]))})
+	}
+	_, l.compressed, err = rb.table(3)
+	return l, err
+}
+
+func orErr(err error, msg string) error {
+	if err != nil {
+		return err
+	}
+	return errors.New(msg)
+}

@@ -13,25 +13,28 @@ import (
 type lru struct {
 	budget, used int64
 	order        *list.List // front: most recently used; values are *lruEntry
-	byBatch      map[int]*list.Element
+	byBatch      map[cacheKey]*list.Element
 }
 
+// cacheKey names a whole record batch (window -1) or one window of its rows.
+type cacheKey struct{ batch, window int }
+
 type lruEntry struct {
-	batch int
+	batch cacheKey
 	rec   arrow.RecordBatch
 	size  int64
 }
 
 func newLRU(budget int64) lru {
-	return lru{budget: budget, order: list.New(), byBatch: map[int]*list.Element{}}
+	return lru{budget: budget, order: list.New(), byBatch: map[cacheKey]*list.Element{}}
 }
 
-func (c *lru) has(batch int) bool {
+func (c *lru) has(batch cacheKey) bool {
 	_, ok := c.byBatch[batch]
 	return ok
 }
 
-func (c *lru) get(batch int) (arrow.RecordBatch, bool) {
+func (c *lru) get(batch cacheKey) (arrow.RecordBatch, bool) {
 	e, ok := c.byBatch[batch]
 	if !ok {
 		return nil, false
@@ -41,7 +44,7 @@ func (c *lru) get(batch int) (arrow.RecordBatch, bool) {
 }
 
 // put adds a batch, evicting others until it fits.
-func (c *lru) put(batch int, rec arrow.RecordBatch, size int64) {
+func (c *lru) put(batch cacheKey, rec arrow.RecordBatch, size int64) {
 	if e, ok := c.byBatch[batch]; ok {
 		c.used -= e.Value.(*lruEntry).size
 		c.order.Remove(e)
