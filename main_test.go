@@ -784,3 +784,64 @@ func TestLargeFiles(t *testing.T) {
 	}
 	b.waitFor(`document.querySelector('[data-row="0"]:not([data-loading]) [data-field=id]')?.textContent === '0'`)
 }
+
+// TestMillionRows scrolls a file of 2 million rows, more than a browser can
+// give one pixel row each at the table's row height, to its end and to its
+// middle: the rows shown are the right ones.
+func TestMillionRows(t *testing.T) {
+	const rows, batches = 2_000_000, 16
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	path := filepath.Join(t.TempDir(), "million.arrow")
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ipc.NewFileWriter(out, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int64, rows/batches)
+	for b := 0; b < batches; b++ {
+		for k := range ids {
+			ids[k] = int64(b*len(ids) + k)
+		}
+		ib := array.NewInt64Builder(memory.DefaultAllocator)
+		ib.AppendValues(ids, nil)
+		rec := array.NewRecordBatch(schema, []arrow.Array{ib.NewArray()}, int64(len(ids)))
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	out.Close()
+
+	b := newBrowser(t)
+	b.upload(path)
+	b.waitOpened("million.arrow")
+	for _, c := range []struct {
+		frac float64
+		row  int
+	}{{1, rows - 1}, {0.5, -1}, {0, 0}} {
+		b.eval(fmt.Sprintf(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = (v.scrollHeight - v.clientHeight) * %g; return true })()`, c.frac), nil)
+		want := c.row
+		if want < 0 {
+			// The middle: some row near 1,000,000 is in view, showing its own id.
+			b.waitFor(`(r => r && Math.abs(+r.dataset.row - 1000000) < 1000)(document.querySelector('[data-row]:not([data-loading])'))`)
+			var ok bool
+			b.eval(`[...document.querySelectorAll('[data-row]:not([data-loading])')].every(r => r.querySelector('[data-field=id]').textContent === r.dataset.row)`, &ok)
+			if !ok {
+				t.Error("in the middle, a row shows another row's id")
+			}
+			continue
+		}
+		b.waitFor(fmt.Sprintf(`document.querySelector('[data-row="%d"]:not([data-loading]) [data-field=id]')?.textContent === '%d'`, want, want))
+		// The row is inside the visible part of the container.
+		var inView bool
+		b.eval(fmt.Sprintf(`(() => { const v = document.querySelector('[data-role=rows]').getBoundingClientRect();
+			const r = document.querySelector('[data-row="%d"]').getBoundingClientRect();
+			return r.top >= v.top - 1 && r.bottom <= v.bottom + 1 })()`, want), &inView)
+		if !inView {
+			t.Errorf("row %d is in the DOM but not in view", want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -16,6 +17,10 @@ const (
 	viewHeight   = 560 // height of the scrolling container
 	overscan     = 4   // rows drawn beyond each edge of the view
 	cellCacheCap = 512 // rows whose summarised cells are kept
+	// maxSpacer is the tallest scroll area drawn: browsers cap element
+	// heights (about 33.5 million pixels in Chromium), so beyond this the
+	// scroll position maps to rows proportionally.
+	maxSpacer = 8_000_000
 )
 
 // RowsTable shows every row of every record batch in a windowed list: only
@@ -27,7 +32,8 @@ type RowsTable struct {
 	File *decode.File
 	Rows int64 // row count (estimated while the file is being indexed)
 
-	first   int // first row in view
+	first   int     // first row in view
+	top     float64 // scrollTop of the rows container
 	shown   *decode.File
 	cache   map[int64][]decode.Cell
 	missing []int64         // rows in view whose data is not loaded, found by Render
@@ -41,7 +47,7 @@ func (r *RowsTable) OnMount(ctx app.Context) { ctx.Defer(r.fetch) }
 // OnUpdate resets the window when another file is passed in.
 func (r *RowsTable) OnUpdate(ctx app.Context) {
 	if r.File != r.shown {
-		r.first, r.cache, r.pending, r.failed = 0, nil, nil, nil
+		r.first, r.top, r.cache, r.pending, r.failed = 0, 0, nil, nil, nil
 		ctx.Defer(func(ctx app.Context) {
 			if el := r.JSValue(); el.Truthy() {
 				if body := el.Call("querySelector", "[data-role=rows]"); body.Truthy() {
@@ -98,13 +104,36 @@ func (r *RowsTable) cells(row int64) []decode.Cell {
 	return c
 }
 
+// geometry returns the height of the scroll area and whether rows are
+// mapped to it proportionally (too many rows for one pixel row each).
+func geometry(rows int64) (spacer int64, scaled bool) {
+	h := rows * rowHeight
+	if h > maxSpacer {
+		return maxSpacer, true
+	}
+	return h, false
+}
+
+// firstRow is the first row in view for a scroll position.
+func firstRow(top float64, rows int64) int {
+	spacer, scaled := geometry(rows)
+	if !scaled {
+		return int(top) / rowHeight
+	}
+	visible := int64(viewHeight-headerHeight) / rowHeight
+	frac := top / float64(spacer-(viewHeight-headerHeight))
+	return int(math.Min(1, math.Max(0, frac)) * float64(rows-visible))
+}
+
 func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
-	first := int(ctx.JSSrc().Get("scrollTop").Float()) / rowHeight
-	if first == r.first {
+	top := ctx.JSSrc().Get("scrollTop").Float()
+	first := firstRow(top, r.Rows)
+	_, scaled := geometry(r.Rows)
+	if first == r.first && (!scaled || top == r.top) {
 		ctx.PreventUpdate()
 		return
 	}
-	r.first = first
+	r.first, r.top = first, top
 	ctx.Defer(r.fetch)
 }
 
@@ -119,6 +148,7 @@ func (r *RowsTable) Render() app.UI {
 		rows = append(rows, i)
 	}
 	used, budget := f.CacheBytes()
+	spacer, _ := geometry(r.Rows)
 	grid := fmt.Sprintf("72px repeat(%d, minmax(180px, 1fr))", len(f.Fields))
 	width := fmt.Sprintf("max(100%%, %dpx)", 72+180*len(f.Fields))
 	return app.Section().Class("rows").Body(
@@ -136,7 +166,7 @@ func (r *RowsTable) Render() app.UI {
 					return app.Div().Class("col-head").Title(f.Fields[i].Type).Text(f.Fields[i].Name)
 				}),
 			),
-			app.Div().Class("rows-body").Style("height", fmt.Sprintf("%dpx", n*rowHeight)).Style("width", width).Body(
+			app.Div().Class("rows-body").Style("height", fmt.Sprintf("%dpx", spacer)).Style("width", width).Body(
 				app.Range(rows).Slice(func(k int) app.UI {
 					return r.row(int64(rows[k]), grid)
 				}),
@@ -146,8 +176,12 @@ func (r *RowsTable) Render() app.UI {
 }
 
 func (r *RowsTable) row(i int64, grid string) app.UI {
+	top := i * rowHeight
+	if _, scaled := geometry(r.Rows); scaled {
+		top = int64(r.top) + (i-int64(r.first))*rowHeight
+	}
 	div := app.Div().Class("row").Attr("data-row", i).
-		Style("top", strconv.FormatInt(i*rowHeight, 10)+"px").Style("grid-template-columns", grid)
+		Style("top", strconv.FormatInt(top, 10)+"px").Style("grid-template-columns", grid)
 	b, w, located := r.File.Chunk(i)
 	if !located {
 		// Past what is indexed so far (the count is an estimate).
