@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -145,11 +146,11 @@ func (t *FixedShapeTensorType) Serialize() string {
 	var b strings.Builder
 	b.WriteString(`{"shape":`)
 	b.WriteString(formatInts(t.shape))
-	if t.permutation != nil {
+	if len(t.permutation) > 0 {
 		b.WriteString(`,"permutation":`)
 		b.WriteString(formatInts(t.permutation))
 	}
-	if t.dimNames != nil {
+	if len(t.dimNames) > 0 {
 		b.WriteString(`,"dim_names":`)
 		writeJSONStrings(&b, t.dimNames)
 	}
@@ -204,7 +205,11 @@ func (t *FixedShapeTensorType) parse(storage arrow.DataType, data string) error 
 			return fmt.Errorf("shape must have non-negative values, got %d", d)
 		}
 	}
-	if n, ok := product(t.shape); !ok || n != int(fsl.Len()) {
+	n, ok := product(t.shape)
+	if !ok {
+		return fmt.Errorf("Product of shape dimensions %s overflows; it must match FixedSizeList size (%d)", formatInts(t.shape), fsl.Len())
+	}
+	if n != int(fsl.Len()) {
 		return fmt.Errorf("Product of shape dimensions (%d) does not match FixedSizeList size (%d)", n, fsl.Len())
 	}
 	return t.checkParams()
@@ -262,6 +267,22 @@ func (t *FixedShapeTensorType) NewBuilder(mem memory.Allocator) array.Builder {
 // per row, each viewed without copying by Tensor.
 type FixedShapeTensorArray struct {
 	array.ExtensionArrayBase
+	checked  sync.Once
+	checkErr error // the storage's buffers are too small (a malformed file)
+}
+
+// check returns the type's error, or a storage whose buffers cannot hold
+// its rows; it looks at the buffers once.
+func (a *FixedShapeTensorArray) check() error {
+	if err := a.TensorType().err; err != nil {
+		return err
+	}
+	a.checked.Do(func() {
+		if err := checkData(a.Storage().Data()); err != nil {
+			a.checkErr = fmt.Errorf("malformed storage: %w", err)
+		}
+	})
+	return a.checkErr
 }
 
 // TensorType returns the array's extension type.
@@ -275,7 +296,7 @@ func (a *FixedShapeTensorArray) TensorType() *FixedShapeTensorType {
 // type. i must be in [0, Len()).
 func (a *FixedShapeTensorArray) Tensor(i int) (Tensor, error) {
 	typ := a.TensorType()
-	if err := typ.err; err != nil {
+	if err := a.check(); err != nil {
 		return Tensor{}, err
 	}
 	if a.IsNull(i) {
@@ -286,19 +307,11 @@ func (a *FixedShapeTensorArray) Tensor(i int) (Tensor, error) {
 	return tensorAt(fsl.ListValues(), int(start), typ.shape, typ.strides, typ.dimNames, typ.permutation), nil
 }
 
-// ValidateFull checks the type (Validate) and that the storage holds
-// Len()*product(shape) values.
+// ValidateFull checks the type (Validate) and that the storage's buffers
+// hold Len()*product(shape) values.
 func (a *FixedShapeTensorArray) ValidateFull() error {
-	typ := a.TensorType()
-	if typ.err != nil {
-		return typ.err
-	}
-	fsl := a.Storage().(*array.FixedSizeList)
-	if a.Len() > 0 {
-		_, end := fsl.ValueOffsets(a.Len() - 1)
-		if int(end) > fsl.ListValues().Len() {
-			return fmt.Errorf("Expected values array of length at least %d, got %d", end, fsl.ListValues().Len())
-		}
+	if err := a.check(); err != nil {
+		return err
 	}
 	return nil
 }

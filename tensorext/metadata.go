@@ -3,6 +3,7 @@ package tensorext
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -31,52 +32,88 @@ func isNull(raw json.RawMessage) bool {
 	return len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null"
 }
 
-// parseIntList decodes a JSON array of integers. Values must be integral.
+// parseIntList decodes a JSON array of integers. Entries must be JSON
+// numbers with integral values: strings ("2"), nulls, fractions and values
+// beyond int64 are rejected.
 func parseIntList(key string, raw json.RawMessage) ([]int, error) {
-	var nums []json.Number
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&nums); err != nil {
-		return nil, fmt.Errorf("%s must be an array of integers: %v", key, err)
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+		return nil, fmt.Errorf("%s must be an array of integers, got %s", key, clip(raw))
 	}
-	out := make([]int, len(nums))
-	for i, n := range nums {
-		v, err := strconv.ParseInt(n.String(), 10, 64)
+	out := make([]int, len(items))
+	for i, it := range items {
+		v, err := parseInt(it)
 		if err != nil {
-			return nil, fmt.Errorf("%s must be an array of integers, got %s", key, n)
+			return nil, fmt.Errorf("%s must be an array of integers, got %s", key, clip(it))
 		}
-		out[i] = int(v)
+		out[i] = v
 	}
 	return out, nil
 }
 
-// parseOptionalIntList decodes a JSON array whose entries are integers or
-// null (as uniform_shape); a null entry becomes -1 and is reported in known.
-func parseOptionalIntList(key string, raw json.RawMessage) (vals []int, known []bool, err error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, nil, fmt.Errorf("%s must be an array of integers and nulls: %v", key, err)
+// parseInt decodes one JSON number with an integral value.
+func parseInt(raw json.RawMessage) (int, error) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || (t[0] != '-' && (t[0] < '0' || t[0] > '9')) {
+		return 0, errors.New("not a number")
 	}
-	vals = make([]int, len(items))
-	known = make([]bool, len(items))
-	for i, it := range items {
-		if isNull(it) {
-			vals[i] = -1
-			continue
-		}
-		v, err := strconv.ParseInt(string(bytes.TrimSpace(it)), 10, 64)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s must be an array of integers and nulls, got %s", key, it)
-		}
-		vals[i], known[i] = int(v), true
+	v, err := strconv.ParseInt(string(t), 10, 64)
+	if err != nil {
+		return 0, err
 	}
-	return vals, known, nil
+	if v != int64(int(v)) {
+		return 0, errors.New("out of range")
+	}
+	return int(v), nil
 }
 
+// clip shortens a JSON value for an error message.
+func clip(raw []byte) string {
+	if len(raw) > 40 {
+		return string(raw[:40]) + "…"
+	}
+	return string(raw)
+}
+
+// parseOptionalIntList decodes a JSON array whose entries are integers or
+// null (as uniform_shape); a null entry becomes -1 (VaryingDim), and an
+// explicit negative number is an error.
+func parseOptionalIntList(key string, raw json.RawMessage) ([]int, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+		return nil, fmt.Errorf("%s must be an array of integers and nulls, got %s", key, clip(raw))
+	}
+	vals := make([]int, len(items))
+	for i, it := range items {
+		if isNull(it) {
+			vals[i] = VaryingDim
+			continue
+		}
+		v, err := parseInt(it)
+		if err != nil {
+			return nil, fmt.Errorf("%s must be an array of integers and nulls, got %s", key, clip(it))
+		}
+		if v < 0 {
+			return nil, fmt.Errorf("%s must have non-negative values or null, got %d", key, v)
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+// parseStringList decodes a JSON array of strings; null entries are
+// rejected (encoding/json would turn them into "").
 func parseStringList(key string, raw json.RawMessage) ([]string, error) {
-	var out []string
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, fmt.Errorf("%s must be an array of strings: %v", key, err)
+	var items []*string
+	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+		return nil, fmt.Errorf("%s must be an array of strings, got %s", key, clip(raw))
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		if it == nil {
+			return nil, fmt.Errorf("%s must be an array of strings, got null at %d", key, i)
+		}
+		out[i] = *it
 	}
 	return out, nil
 }
@@ -131,9 +168,17 @@ func formatInts(v []int) string {
 	return b.String()
 }
 
+// writeJSONStrings writes a JSON array of strings as Arrow C++ (rapidjson)
+// does: no HTML escaping of <, > and &.
 func writeJSONStrings(b *strings.Builder, v []string) {
-	enc, _ := json.Marshal(v) // []string never fails
-	b.Write(enc)
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // []string never fails
+	s := b.String()
+	if strings.HasSuffix(s, "\n") { // Encode ends with a newline
+		b.Reset()
+		b.WriteString(s[:len(s)-1])
+	}
 }
 
 func equalInts(a, b []int) bool {
@@ -160,11 +205,13 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
-// permuteInts returns v[perm[i]] for each i, or a copy of v when perm is nil.
+// permuteInts returns v[perm[i]] for each i, or a copy of v when perm is
+// nil or not a permutation of v's indices (an invalid type's parameters).
 func permuteInts(v, perm []int) []int {
 	out := make([]int, len(v))
+	valid := checkPermutation(perm, len(v)) == nil
 	for i := range out {
-		if perm == nil {
+		if perm == nil || !valid {
 			out[i] = v[i]
 		} else {
 			out[i] = v[perm[i]]
@@ -173,13 +220,15 @@ func permuteInts(v, perm []int) []int {
 	return out
 }
 
+// permuteStrings is permuteInts for dim names; nil stays nil.
 func permuteStrings(v []string, perm []int) []string {
 	if v == nil {
 		return nil
 	}
 	out := make([]string, len(v))
+	valid := checkPermutation(perm, len(v)) == nil
 	for i := range out {
-		if perm == nil {
+		if perm == nil || !valid {
 			out[i] = v[i]
 		} else {
 			out[i] = v[perm[i]]

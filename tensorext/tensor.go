@@ -154,9 +154,13 @@ func (t Tensor) Positions(fn func(pos int) bool) {
 	}
 }
 
-// String returns the tensor's shape and values in this view's order, nested
-// like numpy's repr, for example "[[1 2 3] [4 5 6]]".
+// String returns the tensor's values in this view's order, nested like
+// numpy's repr, for example "[[1 2 3] [4 5 6]]"; "[]" when it has no
+// elements.
 func (t Tensor) String() string {
+	if t.Len() == 0 && t.NDim() > 0 {
+		return "[]" // as numpy prints an empty array, whatever its shape
+	}
 	var b []byte
 	var rec func(dim, pos int)
 	rec = func(dim, pos int) {

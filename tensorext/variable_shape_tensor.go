@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -141,10 +142,10 @@ func (t *VariableShapeTensorType) Validate() error { return t.err }
 // "{}" when none is set; a varying dimension of uniform_shape is null.
 func (t *VariableShapeTensorType) Serialize() string {
 	var parts []string
-	if t.permutation != nil {
+	if len(t.permutation) > 0 {
 		parts = append(parts, `"permutation":`+formatInts(t.permutation))
 	}
-	if t.dimNames != nil {
+	if len(t.dimNames) > 0 {
 		var b strings.Builder
 		writeJSONStrings(&b, t.dimNames)
 		parts = append(parts, `"dim_names":`+b.String())
@@ -210,19 +211,17 @@ func (t *VariableShapeTensorType) parse(storage arrow.DataType, data string) err
 		}
 	}
 	if raw := obj["uniform_shape"]; !isNull(raw) {
-		vals, _, err := parseOptionalIntList("uniform_shape", raw)
-		if err != nil {
+		if t.uniformShape, err = parseOptionalIntList("uniform_shape", raw); err != nil {
 			return err
 		}
-		t.uniformShape = vals
 	}
 	if raw := obj["ndim"]; !isNull(raw) { // draft key
-		n, err := parseIntList("ndim", []byte("["+string(raw)+"]"))
+		n, err := parseInt(raw)
 		if err != nil {
-			return err
+			return fmt.Errorf("ndim must be an integer, got %s", clip(raw))
 		}
-		if n[0] != t.ndim {
-			return fmt.Errorf("ndim (%d) does not match shape FixedSizeList size (%d)", n[0], t.ndim)
+		if n != t.ndim {
+			return fmt.Errorf("ndim (%d) does not match shape FixedSizeList size (%d)", n, t.ndim)
 		}
 	}
 	if raw := obj["ragged_dimensions"]; !isNull(raw) { // draft key
@@ -291,6 +290,22 @@ func (t *VariableShapeTensorType) NewBuilder(mem memory.Allocator) array.Builder
 // tensor per row, each with its own shape, viewed without copying by Tensor.
 type VariableShapeTensorArray struct {
 	array.ExtensionArrayBase
+	checked  sync.Once
+	checkErr error // the storage's buffers are too small (a malformed file)
+}
+
+// check returns the type's error, or a storage whose buffers cannot hold
+// its rows; it looks at the buffers once.
+func (a *VariableShapeTensorArray) check() error {
+	if err := a.TensorType().err; err != nil {
+		return err
+	}
+	a.checked.Do(func() {
+		if err := checkData(a.Storage().Data()); err != nil {
+			a.checkErr = fmt.Errorf("malformed storage: %w", err)
+		}
+	})
+	return a.checkErr
 }
 
 // TensorType returns the array's extension type.
@@ -314,8 +329,8 @@ func (a *VariableShapeTensorArray) Tensor(i int) (Tensor, error) {
 // for NDim entries. Errors are those of Tensor; dst is left unchanged then.
 func (a *VariableShapeTensorArray) TensorInto(dst *Tensor, i int) error {
 	typ := a.TensorType()
-	if typ.err != nil {
-		return typ.err
+	if err := a.check(); err != nil {
+		return err
 	}
 	st := a.Storage().(*array.Struct)
 	data := st.Field(typ.dataIdx).(array.ListLike)
@@ -364,8 +379,8 @@ func (a *VariableShapeTensorArray) TensorInto(dst *Tensor, i int) error {
 // shape, and it agrees with uniform_shape. It returns the first problem.
 func (a *VariableShapeTensorArray) ValidateFull() error {
 	typ := a.TensorType()
-	if typ.err != nil {
-		return typ.err
+	if err := a.check(); err != nil {
+		return err
 	}
 	for i := 0; i < a.Len(); i++ {
 		t, err := a.Tensor(i)
@@ -441,7 +456,10 @@ func (b *VariableShapeTensorBuilder) AppendTensor(shape []int, values any) error
 	}
 	want, _ := product(shape)
 	st := b.ExtensionBuilder.Builder.(*array.StructBuilder)
-	data := st.FieldBuilder(b.typ.dataIdx).(*array.ListBuilder)
+	data, isList := st.FieldBuilder(b.typ.dataIdx).(array.ListLikeBuilder)
+	if !isList {
+		return fmt.Errorf("tensorext: cannot build the data field %s", st.FieldBuilder(b.typ.dataIdx).Type())
+	}
 	n, ok := appendValues(data.ValueBuilder(), values, true)
 	switch {
 	case n != want && n >= 0:
@@ -476,7 +494,9 @@ func (b *VariableShapeTensorBuilder) Reserve(n int) {
 // ReserveValues makes room for n more tensor elements in all.
 func (b *VariableShapeTensorBuilder) ReserveValues(n int) {
 	st := b.ExtensionBuilder.Builder.(*array.StructBuilder)
-	st.FieldBuilder(b.typ.dataIdx).(*array.ListBuilder).ValueBuilder().Reserve(n)
+	if data, ok := st.FieldBuilder(b.typ.dataIdx).(array.ListLikeBuilder); ok {
+		data.ValueBuilder().Reserve(n)
+	}
 }
 
 // NewVariableShapeTensorArray returns the built array and resets the builder.

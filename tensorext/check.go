@@ -1,0 +1,100 @@
+package tensorext
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// checkData verifies that an array's buffers are large enough for its
+// length and offset, recursively: validity bitmaps, fixed-width values,
+// list offsets (monotonic and within the child) and children's lengths.
+// arrow-go trusts buffers read from IPC, so without this a malformed file
+// makes element access panic.
+func checkData(d arrow.ArrayData) error {
+	n := int64(d.Offset()) + int64(d.Len())
+	bufs := d.Buffers()
+	need := func(i int, bytes int64, what string) error {
+		if i >= len(bufs) || bufs[i] == nil {
+			if bytes == 0 {
+				return nil
+			}
+			return fmt.Errorf("%s buffer is missing", what)
+		}
+		if int64(bufs[i].Len()) < bytes {
+			return fmt.Errorf("%s buffer has %d bytes, %d needed for %d elements", what, bufs[i].Len(), bytes, n)
+		}
+		return nil
+	}
+	if len(bufs) > 0 && bufs[0] != nil && d.DataType().ID() != arrow.NULL {
+		if err := need(0, (n+7)/8, "validity"); err != nil {
+			return err
+		}
+	}
+	dt := d.DataType()
+	if ext, ok := dt.(arrow.ExtensionType); ok {
+		dt = ext.StorageType()
+	}
+	children := d.Children()
+	switch t := dt.(type) {
+	case *arrow.BooleanType:
+		return need(1, (n+7)/8, "values")
+	case arrow.FixedWidthDataType:
+		if dt.ID() == arrow.DICTIONARY {
+			return nil
+		}
+		return need(1, (n*int64(t.BitWidth())+7)/8, "values")
+	case *arrow.FixedSizeListType:
+		if len(children) != 1 || int64(children[0].Len()) < n*int64(t.Len()) {
+			return fmt.Errorf("fixed-size list of %d elements needs %d values", n, n*int64(t.Len()))
+		}
+		return checkData(children[0])
+	case *arrow.ListType, *arrow.LargeListType:
+		width := int64(4)
+		if dt.ID() == arrow.LARGE_LIST {
+			width = 8
+		}
+		if d.Len() == 0 {
+			return nil
+		}
+		if err := need(1, (n+1)*width, "offsets"); err != nil {
+			return err
+		}
+		if len(children) != 1 {
+			return fmt.Errorf("list without a child array")
+		}
+		raw := bufs[1].Bytes()
+		at := func(i int64) int64 {
+			if width == 4 {
+				return int64(int32(binary.LittleEndian.Uint32(raw[i*4:])))
+			}
+			return int64(binary.LittleEndian.Uint64(raw[i*8:]))
+		}
+		prev := at(int64(d.Offset()))
+		if prev < 0 {
+			return fmt.Errorf("list offset %d is negative", prev)
+		}
+		for i := int64(d.Offset()) + 1; i <= n; i++ {
+			o := at(i)
+			if o < prev {
+				return fmt.Errorf("list offsets decrease at %d (%d < %d)", i, o, prev)
+			}
+			prev = o
+		}
+		if prev > int64(children[0].Len()) {
+			return fmt.Errorf("list offsets reach %d, past the %d values", prev, children[0].Len())
+		}
+		return checkData(children[0])
+	case *arrow.StructType:
+		for _, c := range children {
+			if int64(c.Len()) < n {
+				return fmt.Errorf("struct child has %d elements, %d needed", c.Len(), n)
+			}
+			if err := checkData(c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
