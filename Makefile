@@ -6,10 +6,15 @@ BASE    ?=
 # The sub-path the end-to-end test serves the static build under, as GitHub
 # Pages does for a project site.
 E2E_BASE ?= /tensorview
+# Quality of the brotli copies make static writes (0-11; 11 takes ~50 s for
+# the wasm, 6 under a second).
+BROTLI  ?= 11
+# Where make bench-browser writes its Arrow files and results.
+BENCH_DIR ?= /tmp/tensorview-bench
 SAMPLES := js_big.arrow js_images.arrow js_permuted.arrow js_variable.arrow
 GO_SOURCES := $(shell find . -name '*.go' -not -path './dist/*' -not -path './testdata/node_modules/*') go.mod go.sum
 
-.PHONY: run static wasm samples test lint chromium testdata-js clean
+.PHONY: run static wasm samples test lint chromium testdata-js clean size bench-browser
 
 wasm: web/app.wasm samples
 
@@ -29,6 +34,20 @@ run: wasm
 static: wasm
 	rm -rf $(DIST)
 	$(GO) run . static -dir $(DIST) -base "$(BASE)"
+	$(GO) run ./bench/payload compress -brotli $(BROTLI) $(DIST)
+
+# Raw, gzip -9 and brotli sizes of web/app.wasm, and its biggest modules and
+# packages (from a build that keeps the function names).
+size: web/app.wasm
+	@tmp=$$(mktemp -d) && GOOS=js GOARCH=wasm $(GO) build -trimpath -o $$tmp/app.wasm . && \
+	  $(GO) run ./bench/payload size -brotli $(BROTLI) -syms $$tmp/app.wasm web/app.wasm; rc=$$?; rm -rf $$tmp; exit $$rc
+
+# tensorview against apache-arrow (JS) in headless Chromium on generated
+# files of BENCH_SIZES (default 100M,1G,6G) in $(BENCH_DIR): see bench/browser.
+# Not part of make test.
+bench-browser: BROTLI = 6
+bench-browser: chromium testdata/node_modules static
+	TENSORVIEW_DIST=$(abspath $(DIST)) BENCH_DIR=$(BENCH_DIR) $(GO) run ./bench/browser
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -55,6 +74,7 @@ testdata-js: testdata/node_modules
 
 # Everything: formatting, vet, unit tests, and the browser tests against the
 # static build served under a sub-path.
+test: export BROTLI = 6
 test: lint chromium testdata/node_modules
 	$(MAKE) static DIST=$(DIST) BASE=$(E2E_BASE)
 	TENSORVIEW_DIST=$(abspath $(DIST)) TENSORVIEW_BASE=$(E2E_BASE) $(GO) test -count=1 ./...

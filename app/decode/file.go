@@ -185,7 +185,9 @@ func (f *File) openFile() error {
 	// arrow-go reads the schema from the footer (some writers, apache-arrow
 	// JS among them, put no schema message after the magic) and decodes the
 	// batches; this package only locates and counts them.
-	if f.fr, err = ipc.NewFileReader(io.NewSectionReader(f.r, 0, f.Size)); err != nil {
+	// A body cannot be larger than the file: that bounds allocations from
+	// corrupt lengths without arrow-go's default 256 MiB cap on batches.
+	if f.fr, err = ipc.NewFileReader(io.NewSectionReader(f.r, 0, f.Size), ipc.WithBodySizeLimit(f.Size)); err != nil {
 		return fmt.Errorf("cannot read the Arrow IPC file: %w", err)
 	}
 	if f.fr.NumRecords() != len(blocks) {
@@ -446,16 +448,24 @@ func (f *File) Locate(row int64) (batch, local int, ok bool) {
 	return 0, 0, false
 }
 
-// windowRows returns how many rows of batch b a window holds, or 0 when
-// the batch is read whole: it is when it takes at most a quarter of the
-// cache budget. Windows hold about an eighth of the budget, in multiples of
-// 8 rows. Call with f.mu held.
+// Row windows: a batch is read by windows of rows when it is larger than
+// wholeBatchMax or a quarter of the cache budget; a window holds about
+// windowBytes or an eighth of the budget, whichever is smaller. Small
+// windows put the first rows on screen quickly (a 38 MiB batch of 224×224×3
+// images is a 3 MiB read for its first rows instead of 38).
+const (
+	wholeBatchMax = 16 << 20
+	windowBytes   = 4 << 20
+)
+
+// windowRows returns how many rows of batch b a window holds, in multiples
+// of 8, or 0 when the batch is read whole. Call with f.mu held.
 func (f *File) windowRows(b batchInfo) int64 {
-	if b.whole || b.rows <= 0 || b.length <= f.cache.budget/4 {
+	if b.whole || b.rows <= 0 || b.length <= min(wholeBatchMax, f.cache.budget/4) {
 		return 0
 	}
 	perRow := max(1, b.length/b.rows)
-	w := max(8, (f.cache.budget/8/perRow)/8*8)
+	w := max(8, (min(windowBytes, f.cache.budget/8)/perRow)/8*8)
 	if w >= b.rows {
 		return 0
 	}
@@ -612,7 +622,7 @@ func (f *File) decodeBatch(i int, b batchInfo, dicts [][]byte) (arrow.RecordBatc
 		parts = append(parts, bytes.NewReader(d))
 	}
 	parts = append(parts, bytes.NewReader(msg))
-	r, err := ipc.NewReader(io.MultiReader(parts...))
+	r, err := ipc.NewReader(io.MultiReader(parts...), ipc.WithBodySizeLimit(f.Size))
 	if err != nil {
 		return nil, fmt.Errorf("cannot decode record batch %d: %w", i, err)
 	}

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+//go:embed page.js
+var pageJS string
+
+// tab is a page in a headless Chromium of its own: every measurement starts
+// a browser, so that one file's memory or a hung or crashed page does not
+// affect the next.
+type tab struct {
+	ctx    context.Context
+	cancel func()
+	mu     sync.Mutex
+	errs   []string // page exceptions and console errors, last few
+	crash  chan struct{}
+}
+
+var errCrashed = errors.New("the page crashed (out of memory?)")
+
+// newTab starts Debian's chromium with the flags of main_test.go (plus
+// precise memory info) and opens an empty page with page.js installed.
+func newTab(timeout time.Duration) (*tab, error) {
+	chromium := os.Getenv("CHROMIUM")
+	if chromium == "" {
+		var err error
+		if chromium, err = exec.LookPath("chromium"); err != nil {
+			return nil, fmt.Errorf("Debian's chromium is needed (make chromium installs it): %w", err)
+		}
+	}
+	profile, err := os.MkdirTemp("", "tensorview-bench-chromium-")
+	if err != nil {
+		return nil, err
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.UserDataDir(profile),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("enable-precise-memory-info", true),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	t := &tab{ctx: ctx, crash: make(chan struct{})}
+	var once sync.Once
+	t.cancel = func() {
+		// Closing a tab whose page is stuck in wasm can wait: kill the
+		// browser after a few seconds.
+		done := make(chan struct{})
+		go func() { cancelCtx(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+		}
+		cancelAlloc()
+		// Chromium's helpers may still write to the profile for a moment.
+		for range 20 {
+			if os.RemoveAll(profile) == nil {
+				if _, err := os.Stat(profile); os.IsNotExist(err) {
+					return
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *inspector.EventTargetCrashed:
+			once.Do(func() { close(t.crash) })
+		case *runtime.EventExceptionThrown:
+			t.note("exception: " + e.ExceptionDetails.Error())
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.APITypeError {
+				var parts []string
+				for _, a := range e.Args {
+					if a.Value != nil {
+						parts = append(parts, strings.Trim(string(a.Value), `"`))
+					} else if a.Description != "" {
+						parts = append(parts, a.Description)
+					}
+				}
+				t.note("console.error: " + strings.Join(parts, " "))
+			}
+		}
+	})
+	// The first Run starts the browser and must not have a deadline of its
+	// own: its context's end would close the browser.
+	start := make(chan error, 1)
+	go func() { start <- chromedp.Run(ctx) }()
+	select {
+	case err = <-start:
+	case <-time.After(timeout):
+		err = context.DeadlineExceeded
+	}
+	if err != nil {
+		t.cancel()
+		return nil, fmt.Errorf("starting chromium: %w", err)
+	}
+	err = t.run(timeout, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(pageJS).Do(ctx)
+		return err
+	}))
+	if err != nil {
+		t.cancel()
+		return nil, fmt.Errorf("starting chromium: %w", err)
+	}
+	return t, nil
+}
+
+func (t *tab) note(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	t.errs = append(t.errs, s)
+	if len(t.errs) > 8 {
+		t.errs = t.errs[len(t.errs)-8:]
+	}
+}
+
+// lastError is the last page exception or console error, if any.
+func (t *tab) lastError() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.errs) == 0 {
+		return ""
+	}
+	return t.errs[len(t.errs)-1]
+}
+
+// run runs actions with a timeout; a crash of the page ends it early with
+// errCrashed, the timeout with context.DeadlineExceeded.
+func (t *tab) run(timeout time.Duration, actions ...chromedp.Action) error {
+	ctx, cancel := context.WithTimeoutCause(t.ctx, timeout, context.DeadlineExceeded)
+	defer cancel()
+	go func() {
+		select {
+		case <-t.crash:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	err := chromedp.Run(ctx, actions...)
+	select {
+	case <-t.crash:
+		return errCrashed
+	default:
+	}
+	if err != nil && ctx.Err() != nil && t.ctx.Err() == nil {
+		return context.DeadlineExceeded
+	}
+	return err
+}
+
+// eval evaluates JavaScript, awaiting a promise, into out.
+func (t *tab) eval(timeout time.Duration, js string, out any) error {
+	return t.run(timeout, chromedp.Evaluate(js, out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
+		return p.WithAwaitPromise(true)
+	}))
+}
+
+// heap returns the page's V8 heap in use and the bytes of its ArrayBuffer
+// backing stores (the file's bytes, the wasm memory).
+func (t *tab) heap(timeout time.Duration) (used, backing float64, err error) {
+	err = t.run(timeout, chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		used, _, _, backing, err = runtime.GetHeapUsage().Do(ctx)
+		return err
+	}))
+	return used, backing, err
+}
+
+// status names an error for the results table.
+func status(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, errCrashed):
+		return "crashed"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	}
+	return err.Error()
+}

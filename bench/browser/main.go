@@ -1,0 +1,396 @@
+// Command browser benchmarks tensorview against apache-arrow (arrow-js) in
+// headless Chromium on big Arrow IPC files of image tensors. Run it with
+// `make bench-browser`, which builds the static site first; it is not part of
+// `make test`.
+//
+// It writes Arrow IPC files (224x224x3 uint8 fixed shape tensors, with id,
+// score and label columns) of the sizes asked, each in record batches of 256
+// rows and in one record batch, serves the static build, the files and
+// npm's apache-arrow bundle on 127.0.0.1, and for each file measures in a
+// fresh browser:
+//
+//   - tensorview: the file chosen through input[type=file] until row 0 shows
+//     a preview; scrolling to the last row until it is shown (and its
+//     preview); animation frame intervals while scrolling for 2 s; the wasm
+//     memory (it only grows, so this is its peak) and the page's
+//     [data-role=cache] data-bytes / data-budget when it has one;
+//   - arrow-js: the same file chosen on a blank page of the same origin,
+//     tableFromIPC(await file.arrayBuffer()) until table.get(0), and the
+//     JS heap and ArrayBuffer bytes then, or the error it hit;
+//
+// and prints a Markdown table (also written as JSON to BENCH_DIR).
+//
+// Environment:
+//
+//	BENCH_DIR        where the files and results go (/tmp/tensorview-bench)
+//	BENCH_SIZES      file sizes, binary units (100M,1G,6G)
+//	BENCH_LAYOUTS    b256, single and/or single32 (b256,single); single32 is
+//	                 one batch capped at 14266 rows so int32 lengths suffice
+//	BENCH_VIEWERS    tensorview and/or arrow-js (tensorview,arrow-js)
+//	BENCH_TIMEOUT    per measurement (120s)
+//	BENCH_GEN_ONLY   set to write the files and stop
+//	TENSORVIEW_DIST  the static build (dist)
+//	TENSORVIEW_BASE  the path it is served under (read from its app.js)
+//	ARROW_JS_DIR     npm's apache-arrow (testdata/node_modules/apache-arrow)
+//	CHROMIUM         the browser (chromium on the PATH)
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+type config struct {
+	dir, dist, base, arrowJS string
+	sizes, layouts, viewers  []string
+	timeout                  time.Duration
+	genOnly                  bool
+	scrollMs, scrollPx       int
+}
+
+func env(k, def string) string {
+	if v := strings.TrimSpace(os.Getenv(k)); v != "" {
+		return v
+	}
+	return def
+}
+
+func list(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func loadConfig() (config, error) {
+	c := config{
+		dir:      env("BENCH_DIR", "/tmp/tensorview-bench"),
+		dist:     env("TENSORVIEW_DIST", "dist"),
+		arrowJS:  env("ARROW_JS_DIR", filepath.Join("testdata", "node_modules", "apache-arrow")),
+		sizes:    list(env("BENCH_SIZES", "100M,1G,6G")),
+		layouts:  list(env("BENCH_LAYOUTS", "b256,single")),
+		viewers:  list(env("BENCH_VIEWERS", "tensorview,arrow-js")),
+		genOnly:  os.Getenv("BENCH_GEN_ONLY") != "",
+		scrollMs: 2000,
+		scrollPx: 6000,
+	}
+	t := env("BENCH_TIMEOUT", "120s")
+	if !strings.ContainsAny(t, "smh") {
+		t += "s"
+	}
+	var err error
+	if c.timeout, err = time.ParseDuration(t); err != nil {
+		return c, fmt.Errorf("BENCH_TIMEOUT: %w", err)
+	}
+	if c.genOnly {
+		return c, nil
+	}
+	appJS, err := os.ReadFile(filepath.Join(c.dist, "app.js"))
+	if err != nil {
+		return c, fmt.Errorf("no static build in %s (make static writes it): %w", c.dist, err)
+	}
+	c.base = "/"
+	if m := regexp.MustCompile(`"GOAPP_ROOT_PREFIX":"([^"]*)"`).FindSubmatch(appJS); m != nil && string(m[1]) != "" {
+		c.base = string(m[1])
+	}
+	c.base = env("TENSORVIEW_BASE", c.base)
+	c.base = "/" + strings.Trim(c.base, "/") + "/"
+	c.base = strings.ReplaceAll(c.base, "//", "/")
+	return c, nil
+}
+
+// Results of one file.
+type result struct {
+	File       benchFile  `json:"file"`
+	Tensorview *tvResult  `json:"tensorview,omitempty"`
+	ArrowJS    *ajsResult `json:"arrow_js,omitempty"`
+}
+
+type tvResult struct {
+	FirstMs       float64 `json:"first_previews_ms"`
+	FirstStatus   string  `json:"first_status,omitempty"` // timeout, crashed, or the page's error
+	JumpRowMs     float64 `json:"jump_row_ms"`
+	JumpPreviewMs float64 `json:"jump_preview_ms"`
+	JumpStatus    string  `json:"jump_status,omitempty"`
+	Frames        int     `json:"frames"`
+	FrameMaxMs    float64 `json:"frame_max_ms"`
+	FrameP95Ms    float64 `json:"frame_p95_ms"`
+	FrameP50Ms    float64 `json:"frame_p50_ms"`
+	FrameStatus   string  `json:"frame_status,omitempty"`
+	WasmBytes     float64 `json:"wasm_bytes"` // -1 when unknown
+	JSHeapBytes   float64 `json:"js_heap_bytes"`
+	BackingBytes  float64 `json:"array_buffer_bytes"` // ArrayBuffer backing stores, the wasm memory included
+	CacheBytes    string  `json:"cache_bytes,omitempty"`
+	CacheBudget   string  `json:"cache_budget,omitempty"`
+	PageError     string  `json:"page_error,omitempty"` // last exception or console error
+}
+
+type ajsResult struct {
+	ReadMs       float64 `json:"read_ms"`
+	FirstRowMs   float64 `json:"first_row_ms"`
+	Rows         int     `json:"rows"`
+	Batches      int     `json:"batches"`
+	JSHeapBytes  float64 `json:"js_heap_bytes"`
+	BackingBytes float64 `json:"array_buffer_bytes"`
+	PerfHeap     float64 `json:"performance_memory_used_js_heap_size"`
+	Error        string  `json:"error,omitempty"`
+	FailMs       float64 `json:"fail_ms,omitempty"` // when the error came
+	Status       string  `json:"status,omitempty"`  // timeout, crashed, or why it did not run
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}
+
+func main() {
+	if len(os.Args) > 1 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench/browser (configured by environment variables: see `go doc ./bench/browser`)")
+		os.Exit(2)
+	}
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	c, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	var files []benchFile
+	for _, size := range c.sizes {
+		for _, layout := range c.layouts {
+			f, err := plan(c.dir, size, layout)
+			if err != nil {
+				return err
+			}
+			if layout == layoutSingle32 && f.Note == "" {
+				continue // the same as single
+			}
+			start := time.Now()
+			f, err = ensure(f, logf)
+			if err != nil {
+				logf("%v", err)
+				f.Note = strings.TrimSpace(f.Note + " not written: " + err.Error())
+				f.Path = ""
+			} else if d := time.Since(start); d > time.Second {
+				logf("  %.1f MB in %v", float64(f.Bytes)/1e6, d.Round(time.Second))
+			}
+			files = append(files, f)
+		}
+	}
+	if c.genOnly {
+		return nil
+	}
+
+	// The static build under its base path, the files, and apache-arrow.
+	mux := http.NewServeMux()
+	mux.Handle(c.base, http.StripPrefix(strings.TrimSuffix(c.base, "/"), http.FileServer(http.Dir(c.dist))))
+	mux.Handle("/bench/files/", http.StripPrefix("/bench/files/", http.FileServer(http.Dir(c.dir))))
+	mux.Handle("/bench/arrow/", http.StripPrefix("/bench/arrow/", http.FileServer(http.Dir(c.arrowJS))))
+	mux.HandleFunc("/bench/arrowjs.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><meta charset=utf-8><title>arrow-js</title>
+<script src="/bench/arrow/Arrow.es2015.min.js"></script>
+<input type=file>`)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	defer srv.Close()
+	origin := "http://" + ln.Addr().String()
+	logf("serving %s at %s%s", c.dist, origin, c.base)
+	if _, err := os.Stat(filepath.Join(c.arrowJS, "Arrow.es2015.min.js")); err != nil && has(c.viewers, "arrow-js") {
+		logf("no apache-arrow bundle (make testdata/node_modules installs it): %v", err)
+	}
+
+	var results []result
+	for _, f := range files {
+		r := result{File: f}
+		if f.Path != "" {
+			if has(c.viewers, "tensorview") {
+				logf("tensorview: %s", filepath.Base(f.Path))
+				r.Tensorview = measureTensorview(c, origin, f)
+				logf("  %+v", *r.Tensorview)
+			}
+			if has(c.viewers, "arrow-js") {
+				logf("arrow-js: %s", filepath.Base(f.Path))
+				r.ArrowJS = measureArrowJS(c, origin, f)
+				logf("  %+v", *r.ArrowJS)
+			}
+		}
+		results = append(results, r)
+	}
+	printTable(os.Stdout, c, results)
+	out := filepath.Join(c.dir, "results-"+time.Now().Format("20060102-150405")+".json")
+	data, _ := json.MarshalIndent(results, "", "  ")
+	if err := os.WriteFile(out, data, 0o644); err == nil {
+		logf("results in %s", out)
+	}
+	return nil
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func ms(d time.Duration) int { return int(d / time.Millisecond) }
+
+func measureTensorview(c config, origin string, f benchFile) *tvResult {
+	r := &tvResult{WasmBytes: -1, JSHeapBytes: -1, BackingBytes: -1}
+	t, err := newTab(time.Minute)
+	if err != nil {
+		r.FirstStatus = err.Error()
+		return r
+	}
+	defer t.cancel()
+	defer func() { r.PageError = t.lastError() }()
+	var ok struct{ Timeout bool }
+	err = t.run(time.Minute, chromedp.Navigate(origin+c.base))
+	if err == nil {
+		err = t.eval(time.Minute, `__bench.waitFor(() => document.querySelector('[data-state=empty] [data-role=dropzone]'), 55000)`, &ok)
+	}
+	if err == nil && ok.Timeout {
+		err = fmt.Errorf("the page did not start (no drop zone)")
+	}
+	if err == nil {
+		// Let the service worker finish caching the site first.
+		err = t.eval(10*time.Second, `__bench.sleep(1000)`, nil)
+	}
+	if err == nil {
+		err = t.eval(10*time.Second, fmt.Sprintf(`window.__benchFirst = __bench.firstPreviews(%d), true`, ms(c.timeout)), nil)
+	}
+	if err == nil {
+		err = t.run(time.Minute, chromedp.SetUploadFiles(`input[type=file]`, []string{f.Path}, chromedp.ByQuery))
+	}
+	var first struct {
+		Ms        float64
+		Timeout   bool
+		Error     string
+		RowsTitle string
+	}
+	if err == nil {
+		err = t.eval(c.timeout+10*time.Second, `window.__benchFirst`, &first)
+	}
+	switch {
+	case err != nil:
+		r.FirstStatus = status(err)
+	case first.Timeout:
+		r.FirstStatus = "timeout"
+	case first.Error != "":
+		r.FirstStatus = first.Error
+	default:
+		r.FirstMs = first.Ms
+	}
+	if r.FirstStatus == "" {
+		var jump struct {
+			RowMs, PreviewMs float64
+			Timeout          bool
+			Error            string
+		}
+		err = t.eval(2*c.timeout+10*time.Second, fmt.Sprintf(`__bench.jumpToLast(%d, %d)`, f.Rows-1, ms(c.timeout)), &jump)
+		switch {
+		case err != nil:
+			r.JumpStatus = status(err)
+		case jump.Timeout:
+			r.JumpStatus = "timeout"
+		case jump.Error != "":
+			r.JumpStatus = jump.Error
+		default:
+			r.JumpRowMs, r.JumpPreviewMs = jump.RowMs, jump.PreviewMs
+		}
+		var frames struct {
+			Frames              int
+			MaxMs, P95Ms, P50Ms float64
+			Error               string
+		}
+		if r.JumpStatus != "crashed" {
+			err = t.eval(c.timeout+time.Duration(c.scrollMs)*time.Millisecond, fmt.Sprintf(`__bench.scrollFrames(%d, %d)`, c.scrollMs, c.scrollPx), &frames)
+			switch {
+			case err != nil:
+				r.FrameStatus = status(err)
+			case frames.Error != "":
+				r.FrameStatus = frames.Error
+			default:
+				r.Frames, r.FrameMaxMs, r.FrameP95Ms, r.FrameP50Ms = frames.Frames, frames.MaxMs, frames.P95Ms, frames.P50Ms
+			}
+		}
+	}
+	var mem struct {
+		WasmBytes, JSHeapBytes  float64
+		CacheBytes, CacheBudget string
+	}
+	if t.eval(20*time.Second, `__bench.memory()`, &mem) == nil {
+		r.WasmBytes, r.CacheBytes, r.CacheBudget = mem.WasmBytes, mem.CacheBytes, mem.CacheBudget
+	}
+	if used, backing, err := t.heap(20 * time.Second); err == nil {
+		r.JSHeapBytes, r.BackingBytes = used, backing
+	}
+	return r
+}
+
+func measureArrowJS(c config, origin string, f benchFile) *ajsResult {
+	r := &ajsResult{JSHeapBytes: -1, BackingBytes: -1}
+	t, err := newTab(time.Minute)
+	if err != nil {
+		r.Status = err.Error()
+		return r
+	}
+	defer t.cancel()
+	var ready bool
+	err = t.run(time.Minute, chromedp.Navigate(origin+"/bench/arrowjs.html"))
+	if err == nil {
+		err = t.eval(10*time.Second, fmt.Sprintf(`typeof Arrow === 'object' && typeof Arrow.tableFromIPC === 'function' && __bench.arrowJS(%d)`, ms(c.timeout)), &ready)
+	}
+	if err == nil && !ready {
+		err = fmt.Errorf("apache-arrow did not load from %s", c.arrowJS)
+	}
+	if err == nil {
+		err = t.run(time.Minute, chromedp.SetUploadFiles(`input[type=file]`, []string{f.Path}, chromedp.ByQuery))
+	}
+	var res struct {
+		ReadMs, FirstRowMs, FailMs float64
+		Rows, Batches              int
+		JSHeapBytes                float64
+		Error                      string
+		Timeout                    bool
+	}
+	if err == nil {
+		err = t.eval(c.timeout+10*time.Second, `window.__benchArrow`, &res)
+	}
+	switch {
+	case err != nil:
+		r.Status = status(err)
+	case res.Timeout:
+		r.Status = "timeout"
+	default:
+		r.ReadMs, r.FirstRowMs, r.Rows, r.Batches, r.PerfHeap, r.Error, r.FailMs = res.ReadMs, res.FirstRowMs, res.Rows, res.Batches, res.JSHeapBytes, res.Error, res.FailMs
+	}
+	if r.Status != "crashed" {
+		if used, backing, err := t.heap(20 * time.Second); err == nil {
+			r.JSHeapBytes, r.BackingBytes = used, backing
+		}
+	}
+	return r
+}

@@ -1,0 +1,146 @@
+// Injected into every page the benchmark opens, before the page's own
+// scripts: keeps the WebAssembly instance go-app's app.js creates (its Go
+// object is a local variable) and defines the measuring helpers.
+(() => {
+  const keep = (p) => p.then((r) => {
+    const inst = r && (r.instance || r);
+    if (inst && inst.exports && inst.exports.mem) window.__benchWasm = inst;
+    return r;
+  });
+  const is = WebAssembly.instantiateStreaming;
+  if (is) WebAssembly.instantiateStreaming = function () { return keep(is.apply(this, arguments)); };
+  const i = WebAssembly.instantiate;
+  WebAssembly.instantiate = function () { return keep(i.apply(this, arguments)); };
+
+  // The time the file input last changed (SetUploadFiles fires change).
+  window.__benchChange = null;
+  window.addEventListener('change', (e) => {
+    if (e.target && e.target.type === 'file') window.__benchChange = performance.now();
+  }, true);
+
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  window.__bench = {
+    sleep,
+    // waitFor resolves with {t, v} when fn() returns a truthy v (checked on
+    // every DOM change and every 50 ms), or {t, timeout: true}.
+    waitFor(fn, timeoutMs) {
+      return new Promise((resolve) => {
+        let obs, iv, to;
+        const done = (r) => { obs && obs.disconnect(); clearInterval(iv); clearTimeout(to); resolve(r); };
+        const check = () => {
+          let v;
+          try { v = fn(); } catch (e) { v = null; }
+          if (v) { done({ t: performance.now(), v }); return true; }
+          return false;
+        };
+        if (check()) return;
+        obs = new MutationObserver(check);
+        obs.observe(document.documentElement, { subtree: true, childList: true, attributes: true });
+        iv = setInterval(check, 50);
+        to = setTimeout(() => done({ t: performance.now(), timeout: true }), timeoutMs);
+      });
+    },
+
+    alert() {
+      const a = document.querySelector('[role=alert]');
+      return a ? { error: a.textContent.trim() } : null;
+    },
+
+    // firstPreviews waits, after the file input changed, for row 0 with a
+    // preview (or an alert).
+    async firstPreviews(timeoutMs) {
+      const r = await this.waitFor(() => document.querySelector('[data-row="0"] canvas[data-preview]') ? 'ok' : this.alert(), timeoutMs);
+      const t0 = window.__benchChange;
+      return { ms: t0 === null ? -1 : r.t - t0, timeout: !!r.timeout, error: r.v && r.v.error || '',
+        rowsTitle: (document.querySelector('.rows h2') || {}).textContent || '' };
+    },
+
+    // jumpToLast scrolls the rows to the end and waits for the last row, then
+    // its preview.
+    async jumpToLast(last, timeoutMs) {
+      const v = document.querySelector('[data-role=rows]');
+      if (!v) return { error: 'no [data-role=rows]' };
+      const t0 = performance.now();
+      v.scrollTop = v.scrollHeight;
+      const sel = `[data-row="${last}"]`;
+      const row = await this.waitFor(() => document.querySelector(sel) || this.alert(), timeoutMs);
+      if (row.timeout || (row.v && row.v.error)) return { timeout: !!row.timeout, error: row.v && row.v.error || '' };
+      const pv = await this.waitFor(() => document.querySelector(sel + ' canvas[data-preview]') || this.alert(), timeoutMs);
+      return { rowMs: row.t - t0, previewMs: pv.timeout ? -1 : pv.t - t0, error: pv.v && pv.v.error || '' };
+    },
+
+    // scrollFrames scrolls the rows from the top at pxPerSec (back up at the
+    // end) for ms milliseconds, one step per animation frame, and returns
+    // the frame intervals.
+    async scrollFrames(ms, pxPerSec) {
+      const v = document.querySelector('[data-role=rows]');
+      if (!v) return { error: 'no [data-role=rows]' };
+      v.scrollTop = 0;
+      await sleep(500);
+      const range = v.scrollHeight - v.clientHeight;
+      const times = [];
+      await new Promise((resolve) => {
+        let start = null;
+        const frame = (ts) => {
+          if (start === null) start = ts;
+          times.push(ts);
+          const el = ts - start;
+          let pos = el / 1000 * pxPerSec;
+          if (range > 0) { pos %= 2 * range; if (pos > range) pos = 2 * range - pos; } else pos = 0;
+          v.scrollTop = pos;
+          if (el < ms) requestAnimationFrame(frame); else resolve();
+        };
+        requestAnimationFrame(frame);
+      });
+      const d = [];
+      for (let k = 1; k < times.length; k++) d.push(times[k] - times[k - 1]);
+      d.sort((a, b) => a - b);
+      const q = (p) => d.length ? d[Math.min(d.length - 1, Math.floor(p * d.length))] : 0;
+      return { frames: d.length, maxMs: d.length ? d[d.length - 1] : 0, p95Ms: q(0.95), p50Ms: q(0.5),
+        rowsSeen: document.querySelectorAll('[data-row] canvas[data-preview]').length, scrolledPx: Math.min(range, ms / 1000 * pxPerSec) };
+    },
+
+    memory() {
+      const c = document.querySelector('[data-role=cache]');
+      return {
+        wasmBytes: window.__benchWasm ? window.__benchWasm.exports.mem.buffer.byteLength : -1,
+        jsHeapBytes: performance.memory ? performance.memory.usedJSHeapSize : -1,
+        cacheBytes: c ? c.dataset.bytes || '' : '',
+        cacheBudget: c ? c.dataset.budget || '' : '',
+      };
+    },
+
+    // arrowJS reads the file of the input with apache-arrow once it is
+    // chosen: tableFromIPC on the whole ArrayBuffer, then the first row.
+    arrowJS(timeoutMs) {
+      const input = document.querySelector('input[type=file]');
+      window.__benchArrow = new Promise((resolve) => {
+        const timer = setTimeout(() => resolve({ timeout: true }), timeoutMs);
+        input.addEventListener('change', async () => {
+          const t0 = performance.now();
+          const r = {};
+          try {
+            const buf = await input.files[0].arrayBuffer();
+            r.readMs = performance.now() - t0;
+            const table = Arrow.tableFromIPC(new Uint8Array(buf));
+            const row = table.get(0);
+            const img = row && row.image;
+            r.firstValue = img && img.get ? img.get(0) : null;
+            r.firstRowMs = performance.now() - t0;
+            r.rows = table.numRows;
+            r.batches = table.batches.length;
+            window.__benchKeep = table; // keep it alive for the memory reading
+          } catch (e) {
+            r.error = `${e && e.name}: ${e && e.message}`;
+            r.failMs = performance.now() - t0;
+          }
+          r.jsHeapBytes = performance.memory ? performance.memory.usedJSHeapSize : -1;
+          clearTimeout(timer);
+          resolve(r);
+        }, { once: true });
+      });
+      return true;
+    },
+  };
+})();

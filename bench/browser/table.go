@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+func mbf(b float64) string {
+	if b < 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.0f", b/1e6)
+}
+
+func msf(v float64) string {
+	if v < 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// cut shortens an error for a table cell; the notes under the table have
+// it whole.
+func cut(s string, n int) string {
+	s = strings.ReplaceAll(s, "|", "/")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// printTable writes the results as a Markdown table followed by notes.
+func printTable(w io.Writer, c config, results []result) {
+	fmt.Fprintf(w, "\nscroll: %d ms at %d px/s; timeout %v per measurement; MB are 10^6 bytes\n\n", c.scrollMs, c.scrollPx, c.timeout)
+	fmt.Fprintln(w, "| file | layout | size MB | rows | batches | tv first previews ms | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row |")
+	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
+	var notes []string
+	note := func(s string) int {
+		notes = append(notes, s)
+		return len(notes)
+	}
+	for _, r := range results {
+		f := r.File
+		name := "tensors-" + f.Size + "-" + f.Layout
+		label := name
+		if f.Note != "" {
+			label += fmt.Sprintf(" [%d]", note(name+": "+f.Note))
+		}
+		cells := []string{label, f.Layout, mbf(float64(f.Bytes)), fmt.Sprint(f.Rows), fmt.Sprint(f.Batches)}
+		first, jump, frames, wasm, cache := "", "", "", "", ""
+		if t := r.Tensorview; t != nil {
+			switch {
+			case t.FirstStatus != "":
+				first = short(t.FirstStatus) + fmt.Sprintf(" [%d]", note("tensorview, "+name+": "+t.FirstStatus+pageErr(t.PageError)))
+			default:
+				first = msf(t.FirstMs)
+			}
+			switch {
+			case t.FirstStatus != "":
+			case t.JumpStatus != "":
+				jump = short(t.JumpStatus) + fmt.Sprintf(" [%d]", note("tensorview jump to the last row, "+name+": "+t.JumpStatus+pageErr(t.PageError)))
+			default:
+				jump = msf(t.JumpRowMs) + " / " + msf(t.JumpPreviewMs)
+			}
+			switch {
+			case t.FirstStatus != "":
+			case t.FrameStatus != "":
+				frames = short(t.FrameStatus) + fmt.Sprintf(" [%d]", note("tensorview scrolling, "+name+": "+t.FrameStatus+pageErr(t.PageError)))
+			default:
+				frames = fmt.Sprintf("%.0f / %.0f", t.FrameMaxMs, t.FrameP95Ms)
+			}
+			wasm = mbf(t.WasmBytes)
+			if t.CacheBytes != "" || t.CacheBudget != "" {
+				cache = bytesMB(t.CacheBytes) + " / " + bytesMB(t.CacheBudget)
+			} else {
+				cache = "–"
+			}
+		}
+		cells = append(cells, first, jump, frames, wasm, cache)
+		ajsFirst, ajsMB, ajsErr, ratio := "", "", "", ""
+		if a := r.ArrowJS; a != nil {
+			switch {
+			case a.Status != "":
+				ajsFirst = short(a.Status)
+				if ajsFirst == "error" {
+					ajsFirst += fmt.Sprintf(" [%d]", note("arrow-js, "+name+": "+a.Status))
+				}
+			case a.Error != "":
+				ajsFirst = "failed after " + msf(a.FailMs)
+				errName, _, _ := strings.Cut(a.Error, ":")
+				ajsErr = cut(errName, 30) + fmt.Sprintf(" [%d]", note("arrow-js, "+name+": "+a.Error))
+			default:
+				ajsFirst = msf(a.FirstRowMs)
+				if t := r.Tensorview; t != nil && t.FirstStatus == "" && t.FirstMs > 0 {
+					ratio = fmt.Sprintf("%.2f", a.FirstRowMs/t.FirstMs)
+				}
+			}
+			if a.JSHeapBytes >= 0 {
+				ajsMB = mbf(a.JSHeapBytes) + " + " + mbf(a.BackingBytes)
+			} else {
+				ajsMB = "?"
+			}
+		}
+		cells = append(cells, ajsFirst, ajsMB, ajsErr, ratio)
+		fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+		for i, n := range notes {
+			fmt.Fprintf(w, "[%d] %s\n", i+1, n)
+		}
+	}
+}
+
+// bytesMB writes a byte count attribute in MB.
+func bytesMB(s string) string {
+	if n, err := strconv.ParseFloat(s, 64); err == nil {
+		return mbf(n)
+	}
+	return s
+}
+
+// short is the table's word for a failure: timeout, crashed or error.
+func short(status string) string {
+	if status == "timeout" || status == "crashed" {
+		return status
+	}
+	return "error"
+}
+
+func pageErr(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (page: " + s + ")"
+}
