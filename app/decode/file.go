@@ -19,15 +19,24 @@ import (
 const DefaultBudget = 256 << 20
 
 // eagerHeaders is how many record batch headers Open reads before it
-// returns; the rest are read by Index (row counts are estimated until then).
-const eagerHeaders = 64
+// returns (for streams, how many batches it scans); the rest are read by
+// Index or on demand, and row counts are estimated until then from the
+// batches' byte lengths. Every read of a browser File costs about a
+// millisecond, so this is small: time to first rows must not grow with the
+// number of batches.
+const eagerHeaders = 4
+
+// DefaultSmallFile is the size up to which Open indexes every batch at once.
+const DefaultSmallFile = 16 << 20
 
 // Options tune OpenReader.
 type Options struct {
-	// Budget is the cache budget in bytes (DefaultBudget when 0). A record
-	// batch larger than the budget is still read, whole, and is then the
-	// only one cached.
+	// Budget is the cache budget in bytes (DefaultBudget when 0).
 	Budget int64
+	// SmallFile is the size up to which Open reads the header of every
+	// record batch, so the row count is exact at once (DefaultSmallFile when
+	// 0; negative: never).
+	SmallFile int64
 }
 
 // batchInfo locates one record batch.
@@ -66,6 +75,7 @@ type File struct {
 	warnedAt map[int]bool
 	// windowReads counts the row windows read from large batches.
 	windowReads int
+	small       int64 // Options.SmallFile
 }
 
 // OpenReader opens the Arrow IPC file or stream of size bytes read through
@@ -86,7 +96,11 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	f = &File{Name: name, Size: size, Format: format, r: r, cache: newLRU(budget), warnedAt: map[int]bool{}}
+	small := opt.SmallFile
+	if small == 0 {
+		small = DefaultSmallFile
+	}
+	f = &File{Name: name, Size: size, Format: format, r: r, cache: newLRU(budget), warnedAt: map[int]bool{}, small: small}
 	switch format {
 	case IPCFile:
 		err = f.openFile()
@@ -112,7 +126,8 @@ func (f *File) readMessage(off int64) (msg []byte, info messageInfo, eos bool, e
 	if off+4 > f.Size {
 		return nil, info, true, nil // a stream may end without a marker
 	}
-	pre := make([]byte, min(8, f.Size-off))
+	// One read usually covers prefix and metadata (a few hundred bytes).
+	pre := make([]byte, min(2048, f.Size-off))
 	if err := readFull(f.r, pre, off); err != nil {
 		return nil, info, false, err
 	}
@@ -126,9 +141,14 @@ func (f *File) readMessage(off int64) (msg []byte, info messageInfo, eos bool, e
 	if size < 0 || off+int64(plen)+size > f.Size {
 		return nil, info, false, fmt.Errorf("IPC message at offset %d claims %d bytes of metadata, past the end of the file", off, size)
 	}
-	meta := make([]byte, int64(plen)+size)
-	if err := readFull(f.r, meta, off); err != nil {
-		return nil, info, false, err
+	meta := pre
+	if int64(len(pre)) >= int64(plen)+size {
+		meta = pre[:int64(plen)+size]
+	} else {
+		meta = make([]byte, int64(plen)+size)
+		if err := readFull(f.r, meta, off); err != nil {
+			return nil, info, false, err
+		}
 	}
 	if info, err = parseMessage(meta[plen:]); err != nil {
 		return nil, info, false, fmt.Errorf("IPC message at offset %d: %w", off, err)
@@ -201,7 +221,11 @@ func (f *File) openFile() error {
 		f.batches = append(f.batches, batchInfo{offset: b.offset, length: b.metaLen + b.bodyLen, rows: -1})
 	}
 	f.scanned = f.Size
-	for i := range f.batches[:min(len(f.batches), eagerHeaders)] {
+	eager := eagerHeaders
+	if f.Size <= f.small {
+		eager = len(f.batches)
+	}
+	for i := range f.batches[:min(len(f.batches), eager)] {
 		if err := f.readHeader(i); err != nil {
 			return err
 		}
@@ -249,7 +273,7 @@ func (f *File) openStream() error {
 	}
 	f.schemaMsg = msg
 	f.scanned = int64(len(msg))
-	for k := 0; k < eagerHeaders && !f.indexed; k++ {
+	for k := 0; (k < eagerHeaders || f.Size <= f.small) && !f.indexed; k++ {
 		if err := f.scanNext(); err != nil {
 			if len(f.batches) == 0 {
 				return fmt.Errorf("cannot read the Arrow IPC stream: %w", err)

@@ -111,13 +111,13 @@ func TestLazyOpenReadsLittle(t *testing.T) {
 		t.Run(map[bool]string{false: "file", true: "stream"}[stream], func(t *testing.T) {
 			r := &countingReader{data: multiBatch(t, stream, 100, 50)}
 			size := int64(len(r.data))
-			f, err := OpenReader("many.arrow", r, size, Options{})
+			f, err := OpenReader("many.arrow", r, size, Options{SmallFile: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer f.Close()
 			opened := r.bytes.Load()
-			if opened > size/4 {
+			if opened > size/20 {
 				t.Errorf("opening read %d of %d bytes", opened, size)
 			}
 			rows, exact := f.Rows()
