@@ -13,7 +13,13 @@ import (
 // arrow-go trusts buffers read from IPC, so without this a malformed file
 // makes element access panic.
 func checkData(d arrow.ArrayData) error {
+	if d.Offset() < 0 || d.Len() < 0 {
+		return fmt.Errorf("negative length %d or offset %d", d.Len(), d.Offset())
+	}
 	n := int64(d.Offset()) + int64(d.Len())
+	if n > 1<<48 { // beyond any buffer; also keeps the byte counts below from overflowing
+		return fmt.Errorf("implausible length %d", d.Len())
+	}
 	bufs := d.Buffers()
 	need := func(i int, bytes int64, what string) error {
 		if i >= len(bufs) || bufs[i] == nil {
@@ -22,8 +28,9 @@ func checkData(d arrow.ArrayData) error {
 			}
 			return fmt.Errorf("%s buffer is missing", what)
 		}
-		if int64(bufs[i].Len()) < bytes {
-			return fmt.Errorf("%s buffer has %d bytes, %d needed for %d elements", what, bufs[i].Len(), bytes, n)
+		// Bytes, not Len: a buffer's recorded length can exceed its bytes.
+		if have := int64(len(bufs[i].Bytes())); have < bytes {
+			return fmt.Errorf("%s buffer has %d bytes, %d needed for %d elements", what, have, bytes, n)
 		}
 		return nil
 	}
@@ -46,22 +53,26 @@ func checkData(d arrow.ArrayData) error {
 		}
 		return need(1, (n*int64(t.BitWidth())+7)/8, "values")
 	case *arrow.FixedSizeListType:
+		if t.Len() < 0 || (t.Len() > 0 && n > (1<<48)/int64(t.Len())) {
+			return fmt.Errorf("implausible fixed-size list of %d × %d", n, t.Len())
+		}
 		if len(children) != 1 || int64(children[0].Len()) < n*int64(t.Len()) {
 			return fmt.Errorf("fixed-size list of %d elements needs %d values", n, n*int64(t.Len()))
 		}
 		return checkData(children[0])
-	case *arrow.ListType, *arrow.LargeListType:
+	case *arrow.ListType, *arrow.LargeListType, *arrow.StringType, *arrow.BinaryType, *arrow.LargeStringType, *arrow.LargeBinaryType:
 		width := int64(4)
-		if dt.ID() == arrow.LARGE_LIST {
+		if id := dt.ID(); id == arrow.LARGE_LIST || id == arrow.LARGE_STRING || id == arrow.LARGE_BINARY {
 			width = 8
 		}
+		isList := dt.ID() == arrow.LIST || dt.ID() == arrow.LARGE_LIST
 		if d.Len() == 0 {
 			return nil
 		}
 		if err := need(1, (n+1)*width, "offsets"); err != nil {
 			return err
 		}
-		if len(children) != 1 {
+		if isList && len(children) != 1 {
 			return fmt.Errorf("list without a child array")
 		}
 		raw := bufs[1].Bytes()
@@ -82,6 +93,9 @@ func checkData(d arrow.ArrayData) error {
 			}
 			prev = o
 		}
+		if !isList {
+			return need(2, prev, "data")
+		}
 		if prev > int64(children[0].Len()) {
 			return fmt.Errorf("list offsets reach %d, past the %d values", prev, children[0].Len())
 		}
@@ -97,4 +111,16 @@ func checkData(d arrow.ArrayData) error {
 		}
 	}
 	return nil
+}
+
+// storageStr is the storage's text for row i of an array whose tensors
+// cannot be viewed (err says why); for malformed storage, whose own ValueStr
+// would panic, it is err's text.
+func storageStr(storage arrow.Array, i int, err error) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = "(invalid: " + err.Error() + ")"
+		}
+	}()
+	return storage.ValueStr(i)
 }

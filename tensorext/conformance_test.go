@@ -1010,6 +1010,62 @@ func shapeCases() []confCase {
 				})
 			}
 		}},
+		{"shape/malformed-storage-never-panics", func(t *testing.T) {
+			// Storage whose buffers disagree with its lengths, as arrow-go's
+			// IPC reader returns for a corrupt file: ValidateFull and Tensor
+			// must report it, and ValueStr must not panic.
+			u8 := func(b ...byte) *memory.Buffer { return memory.NewBufferBytes(b) }
+			typ := mustFixed(t, arrow.BinaryTypes.String, []int{3}, nil, nil)
+			badMeta, _ := (&FixedShapeTensorType{}).Deserialize(typ.StorageType(), `{"shape":[2]}`)
+			i32 := func(v ...int32) *memory.Buffer {
+				return memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(v))
+			}
+			for _, c := range []struct {
+				name  string
+				typ   arrow.ExtensionType
+				child arrow.ArrayData
+			}{
+				// Offsets go down (arrow-go checks only the last one).
+				{"string-offsets-decrease", typ, array.NewData(arrow.BinaryTypes.String, 3,
+					[]*memory.Buffer{nil, i32(0, 2, 1, 3), u8('a', 'b', 'c')}, nil, 0, 0)},
+				// A validity bitmap of 1 byte for 12 values.
+				{"validity-bitmap-too-short", mustFixed(t, arrow.PrimitiveTypes.Float64, []int{3, 4}, nil, nil), array.NewData(arrow.PrimitiveTypes.Float64, 12,
+					[]*memory.Buffer{u8(0xFF), memory.NewBufferBytes(make([]byte, 96))}, nil, 1, 0)},
+				// Decreasing offsets under metadata that does not fit the storage.
+				{"bad-metadata-and-string-offsets", badMeta.(arrow.ExtensionType), array.NewData(arrow.BinaryTypes.String, 3,
+					[]*memory.Buffer{nil, i32(0, 2, 1, 3), u8('a', 'b', 'c')}, nil, 0, 0)},
+			} {
+				t.Run(c.name, func(t *testing.T) {
+					fslData := array.NewData(c.typ.StorageType(), c.child.Len()/int(c.typ.StorageType().(*arrow.FixedSizeListType).Len()),
+						[]*memory.Buffer{nil}, []arrow.ArrayData{c.child}, 0, 0)
+					storage := array.MakeFromData(fslData)
+					defer storage.Release()
+					arr := array.NewExtensionArrayWithStorage(c.typ, storage).(*FixedShapeTensorArray)
+					defer arr.Release()
+					if err := arr.ValidateFull(); err == nil {
+						t.Error("ValidateFull() = nil for malformed storage")
+					}
+					func() {
+						defer func() {
+							if r := recover(); r != nil {
+								t.Errorf("Tensor(0) panicked: %v", r)
+							}
+						}()
+						if _, err := arr.Tensor(0); err == nil {
+							t.Error("Tensor(0) returned a view of malformed storage")
+						}
+					}()
+					func() {
+						defer func() {
+							if r := recover(); r != nil {
+								t.Errorf("ValueStr(0) panicked: %v", r)
+							}
+						}()
+						_ = arr.ValueStr(0)
+					}()
+				})
+			}
+		}},
 		{"shape/variable-swapped-storage-fields", func(t *testing.T) {
 			// A lenient reader finds the data field by name.
 			storage := arrow.StructOf(

@@ -324,7 +324,7 @@ func (a *FixedShapeTensorArray) ValueStr(i int) string {
 		return array.NullValueStr
 	}
 	if err != nil {
-		return a.Storage().ValueStr(i)
+		return storageStr(a.Storage(), i, err)
 	}
 	return t.String()
 }

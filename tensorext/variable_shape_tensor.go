@@ -407,7 +407,7 @@ func (a *VariableShapeTensorArray) ValueStr(i int) string {
 		return array.NullValueStr
 	}
 	if err != nil {
-		return a.Storage().ValueStr(i)
+		return storageStr(a.Storage(), i, err)
 	}
 	return t.String()
 }
