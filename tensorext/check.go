@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // checkData verifies that an array's buffers are large enough for its
@@ -109,6 +110,24 @@ func checkData(d arrow.ArrayData) error {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// checkStorage runs checkData and arrow-go's array.ValidateFull (dictionary
+// indices, views, unions, ...) on a tensor array's storage. A panic inside
+// arrow-go's validation counts as malformed storage.
+func checkStorage(storage arrow.Array) (err error) {
+	if err := checkData(storage.Data()); err != nil {
+		return fmt.Errorf("malformed storage: %w", err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("malformed storage: %v", r)
+		}
+	}()
+	if err := array.ValidateFull(storage); err != nil {
+		return fmt.Errorf("malformed storage: %w", err)
 	}
 	return nil
 }

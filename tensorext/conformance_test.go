@@ -8,6 +8,7 @@ package tensorext
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"reflect"
@@ -1062,6 +1063,57 @@ func shapeCases() []confCase {
 							}
 						}()
 						_ = arr.ValueStr(0)
+					}()
+				})
+			}
+		}},
+		{"shape/malformed-dictionary-and-view-values-never-panic", func(t *testing.T) {
+			// Value types whose element access follows indices: a dictionary
+			// index past the dictionary, a string view naming a missing data
+			// buffer. arrow-go's IPC reader accepts both as they are.
+			dictType := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
+			dict := array.NewData(arrow.BinaryTypes.String, 2, []*memory.Buffer{nil,
+				memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 1, 2})), memory.NewBufferBytes([]byte("xy"))}, nil, 0, 0)
+			defer dict.Release()
+			dictValues := array.NewDataWithDictionary(dictType, 2, []*memory.Buffer{nil, memory.NewBufferBytes([]byte{1, 9})}, 0, 0, dict)
+			defer dictValues.Release()
+			// A non-inline view (length 20 > 12) into data buffer 3, of which there is none.
+			view := make([]byte, 16)
+			binary.LittleEndian.PutUint32(view[0:], 20)
+			binary.LittleEndian.PutUint32(view[8:], 3)
+			viewValues := array.NewData(arrow.BinaryTypes.StringView, 1, []*memory.Buffer{nil, memory.NewBufferBytes(view)}, nil, 0, 0)
+			defer viewValues.Release()
+			for _, c := range []struct {
+				name   string
+				values arrow.ArrayData
+			}{{"dictionary-index-out-of-range", dictValues}, {"string-view-missing-buffer", viewValues}} {
+				t.Run(c.name, func(t *testing.T) {
+					var arr *FixedShapeTensorArray
+					func() {
+						defer func() {
+							if r := recover(); r != nil {
+								t.Skipf("arrow-go cannot build such an array: %v", r)
+							}
+						}()
+						typ := mustFixed(t, c.values.DataType(), []int{c.values.Len()}, nil, nil)
+						fslData := array.NewData(typ.StorageType(), 1, []*memory.Buffer{nil}, []arrow.ArrayData{c.values}, 0, 0)
+						defer fslData.Release()
+						storage := array.MakeFromData(fslData)
+						defer storage.Release()
+						arr = array.NewExtensionArrayWithStorage(typ, storage).(*FixedShapeTensorArray)
+					}()
+					defer arr.Release()
+					verr := arr.ValidateFull()
+					func() {
+						defer func() {
+							if r := recover(); r != nil {
+								t.Errorf("ValidateFull() = %v, then ValueStr(0) panicked: %v", verr, r)
+							}
+						}()
+						_ = arr.ValueStr(0)
+						if tt, err := arr.Tensor(0); err == nil {
+							tt.Positions(func(pos int) bool { _ = tt.ValueStr(pos); return true })
+						}
 					}()
 				})
 			}

@@ -277,11 +277,7 @@ func (a *FixedShapeTensorArray) check() error {
 	if err := a.TensorType().err; err != nil {
 		return err
 	}
-	a.checked.Do(func() {
-		if err := checkData(a.Storage().Data()); err != nil {
-			a.checkErr = fmt.Errorf("malformed storage: %w", err)
-		}
-	})
+	a.checked.Do(func() { a.checkErr = checkStorage(a.Storage()) })
 	return a.checkErr
 }
 

@@ -757,7 +757,7 @@ func generatedIPCSeeds(tb testing.TB) [][]byte {
 		var sbuf, fbuf bytes.Buffer
 		w := ipc.NewWriter(&sbuf, ipc.WithSchema(schema))
 		if err := w.Write(rec); err != nil {
-			tb.Fatal(err)
+			tb.Fatalf("seed %s: %v", schema, err)
 		}
 		w.Close()
 		fw, err := ipc.NewFileWriter(&fbuf, ipc.WithSchema(schema))
@@ -765,7 +765,7 @@ func generatedIPCSeeds(tb testing.TB) [][]byte {
 			tb.Fatal(err)
 		}
 		if err := fw.Write(rec); err != nil {
-			tb.Fatal(err)
+			tb.Fatalf("seed %s: %v", schema, err)
 		}
 		fw.Close()
 		seeds = append(seeds, sbuf.Bytes(), fbuf.Bytes())
@@ -778,6 +778,28 @@ func generatedIPCSeeds(tb testing.TB) [][]byte {
 	write(sf, sv)
 	write(zeroD)
 	write(v1)
+
+	// Value types whose element access follows indices or offsets.
+	st, _ := NewFixedShapeTensorType(arrow.BinaryTypes.String, []int{2, 2}, []int{1, 0}, nil)
+	sb := NewFixedShapeTensorBuilder(mem, st)
+	defer sb.Release()
+	sb.Append(true)
+	sb.ValueBuilder().(*array.StringBuilder).AppendValues([]string{"a", "bc", "", "def"}, []bool{true, true, false, true})
+	sb.AppendNull()
+	strs := sb.NewFixedShapeTensorArray()
+	defer strs.Release()
+	write(strs)
+	dt, _ := NewFixedShapeTensorType(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}, []int{3}, nil, []string{"label"})
+	db := NewFixedShapeTensorBuilder(mem, dt)
+	defer db.Release()
+	db.Append(true)
+	dvb := db.ValueBuilder().(*array.BinaryDictionaryBuilder)
+	for _, v := range []string{"cat", "dog", "cat"} {
+		_ = dvb.AppendString(v)
+	}
+	dicts := db.NewFixedShapeTensorArray()
+	defer dicts.Release()
+	write(dicts)
 	return seeds
 }
 

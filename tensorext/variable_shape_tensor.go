@@ -300,11 +300,7 @@ func (a *VariableShapeTensorArray) check() error {
 	if err := a.TensorType().err; err != nil {
 		return err
 	}
-	a.checked.Do(func() {
-		if err := checkData(a.Storage().Data()); err != nil {
-			a.checkErr = fmt.Errorf("malformed storage: %w", err)
-		}
-	})
+	a.checked.Do(func() { a.checkErr = checkStorage(a.Storage()) })
 	return a.checkErr
 }
 
