@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -53,7 +54,7 @@ func (c *CellView) onKey(ctx app.Context, e app.Event) {
 
 func tensorCell(field string, t *decode.TensorCell) app.HTMLDiv {
 	lines := []string{t.ValueType + " " + dims(t.Shape, t.DimNames)}
-	if !equalInts(t.Shape, t.LogicalShape) || !equalStrings(t.DimNames, t.LogicalDimNames) {
+	if !slices.Equal(t.Shape, t.LogicalShape) || !slices.Equal(t.DimNames, t.LogicalDimNames) {
 		lines = append(lines, "logical "+dims(t.LogicalShape, t.LogicalDimNames))
 	}
 	if t.Values != "" {
@@ -92,19 +93,3 @@ func dims(shape []int, names []string) string {
 }
 
 func itoa(i int) string { return decode.JoinInts([]int{i}) }
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalStrings(a, b []string) bool {
-	return strings.Join(a, "\x00") == strings.Join(b, "\x00") && len(a) == len(b)
-}

@@ -24,7 +24,7 @@ func (f *FileInfo) Render() app.UI {
 	return app.Section().Class("file-info").Attr("data-role", "file-info").Body(
 		app.H2().Text(file.Name),
 		app.Dl().Body(
-			app.Dt().Text("Size"), app.Dd().Attr("data-bytes", file.Size).Text(HumanBytes(file.Size)),
+			app.Dt().Text("Size"), app.Dd().Attr("data-bytes", file.Size).Text(decode.HumanBytes(file.Size)),
 			app.Dt().Text("Format"), app.Dd().Attr("data-role", "format").Text(string(file.Format)),
 			app.Dt().Text("Record batches"), app.Dd().Attr("data-role", "batches").Text(f.Batches),
 			app.Dt().Text("Rows"), app.Dd().Attr("data-role", "num-rows").Attr("data-exact", f.Exact).Text(rowsText(f.Rows, f.Exact)),
@@ -67,18 +67,4 @@ func (m *MetadataList) Render() app.UI {
 			)
 		}),
 	)
-}
-
-// HumanBytes formats a byte count with binary units: 1.5 KiB, 3.0 MiB.
-func HumanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/decode"
 )
 
 // progress is work under way on a file, in bytes.
@@ -31,7 +33,7 @@ func (p *ProgressBar) Render() app.UI {
 		Attr("data-bytes-read", fmt.Sprint(pr.Done)).Attr("data-bytes-total", fmt.Sprint(pr.Total)).Body(
 		app.Span().Text(pr.Label+" "),
 		app.Progress().Max(100).Value(fmt.Sprintf("%.1f", pct)).Aria("label", pr.Label),
-		app.Span().Class("bytes").Text(fmt.Sprintf(" %s of %s ", HumanBytes(pr.Done), HumanBytes(pr.Total))),
+		app.Span().Class("bytes").Text(fmt.Sprintf(" %s of %s ", decode.HumanBytes(pr.Done), decode.HumanBytes(pr.Total))),
 		app.Button().Type("button").Class("link").Attr("data-action", "cancel").Text("Cancel").
 			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(p.OnCancel) }),
 	)

@@ -156,7 +156,7 @@ func (r *RowsTable) Render() app.UI {
 			app.H2().Text(fmt.Sprintf("Rows (%d)", n)),
 			app.Span().Class("cache").Attr("data-role", "cache").Attr("data-bytes", used).Attr("data-budget", budget).
 				Title("decoded record batches kept in memory").
-				Text(fmt.Sprintf("cache %s of %s", HumanBytes(used), HumanBytes(budget))),
+				Text(fmt.Sprintf("cache %s of %s", decode.HumanBytes(used), decode.HumanBytes(budget))),
 		),
 		app.Div().Class("rows-view").Attr("data-role", "rows").Style("height", fmt.Sprintf("%dpx", min(viewHeight, headerHeight+n*rowHeight+2))).
 			OnScroll(r.onScroll).Body(

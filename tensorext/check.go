@@ -3,6 +3,7 @@ package tensorext
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -142,4 +143,31 @@ func storageStr(storage arrow.Array, i int, err error) (s string) {
 		}
 	}()
 	return storage.ValueStr(i)
+}
+
+// rowStr is the tensor arrays' ValueStr: row i's values nested in physical
+// order, "(null)", or the storage's text when the row has no view.
+func rowStr(a array.ExtensionArray, tensor func(int) (Tensor, error), i int) string {
+	t, err := tensor(i)
+	if err == ErrNullTensor {
+		return array.NullValueStr
+	}
+	if err != nil {
+		return storageStr(a.Storage(), i, err)
+	}
+	return t.String()
+}
+
+// arrayStr is the tensor arrays' String: every row's ValueStr in brackets.
+func arrayStr(a arrow.Array) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < a.Len(); i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a.ValueStr(i))
+	}
+	b.WriteByte(']')
+	return b.String()
 }

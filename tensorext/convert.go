@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -771,7 +772,7 @@ func appendArrowTensorFixed(b *FixedShapeTensorBuilder, src tensor.Interface, lo
 		want, which = typ.LogicalShape(), "logical"
 		v = physicalFromLogical(v, typ.permutation)
 	}
-	if !equalInts(v.Shape, typ.shape) {
+	if !slices.Equal(v.Shape, typ.shape) {
 		return fmt.Errorf("tensorext: tensor shape %s does not match the %s shape %s", formatInts(shapeOf(src)), which, formatInts(want))
 	}
 	return appendView(b.ValueBuilder(), v, func() { b.Append(true) })
@@ -1188,7 +1189,7 @@ func VariableToFixed(mem memory.Allocator, arr *VariableShapeTensorArray) (*Fixe
 		}
 		if first < 0 {
 			shape, first = t.Shape, i
-		} else if !equalInts(t.Shape, shape) {
+		} else if !slices.Equal(t.Shape, shape) {
 			return nil, fmt.Errorf("tensorext: row %d has shape %s, unlike row %d's shape %s; a fixed shape tensor needs one shape",
 				i, formatInts(t.Shape), first, formatInts(shape))
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -223,15 +224,15 @@ func (t *FixedShapeTensorType) ExtensionEquals(other arrow.ExtensionType) bool {
 	if !ok {
 		return false
 	}
-	return arrow.TypeEqual(t.Storage, o.Storage) && equalInts(t.shape, o.shape) &&
-		equalStrings(t.dimNames, o.dimNames) && equalPermutation(t.permutation, o.permutation)
+	return arrow.TypeEqual(t.Storage, o.Storage) && slices.Equal(t.shape, o.shape) &&
+		slices.Equal(t.dimNames, o.dimNames) && equalPermutation(t.permutation, o.permutation)
 }
 
 func equalPermutation(a, b []int) bool {
 	if a == nil || b == nil {
 		return isIdentity(a) && isIdentity(b)
 	}
-	return equalInts(a, b)
+	return slices.Equal(a, b)
 }
 
 // String returns the type as Arrow C++ prints it, for example
@@ -314,30 +315,10 @@ func (a *FixedShapeTensorArray) ValidateFull() error {
 
 // ValueStr returns row i as nested values, for example "[[1 2] [3 4]]" in
 // physical order, or "(null)".
-func (a *FixedShapeTensorArray) ValueStr(i int) string {
-	t, err := a.Tensor(i)
-	if err == ErrNullTensor {
-		return array.NullValueStr
-	}
-	if err != nil {
-		return storageStr(a.Storage(), i, err)
-	}
-	return t.String()
-}
+func (a *FixedShapeTensorArray) ValueStr(i int) string { return rowStr(a, a.Tensor, i) }
 
 // String returns all rows, as ValueStr does, between brackets.
-func (a *FixedShapeTensorArray) String() string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i := 0; i < a.Len(); i++ {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(a.ValueStr(i))
-	}
-	b.WriteByte(']')
-	return b.String()
-}
+func (a *FixedShapeTensorArray) String() string { return arrayStr(a) }
 
 // FixedShapeTensorBuilder builds a FixedShapeTensorArray row by row.
 type FixedShapeTensorBuilder struct {

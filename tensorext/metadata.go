@@ -181,58 +181,26 @@ func writeJSONStrings(b *strings.Builder, v []string) {
 	}
 }
 
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // permuteInts returns v[perm[i]] for each i, or a copy of v when perm is
 // nil or not a permutation of v's indices (an invalid type's parameters).
-func permuteInts(v, perm []int) []int {
-	out := make([]int, len(v))
-	valid := checkPermutation(perm, len(v)) == nil
-	for i := range out {
-		if perm == nil || !valid {
-			out[i] = v[i]
-		} else {
-			out[i] = v[perm[i]]
-		}
-	}
-	return out
-}
+func permuteInts(v, perm []int) []int { return permute(v, perm) }
 
 // permuteStrings is permuteInts for dim names; nil stays nil.
 func permuteStrings(v []string, perm []int) []string {
 	if v == nil {
 		return nil
 	}
-	out := make([]string, len(v))
-	valid := checkPermutation(perm, len(v)) == nil
-	for i := range out {
-		if perm == nil || !valid {
-			out[i] = v[i]
-		} else {
-			out[i] = v[perm[i]]
-		}
+	return permute(v, perm)
+}
+
+func permute[T any](v []T, perm []int) []T {
+	out := make([]T, len(v))
+	if perm == nil || checkPermutation(perm, len(v)) != nil {
+		copy(out, v)
+		return out
+	}
+	for i, p := range perm {
+		out[i] = v[p]
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -247,7 +248,7 @@ func (t *VariableShapeTensorType) ExtensionEquals(other arrow.ExtensionType) boo
 		return false
 	}
 	return arrow.TypeEqual(t.Storage, o.Storage) && t.ndim == o.ndim &&
-		equalStrings(t.dimNames, o.dimNames) && equalInts(t.uniformShape, o.uniformShape) &&
+		slices.Equal(t.dimNames, o.dimNames) && slices.Equal(t.uniformShape, o.uniformShape) &&
 		equalPermutation(t.permutation, o.permutation)
 }
 
@@ -397,30 +398,10 @@ func (a *VariableShapeTensorArray) ValidateFull() error {
 }
 
 // ValueStr returns row i as nested values in physical order, or "(null)".
-func (a *VariableShapeTensorArray) ValueStr(i int) string {
-	t, err := a.Tensor(i)
-	if err == ErrNullTensor {
-		return array.NullValueStr
-	}
-	if err != nil {
-		return storageStr(a.Storage(), i, err)
-	}
-	return t.String()
-}
+func (a *VariableShapeTensorArray) ValueStr(i int) string { return rowStr(a, a.Tensor, i) }
 
 // String returns all rows, as ValueStr does, between brackets.
-func (a *VariableShapeTensorArray) String() string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i := 0; i < a.Len(); i++ {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(a.ValueStr(i))
-	}
-	b.WriteByte(']')
-	return b.String()
-}
+func (a *VariableShapeTensorArray) String() string { return arrayStr(a) }
 
 // VariableShapeTensorBuilder builds a VariableShapeTensorArray row by row.
 type VariableShapeTensorBuilder struct {

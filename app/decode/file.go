@@ -611,7 +611,7 @@ func (f *File) Batch(i int) (rec arrow.RecordBatch, err error) {
 	if size > f.cache.budget && !f.warnedAt[i] {
 		f.warnedAt[i] = true
 		f.Warnings = append(f.Warnings, fmt.Sprintf("record batch %d (%s) is larger than the cache budget (%s): it is read whole",
-			i, humanBytes(size), humanBytes(f.cache.budget)))
+			i, HumanBytes(size), HumanBytes(f.cache.budget)))
 	}
 	f.cache.put(cacheKey{i, -1}, rec, size)
 	for c := range f.Fields {
@@ -725,7 +725,8 @@ func recordBytes(rec arrow.RecordBatch) int64 {
 	return n
 }
 
-func humanBytes(n int64) string {
+// HumanBytes formats a byte count with binary units: 1.5 KiB, 3.0 MiB.
+func HumanBytes(n int64) string {
 	const unit = 1024
 	if n < unit {
 		return fmt.Sprintf("%d B", n)
