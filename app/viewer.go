@@ -109,6 +109,11 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 	budget := v.budget
 	ctx.Async(func() {
 		f, err := decode.OpenReader(fb.Name, &blobReader{blob: fb.Blob, size: fb.Size}, fb.Size, decode.Options{Budget: budget})
+		if err == nil {
+			// Read the first rows now, so the table shows them in its first
+			// frame instead of a round of "loading…".
+			_ = f.Load(0)
+		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				v.state, v.errText = stateError, err.Error()
