@@ -775,6 +775,16 @@ func TestLargeFiles(t *testing.T) {
 	if st, _ := os.Stat(stream); prog.Total != st.Size() || prog.Read > prog.Total {
 		t.Errorf("progress %+v of a %d-byte file", prog, st.Size())
 	}
+	// Progress updates must not remount the table: scroll down, let the
+	// progress move, and the rows stay where they were.
+	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = 500 * 84; return true })()`, nil)
+	b.waitFor(`document.querySelector('[data-row="500"]') !== null`)
+	b.waitFor(fmt.Sprintf(`(+document.querySelector('[data-role=progress]')?.dataset.bytesRead || Infinity) > %d`, prog.Read))
+	var top float64
+	b.eval(`document.querySelector('[data-role=rows]').scrollTop`, &top)
+	if top < 500*84-1 {
+		t.Errorf("the rows scrolled back to %v while indexing progressed", top)
+	}
 	b.run(chromedp.Click(`[data-action=cancel]`, chromedp.ByQuery))
 	b.waitFor(`document.querySelector('[data-role=progress]') === null`)
 	var exact string
@@ -782,7 +792,10 @@ func TestLargeFiles(t *testing.T) {
 	if exact != "false" {
 		t.Errorf("after cancelling, the row count says exact=%q: it should stay an estimate", exact)
 	}
-	b.waitFor(`document.querySelector('[data-row="0"]:not([data-loading]) [data-field=id]')?.textContent === '0'`)
+	// What was indexed before the cancel still reads.
+	b.eval(`(() => { document.querySelector('[data-role=rows]').scrollTop = 0; return true })()`, nil)
+	b.waitFor(`document.querySelector('[data-row="0"]:not([data-loading]) [data-field=id]')?.textContent === '0'
+		&& document.querySelector('[data-row="9"]:not([data-loading]) [data-field=id]')?.textContent === '9'`)
 }
 
 // TestMillionRows scrolls a file of 2 million rows, more than a browser can

@@ -34,7 +34,7 @@ type RowsTable struct {
 
 	first   int     // first row in view
 	top     float64 // scrollTop of the rows container
-	shown   *decode.File
+	shown   *decode.File // the file the state below belongs to
 	cache   map[int64][]decode.Cell
 	missing []int64         // rows in view whose data is not loaded, found by Render
 	pending map[[2]int]bool // chunks (batch, window) being loaded
@@ -42,11 +42,15 @@ type RowsTable struct {
 }
 
 // OnMount loads the batches of the first rows.
-func (r *RowsTable) OnMount(ctx app.Context) { ctx.Defer(r.fetch) }
+func (r *RowsTable) OnMount(ctx app.Context) {
+	r.shown = r.File
+	ctx.Defer(r.fetch)
+}
 
 // OnUpdate resets the window when another file is passed in.
 func (r *RowsTable) OnUpdate(ctx app.Context) {
 	if r.File != r.shown {
+		r.shown = r.File
 		r.first, r.top, r.cache, r.pending, r.failed = 0, 0, nil, nil, nil
 		ctx.Defer(func(ctx app.Context) {
 			if el := r.JSValue(); el.Truthy() {
@@ -90,8 +94,8 @@ func (r *RowsTable) fetch(ctx app.Context) {
 }
 
 func (r *RowsTable) cells(row int64) []decode.Cell {
-	if r.File != r.shown || r.cache == nil || len(r.cache) > cellCacheCap {
-		r.cache, r.shown = map[int64][]decode.Cell{}, r.File
+	if r.cache == nil || len(r.cache) > cellCacheCap {
+		r.cache = map[int64][]decode.Cell{}
 	}
 	if c, ok := r.cache[row]; ok {
 		return c

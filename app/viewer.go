@@ -184,25 +184,34 @@ func (v *Viewer) Render() app.UI {
 				app.H1().Class("brand").Text("tensorview"),
 				app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
 			),
-			app.If(v.update, func() app.UI {
-				return app.P().Class("update").Body(
-					app.Text("A new version of tensorview is available. "),
-					app.Button().Type("button").Class("link").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
-				)
-			}),
+			// go-app matches children by position: everything that comes and
+			// goes lives inside fixed containers, so the file view below
+			// keeps its place (and its scroll position) when a message shows.
+			app.Div().Class("messages").Body(
+				app.If(v.update, func() app.UI {
+					return app.P().Class("update").Body(
+						app.Text("A new version of tensorview is available. "),
+						app.Button().Type("button").Class("link").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+					)
+				}),
+			),
 			&DropZone{Compact: v.file != nil, Over: v.over},
-			app.If(state == stateLoading && v.loading != "", func() app.UI {
-				return app.P().Class("loading").Attr("aria-live", "polite").Text("Reading " + v.loading + "…")
-			}),
-			app.If(v.progress != nil, func() app.UI {
-				return &ProgressBar{Progress: *v.progress, OnCancel: actionCancel}
-			}),
-			app.If(v.errText != "", func() app.UI {
-				return app.Div().Class("alert").Role("alert").Body(
-					app.Strong().Text("Cannot open this file. "),
-					app.Span().Text(v.errText),
-				)
-			}),
+			app.Div().Class("messages").Body(
+				app.If(state == stateLoading && v.loading != "", func() app.UI {
+					return app.P().Class("loading").Attr("aria-live", "polite").Text("Reading " + v.loading + "…")
+				}),
+				app.If(v.errText != "", func() app.UI {
+					return app.Div().Class("alert").Role("alert").Body(
+						app.Strong().Text("Cannot open this file. "),
+						app.Span().Text(v.errText),
+					)
+				}),
+			),
+			app.Div().Class("messages").Body(
+				app.If(v.progress != nil, func() app.UI {
+					return &ProgressBar{Progress: *v.progress, OnCancel: actionCancel}
+				}),
+			),
 			app.If(v.file != nil, func() app.UI {
 				return app.Div().Class("file").Body(
 					&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches(), Warnings: len(v.file.Warnings)},

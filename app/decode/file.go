@@ -314,7 +314,11 @@ func (f *File) scanNext() error {
 		}
 		f.dictMsgs = append(f.dictMsgs, msg)
 	case msgRecordBatch:
-		f.batches = append(f.batches, batchInfo{offset: off, length: length, rows: info.rows, dicts: len(f.dictMsgs)})
+		start := int64(0)
+		if n := len(f.batches); n > 0 {
+			start = f.batches[n-1].start + max(0, f.batches[n-1].rows)
+		}
+		f.batches = append(f.batches, batchInfo{offset: off, length: length, rows: info.rows, start: start, dicts: len(f.dictMsgs)})
 	}
 	f.scanned = off + length
 	return nil
@@ -382,6 +386,11 @@ func (f *File) Indexed() bool {
 // cancelled. Streams are scanned message by message.
 func (f *File) Index(ctx context.Context, progress func(done, total int64)) (err error) {
 	defer guard(&err, "indexing "+f.Name)
+	defer func() { // place what was found, however Index ends
+		f.mu.Lock()
+		f.restart()
+		f.mu.Unlock()
+	}()
 	for i := 0; ; i++ {
 		if err := ctx.Err(); err != nil {
 			return err

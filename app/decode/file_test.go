@@ -404,3 +404,30 @@ func TestLazyRowWindows(t *testing.T) {
 		})
 	}
 }
+
+// TestLazyIndexCancelled: a cancelled Index leaves every scanned batch in
+// place, so rows read right.
+func TestLazyIndexCancelled(t *testing.T) {
+	data := multiBatch(t, true, 300, 1)
+	f, err := OpenReader("s.arrows", bytes.NewReader(data), int64(len(data)), Options{SmallFile: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	_ = f.Index(ctx, func(done, total int64) {
+		if calls++; calls == 3 {
+			cancel()
+		}
+	})
+	if f.Indexed() {
+		t.Fatal("index finished despite the cancel")
+	}
+	n := f.NumBatches()
+	if n < 10 || n >= 300 {
+		t.Fatalf("%d batches scanned", n)
+	}
+	for row := int64(0); row < int64(n); row++ {
+		checkRow(t, f, row)
+	}
+}
