@@ -32,8 +32,8 @@ type RowsTable struct {
 	File *decode.File
 	Rows int64 // row count (estimated while the file is being indexed)
 
-	first   int     // first row in view
-	top     float64 // scrollTop of the rows container
+	first   int          // first row in view
+	top     float64      // scrollTop of the rows container
 	shown   *decode.File // the file the state below belongs to
 	cache   map[int64][]decode.Cell
 	missing []int64         // rows in view whose data is not loaded, found by Render
