@@ -1,3 +1,5 @@
+//go:build !wasm
+
 package main
 
 import (
@@ -27,13 +29,14 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/tensorview/tensorview/app/site"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
 // TestWasmExecMatchesGoApp checks the committed wasm_exec.js is the one
 // go-app serves (it embeds the Go toolchain's copy).
 func TestWasmExecMatchesGoApp(t *testing.T) {
-	srv := httptest.NewServer(newHandler("", "web"))
+	srv := httptest.NewServer(site.NewHandler("", "web"))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/wasm_exec.js")
 	if err != nil {
