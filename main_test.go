@@ -293,20 +293,31 @@ func badMetadataFile(t *testing.T) string {
 		{Name: "<b>html</b>", Type: arrow.BinaryTypes.String},
 	}, nil)
 	rec := array.NewRecordBatch(schema, []arrow.Array{ids, lists, html}, 2)
-	path := filepath.Join(t.TempDir(), "bad_metadata.arrow")
+	return writeIPCFile(t, "bad_metadata.arrow", schema, rec)
+}
+
+// writeIPCFile writes record batches as an Arrow IPC file in a temporary
+// directory and returns its path.
+func writeIPCFile(t *testing.T, name string, schema *arrow.Schema, recs ...arrow.RecordBatch) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer f.Close()
 	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(rec); err != nil {
+	for _, rec := range recs {
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	w.Close()
-	f.Close()
 	return path
 }
 
@@ -509,21 +520,7 @@ func tensor4DFile(t *testing.T) (path string, row1 []float32) {
 	schema := arrow.NewSchema([]arrow.Field{{Name: "t", Type: typ, Nullable: true}}, nil)
 	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 2)
 	defer rec.Release()
-	path = filepath.Join(t.TempDir(), "tensor4d.arrow")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	f.Close()
-	return path, row1
+	return writeIPCFile(t, "tensor4d.arrow", schema, rec), row1
 }
 
 // npyFloat32 is an independent .npy (format 1.0) encoder for the test.
