@@ -18,13 +18,53 @@ import (
 // batches kept in memory.
 const DefaultBudget = 256 << 20
 
+// endsChunk is how much of the start and of the end of a file Open reads
+// and keeps.
+const endsChunk = 64 << 10
+
+// ends serves reads that fall in the cached first and last bytes of a file.
+type ends struct {
+	r          io.ReaderAt
+	head, tail []byte
+	tailOff    int64
+}
+
+func newEnds(r io.ReaderAt, size int64, chunk int64) (*ends, error) {
+	e := &ends{r: r, head: make([]byte, min(size, chunk))}
+	if err := readFull(r, e.head, 0); err != nil {
+		return nil, err
+	}
+	e.tailOff = max(0, size-chunk)
+	if e.tailOff < int64(len(e.head)) { // small file: the head is all of it
+		e.tail, e.tailOff = e.head, 0
+		return e, nil
+	}
+	e.tail = make([]byte, size-e.tailOff)
+	if err := readFull(r, e.tail, e.tailOff); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// ReadAt implements io.ReaderAt.
+func (e *ends) ReadAt(p []byte, off int64) (int, error) {
+	end := off + int64(len(p))
+	switch {
+	case off >= 0 && end <= int64(len(e.head)):
+		return copy(p, e.head[off:end]), nil
+	case off >= e.tailOff && end <= e.tailOff+int64(len(e.tail)):
+		return copy(p, e.tail[off-e.tailOff:end-e.tailOff]), nil
+	}
+	return e.r.ReadAt(p, off)
+}
+
 // eagerHeaders is how many record batch headers Open reads before it
 // returns (for streams, how many batches it scans); the rest are read by
 // Index or on demand, and row counts are estimated until then from the
 // batches' byte lengths. Every read of a browser File costs about a
 // millisecond, so this is small: time to first rows must not grow with the
 // number of batches.
-const eagerHeaders = 4
+const eagerHeaders = 1
 
 // DefaultSmallFile is the size up to which Open indexes every batch at once.
 const DefaultSmallFile = 16 << 20
@@ -84,6 +124,13 @@ type File struct {
 // file that cannot be opened returns an error that says why.
 func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, err error) {
 	defer guard(&err, "reading "+name)
+	// Open needs the start (magic, schema, the first batch's header) and
+	// the end (footer) of the file: two reads, kept for everything that
+	// asks for those bytes again (arrow-go's file reader among others).
+	r, err = newEnds(r, size, endsChunk)
+	if err != nil {
+		return nil, err
+	}
 	head := make([]byte, min(size, 16))
 	if err := readFull(r, head, 0); err != nil {
 		return nil, err
@@ -273,7 +320,7 @@ func (f *File) openStream() error {
 	}
 	f.schemaMsg = msg
 	f.scanned = int64(len(msg))
-	for k := 0; (k < eagerHeaders || f.Size <= f.small) && !f.indexed; k++ {
+	for (len(f.batches) < eagerHeaders || f.Size <= f.small) && !f.indexed {
 		if err := f.scanNext(); err != nil {
 			if len(f.batches) == 0 {
 				return fmt.Errorf("cannot read the Arrow IPC stream: %w", err)
@@ -568,7 +615,7 @@ func (f *File) rowData(row int64) (rec arrow.RecordBatch, local int, err error) 
 	w := f.windowRows(b)
 	f.mu.Unlock()
 	s := int64(key.window) * w
-	rec, n, err := f.readWindow(key.batch, b, s, min(s+w, b.rows))
+	rec, _, err = f.readWindow(key.batch, b, s, min(s+w, b.rows))
 	if errors.Is(err, errNoWindow) {
 		f.mu.Lock()
 		f.batches[key.batch].whole = true
@@ -579,7 +626,7 @@ func (f *File) rowData(row int64) (rec arrow.RecordBatch, local int, err error) 
 		return nil, 0, fmt.Errorf("cannot read rows %d..%d of record batch %d: %w", s, s+w, key.batch, err)
 	}
 	f.mu.Lock()
-	f.cache.put(key, rec, max(n, recordBytes(rec)))
+	f.cache.put(key, rec, recordBytes(rec))
 	f.windowReads++
 	f.mu.Unlock()
 	return rec, local, nil

@@ -22,13 +22,21 @@ var errNoWindow = errors.New("layout not readable by row windows")
 
 // windowReader reads the rows [s, e) of every column of one record batch.
 type windowReader struct {
-	f      *File
-	body   int64 // file offset of the message body
-	layout batchLayout
-	node   int // next field node
-	buf    int // next buffer
-	read   int64
+	f       *File
+	body    int64 // file offset of the message body
+	bodyLen int64
+	layout  batchLayout
+	node    int // next field node
+	buf     int // next buffer
+	read    int64
+	// ahead holds bytes of the body read beyond what was asked (readAhead),
+	// since a window's ranges in the small columns lie close together.
+	ahead    []byte
+	aheadOff int64
 }
+
+// readAhead is how far past a requested range a window read goes.
+const readAhead = 256 << 10
 
 func (w *windowReader) nextNode() (fieldNode, error) {
 	if w.node >= len(w.layout.nodes) {
@@ -51,13 +59,23 @@ func (w *windowReader) bytes(b ipcBuffer, off, n int64) (*memory.Buffer, error) 
 	if off < 0 || n < 0 || off+n > b.length {
 		return nil, fmt.Errorf("rows outside their buffer (bytes %d+%d of %d)", off, n, b.length)
 	}
-	p := make([]byte, n)
-	if n > 0 {
-		if err := readFull(w.f.r, p, w.body+b.offset+off); err != nil {
+	at := b.offset + off // in the body
+	if n > 0 && (at < w.aheadOff || at+n > w.aheadOff+int64(len(w.ahead))) {
+		// Read the range plus what follows, up to the end of the body.
+		size := min(max(n, min(readAhead, w.f.cache.budget/16)), w.bodyLen-at)
+		if size < n {
+			return nil, fmt.Errorf("rows outside the record batch body")
+		}
+		w.ahead, w.aheadOff = make([]byte, size), at
+		if err := readFull(w.f.r, w.ahead, w.body+at); err != nil {
 			return nil, err
 		}
+		w.read += size
 	}
-	w.read += n
+	p := make([]byte, n)
+	if n > 0 {
+		copy(p, w.ahead[at-w.aheadOff:])
+	}
 	return memory.NewBufferBytes(p), nil
 }
 
@@ -194,7 +212,7 @@ func (f *File) readWindow(i int, b batchInfo, s, e int64) (arrow.RecordBatch, in
 	if layout.compressed {
 		return nil, 0, errNoWindow
 	}
-	w := &windowReader{f: f, body: b.offset + int64(len(meta)), layout: layout}
+	w := &windowReader{f: f, body: b.offset + int64(len(meta)), bodyLen: b.offset + b.length - (b.offset + int64(len(meta))), layout: layout}
 	cols := make([]arrow.Array, len(f.Schema.Fields()))
 	for k, fld := range f.Schema.Fields() {
 		d, err := w.column(fld.Type, s, e)
