@@ -821,43 +821,14 @@ func appendArrowTensorVariable(b *VariableShapeTensorBuilder, src tensor.Interfa
 	if logical {
 		v = physicalFromLogical(v, typ.permutation)
 	}
-	for k, d := range v.Shape {
-		if d > math.MaxInt32 {
-			return fmt.Errorf("tensorext: shape must have int32 values, got %d", d)
-		}
-		if typ.uniformShape != nil && typ.uniformShape[k] != VaryingDim && typ.uniformShape[k] != d {
-			return fmt.Errorf("tensorext: physical shape %s does not match uniform_shape in dimension %d", formatInts(v.Shape), k)
-		}
+	if err := b.checkShape(v.Shape, "physical shape"); err != nil {
+		return err
 	}
-	st, data, shapes, err := variableBuilders(b)
+	st, data, shapes, err := b.storage()
 	if err != nil {
 		return err
 	}
-	return appendView(data.ValueBuilder(), v, func() {
-		st.Append(true)
-		data.Append(true)
-		shapes.Append(true)
-		ib := shapes.ValueBuilder().(*array.Int32Builder)
-		for _, d := range v.Shape {
-			ib.Append(int32(d))
-		}
-	})
-}
-
-// variableBuilders returns the storage builders of b, honouring the data
-// field's position in the storage struct.
-func variableBuilders(b *VariableShapeTensorBuilder) (*array.StructBuilder, array.ListLikeBuilder, *array.FixedSizeListBuilder, error) {
-	st, ok := b.ExtensionBuilder.Builder.(*array.StructBuilder)
-	if ok {
-		data, ok1 := st.FieldBuilder(b.typ.dataIdx).(array.ListLikeBuilder)
-		shapes, ok2 := st.FieldBuilder(b.typ.shapeIdx).(*array.FixedSizeListBuilder)
-		if ok1 && ok2 {
-			if _, ok := shapes.ValueBuilder().(*array.Int32Builder); ok {
-				return st, data, shapes, nil
-			}
-		}
-	}
-	return nil, nil, nil, fmt.Errorf("tensorext: cannot append to storage %s", b.typ.Storage)
+	return appendView(data.ValueBuilder(), v, func() { startRow(st, data, shapes, v.Shape) })
 }
 
 // ---------------------------------------------------------------------------

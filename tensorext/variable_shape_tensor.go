@@ -420,6 +420,30 @@ func NewVariableShapeTensorBuilder(mem memory.Allocator, typ *VariableShapeTenso
 // the shape has the wrong number of dimensions, a negative dimension, or
 // does not match the length of values or the type's uniform_shape.
 func (b *VariableShapeTensorBuilder) AppendTensor(shape []int, values any) error {
+	if err := b.checkShape(shape, "shape"); err != nil {
+		return err
+	}
+	st, data, shapes, err := b.storage()
+	if err != nil {
+		return err
+	}
+	want, _ := product(shape)
+	n, ok := appendValues(data.ValueBuilder(), values, true)
+	switch {
+	case n != want && n >= 0:
+		return fmt.Errorf("tensorext: Expected data array of length %d, got %d", want, n)
+	case !ok:
+		return fmt.Errorf("tensorext: cannot append %T to a tensor of %s", values, b.typ.ValueType())
+	}
+	startRow(st, data, shapes, shape)
+	appendValues(data.ValueBuilder(), values, false)
+	return nil
+}
+
+// checkShape reports why a row of this physical shape cannot be appended:
+// the wrong number of dimensions, a negative or beyond-int32 dimension, or a
+// disagreement with uniform_shape. what names the shape in messages.
+func (b *VariableShapeTensorBuilder) checkShape(shape []int, what string) error {
 	if len(shape) != b.typ.ndim {
 		return fmt.Errorf("tensorext: shape %s must have %d dimensions", formatInts(shape), b.typ.ndim)
 	}
@@ -428,35 +452,39 @@ func (b *VariableShapeTensorBuilder) AppendTensor(shape []int, values any) error
 			return fmt.Errorf("tensorext: shape must have non-negative int32 values, got %d", d)
 		}
 		if b.typ.uniformShape != nil && b.typ.uniformShape[k] != VaryingDim && b.typ.uniformShape[k] != d {
-			return fmt.Errorf("tensorext: shape %s does not match uniform_shape in dimension %d", formatInts(shape), k)
+			return fmt.Errorf("tensorext: %s %s does not match uniform_shape in dimension %d", what, formatInts(shape), k)
 		}
 	}
-	want, _ := product(shape)
-	st := b.ExtensionBuilder.Builder.(*array.StructBuilder)
-	data, isList := st.FieldBuilder(b.typ.dataIdx).(array.ListLikeBuilder)
-	if !isList {
-		return fmt.Errorf("tensorext: cannot build the data field %s", st.FieldBuilder(b.typ.dataIdx).Type())
+	return nil
+}
+
+// storage returns the storage builders, honouring the data field's position
+// in the storage struct; an error when they cannot take rows (a lenient
+// type's storage with a non-list data field or a non-int32 shape).
+func (b *VariableShapeTensorBuilder) storage() (*array.StructBuilder, array.ListLikeBuilder, *array.FixedSizeListBuilder, error) {
+	st, ok := b.ExtensionBuilder.Builder.(*array.StructBuilder)
+	if ok {
+		data, ok1 := st.FieldBuilder(b.typ.dataIdx).(array.ListLikeBuilder)
+		shapes, ok2 := st.FieldBuilder(b.typ.shapeIdx).(*array.FixedSizeListBuilder)
+		if ok1 && ok2 {
+			if _, ok := shapes.ValueBuilder().(*array.Int32Builder); ok {
+				return st, data, shapes, nil
+			}
+		}
 	}
-	n, ok := appendValues(data.ValueBuilder(), values, true)
-	switch {
-	case n != want && n >= 0:
-		return fmt.Errorf("tensorext: Expected data array of length %d, got %d", want, n)
-	case !ok:
-		return fmt.Errorf("tensorext: cannot append %T to a tensor of %s", values, b.typ.ValueType())
-	}
-	sb := st.FieldBuilder(b.typ.shapeIdx).(*array.FixedSizeListBuilder)
-	ib, ok := sb.ValueBuilder().(*array.Int32Builder)
-	if !ok {
-		return fmt.Errorf("tensorext: cannot build shapes of %s: only int32", sb.ValueBuilder().Type())
-	}
+	return nil, nil, nil, fmt.Errorf("tensorext: cannot append to storage %s", b.typ.Storage)
+}
+
+// startRow opens a valid row of the given shape; its values follow in
+// data.ValueBuilder().
+func startRow(st *array.StructBuilder, data array.ListLikeBuilder, shapes *array.FixedSizeListBuilder, shape []int) {
 	st.Append(true)
 	data.Append(true)
-	appendValues(data.ValueBuilder(), values, false)
-	sb.Append(true)
+	shapes.Append(true)
+	ib := shapes.ValueBuilder().(*array.Int32Builder)
 	for _, d := range shape {
 		ib.Append(int32(d))
 	}
-	return nil
 }
 
 // Reserve makes room for n more rows (their validity, offsets and shapes),
