@@ -72,12 +72,14 @@ testdata/node_modules: testdata/package.json testdata/package-lock.json
 testdata-js: testdata/node_modules
 	cd testdata && node gen_js.mjs && node gen_nongo.mjs
 
-# Everything: formatting, vet, unit tests, and the browser tests against the
-# static build served under a sub-path.
+# Everything: formatting, vet, unit tests, the browser tests against the
+# static build served under a sub-path, and the app package's wasm tests in
+# Node.js (its Blob reader over a real Blob).
 test: export BROTLI = 6
 test: lint chromium testdata/node_modules
 	$(MAKE) static DIST=$(DIST) BASE=$(E2E_BASE)
 	TENSORVIEW_DIST=$(abspath $(DIST)) TENSORVIEW_BASE=$(E2E_BASE) $(GO) test -count=1 ./...
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./app
 
 clean:
 	rm -rf $(DIST) web/app.wasm web/samples
