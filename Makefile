@@ -18,8 +18,10 @@ GO_SOURCES := $(shell find . -name '*.go' -not -path './dist/*' -not -path './te
 
 wasm: web/app.wasm samples
 
+# STRIP= keeps the function names (for profiles).
+STRIP ?= -s -w
 web/app.wasm: $(GO_SOURCES)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ .
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="$(STRIP)" -o $@ .
 
 samples:
 	@mkdir -p web/samples

@@ -798,6 +798,30 @@ func TestLargeFiles(t *testing.T) {
 		&& document.querySelector('[data-row="9"]:not([data-loading]) [data-field=id]')?.textContent === '9'`)
 }
 
+// TestSlowDisk opens a file whose reads take 300 ms each (a slow disk or
+// network drive): the page says it is reading the file, then shows it; and
+// the rows beyond the view (drawn a frame after the first ones) come too.
+func TestSlowDisk(t *testing.T) {
+	path := batchesFile(t, "slow.arrow", false, 2, 64)
+	b := newBrowser(t)
+	b.eval(`(() => {
+		const read = Blob.prototype.arrayBuffer;
+		Blob.prototype.arrayBuffer = function () {
+			return new Promise((resolve) => setTimeout(resolve, 300)).then(() => read.call(this));
+		};
+		return true;
+	})()`, nil)
+	b.upload(path)
+	b.waitFor(`document.querySelector('[data-state=loading] .loading')?.textContent === 'Reading slow.arrow…'`)
+	b.waitOpened("slow.arrow")
+	b.waitFor(`document.querySelector('[data-row="10"]:not([data-loading]) [data-field=id]')?.textContent === '10'`)
+	var loading int
+	b.eval(`document.querySelectorAll('.loading').length`, &loading)
+	if loading != 0 {
+		t.Errorf("%d loading messages left after the file opened", loading)
+	}
+}
+
 // TestMillionRows scrolls a file of 2 million rows, more than a browser can
 // give one pixel row each at the table's row height, to its end and to its
 // middle: the rows shown are the right ones.

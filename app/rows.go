@@ -33,6 +33,7 @@ type RowsTable struct {
 	Rows int64 // row count (estimated while the file is being indexed)
 
 	first   int          // first row in view
+	settled bool         // false for the first frame of a file: no overscan rows
 	top     float64      // scrollTop of the rows container
 	shown   *decode.File // the file the state below belongs to
 	cache   map[int64][]decode.Cell
@@ -45,13 +46,23 @@ type RowsTable struct {
 func (r *RowsTable) OnMount(ctx app.Context) {
 	r.shown = r.File
 	ctx.Defer(r.fetch)
+	ctx.Defer(r.settle)
+}
+
+// settle adds the overscan rows after a file's first frame, which draws only
+// the rows in view so that they show sooner.
+func (r *RowsTable) settle(ctx app.Context) {
+	if !r.settled {
+		r.settled = true
+		ctx.Update()
+	}
 }
 
 // OnUpdate resets the window when another file is passed in.
 func (r *RowsTable) OnUpdate(ctx app.Context) {
 	if r.File != r.shown {
 		r.shown = r.File
-		r.first, r.top, r.cache, r.pending, r.failed = 0, 0, nil, nil, nil
+		r.first, r.top, r.cache, r.pending, r.failed, r.settled = 0, 0, nil, nil, nil, false
 		ctx.Defer(func(ctx app.Context) {
 			if el := r.JSValue(); el.Truthy() {
 				if body := el.Call("querySelector", "[data-role=rows]"); body.Truthy() {
@@ -61,6 +72,7 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 		})
 	}
 	ctx.Defer(r.fetch)
+	ctx.Defer(r.settle)
 }
 
 // fetch loads, one goroutine per batch, the batches of the rows in view that
@@ -145,8 +157,12 @@ func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 func (r *RowsTable) Render() app.UI {
 	f := r.File
 	n := int(r.Rows)
-	from := max(0, min(r.first, n-1)-overscan)
-	to := min(n, r.first+viewHeight/rowHeight+overscan+1)
+	over := overscan
+	if !r.settled {
+		over = 0
+	}
+	from := max(0, min(r.first, n-1)-over)
+	to := min(n, r.first+viewHeight/rowHeight+over+1)
 	rows := make([]int, 0, max(0, to-from))
 	for i := from; i < to; i++ {
 		rows = append(rows, i)

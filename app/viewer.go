@@ -66,6 +66,7 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	if mib, err := strconv.ParseFloat(app.Window().URL().Query().Get("cache"), 64); err == nil && mib > 0 {
 		v.budget = int64(mib * (1 << 20))
 	}
+	tuneGC(v.budget)
 	ctx.Dispatch(func(ctx app.Context) {
 		if v.state == "" {
 			v.state = stateEmpty
@@ -98,6 +99,12 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	})
 }
 
+// quickOpen is how long opening a file may hold the page before it shows
+// "Reading …": a file that opens sooner shows its rows in the next frame,
+// without a frame of the message in between (go-app draws a dispatch's
+// changes one frame, 8 ms, after it).
+const quickOpen = 100 * time.Millisecond
+
 // open reads a file's schema and batch locations off the UI goroutine, shows
 // it, then indexes the rest of its record batches in the background with a
 // progress bar that can be cancelled.
@@ -105,8 +112,12 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 	fb := a.Value.(fileBlob)
 	v.stopIndexing()
 	v.state, v.loading, v.errText = stateLoading, fb.Name, ""
-	ctx.Update()
 	budget := v.budget
+	type opened struct {
+		f   *decode.File
+		err error
+	}
+	done := make(chan opened, 1)
 	ctx.Async(func() {
 		f, err := decode.OpenReader(fb.Name, &blobReader{blob: fb.Blob, size: fb.Size}, fb.Size, decode.Options{Budget: budget})
 		if err == nil {
@@ -114,21 +125,32 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			// frame instead of a round of "loading…".
 			_ = f.Load(0)
 		}
-		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil {
-				v.state, v.errText = stateError, err.Error()
-				return
-			}
-			if v.file != nil {
-				v.file.Close()
-			}
-			v.file, v.state, v.inspect = f, stateReady, nil
-			v.rows, v.exact = f.Rows()
-			if !v.exact {
-				v.index(ctx, f)
-			}
-		})
+		done <- opened{f, err}
 	})
+	show := func(ctx app.Context, o opened) {
+		if o.err != nil {
+			v.state, v.errText = stateError, o.err.Error()
+			return
+		}
+		if v.file != nil {
+			v.file.Close()
+		}
+		v.file, v.state, v.inspect = o.f, stateReady, nil
+		v.rows, v.exact = o.f.Rows()
+		if !v.exact {
+			v.index(ctx, o.f)
+		}
+	}
+	select {
+	case o := <-done:
+		show(ctx, o)
+	case <-time.After(quickOpen):
+		ctx.Async(func() {
+			o := <-done
+			ctx.Dispatch(func(ctx app.Context) { show(ctx, o) })
+		})
+	}
+	ctx.Update()
 }
 
 // index reads the remaining record batch headers of f in the background,

@@ -39,9 +39,9 @@ type KV struct{ Key, Value string }
 var ErrPanic = errors.New("internal error while decoding")
 
 // guard turns a panic into an error wrapping ErrPanic.
-func guard(err *error, what string) {
+func guard(err *error, format string, args ...any) {
 	if r := recover(); r != nil {
-		*err = fmt.Errorf("%s: %w: %v", what, ErrPanic, r)
+		*err = fmt.Errorf("%s: %w: %v", fmt.Sprintf(format, args...), ErrPanic, r)
 	}
 }
 

@@ -170,3 +170,19 @@ func BenchmarkPreview224RGB(b *testing.B) {
 		Preview(tt, l)
 	}
 }
+
+// BenchmarkRange224RGB finds the range of an image's bytes.
+func BenchmarkRange224RGB(b *testing.B) {
+	t := &testing.T{}
+	vals := make([]uint8, 224*224*3)
+	for i := range vals {
+		vals[i] = uint8(10 + i%190)
+	}
+	tt := fixedTensor(t, arrow.PrimitiveTypes.Uint8, []int{224, 224, 3}, nil, vals, nil)
+	b.SetBytes(int64(len(vals)))
+	for b.Loop() {
+		if lo, hi, _ := Range(tt); lo != 10 || hi != 199 {
+			b.Fatalf("range %v..%v", lo, hi)
+		}
+	}
+}

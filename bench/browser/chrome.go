@@ -3,16 +3,19 @@ package main
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -204,4 +207,35 @@ func status(err error) string {
 		return "timeout"
 	}
 	return err.Error()
+}
+
+// startProfile starts V8's sampling CPU profiler (100 µs samples).
+func (t *tab) startProfile() error {
+	return t.run(10*time.Second, chromedp.ActionFunc(func(ctx context.Context) error {
+		if err := profiler.Enable().Do(ctx); err != nil {
+			return err
+		}
+		if err := profiler.SetSamplingInterval(100).Do(ctx); err != nil {
+			return err
+		}
+		return profiler.Start().Do(ctx)
+	}))
+}
+
+// stopProfile stops the profiler and writes its profile as JSON to path.
+func (t *tab) stopProfile(path string) error {
+	return t.run(time.Minute, chromedp.ActionFunc(func(ctx context.Context) error {
+		p, err := profiler.Stop().Do(ctx)
+		if err != nil {
+			return err
+		}
+		data, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(path, data, 0o644)
+	}))
 }

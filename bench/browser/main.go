@@ -29,6 +29,10 @@
 //	BENCH_VIEWERS    tensorview and/or arrow-js (tensorview,arrow-js)
 //	BENCH_TIMEOUT    per measurement (120s)
 //	BENCH_GEN_ONLY   set to write the files and stop
+//	BENCH_PROFILE    a directory: V8 CPU profiles of tensorview's first
+//	                 previews go there (<file>.cpuprofile, for Chrome
+//	                 DevTools; build with `make static STRIP=` to keep the
+//	                 wasm's function names)
 //	TENSORVIEW_DIST  the static build (dist)
 //	TENSORVIEW_BASE  the path it is served under (read from its app.js)
 //	ARROW_JS_DIR     npm's apache-arrow (testdata/node_modules/apache-arrow)
@@ -54,6 +58,7 @@ type config struct {
 	sizes, layouts, viewers  []string
 	timeout                  time.Duration
 	genOnly                  bool
+	profileDir               string
 	scrollMs, scrollPx       int
 }
 
@@ -76,15 +81,16 @@ func list(s string) []string {
 
 func loadConfig() (config, error) {
 	c := config{
-		dir:      env("BENCH_DIR", "/tmp/tensorview-bench"),
-		dist:     env("TENSORVIEW_DIST", "dist"),
-		arrowJS:  env("ARROW_JS_DIR", filepath.Join("testdata", "node_modules", "apache-arrow")),
-		sizes:    list(env("BENCH_SIZES", "100M,1G,6G")),
-		layouts:  list(env("BENCH_LAYOUTS", "b256,single")),
-		viewers:  list(env("BENCH_VIEWERS", "tensorview,arrow-js")),
-		genOnly:  os.Getenv("BENCH_GEN_ONLY") != "",
-		scrollMs: 2000,
-		scrollPx: 6000,
+		dir:        env("BENCH_DIR", "/tmp/tensorview-bench"),
+		dist:       env("TENSORVIEW_DIST", "dist"),
+		arrowJS:    env("ARROW_JS_DIR", filepath.Join("testdata", "node_modules", "apache-arrow")),
+		sizes:      list(env("BENCH_SIZES", "100M,1G,6G")),
+		layouts:    list(env("BENCH_LAYOUTS", "b256,single")),
+		viewers:    list(env("BENCH_VIEWERS", "tensorview,arrow-js")),
+		genOnly:    os.Getenv("BENCH_GEN_ONLY") != "",
+		profileDir: os.Getenv("BENCH_PROFILE"),
+		scrollMs:   2000,
+		scrollPx:   6000,
 	}
 	t := env("BENCH_TIMEOUT", "120s")
 	if !strings.ContainsAny(t, "smh") {
@@ -281,6 +287,9 @@ func measureTensorview(c config, origin string, f benchFile) *tvResult {
 	if err == nil {
 		err = t.eval(10*time.Second, fmt.Sprintf(`window.__benchFirst = __bench.firstPreviews(%d), true`, ms(c.timeout)), nil)
 	}
+	if err == nil && c.profileDir != "" {
+		err = t.startProfile()
+	}
 	if err == nil {
 		err = t.run(time.Minute, chromedp.SetUploadFiles(`input[type=file]`, []string{f.Path}, chromedp.ByQuery))
 	}
@@ -292,6 +301,14 @@ func measureTensorview(c config, origin string, f benchFile) *tvResult {
 	}
 	if err == nil {
 		err = t.eval(c.timeout+10*time.Second, `window.__benchFirst`, &first)
+	}
+	if c.profileDir != "" && err == nil {
+		out := filepath.Join(c.profileDir, strings.TrimSuffix(filepath.Base(f.Path), ".arrow")+".cpuprofile")
+		if perr := t.stopProfile(out); perr != nil {
+			logf("profile: %v", perr)
+		} else {
+			logf("  CPU profile in %s", out)
+		}
 	}
 	switch {
 	case err != nil:
