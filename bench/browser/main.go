@@ -28,6 +28,9 @@
 //	                 one batch capped at 14266 rows so int32 lengths suffice
 //	BENCH_VIEWERS    tensorview and/or arrow-js (tensorview,arrow-js)
 //	BENCH_TIMEOUT    per measurement (120s)
+//	BENCH_REPEAT     measurements of each file by each viewer (1); the table
+//	                 shows the run with the median first-row time, and the
+//	                 range over all runs
 //	BENCH_GEN_ONLY   set to write the files and stop
 //	BENCH_PROFILE    a directory: V8 CPU profiles of tensorview's first
 //	                 previews go there (<file>.cpuprofile, for Chrome
@@ -47,6 +50,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,6 +64,7 @@ type config struct {
 	timeout                  time.Duration
 	genOnly                  bool
 	profileDir               string
+	repeat                   int
 	scrollMs, scrollPx       int
 }
 
@@ -100,6 +106,9 @@ func loadConfig() (config, error) {
 	if c.timeout, err = time.ParseDuration(t); err != nil {
 		return c, fmt.Errorf("BENCH_TIMEOUT: %w", err)
 	}
+	if c.repeat, err = strconv.Atoi(env("BENCH_REPEAT", "1")); err != nil || c.repeat < 1 {
+		return c, fmt.Errorf("BENCH_REPEAT: want a count of at least 1, not %q", os.Getenv("BENCH_REPEAT"))
+	}
 	if c.genOnly {
 		return c, nil
 	}
@@ -120,8 +129,11 @@ func loadConfig() (config, error) {
 // Results of one file.
 type result struct {
 	File       benchFile  `json:"file"`
-	Tensorview *tvResult  `json:"tensorview,omitempty"`
-	ArrowJS    *ajsResult `json:"arrow_js,omitempty"`
+	Tensorview *tvResult  `json:"tensorview,omitempty"` // the run with the median first-previews time
+	ArrowJS    *ajsResult `json:"arrow_js,omitempty"`   // the run with the median first-row time
+	// Every run, when BENCH_REPEAT > 1.
+	TensorviewRuns []*tvResult  `json:"tensorview_runs,omitempty"`
+	ArrowJSRuns    []*ajsResult `json:"arrow_js_runs,omitempty"`
 }
 
 type tvResult struct {
@@ -229,17 +241,26 @@ func run() error {
 	var results []result
 	for _, f := range files {
 		r := result{File: f}
-		if f.Path != "" {
+		// The viewers take turns, so that a slower spell of the machine
+		// does not fall on one of them only.
+		for k := 0; f.Path != "" && k < c.repeat; k++ {
 			if has(c.viewers, "tensorview") {
-				logf("tensorview: %s", filepath.Base(f.Path))
-				r.Tensorview = measureTensorview(c, origin, f)
-				logf("  %+v", *r.Tensorview)
+				logf("tensorview: %s (run %d of %d)", filepath.Base(f.Path), k+1, c.repeat)
+				tv := measureTensorview(c, origin, f)
+				logf("  %+v", *tv)
+				r.TensorviewRuns = append(r.TensorviewRuns, tv)
 			}
 			if has(c.viewers, "arrow-js") {
-				logf("arrow-js: %s", filepath.Base(f.Path))
-				r.ArrowJS = measureArrowJS(c, origin, f)
-				logf("  %+v", *r.ArrowJS)
+				logf("arrow-js: %s (run %d of %d)", filepath.Base(f.Path), k+1, c.repeat)
+				ajs := measureArrowJS(c, origin, f)
+				logf("  %+v", *ajs)
+				r.ArrowJSRuns = append(r.ArrowJSRuns, ajs)
 			}
+		}
+		r.Tensorview = median(r.TensorviewRuns, tvFirst)
+		r.ArrowJS = median(r.ArrowJSRuns, arrowFirst)
+		if c.repeat == 1 {
+			r.TensorviewRuns, r.ArrowJSRuns = nil, nil
 		}
 		results = append(results, r)
 	}
@@ -250,6 +271,50 @@ func run() error {
 		logf("results in %s", out)
 	}
 	return nil
+}
+
+// median returns the run with the median time among those that succeeded
+// (the lower middle one of an even count), or the last run when none did.
+func median[R any](runs []*R, time func(*R) (float64, bool)) *R {
+	var ok []*R
+	for _, r := range runs {
+		if _, good := time(r); good {
+			ok = append(ok, r)
+		}
+	}
+	if len(ok) == 0 {
+		if len(runs) == 0 {
+			return nil
+		}
+		return runs[len(runs)-1]
+	}
+	sort.SliceStable(ok, func(i, j int) bool {
+		a, _ := time(ok[i])
+		b, _ := time(ok[j])
+		return a < b
+	})
+	return ok[(len(ok)-1)/2]
+}
+
+// spread formats the range of the successful runs' times, " (lo–hi)", when
+// there is more than one.
+func spread[R any](runs []*R, time func(*R) (float64, bool)) string {
+	lo, hi, n := 0.0, 0.0, 0
+	for _, r := range runs {
+		if v, good := time(r); good {
+			if n == 0 || v < lo {
+				lo = v
+			}
+			if n == 0 || v > hi {
+				hi = v
+			}
+			n++
+		}
+	}
+	if n < 2 {
+		return ""
+	}
+	return fmt.Sprintf(" (%.0f–%.0f)", lo, hi)
 }
 
 func has(list []string, s string) bool {

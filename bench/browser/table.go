@@ -33,7 +33,11 @@ func cut(s string, n int) string {
 
 // printTable writes the results as a Markdown table followed by notes.
 func printTable(w io.Writer, c config, results []result) {
-	fmt.Fprintf(w, "\nscroll: %d ms at %d px/s; timeout %v per measurement; MB are 10^6 bytes\n\n", c.scrollMs, c.scrollPx, c.timeout)
+	fmt.Fprintf(w, "\nscroll: %d ms at %d px/s; timeout %v per measurement; MB are 10^6 bytes", c.scrollMs, c.scrollPx, c.timeout)
+	if c.repeat > 1 {
+		fmt.Fprintf(w, "; %d runs of each: the run with the median first-row time, (the range of all runs)", c.repeat)
+	}
+	fmt.Fprint(w, "\n\n")
 	fmt.Fprintln(w, "| file | layout | size MB | rows | batches | tv first previews ms | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row |")
 	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
 	var notes []string
@@ -55,7 +59,7 @@ func printTable(w io.Writer, c config, results []result) {
 			case t.FirstStatus != "":
 				first = short(t.FirstStatus) + fmt.Sprintf(" [%d]", note("tensorview, "+name+": "+t.FirstStatus+pageErr(t.PageError)))
 			default:
-				first = msf(t.FirstMs)
+				first = msf(t.FirstMs) + spread(r.TensorviewRuns, tvFirst)
 			}
 			switch {
 			case t.FirstStatus != "":
@@ -92,7 +96,7 @@ func printTable(w io.Writer, c config, results []result) {
 				errName, _, _ := strings.Cut(a.Error, ":")
 				ajsErr = cut(errName, 30) + fmt.Sprintf(" [%d]", note("arrow-js, "+name+": "+a.Error))
 			default:
-				ajsFirst = msf(a.FirstRowMs)
+				ajsFirst = msf(a.FirstRowMs) + spread(r.ArrowJSRuns, arrowFirst)
 				if t := r.Tensorview; t != nil && t.FirstStatus == "" && t.FirstMs > 0 {
 					ratio = fmt.Sprintf("%.2f", a.FirstRowMs/t.FirstMs)
 				}
@@ -113,6 +117,10 @@ func printTable(w io.Writer, c config, results []result) {
 		}
 	}
 }
+
+func tvFirst(t *tvResult) (float64, bool) { return t.FirstMs, t.FirstStatus == "" }
+
+func arrowFirst(a *ajsResult) (float64, bool) { return a.FirstRowMs, a.Status == "" && a.Error == "" }
 
 // bytesMB writes a byte count attribute in MB.
 func bytesMB(s string) string {
