@@ -138,7 +138,13 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		v.file, v.state, v.inspect = o.f, stateReady, nil
 		v.rows, v.exact = o.f.Rows()
 		if !v.exact {
-			v.index(ctx, o.f)
+			// After the first frame: the rows in view come first.
+			ctx.Defer(func(ctx app.Context) {
+				if v.file == o.f {
+					v.index(ctx, o.f)
+					ctx.Update()
+				}
+			})
 		}
 	}
 	select {
