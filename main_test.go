@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -300,13 +301,20 @@ func badMetadataFile(t *testing.T) string {
 // directory and returns its path.
 func writeIPCFile(t *testing.T, name string, schema *arrow.Schema, recs ...arrow.RecordBatch) string {
 	t.Helper()
+	return writeIPCFileWith(t, name, schema, nil, recs...)
+}
+
+// writeIPCFileWith writes an IPC file with arrow-go's writer options (such
+// as compression).
+func writeIPCFileWith(t *testing.T, name string, schema *arrow.Schema, opts []ipc.Option, recs ...arrow.RecordBatch) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema))
+	w, err := ipc.NewFileWriter(f, append([]ipc.Option{ipc.WithSchema(schema)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -769,11 +777,11 @@ func TestLargeFiles(t *testing.T) {
 
 	stream := batchesFile(t, "many.arrows", true, 8000, 1) // indexing takes seconds: long enough to cancel
 	b.upload(stream)
-	b.waitFor(`document.querySelector('[data-role=progress][data-bytes-total]') !== null`)
-	var prog struct{ Read, Total int64 }
-	b.eval(`(e => ({Read: +e.dataset.bytesRead, Total: +e.dataset.bytesTotal}))(document.querySelector('[data-role=progress]'))`, &prog)
-	if st, _ := os.Stat(stream); prog.Total != st.Size() || prog.Read > prog.Total {
-		t.Errorf("progress %+v of a %d-byte file", prog, st.Size())
+	b.waitFor(`document.querySelector('[data-role=progress][data-task=index][data-bytes-total] [data-rows]') !== null`)
+	var prog struct{ Read, Total, Rows int64 }
+	b.eval(`(e => ({Read: +e.dataset.bytesRead, Total: +e.dataset.bytesTotal, Rows: +e.querySelector('[data-rows]').dataset.rows}))(document.querySelector('[data-role=progress]'))`, &prog)
+	if st, _ := os.Stat(stream); prog.Total != st.Size() || prog.Read > prog.Total || prog.Rows <= 0 || prog.Rows > 8000 {
+		t.Errorf("progress %+v of a %d-byte file of 8000 rows", prog, st.Size())
 	}
 	// Progress updates must not remount the table: scroll down, let the
 	// progress move, and the rows stay where they were.
@@ -819,6 +827,60 @@ func TestSlowDisk(t *testing.T) {
 	b.eval(`document.querySelectorAll('.loading').length`, &loading)
 	if loading != 0 {
 		t.Errorf("%d loading messages left after the file opened", loading)
+	}
+}
+
+// TestCancelRead opens an lz4-compressed file of one 12 MiB record batch,
+// which is read whole (compressed buffers cannot be read by row windows),
+// from a slow disk: the read shows its progress in bytes, Cancel stops it,
+// the rows offer to read again, and reading again shows the right values.
+func TestCancelRead(t *testing.T) {
+	const rows = 96
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "noise", Type: arrow.BinaryTypes.Binary},
+	}, nil)
+	ids := array.NewInt64Builder(memory.DefaultAllocator)
+	noise := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.Binary)
+	rnd := rand.New(rand.NewSource(1))
+	for i := range rows {
+		ids.Append(int64(i))
+		p := make([]byte, 128<<10) // random: lz4 cannot shrink it
+		rnd.Read(p)
+		noise.Append(p)
+	}
+	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), noise.NewArray()}, rows)
+	path := writeIPCFileWith(t, "noise.arrow", schema, []ipc.Option{ipc.WithLZ4()}, rec)
+
+	b := newBrowser(t)
+	b.eval(`(() => {
+		const read = Blob.prototype.arrayBuffer;
+		window.__slow = true;
+		Blob.prototype.arrayBuffer = function () {
+			const wait = window.__slow && this.size > (1 << 20) ? 400 : 0;
+			return new Promise((resolve) => setTimeout(resolve, wait)).then(() => read.call(this));
+		};
+		return true;
+	})()`, nil)
+	b.upload(path)
+	b.waitFor(`document.querySelector('[data-role=progress][data-task=read]') !== null`)
+	var prog struct{ Read, Total int64 }
+	b.eval(`(e => ({Read: +e.dataset.bytesRead, Total: +e.dataset.bytesTotal}))(document.querySelector('[data-role=progress][data-task=read]'))`, &prog)
+	if st, _ := os.Stat(path); prog.Total < 12<<20 || prog.Total > st.Size() || prog.Read >= prog.Total {
+		t.Errorf("read progress %+v for a %d-byte file, want part of the 12 MiB batch", prog, st.Size())
+	}
+	b.run(chromedp.Click(`[data-role=progress][data-task=read] [data-action=cancel]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-row="0"][data-cancelled] [data-action=read-again]') !== null
+		&& document.querySelector('[data-role=progress]') === null`)
+
+	b.eval(`window.__slow = false`, nil)
+	b.run(chromedp.Click(`[data-row="0"] [data-action=read-again]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-row="0"]:not([data-loading]):not([data-cancelled]) [data-field=id]')?.textContent === '0'
+		&& document.querySelector('[data-row="5"] [data-field=id]')?.textContent === '5'`)
+	var cached int64
+	b.eval(`+document.querySelector('[data-role=cache]').dataset.bytes`, &cached)
+	if cached < 12<<20 {
+		t.Errorf("cache holds %d bytes after reading the batch again, want the 12 MiB batch", cached)
 	}
 }
 

@@ -1,9 +1,12 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"sync/atomic"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -40,6 +43,12 @@ type RowsTable struct {
 	missing []int64         // rows in view whose data is not loaded, found by Render
 	pending map[[2]int]bool // chunks (batch, window) being loaded
 	failed  map[[2]int]bool // chunks that could not be read: their rows show the error
+	// cancelled chunks: their reads were cancelled, their rows offer to
+	// read again.
+	cancelled map[[2]int]bool
+	loads     atomic.Int32 // Load calls under way
+	watching  bool         // a goroutine reports the big reads under way
+	reading   *progress    // the big reads under way, shown as a progress bar
 }
 
 // OnMount loads the batches of the first rows.
@@ -47,6 +56,16 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 	r.shown = r.File
 	ctx.Defer(r.fetch)
 	ctx.Defer(r.settle)
+	ctx.Handle(actionCancelRead, func(ctx app.Context, a app.Action) {
+		r.File.CancelReads()
+	})
+	// Sent by a cancelled row's button, which is gone once the row
+	// redraws: the table's own context reads the rows again.
+	ctx.Handle(actionReadAgain, func(ctx app.Context, a app.Action) {
+		r.cancelled = nil
+		ctx.Update()
+		ctx.Defer(r.fetch)
+	})
 }
 
 // settle adds the overscan rows after a file's first frame, which draws only
@@ -62,7 +81,8 @@ func (r *RowsTable) settle(ctx app.Context) {
 func (r *RowsTable) OnUpdate(ctx app.Context) {
 	if r.File != r.shown {
 		r.shown = r.File
-		r.first, r.top, r.cache, r.pending, r.failed, r.settled = 0, 0, nil, nil, nil, false
+		r.first, r.top, r.cache, r.pending, r.failed, r.cancelled, r.settled = 0, 0, nil, nil, nil, nil, false
+		r.reading = nil
 		ctx.Defer(func(ctx app.Context) {
 			if el := r.JSValue(); el.Truthy() {
 				if body := el.Call("querySelector", "[data-role=rows]"); body.Truthy() {
@@ -89,11 +109,20 @@ func (r *RowsTable) fetch(ctx app.Context) {
 			continue
 		}
 		r.pending[key] = true
+		r.loads.Add(1)
 		ctx.Async(func() {
 			err := f.Load(row)
+			r.loads.Add(-1)
 			ctx.Dispatch(func(ctx app.Context) {
 				delete(r.pending, key)
-				if err != nil && r.File == f {
+				switch {
+				case r.File != f || err == nil:
+				case errors.Is(err, decode.ErrCanceled):
+					if r.cancelled == nil {
+						r.cancelled = map[[2]int]bool{}
+					}
+					r.cancelled[key] = true
+				default:
 					if r.failed == nil {
 						r.failed = map[[2]int]bool{}
 					}
@@ -103,6 +132,36 @@ func (r *RowsTable) fetch(ctx app.Context) {
 		})
 	}
 	r.missing = nil
+	if len(r.pending) > 0 && !r.watching {
+		r.watching = true
+		r.watch(ctx, f)
+	}
+}
+
+// watch shows the big reads of f under way (record batches read whole)
+// as a progress bar, every 100 ms until no load is left.
+func (r *RowsTable) watch(ctx app.Context, f *decode.File) {
+	ctx.Async(func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for range tick.C {
+			done, total := f.Reading()
+			idle := r.loads.Load() == 0
+			ctx.Dispatch(func(ctx app.Context) {
+				if idle {
+					r.watching = false
+				}
+				if r.File != f || total == 0 {
+					r.reading = nil
+					return
+				}
+				r.reading = &progress{Label: "Reading record batch", Done: done, Total: total}
+			})
+			if idle {
+				return
+			}
+		}
+	})
 }
 
 func (r *RowsTable) cells(row int64) []decode.Cell {
@@ -178,6 +237,13 @@ func (r *RowsTable) Render() app.UI {
 				Title("decoded record batches kept in memory").
 				Text(fmt.Sprintf("cache %s of %s", decode.HumanBytes(used), decode.HumanBytes(budget))),
 		),
+		// A fixed container, so that the rows keep their place (go-app
+		// matches children by position).
+		app.Div().Class("messages").Body(
+			app.If(r.reading != nil, func() app.UI {
+				return &ProgressBar{Task: "read", Progress: *r.reading, OnCancel: actionCancelRead}
+			}),
+		),
 		app.Div().Class("rows-view").Attr("data-role", "rows").Style("height", fmt.Sprintf("%dpx", min(viewHeight, headerHeight+n*rowHeight+2))).
 			OnScroll(r.onScroll).Body(
 			app.Div().Class("rows-header").Style("grid-template-columns", grid).Style("width", width).Body(
@@ -208,6 +274,16 @@ func (r *RowsTable) row(i int64, grid string) app.UI {
 		return div.Attr("data-loading", true).Body(
 			app.Div().Class("row-index").Text(i),
 			app.Div().Class("cell loading").Text("indexing…"),
+		)
+	}
+	if r.cancelled[[2]int{b, w}] {
+		return div.Attr("data-cancelled", true).Body(
+			app.Div().Class("row-index").Text(i),
+			app.Div().Class("cell loading").Body(
+				app.Text("reading cancelled "),
+				app.Button().Type("button").Class("link").Attr("data-action", "read-again").Text("Read again").
+					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionReadAgain) }),
+			),
 		)
 	}
 	if !r.failed[[2]int{b, w}] && !r.File.Loaded(i) {

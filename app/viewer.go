@@ -17,10 +17,12 @@ import (
 
 // Actions the components send to the Viewer.
 const (
-	actionLoading = "tv/loading" // value: the file name
-	actionOpen    = "tv/open"    // value: fileBlob
-	actionFail    = "tv/fail"    // value: error text
-	actionCancel  = "tv/cancel"  // no value: stop the work under way
+	actionLoading    = "tv/loading"     // value: the file name
+	actionOpen       = "tv/open"        // value: fileBlob
+	actionFail       = "tv/fail"        // value: error text
+	actionCancel     = "tv/cancel"      // no value: stop indexing
+	actionCancelRead = "tv/cancel-read" // no value: stop the record batch reads under way
+	actionReadAgain  = "tv/read-again"  // no value: read the cancelled rows in view again
 )
 
 // State names, as the root's data-state attribute spells them.
@@ -120,9 +122,10 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 	done := make(chan opened, 1)
 	ctx.Async(func() {
 		f, err := decode.OpenReader(fb.Name, &blobReader{blob: fb.Blob, size: fb.Size}, fb.Size, decode.Options{Budget: budget})
-		if err == nil {
+		if err == nil && f.ChunkBytes(0) < decode.BigRead {
 			// Read the first rows now, so the table shows them in its first
-			// frame instead of a round of "loading…".
+			// frame instead of a round of "loading…". A bigger read is left
+			// to the table, which shows its progress.
 			_ = f.Load(0)
 		}
 		done <- opened{f, err}
@@ -174,8 +177,8 @@ func (v *Viewer) index(ctx app.Context, f *decode.File) {
 			last = time.Now()
 			ctx.Dispatch(func(app.Context) {
 				if v.file == f && v.progress != nil {
-					v.progress = &progress{Label: v.progress.Label, Done: done, Total: total}
 					v.rows, v.exact = f.Rows()
+					v.progress = &progress{Label: v.progress.Label, Done: done, Total: total, Rows: v.rows}
 				}
 			})
 		})
@@ -237,7 +240,7 @@ func (v *Viewer) Render() app.UI {
 			),
 			app.Div().Class("messages").Body(
 				app.If(v.progress != nil, func() app.UI {
-					return &ProgressBar{Progress: *v.progress, OnCancel: actionCancel}
+					return &ProgressBar{Task: "index", Progress: *v.progress, OnCancel: actionCancel}
 				}),
 			),
 			app.If(v.file != nil, func() app.UI {

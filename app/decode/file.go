@@ -101,7 +101,8 @@ type File struct {
 	Fields   []Field
 	Warnings []string
 
-	r         io.ReaderAt
+	r         io.ReaderAt // the reader passed in, through meter and the ends cache
+	meter     *meter
 	fr        *ipc.FileReader // IPC files: arrow-go reads schema, dictionaries and batches
 	schemaMsg []byte          // IPC streams: the schema message
 	dictMsgs  [][]byte        // IPC streams: dictionary batch messages, in order
@@ -127,7 +128,8 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	// Open needs the start (magic, schema, the first batch's header) and
 	// the end (footer) of the file: two reads, kept for everything that
 	// asks for those bytes again (arrow-go's file reader among others).
-	r, err = newEnds(r, size, endsChunk)
+	m := &meter{r: r}
+	r, err = newEnds(m, size, endsChunk)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +149,7 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	if small == 0 {
 		small = DefaultSmallFile
 	}
-	f = &File{Name: name, Size: size, Format: format, r: r, cache: newLRU(budget), warnedAt: map[int]bool{}, small: small}
+	f = &File{Name: name, Size: size, Format: format, r: r, meter: m, cache: newLRU(budget), warnedAt: map[int]bool{}, small: small}
 	switch format {
 	case IPCFile:
 		err = f.openFile()
@@ -572,6 +574,23 @@ func (f *File) where(row int64) (key cacheKey, local int, ok bool) {
 func (f *File) Chunk(row int64) (batch, window int, ok bool) {
 	key, _, ok := f.where(row)
 	return key.batch, key.window, ok
+}
+
+// ChunkBytes returns about how many bytes of the file Load(row) reads: the
+// length of the row's record batch, or for a batch read by windows the
+// window's share of it.
+func (f *File) ChunkBytes(row int64) int64 {
+	b, _, ok := f.Locate(row)
+	if !ok {
+		return 0
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	info := f.batches[b]
+	if w := f.windowRows(info); w > 0 {
+		return info.length / info.rows * w
+	}
+	return info.length
 }
 
 // Loaded reports whether the rows of row's batch (or window of a large
