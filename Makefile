@@ -14,13 +14,18 @@ BENCH_DIR ?= /tmp/tensorview-bench
 SAMPLES := js_big.arrow js_images.arrow js_permuted.arrow js_variable.arrow
 GO_SOURCES := $(shell find . -name '*.go' -not -path './dist/*' -not -path './testdata/node_modules/*') go.mod go.sum
 
-.PHONY: run static wasm samples test lint chromium testdata-js clean size bench-browser
+.PHONY: run static wasm samples test lint chromium testdata-js clean size bench-browser FORCE
 
 wasm: web/app.wasm samples
 
-# STRIP= keeps the function names (for profiles).
+# STRIP= keeps the function names (for profiles); .ldflags remembers the
+# flags of the last build, so that changing them rebuilds.
 STRIP ?= -s -w
-web/app.wasm: $(GO_SOURCES)
+.ldflags: FORCE
+	@echo '$(STRIP)' | cmp -s - $@ || echo '$(STRIP)' > $@
+FORCE:
+
+web/app.wasm: $(GO_SOURCES) .ldflags
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="$(STRIP)" -o $@ .
 
 samples:
@@ -84,4 +89,4 @@ test: lint chromium testdata/node_modules
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./app
 
 clean:
-	rm -rf $(DIST) web/app.wasm web/samples
+	rm -rf $(DIST) web/app.wasm web/samples .ldflags

@@ -34,7 +34,7 @@
 //	BENCH_GEN_ONLY   set to write the files and stop
 //	BENCH_PROFILE    a directory: V8 CPU profiles of tensorview's first
 //	                 previews go there (<file>.cpuprofile, for Chrome
-//	                 DevTools; build with `make static STRIP=` to keep the
+//	                 DevTools; `make bench-browser STRIP=` keeps the
 //	                 wasm's function names)
 //	TENSORVIEW_DIST  the static build (dist)
 //	TENSORVIEW_BASE  the path it is served under (read from its app.js)
