@@ -857,7 +857,7 @@ func TestCancelRead(t *testing.T) {
 		const read = Blob.prototype.arrayBuffer;
 		window.__slow = true;
 		Blob.prototype.arrayBuffer = function () {
-			const wait = window.__slow && this.size > (1 << 20) ? 400 : 0;
+			const wait = window.__slow && this.size > (1 << 20) ? 1000 : 0;
 			return new Promise((resolve) => setTimeout(resolve, wait)).then(() => read.call(this));
 		};
 		return true;

@@ -46,9 +46,9 @@ type RowsTable struct {
 	// cancelled chunks: their reads were cancelled, their rows offer to
 	// read again.
 	cancelled map[[2]int]bool
-	loads     atomic.Int32 // Load calls under way
-	watching  bool         // a goroutine reports the big reads under way
-	reading   *progress    // the big reads under way, shown as a progress bar
+	loads     *atomic.Int32 // Load calls under way for the file shown
+	watching  bool          // a goroutine reports the big reads under way
+	reading   *progress     // the big reads under way, shown as a progress bar
 }
 
 // OnMount loads the batches of the first rows.
@@ -82,7 +82,7 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 	if r.File != r.shown {
 		r.shown = r.File
 		r.first, r.top, r.cache, r.pending, r.failed, r.cancelled, r.settled = 0, 0, nil, nil, nil, nil, false
-		r.reading = nil
+		r.reading, r.loads, r.watching = nil, nil, false
 		ctx.Defer(func(ctx app.Context) {
 			if el := r.JSValue(); el.Truthy() {
 				if body := el.Call("querySelector", "[data-role=rows]"); body.Truthy() {
@@ -101,7 +101,10 @@ func (r *RowsTable) fetch(ctx app.Context) {
 	if r.pending == nil {
 		r.pending = map[[2]int]bool{}
 	}
-	f := r.File
+	if r.loads == nil {
+		r.loads = new(atomic.Int32)
+	}
+	f, loads := r.File, r.loads
 	for _, row := range r.missing {
 		b, w, ok := f.Chunk(row)
 		key := [2]int{b, w}
@@ -109,14 +112,17 @@ func (r *RowsTable) fetch(ctx app.Context) {
 			continue
 		}
 		r.pending[key] = true
-		r.loads.Add(1)
+		loads.Add(1)
 		ctx.Async(func() {
 			err := f.Load(row)
-			r.loads.Add(-1)
+			loads.Add(-1)
 			ctx.Dispatch(func(ctx app.Context) {
+				if r.File != f {
+					return // the state below is another file's now
+				}
 				delete(r.pending, key)
 				switch {
-				case r.File != f || err == nil:
+				case err == nil:
 				case errors.Is(err, decode.ErrCanceled):
 					if r.cancelled == nil {
 						r.cancelled = map[[2]int]bool{}
@@ -134,28 +140,40 @@ func (r *RowsTable) fetch(ctx app.Context) {
 	r.missing = nil
 	if len(r.pending) > 0 && !r.watching {
 		r.watching = true
-		r.watch(ctx, f)
+		r.watch(ctx, f, loads)
 	}
 }
 
 // watch shows the big reads of f under way (record batches read whole)
-// as a progress bar, every 100 ms until no load is left.
-func (r *RowsTable) watch(ctx app.Context, f *decode.File) {
+// as a progress bar, checking every 100 ms until no load is left.
+func (r *RowsTable) watch(ctx app.Context, f *decode.File, loads *atomic.Int32) {
 	ctx.Async(func() {
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
+		var shown [2]int64
 		for range tick.C {
 			done, total := f.Reading()
-			idle := r.loads.Load() == 0
+			idle := loads.Load() == 0
+			if !idle && shown == [2]int64{done, total} {
+				continue // nothing new to draw
+			}
+			shown = [2]int64{done, total}
 			ctx.Dispatch(func(ctx app.Context) {
+				if r.File != f {
+					return // another file is shown, with a watcher of its own
+				}
+				r.reading = nil
+				if total > 0 {
+					r.reading = &progress{Label: "Reading record batch", Done: done, Total: total}
+				}
 				if idle {
 					r.watching = false
+					if len(r.pending) > 0 {
+						// Loads started after this goroutine saw none.
+						r.watching = true
+						r.watch(ctx, f, loads)
+					}
 				}
-				if r.File != f || total == 0 {
-					r.reading = nil
-					return
-				}
-				r.reading = &progress{Label: "Reading record batch", Done: done, Total: total}
 			})
 			if idle {
 				return
