@@ -622,6 +622,7 @@ func TestInspector(t *testing.T) {
 	}
 
 	var col struct{ Rows, Min, Max string }
+	b.waitFor(`document.querySelector('[data-role=column-stats]') !== null`)
 	b.eval(`(e => ({Rows: e.dataset.rows, Min: e.dataset.min, Max: e.dataset.max}))(document.querySelector('[data-role=column-stats]'))`, &col)
 	if col != (struct{ Rows, Min, Max string }{"2", "0", "11234"}) {
 		t.Errorf("column stats %+v, want 2 rows from 0 to 11234", col)
@@ -806,19 +807,29 @@ func TestLargeFiles(t *testing.T) {
 		&& document.querySelector('[data-row="9"]:not([data-loading]) [data-field=id]')?.textContent === '9'`)
 }
 
+// slowReads makes every Blob.arrayBuffer() of more than minBytes wait ms
+// milliseconds first, as a slow disk would, while window.__slow is true
+// (it starts true).
+func (b *browser) slowReads(minBytes, ms int) {
+	b.t.Helper()
+	b.eval(fmt.Sprintf(`(() => {
+		const read = Blob.prototype.arrayBuffer;
+		window.__slow = true;
+		Blob.prototype.arrayBuffer = function () {
+			const wait = window.__slow && this.size > %d ? %d : 0;
+			return new Promise((resolve) => setTimeout(resolve, wait)).then(() => read.call(this));
+		};
+		return true;
+	})()`, minBytes, ms), nil)
+}
+
 // TestSlowDisk opens a file whose reads take 300 ms each (a slow disk or
 // network drive): the page says it is reading the file, then shows it; and
 // the rows beyond the view (drawn a frame after the first ones) come too.
 func TestSlowDisk(t *testing.T) {
-	path := batchesFile(t, "slow.arrow", false, 2, 64)
+	path := batchesFile(t, "slow.arrow", false, 4, 8) // row 10, beyond the view, is in the second batch
 	b := newBrowser(t)
-	b.eval(`(() => {
-		const read = Blob.prototype.arrayBuffer;
-		Blob.prototype.arrayBuffer = function () {
-			return new Promise((resolve) => setTimeout(resolve, 300)).then(() => read.call(this));
-		};
-		return true;
-	})()`, nil)
+	b.slowReads(0, 300)
 	b.upload(path)
 	b.waitFor(`document.querySelector('[data-state=loading] .loading')?.textContent === 'Reading slow.arrow…'`)
 	b.waitOpened("slow.arrow")
@@ -853,15 +864,7 @@ func TestCancelRead(t *testing.T) {
 	path := writeIPCFileWith(t, "noise.arrow", schema, []ipc.Option{ipc.WithLZ4()}, rec)
 
 	b := newBrowser(t)
-	b.eval(`(() => {
-		const read = Blob.prototype.arrayBuffer;
-		window.__slow = true;
-		Blob.prototype.arrayBuffer = function () {
-			const wait = window.__slow && this.size > (1 << 20) ? 1000 : 0;
-			return new Promise((resolve) => setTimeout(resolve, wait)).then(() => read.call(this));
-		};
-		return true;
-	})()`, nil)
+	b.slowReads(1<<20, 1000)
 	b.upload(path)
 	b.waitFor(`document.querySelector('[data-role=progress][data-task=read]') !== null`)
 	var prog struct{ Read, Total int64 }
@@ -881,6 +884,40 @@ func TestCancelRead(t *testing.T) {
 	b.eval(`+document.querySelector('[data-role=cache]').dataset.bytes`, &cached)
 	if cached < 12<<20 {
 		t.Errorf("cache holds %d bytes after reading the batch again, want the 12 MiB batch", cached)
+	}
+}
+
+// TestColumnStatsCancel computes the statistics of a column of 2560 images
+// in 40 record batches read from a slow disk: the inspector shows the rows
+// done over both passes, Cancel stops, and computing again gives the exact
+// range of every pixel of the column.
+func TestColumnStatsCancel(t *testing.T) {
+	path := batchesFile(t, "stats.arrow", false, 40, 64)
+	b := newBrowser(t)
+	b.upload(path)
+	b.waitOpened("stats.arrow")
+	b.slowReads(0, 300)
+	b.run(chromedp.Click(`[data-row="0"] [data-field=image]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=inspector] [data-action=column-stats]') !== null`)
+	b.run(chromedp.Click(`[data-role=inspector] [data-action=column-stats]`, chromedp.ByQuery))
+	b.waitFor(`+document.querySelector('[data-role=progress][data-task=column-stats]')?.dataset.rowsDone > 0`)
+	var prog struct{ Done, Total int }
+	b.eval(`(e => ({Done: +e.dataset.rowsDone, Total: +e.dataset.rowsTotal}))(document.querySelector('[data-role=progress][data-task=column-stats]'))`, &prog)
+	if prog.Total != 2*2560 || prog.Done >= prog.Total {
+		t.Errorf("column progress %+v, want part of 5120 rows (2560, two passes)", prog)
+	}
+	b.run(chromedp.Click(`[data-role=progress][data-task=column-stats] [data-action=cancel]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=progress]') === null
+		&& document.querySelector('[data-role=inspector] [data-action=column-stats]') !== null`)
+
+	b.eval(`window.__slow = false`, nil)
+	b.run(chromedp.Click(`[data-role=inspector] [data-action=column-stats]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=column-stats][data-rows]') !== null`)
+	var col struct{ Rows, Min, Max string }
+	b.eval(`(e => ({Rows: e.dataset.rows, Min: e.dataset.min, Max: e.dataset.max}))(document.querySelector('[data-role=column-stats]'))`, &col)
+	// Pixel bytes are (row + k) % 251: 0 to 250.
+	if col != (struct{ Rows, Min, Max string }{"2560", "0", "250"}) {
+		t.Errorf("column stats %+v, want 2560 rows from 0 to 250", col)
 	}
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -9,6 +10,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -17,10 +19,13 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// Actions to open and close the inspector.
+// Actions to open and close the inspector, and to stop its column
+// statistics.
 const (
 	actionInspect      = "tv/inspect"       // value: inspectTarget
 	actionCloseInspect = "tv/inspect-close" // no value
+	actionStartColumn  = "tv/column-start"  // no value
+	actionCancelColumn = "tv/column-cancel" // no value
 )
 
 // inspectTarget names the tensor to inspect.
@@ -66,16 +71,40 @@ type Inspector struct {
 	stats     inspect.Stats
 	copied    string
 	colStats  *inspect.ColumnStats // for the whole column, once computed
-	colBusy   bool
+	colJob    *columnJob           // computing them
+	colAuto   bool                 // start computing them (set by load)
 }
 
-// autoColumnRows is the largest column whose statistics the inspector
-// computes as soon as it opens; larger ones wait for a click.
-const autoColumnRows = 1000
+// columnJob is a computation of column statistics under way.
+type columnJob struct {
+	cancel      context.CancelFunc
+	done, total int // rows, over both passes
+}
+
+// The inspector computes the statistics of a column as soon as it opens
+// when the column has at most autoColumnRows rows in a file of at most
+// autoColumnBytes; otherwise a click starts them. Either way they are
+// computed in the background, with progress and Cancel.
+const (
+	autoColumnRows  = 1000
+	autoColumnBytes = 64 << 20
+)
 
 // OnMount focuses the dialog so Escape and the keyboard work at once.
 func (in *Inspector) OnMount(ctx app.Context) {
 	in.load()
+	in.autoColumn(ctx)
+	// The button that starts the statistics is gone once they start, and
+	// go-app drops what its context dispatches: the inspector's own context
+	// runs them.
+	ctx.Handle(actionStartColumn, func(ctx app.Context, a app.Action) {
+		in.startColumn(ctx)
+		ctx.Update()
+	})
+	ctx.Handle(actionCancelColumn, func(ctx app.Context, a app.Action) {
+		in.stopColumn()
+		ctx.Update()
+	})
 	ctx.Defer(func(app.Context) {
 		if el := in.JSValue(); el.Truthy() {
 			el.Call("focus")
@@ -84,7 +113,59 @@ func (in *Inspector) OnMount(ctx app.Context) {
 }
 
 // OnUpdate loads another tensor when the parent passes one.
-func (in *Inspector) OnUpdate(ctx app.Context) { in.load() }
+func (in *Inspector) OnUpdate(ctx app.Context) {
+	in.load()
+	in.autoColumn(ctx)
+}
+
+// OnDismount stops the column statistics under way.
+func (in *Inspector) OnDismount() { in.stopColumn() }
+
+func (in *Inspector) autoColumn(ctx app.Context) {
+	if in.colAuto {
+		in.colAuto = false
+		in.startColumn(ctx)
+	}
+}
+
+// startColumn computes the column's statistics in the background, showing
+// its progress every 100 ms. ctx must be the inspector's own.
+func (in *Inspector) startColumn(ctx app.Context) {
+	if in.colJob != nil {
+		return
+	}
+	jctx, cancel := context.WithCancel(context.Background())
+	f, col := in.File, in.Col
+	rows, _ := f.Rows()
+	job := &columnJob{cancel: cancel, total: 2 * int(rows)} // two passes
+	in.colJob = job
+	ctx.Async(func() {
+		last := time.Now()
+		c, err := columnStats(jctx, f, col, func(done, total int) {
+			if time.Since(last) < 100*time.Millisecond {
+				return
+			}
+			last = time.Now()
+			ctx.Dispatch(func(app.Context) { job.done, job.total = done, total })
+		})
+		ctx.Dispatch(func(app.Context) {
+			if in.colJob != job {
+				return // cancelled, or another column
+			}
+			in.colJob = nil
+			if err == nil {
+				in.colStats = c
+			}
+		})
+	})
+}
+
+func (in *Inspector) stopColumn() {
+	if in.colJob != nil {
+		in.colJob.cancel()
+		in.colJob = nil
+	}
+}
 
 // load reads the tensor and resets the view when the target changed.
 func (in *Inspector) load() {
@@ -94,10 +175,10 @@ func (in *Inspector) load() {
 	}
 	colKey := fmt.Sprintf("%p/%d", in.File, in.Col)
 	if !strings.HasPrefix(in.key, colKey+"/") {
+		in.stopColumn()
 		in.colStats = nil
-		if rows, exact := in.File.Rows(); exact && rows <= autoColumnRows {
-			in.colStats = in.columnStats()
-		}
+		rows, exact := in.File.Rows()
+		in.colAuto = exact && rows <= autoColumnRows && in.File.Size <= autoColumnBytes
 	}
 	in.key, in.err, in.physical, in.copied = key, "", false, ""
 	t, err := in.File.Tensor(in.Row, in.Col)
@@ -504,37 +585,31 @@ func download(name, mime string, data []byte) {
 	app.Window().Call("setTimeout", revoke, 60000, url)
 }
 
-// columnStats computes the statistics of every tensor of the column.
-func (in *Inspector) columnStats() *inspect.ColumnStats {
-	f, col := in.File, in.Col
+// columnStats computes the statistics of every tensor of column col of f.
+func columnStats(ctx context.Context, f *decode.File, col int, progress func(done, total int)) (*inspect.ColumnStats, error) {
 	rows, _ := f.Rows()
-	c := inspect.ComputeColumnStats(int(rows), func(i int) (tensorext.Tensor, bool, error) {
+	c, err := inspect.ComputeColumnStats(ctx, int(rows), func(i int) (tensorext.Tensor, bool, error) {
 		t, err := f.Tensor(int64(i), col)
 		if errors.Is(err, tensorext.ErrNullTensor) {
 			return t, false, nil
 		}
 		return t, err == nil, err
-	}, histogramBins)
-	return &c
+	}, histogramBins, progress)
+	return &c, err
 }
 
 func (in *Inspector) columnPanel() app.UI {
 	c := in.colStats
 	if c == nil {
-		label := "Compute column statistics"
-		if in.colBusy {
-			label = "Computing…"
-		}
 		return app.Section().Class("column-stats").Body(
 			app.H3().Text("Column"),
-			app.Button().Type("button").Attr("data-action", "column-stats").Disabled(in.colBusy).Text(label).
-				OnClick(func(ctx app.Context, e app.Event) {
-					in.colBusy = true
-					ctx.Async(func() {
-						c := in.columnStats()
-						ctx.Dispatch(func(app.Context) { in.colStats, in.colBusy = c, false })
-					})
-				}),
+			app.If(in.colJob != nil, func() app.UI {
+				return &ProgressBar{Task: "column-stats", OnCancel: actionCancelColumn, Progress: progress{
+					Label: "Computing column statistics", RowsDone: int64(in.colJob.done), RowsTotal: int64(in.colJob.total)}}
+			}).Else(func() app.UI {
+				return app.Button().Type("button").Attr("data-action", "column-stats").Text("Compute column statistics").
+					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionStartColumn) })
+			}),
 		)
 	}
 	rows := [][2]string{

@@ -8,19 +8,20 @@ import (
 	"github.com/tensorview/tensorview/app/decode"
 )
 
-// progress is work under way on a file, in bytes, and the rows found so far
-// (0 when the work finds none).
+// progress is work under way on a file: in bytes, with the rows found so
+// far (0 when the work finds none); or, when RowsTotal is set, in rows.
 type progress struct {
-	Label       string
-	Done, Total int64
-	Rows        int64
+	Label               string
+	Done, Total         int64
+	Rows                int64
+	RowsDone, RowsTotal int64
 }
 
 // ProgressBar shows work under way with bytes done and a cancel button,
 // which sends the action named OnCancel.
 type ProgressBar struct {
 	app.Compo
-	Task     string // data-task: "index" or "read"
+	Task     string // data-task: "index", "read" or "column-stats"
 	Progress progress
 	OnCancel string
 }
@@ -28,15 +29,26 @@ type ProgressBar struct {
 // Render draws the bar.
 func (p *ProgressBar) Render() app.UI {
 	pr := p.Progress
-	pct := 0.0
-	if pr.Total > 0 {
-		pct = 100 * float64(pr.Done) / float64(pr.Total)
+	done, total := pr.Done, pr.Total
+	amount := fmt.Sprintf(" %s of %s ", decode.HumanBytes(pr.Done), decode.HumanBytes(pr.Total))
+	if pr.RowsTotal > 0 {
+		done, total = pr.RowsDone, pr.RowsTotal
+		amount = fmt.Sprintf(" %d of %d rows ", pr.RowsDone, pr.RowsTotal)
 	}
-	return app.Div().Class("progress").Attr("data-role", "progress").Attr("data-task", p.Task).
-		Attr("data-bytes-read", fmt.Sprint(pr.Done)).Attr("data-bytes-total", fmt.Sprint(pr.Total)).Body(
+	pct := 0.0
+	if total > 0 {
+		pct = 100 * float64(done) / float64(total)
+	}
+	div := app.Div().Class("progress").Attr("data-role", "progress").Attr("data-task", p.Task)
+	if pr.RowsTotal > 0 {
+		div = div.Attr("data-rows-done", fmt.Sprint(pr.RowsDone)).Attr("data-rows-total", fmt.Sprint(pr.RowsTotal))
+	} else {
+		div = div.Attr("data-bytes-read", fmt.Sprint(pr.Done)).Attr("data-bytes-total", fmt.Sprint(pr.Total))
+	}
+	return div.Body(
 		app.Span().Text(pr.Label+" "),
 		app.Progress().Max(100).Value(fmt.Sprintf("%.1f", pct)).Aria("label", pr.Label),
-		app.Span().Class("bytes").Text(fmt.Sprintf(" %s of %s ", decode.HumanBytes(pr.Done), decode.HumanBytes(pr.Total))),
+		app.Span().Class("bytes").Text(amount),
 		app.If(pr.Rows > 0, func() app.UI {
 			return app.Span().Class("rows-found").Attr("data-rows", pr.Rows).Text(fmt.Sprintf("· %d rows ", pr.Rows))
 		}),

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -40,15 +41,16 @@ type RowsTable struct {
 	top     float64      // scrollTop of the rows container
 	shown   *decode.File // the file the state below belongs to
 	cache   map[int64][]decode.Cell
-	missing []int64         // rows in view whose data is not loaded, found by Render
 	pending map[[2]int]bool // chunks (batch, window) being loaded
 	failed  map[[2]int]bool // chunks that could not be read: their rows show the error
 	// cancelled chunks: their reads were cancelled, their rows offer to
 	// read again.
 	cancelled map[[2]int]bool
 	loads     *atomic.Int32 // Load calls under way for the file shown
-	watching  bool          // a goroutine reports the big reads under way
-	reading   *progress     // the big reads under way, shown as a progress bar
+	loadCtx   context.Context
+	stopLoads context.CancelFunc // cancels the loads of loadCtx (Cancel, another file)
+	watching  bool               // a goroutine reports the big reads under way
+	reading   *progress          // the big reads under way, shown as a progress bar
 }
 
 // OnMount loads the batches of the first rows.
@@ -57,15 +59,29 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 	ctx.Defer(r.fetch)
 	ctx.Defer(r.settle)
 	ctx.Handle(actionCancelRead, func(ctx app.Context, a app.Action) {
-		r.File.CancelReads()
+		r.cancelLoads()
+		ctx.Update()
 	})
 	// Sent by a cancelled row's button, which is gone once the row
-	// redraws: the table's own context reads the rows again.
+	// redraws (and go-app drops what its context dispatches): the table's
+	// own context reads the rows again.
 	ctx.Handle(actionReadAgain, func(ctx app.Context, a app.Action) {
 		r.cancelled = nil
+		r.fetch(ctx)
 		ctx.Update()
-		ctx.Defer(r.fetch)
 	})
+}
+
+// OnDismount stops the loads under way.
+func (r *RowsTable) OnDismount() { r.cancelLoads() }
+
+// cancelLoads stops the big reads of the loads under way: their rows offer
+// to read again.
+func (r *RowsTable) cancelLoads() {
+	if r.stopLoads != nil {
+		r.stopLoads()
+	}
+	r.loadCtx, r.stopLoads = nil, nil
 }
 
 // settle adds the overscan rows after a file's first frame, which draws only
@@ -73,6 +89,7 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 func (r *RowsTable) settle(ctx app.Context) {
 	if !r.settled {
 		r.settled = true
+		r.fetch(ctx)
 		ctx.Update()
 	}
 }
@@ -81,6 +98,7 @@ func (r *RowsTable) settle(ctx app.Context) {
 func (r *RowsTable) OnUpdate(ctx app.Context) {
 	if r.File != r.shown {
 		r.shown = r.File
+		r.cancelLoads()
 		r.first, r.top, r.cache, r.pending, r.failed, r.cancelled, r.settled = 0, 0, nil, nil, nil, nil, false
 		r.reading, r.loads, r.watching = nil, nil, false
 		ctx.Defer(func(ctx app.Context) {
@@ -95,8 +113,22 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 	ctx.Defer(r.settle)
 }
 
-// fetch loads, one goroutine per batch, the batches of the rows in view that
-// Render found missing, and redraws when each arrives.
+// span returns the rows drawn, [from, to): those in view and, after a
+// file's first frame, overscan rows beyond each edge.
+func (r *RowsTable) span() (from, to int) {
+	n := int(r.Rows)
+	over := overscan
+	if !r.settled {
+		over = 0
+	}
+	from = max(0, min(r.first, n-1)-over)
+	to = min(n, r.first+viewHeight/rowHeight+over+1)
+	return from, to
+}
+
+// fetch loads, one goroutine per batch (or window), the data of the rows
+// drawn that is not in the cache, and redraws when each arrives. ctx must
+// be one that stays mounted with the table.
 func (r *RowsTable) fetch(ctx app.Context) {
 	if r.pending == nil {
 		r.pending = map[[2]int]bool{}
@@ -104,17 +136,22 @@ func (r *RowsTable) fetch(ctx app.Context) {
 	if r.loads == nil {
 		r.loads = new(atomic.Int32)
 	}
-	f, loads := r.File, r.loads
-	for _, row := range r.missing {
+	if r.loadCtx == nil {
+		r.loadCtx, r.stopLoads = context.WithCancel(context.Background())
+	}
+	f, loads, lctx := r.File, r.loads, r.loadCtx
+	from, to := r.span()
+	for i := from; i < to; i++ {
+		row := int64(i)
 		b, w, ok := f.Chunk(row)
 		key := [2]int{b, w}
-		if !ok || r.pending[key] {
+		if !ok || r.pending[key] || r.failed[key] || r.cancelled[key] || f.Loaded(row) {
 			continue
 		}
 		r.pending[key] = true
 		loads.Add(1)
 		ctx.Async(func() {
-			err := f.Load(row)
+			err := f.LoadContext(lctx, row)
 			loads.Add(-1)
 			ctx.Dispatch(func(ctx app.Context) {
 				if r.File != f {
@@ -137,7 +174,6 @@ func (r *RowsTable) fetch(ctx app.Context) {
 			})
 		})
 	}
-	r.missing = nil
 	if len(r.pending) > 0 && !r.watching {
 		r.watching = true
 		r.watch(ctx, f, loads)
@@ -163,7 +199,7 @@ func (r *RowsTable) watch(ctx app.Context, f *decode.File, loads *atomic.Int32) 
 					return // another file is shown, with a watcher of its own
 				}
 				r.reading = nil
-				if total > 0 {
+				if total > 0 && !idle {
 					r.reading = &progress{Label: "Reading record batch", Done: done, Total: total}
 				}
 				if idle {
@@ -234,12 +270,7 @@ func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 func (r *RowsTable) Render() app.UI {
 	f := r.File
 	n := int(r.Rows)
-	over := overscan
-	if !r.settled {
-		over = 0
-	}
-	from := max(0, min(r.first, n-1)-over)
-	to := min(n, r.first+viewHeight/rowHeight+over+1)
+	from, to := r.span()
 	rows := make([]int, 0, max(0, to-from))
 	for i := from; i < to; i++ {
 		rows = append(rows, i)
@@ -305,7 +336,6 @@ func (r *RowsTable) row(i int64, grid string) app.UI {
 		)
 	}
 	if !r.failed[[2]int{b, w}] && !r.File.Loaded(i) {
-		r.missing = append(r.missing, i)
 		return div.Attr("data-loading", true).Body(
 			app.Div().Class("row-index").Text(i),
 			app.Div().Class("cell loading").Text("loading…"),

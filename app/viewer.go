@@ -50,6 +50,7 @@ type Viewer struct {
 	exact    bool
 	progress *progress
 	cancel   context.CancelFunc
+	opens    int // files asked to open so far: a slow open that a newer one overtook is dropped
 }
 
 // OnAppUpdate is called when the service worker has fetched a newer build.
@@ -113,6 +114,8 @@ const quickOpen = 100 * time.Millisecond
 func (v *Viewer) open(ctx app.Context, a app.Action) {
 	fb := a.Value.(fileBlob)
 	v.stopIndexing()
+	v.opens++
+	gen := v.opens
 	v.state, v.loading, v.errText = stateLoading, fb.Name, ""
 	budget := v.budget
 	type opened struct {
@@ -131,6 +134,13 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		done <- opened{f, err}
 	})
 	show := func(ctx app.Context, o opened) {
+		if gen != v.opens {
+			if o.f != nil {
+				o.f.Close() // another file was chosen meanwhile
+			}
+			return
+		}
+		v.stopIndexing()
 		if o.err != nil {
 			v.state, v.errText = stateError, o.err.Error()
 			return

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -142,7 +143,7 @@ func (f *File) Cell(row int64, col int) (c Cell) {
 	if col < 0 || col >= len(f.Fields) {
 		return Cell{Err: fmt.Sprintf("no column %d", col)}
 	}
-	rec, i, err := f.rowData(row)
+	rec, i, err := f.rowData(context.Background(), row)
 	if err != nil {
 		return Cell{Err: err.Error()}
 	}
@@ -263,7 +264,7 @@ func (f *File) Tensor(row int64, col int) (t tensorext.Tensor, err error) {
 	if f.Fields[col].Tensor == nil {
 		return t, fmt.Errorf("column %q is not a tensor column", f.Fields[col].Name)
 	}
-	rec, i, err := f.rowData(row)
+	rec, i, err := f.rowData(context.Background(), row)
 	if err != nil {
 		return t, err
 	}

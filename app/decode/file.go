@@ -46,6 +46,13 @@ func newEnds(r io.ReaderAt, size int64, chunk int64) (*ends, error) {
 	return e, nil
 }
 
+// with returns the same cache over another reader of the same file.
+func (e *ends) with(r io.ReaderAt) *ends {
+	c := *e
+	c.r = r
+	return &c
+}
+
 // ReadAt implements io.ReaderAt.
 func (e *ends) ReadAt(p []byte, off int64) (int, error) {
 	end := off + int64(len(p))
@@ -103,6 +110,7 @@ type File struct {
 
 	r         io.ReaderAt // the reader passed in, through meter and the ends cache
 	meter     *meter
+	ends      *ends
 	fr        *ipc.FileReader // IPC files: arrow-go reads schema, dictionaries and batches
 	schemaMsg []byte          // IPC streams: the schema message
 	dictMsgs  [][]byte        // IPC streams: dictionary batch messages, in order
@@ -129,10 +137,11 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	// the end (footer) of the file: two reads, kept for everything that
 	// asks for those bytes again (arrow-go's file reader among others).
 	m := &meter{r: r}
-	r, err = newEnds(m, size, endsChunk)
+	e, err := newEnds(m, size, endsChunk)
 	if err != nil {
 		return nil, err
 	}
+	r = e
 	head := make([]byte, min(size, 16))
 	if err := readFull(r, head, 0); err != nil {
 		return nil, err
@@ -149,7 +158,7 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	if small == 0 {
 		small = DefaultSmallFile
 	}
-	f = &File{Name: name, Size: size, Format: format, r: r, meter: m, cache: newLRU(budget), warnedAt: map[int]bool{}, small: small}
+	f = &File{Name: name, Size: size, Format: format, r: r, meter: m, ends: e, cache: newLRU(budget), warnedAt: map[int]bool{}, small: small}
 	switch format {
 	case IPCFile:
 		err = f.openFile()
@@ -609,20 +618,30 @@ func (f *File) Loaded(row int64) bool {
 // or for a batch larger than a quarter of the budget only a window of rows
 // around it (just those bytes of its buffers).
 func (f *File) Load(row int64) error {
-	_, _, err := f.rowData(row)
+	_, _, err := f.rowData(context.Background(), row)
+	return err
+}
+
+// LoadContext is Load whose big reads (a record batch read whole, BigRead
+// bytes or more), when ctx can be cancelled, show in Reading and stop
+// between pieces once ctx is done, with an error wrapping ErrCanceled;
+// nothing of them is cached then.
+func (f *File) LoadContext(ctx context.Context, row int64) error {
+	_, _, err := f.rowData(ctx, row)
 	return err
 }
 
 // rowData returns the cached record batch (whole or a window) holding row,
-// and the row's index in it, reading it when needed.
-func (f *File) rowData(row int64) (rec arrow.RecordBatch, local int, err error) {
+// and the row's index in it, reading it when needed; ctx scopes the big
+// reads as for LoadContext.
+func (f *File) rowData(ctx context.Context, row int64) (rec arrow.RecordBatch, local int, err error) {
 	defer guard(&err, "reading row %d", row)
 	key, local, ok := f.where(row)
 	if !ok {
 		return nil, 0, fmt.Errorf("no row %d (yet)", row)
 	}
 	if key.window < 0 {
-		rec, err := f.Batch(key.batch)
+		rec, err := f.batch(ctx, key.batch)
 		return rec, local, err
 	}
 	f.mu.Lock()
@@ -639,7 +658,7 @@ func (f *File) rowData(row int64) (rec arrow.RecordBatch, local int, err error) 
 		f.mu.Lock()
 		f.batches[key.batch].whole = true
 		f.mu.Unlock()
-		return f.rowData(row)
+		return f.rowData(ctx, row)
 	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("cannot read rows %d..%d of record batch %d: %w", s, s+w, key.batch, err)
@@ -655,6 +674,11 @@ func (f *File) rowData(row int64) (rec arrow.RecordBatch, local int, err error) 
 // cached. The batch stays valid after eviction from the cache (memory is
 // reclaimed by the garbage collector once nothing refers to it).
 func (f *File) Batch(i int) (rec arrow.RecordBatch, err error) {
+	return f.batch(context.Background(), i)
+}
+
+// batch is Batch with the big reads scoped by ctx.
+func (f *File) batch(ctx context.Context, i int) (rec arrow.RecordBatch, err error) {
 	defer guard(&err, "reading record batch %d", i)
 	f.mu.Lock()
 	if rec, ok := f.cache.get(cacheKey{i, -1}); ok {
@@ -669,7 +693,7 @@ func (f *File) Batch(i int) (rec arrow.RecordBatch, err error) {
 	dicts := f.dictMsgs[:b.dicts]
 	f.mu.Unlock()
 
-	if rec, err = f.decodeBatch(i, b, dicts); err != nil {
+	if rec, err = f.decodeBatch(ctx, i, b, dicts); err != nil {
 		return nil, err
 	}
 	size := recordBytes(rec)
@@ -703,16 +727,37 @@ func (f *File) Batch(i int) (rec arrow.RecordBatch, err error) {
 // decodeBatch reads and decodes record batch i: with arrow-go's file reader
 // for IPC files, and for streams by handing arrow-go's stream reader the
 // schema, the dictionaries before the batch and the batch's own message.
-func (f *File) decodeBatch(i int, b batchInfo, dicts [][]byte) (arrow.RecordBatch, error) {
-	if f.fr != nil {
-		rec, err := f.fr.RecordBatchAt(i)
+//
+// A big read for a context (see LoadContext) goes through a reader of its
+// own: for IPC files a FileReader of arrow-go's of its own too, made from
+// the cached start and end of the file.
+func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]byte) (arrow.RecordBatch, error) {
+	r := f.r
+	f.mu.Lock()
+	fr := f.fr
+	f.mu.Unlock()
+	if ctx.Done() != nil && b.length >= BigRead { // ctx can be cancelled
+		r = f.ends.with(view{f.meter, ctx})
+		if fr != nil {
+			var err error
+			if fr, err = ipc.NewFileReader(io.NewSectionReader(r, 0, f.Size), ipc.WithBodySizeLimit(f.Size)); err != nil {
+				return nil, fmt.Errorf("cannot read record batch %d: %w", i, err)
+			}
+			defer fr.Close()
+		}
+	}
+	if f.Format == IPCFile {
+		if fr == nil {
+			return nil, fmt.Errorf("cannot read record batch %d: %w", i, errClosed)
+		}
+		rec, err := fr.RecordBatchAt(i)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read record batch %d: %w", i, err)
 		}
 		return rec, nil
 	}
 	msg := make([]byte, b.length)
-	if err := readFull(f.r, msg, b.offset); err != nil {
+	if err := readFull(r, msg, b.offset); err != nil {
 		return nil, fmt.Errorf("cannot read record batch %d: %w", i, err)
 	}
 	parts := make([]io.Reader, 0, len(dicts)+2)
@@ -721,15 +766,15 @@ func (f *File) decodeBatch(i int, b batchInfo, dicts [][]byte) (arrow.RecordBatc
 		parts = append(parts, bytes.NewReader(d))
 	}
 	parts = append(parts, bytes.NewReader(msg))
-	r, err := ipc.NewReader(io.MultiReader(parts...), ipc.WithBodySizeLimit(f.Size))
+	sr, err := ipc.NewReader(io.MultiReader(parts...), ipc.WithBodySizeLimit(f.Size))
 	if err != nil {
 		return nil, fmt.Errorf("cannot decode record batch %d: %w", i, err)
 	}
-	defer r.Release()
-	if !r.Next() {
-		return nil, fmt.Errorf("cannot decode record batch %d: %v", i, orMsg(r.Err(), "no record batch in the message"))
+	defer sr.Release()
+	if !sr.Next() {
+		return nil, fmt.Errorf("cannot decode record batch %d: %v", i, orMsg(sr.Err(), "no record batch in the message"))
 	}
-	rec := r.RecordBatch()
+	rec := sr.RecordBatch()
 	rec.Retain()
 	return rec, nil
 }
@@ -747,6 +792,7 @@ func (f *File) Close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.cache = newLRU(f.cache.budget)
+	f.meter.close()
 	if f.fr != nil {
 		f.fr.Close()
 		f.fr = nil

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -9,53 +10,73 @@ import (
 
 // BigRead is the size from which a read (a record batch read whole:
 // compressed, dictionary-encoded or small enough for the cache) goes in
-// pieces of BigRead bytes, so that it reports progress (File.Reading) and
-// can be cancelled between pieces (File.CancelReads). Row windows and
+// pieces of BigRead bytes, so that it can report progress (File.Reading)
+// and stop between pieces (File.LoadContext, File.Close). Row windows and
 // headers are smaller and go in one read.
 const BigRead = 4 << 20
 
-// ErrCanceled is the error of a read cancelled with File.CancelReads; it
-// wraps context.Canceled.
+// ErrCanceled is the error of a read stopped because the context of
+// File.LoadContext was cancelled; it wraps context.Canceled.
 var ErrCanceled = fmt.Errorf("reading cancelled: %w", context.Canceled)
 
+// errClosed stops the big reads of a closed File.
+var errClosed = errors.New("the file was closed")
+
 // meter is the io.ReaderAt a File reads through: it splits big reads into
-// pieces, counts their bytes and cancels them.
+// pieces, counts the bytes of those made for LoadContext, and stops them
+// when their context is done or the file is closed.
 type meter struct {
 	r io.ReaderAt
 
-	mu      sync.Mutex
-	ops     map[*bigOp]bool // big reads under way
-	cancels int             // CancelReads calls so far
+	mu     sync.Mutex
+	ops    map[*bigOp]bool // big reads under way that Reading reports
+	closed bool
 }
 
 type bigOp struct {
 	done, total int64
 }
 
-// ReadAt implements io.ReaderAt.
+// ReadAt implements io.ReaderAt: big reads stop only when the file closes.
 func (m *meter) ReadAt(p []byte, off int64) (int, error) {
+	return m.read(context.Background(), false, p, off)
+}
+
+// view is the meter seen by one LoadContext call.
+type view struct {
+	m   *meter
+	ctx context.Context
+}
+
+func (v view) ReadAt(p []byte, off int64) (int, error) { return v.m.read(v.ctx, true, p, off) }
+
+func (m *meter) read(ctx context.Context, shown bool, p []byte, off int64) (int, error) {
 	if len(p) < BigRead {
 		return m.r.ReadAt(p, off)
 	}
 	op := &bigOp{total: int64(len(p))}
-	m.mu.Lock()
-	if m.ops == nil {
-		m.ops = map[*bigOp]bool{}
-	}
-	m.ops[op] = true
-	gen := m.cancels
-	m.mu.Unlock()
-	defer func() {
+	if shown {
 		m.mu.Lock()
-		delete(m.ops, op)
+		if m.ops == nil {
+			m.ops = map[*bigOp]bool{}
+		}
+		m.ops[op] = true
 		m.mu.Unlock()
-	}()
+		defer func() {
+			m.mu.Lock()
+			delete(m.ops, op)
+			m.mu.Unlock()
+		}()
+	}
 	n := 0
 	for n < len(p) {
 		m.mu.Lock()
-		cancelled := m.cancels != gen
+		closed := m.closed
 		m.mu.Unlock()
-		if cancelled {
+		switch {
+		case closed:
+			return n, errClosed
+		case ctx.Err() != nil:
 			return n, ErrCanceled
 		}
 		k, err := m.r.ReadAt(p[n:min(len(p), n+BigRead)], off+int64(n))
@@ -70,7 +91,6 @@ func (m *meter) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// progress sums the big reads under way.
 func (m *meter) progress() (done, total int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -81,19 +101,14 @@ func (m *meter) progress() (done, total int64) {
 	return done, total
 }
 
-func (m *meter) cancel() {
+func (m *meter) close() {
 	m.mu.Lock()
-	m.cancels++
+	m.closed = true
 	m.mu.Unlock()
 }
 
-// Reading returns the bytes read so far and in all of the big reads under
-// way (record batches read whole, in pieces of 4 MiB), or 0, 0 when there
-// is none: the viewer shows it as a progress bar.
+// Reading returns the bytes read so far and in all, over the big reads of
+// LoadContext calls under way (record batches read whole, in pieces of
+// BigRead bytes), or 0, 0 when there is none: the viewer shows it as a
+// progress bar.
 func (f *File) Reading() (done, total int64) { return f.meter.progress() }
-
-// CancelReads stops the big reads under way at their next 4 MiB piece:
-// the Load or Batch calls waiting for them return an error wrapping
-// ErrCanceled (and context.Canceled), and nothing of them is cached. Later
-// reads are not affected.
-func (f *File) CancelReads() { f.meter.cancel() }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // gatedReader holds every read of at least min bytes, once gated, until the
@@ -26,11 +27,33 @@ func (g *gatedReader) ReadAt(p []byte, off int64) (int, error) {
 	return g.r.ReadAt(p, off)
 }
 
-// TestBigReadProgressAndCancel reads a 10 MiB record batch that must be read
-// whole (it has a dictionary column): the read goes in 4 MiB pieces, Reading
-// reports them, CancelReads stops it between pieces with ErrCanceled and
-// caches nothing, and the batch reads correctly afterwards.
-func TestBigReadProgressAndCancel(t *testing.T) {
+// within fails the test when ch gives nothing within 10 s (a read that
+// never reached the gate, or a Load that never returned).
+func within[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no %s within 10 s", what)
+		panic("unreachable")
+	}
+}
+
+func release(t *testing.T, g *gatedReader) {
+	t.Helper()
+	select {
+	case g.release <- struct{}{}:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the gated read was not waiting")
+	}
+}
+
+// TestLoadContextProgressAndCancel reads a 10 MiB record batch that must be
+// read whole (it has a dictionary column): the read goes in BigRead pieces,
+// Reading reports them, cancelling the context stops it between pieces with
+// ErrCanceled and records nothing, and the batch reads correctly afterwards.
+func TestLoadContextProgressAndCancel(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		data := multiBatch(t, stream, 1, 150_000)
 		g := &gatedReader{r: &countingReader{data: data}, min: 1 << 20, calls: make(chan int), release: make(chan struct{})}
@@ -42,36 +65,63 @@ func TestBigReadProgressAndCancel(t *testing.T) {
 			t.Fatalf("stream %v: Reading() = %d, %d before any read", stream, d, total)
 		}
 		g.gated.Store(true)
+		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		go func() { done <- f.Load(0) }()
+		go func() { done <- f.LoadContext(ctx, 0) }()
 
-		if n := <-g.calls; n != BigRead {
+		if n := within(t, g.calls, "first piece"); n != BigRead {
 			t.Fatalf("stream %v: first piece of %d bytes, want %d", stream, n, BigRead)
 		}
 		d, total := f.Reading()
 		if d != 0 || total < 10<<20 || total > int64(len(data)) {
 			t.Fatalf("stream %v: Reading() = %d, %d at the first piece; want 0 of the batch (>10 MiB, <= %d)", stream, d, total, len(data))
 		}
-		g.release <- struct{}{}
-		<-g.calls
+		release(t, g)
+		within(t, g.calls, "second piece")
 		if d2, total2 := f.Reading(); d2 != BigRead || total2 != total {
 			t.Fatalf("stream %v: Reading() = %d, %d at the second piece; want %d, %d", stream, d2, total2, BigRead, total)
 		}
-		f.CancelReads()
-		g.release <- struct{}{}
-		err = <-done
+		cancel()
+		release(t, g)
+		err = within(t, done, "return from LoadContext")
 		if !errors.Is(err, ErrCanceled) || !errors.Is(err, context.Canceled) {
-			t.Fatalf("stream %v: Load after CancelReads = %v, want ErrCanceled", stream, err)
+			t.Fatalf("stream %v: LoadContext after cancel = %v, want ErrCanceled", stream, err)
 		}
-		if d, total := f.Reading(); d != 0 || total != 0 || f.Loaded(0) {
-			t.Fatalf("stream %v: after the cancel Reading() = %d, %d, loaded %v; want nothing", stream, d, total, f.Loaded(0))
+		if d, total := f.Reading(); d != 0 || total != 0 || f.Loaded(0) || len(f.Warnings) != 0 {
+			t.Fatalf("stream %v: after the cancel Reading() = %d, %d, loaded %v, warnings %q; want nothing", stream, d, total, f.Loaded(0), f.Warnings)
+		}
+		for _, fld := range f.Fields {
+			if fld.Err != "" {
+				t.Fatalf("stream %v: after the cancel column %s has error %q", stream, fld.Name, fld.Err)
+			}
 		}
 
+		// Reads without a context that can be cancelled (Load, Index,
+		// Cell) go whole and are not reported.
 		g.gated.Store(false)
 		if err := f.Load(0); err != nil {
 			t.Fatalf("stream %v: Load after a cancel: %v", stream, err)
 		}
 		checkRow(t, f, 0)
 		checkRow(t, f, 149_999)
+	}
+}
+
+// Close stops a big read under way.
+func TestCloseStopsBigRead(t *testing.T) {
+	data := multiBatch(t, false, 1, 150_000)
+	g := &gatedReader{r: &countingReader{data: data}, min: 1 << 20, calls: make(chan int), release: make(chan struct{})}
+	f, err := OpenReader("big", g, int64(len(data)), Options{SmallFile: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.gated.Store(true)
+	done := make(chan error, 1)
+	go func() { done <- f.Load(0) }()
+	within(t, g.calls, "first piece")
+	f.Close()
+	release(t, g)
+	if err := within(t, done, "return from Load"); !errors.Is(err, errClosed) {
+		t.Fatalf("Load of a closed file = %v, want %v", err, errClosed)
 	}
 }

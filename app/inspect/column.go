@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"context"
 	"math"
 	"slices"
 
@@ -37,7 +38,11 @@ type ColumnStats struct {
 // with a histogram of bins bins. It makes two passes over the rows: the
 // first for counts, range, mean and variance (per-row results merged with
 // Chan et al.'s parallel formula), the second for the histogram.
-func ComputeColumnStats(rows int, tensor func(i int) (t tensorext.Tensor, ok bool, err error), bins int) ColumnStats {
+//
+// progress, when not nil, is called after every row with the rows done and
+// to do over both passes (2×rows with a histogram, else rows). It stops with
+// ctx's error, between rows, when ctx is done.
+func ComputeColumnStats(ctx context.Context, rows int, tensor func(i int) (t tensorext.Tensor, ok bool, err error), bins int, progress func(done, total int)) (ColumnStats, error) {
 	c := ColumnStats{Rows: rows}
 	c.Min, c.Max, c.Mean, c.Std, c.HistMin, c.HistMax = math.NaN(), math.NaN(), math.NaN(), math.NaN(), 0, 1
 	if bins > 0 {
@@ -46,7 +51,20 @@ func ComputeColumnStats(rows int, tensor func(i int) (t tensorext.Tensor, ok boo
 	var n, mean, m2 float64
 	shapes := map[string]int{} // key → index in all
 	var all []ShapeCount
+	total := rows
+	if bins > 0 {
+		total = 2 * rows
+	}
+	step := func(done int) error {
+		if progress != nil {
+			progress(done, total)
+		}
+		return ctx.Err()
+	}
 	for i := 0; i < rows; i++ {
+		if err := step(i); err != nil {
+			return c, err
+		}
 		t, ok, err := tensor(i)
 		switch {
 		case err != nil:
@@ -93,7 +111,9 @@ func ComputeColumnStats(rows int, tensor func(i int) (t tensorext.Tensor, ok boo
 			c.HistMin, c.HistMax = c.Min-0.5, c.Max+0.5
 		}
 		if bins > 0 {
-			c.fillHistogram(rows, tensor)
+			if err := c.fillHistogram(rows, tensor, func(i int) error { return step(rows + i) }); err != nil {
+				return c, err
+			}
 		}
 	}
 	slices.SortStableFunc(all, func(a, b ShapeCount) int { return b.Rows - a.Rows })
@@ -104,13 +124,17 @@ func ComputeColumnStats(rows int, tensor func(i int) (t tensorext.Tensor, ok boo
 		all = all[:MaxShapes]
 	}
 	c.Shapes = all
-	return c
+	return c, step(total)
 }
 
-// fillHistogram bins every finite value of every row into c.Hist.
-func (c *ColumnStats) fillHistogram(rows int, tensor func(i int) (tensorext.Tensor, bool, error)) {
+// fillHistogram bins every finite value of every row into c.Hist, calling
+// step before each row and stopping at its error.
+func (c *ColumnStats) fillHistogram(rows int, tensor func(i int) (tensorext.Tensor, bool, error), step func(i int) error) error {
 	norm := float64(len(c.Hist)) / (c.HistMax - c.HistMin)
 	for i := 0; i < rows; i++ {
+		if err := step(i); err != nil {
+			return err
+		}
 		t, ok, err := tensor(i)
 		if err != nil || !ok || t.Values == nil || checkTensorSpan(t) != nil {
 			continue
@@ -130,6 +154,7 @@ func (c *ColumnStats) fillHistogram(rows int, tensor func(i int) (tensorext.Tens
 			return true
 		})
 	}
+	return nil
 }
 
 func shapeKey(shape []int) string {

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"context"
 	"errors"
 	"math"
 	"reflect"
@@ -35,7 +36,19 @@ func TestComputeColumnStats(t *testing.T) {
 		}
 		return tt, err == nil, err
 	}
-	c := ComputeColumnStats(5, read, 5)
+	var calls, last, lastTotal int
+	c, err := ComputeColumnStats(context.Background(), 5, read, 5, func(done, total int) {
+		if done < last || total != 10 {
+			t.Errorf("progress %d of %d after %d: want a rising count of 10", done, total, last)
+		}
+		calls, last, lastTotal = calls+1, done, total
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 11 || last != 10 || lastTotal != 10 {
+		t.Errorf("progress called %d times, last %d of %d; want 11 calls ending at 10 of 10", calls, last, lastTotal)
+	}
 	// Finite values 1..6: mean 3.5, population std sqrt(35/12).
 	if c.Rows != 5 || c.NullRows != 1 || c.BadRows != 1 || c.Count != 8 || c.Finite != 6 || c.NaN != 1 || c.PosInf != 1 {
 		t.Errorf("counts %+v", c)
@@ -50,5 +63,21 @@ func TestComputeColumnStats(t *testing.T) {
 	want := []ShapeCount{{Shape: []int{1, 2}, Rows: 2}, {Shape: []int{2, 2}, Rows: 1}}
 	if !reflect.DeepEqual(c.Shapes, want) || c.OtherShapes != 0 {
 		t.Errorf("shapes %+v other %d", c.Shapes, c.OtherShapes)
+	}
+}
+
+// Cancelling stops the computation between rows with the context's error.
+func TestComputeColumnStatsCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	read := 0
+	_, err := ComputeColumnStats(ctx, 100, func(i int) (tensorext.Tensor, bool, error) {
+		read++
+		if i == 9 {
+			cancel()
+		}
+		return tensorext.Tensor{}, false, nil
+	}, 8, nil)
+	if !errors.Is(err, context.Canceled) || read != 10 {
+		t.Errorf("cancelled at row 9: err %v after %d rows, want context.Canceled after 10", err, read)
 	}
 }
