@@ -151,9 +151,10 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		v.file, v.state, v.inspect = o.f, stateReady, nil
 		v.rows, v.exact = o.f.Rows()
 		if !v.exact {
-			// After the first frame: the rows in view come first.
-			ctx.Defer(func(ctx app.Context) {
-				if v.file == o.f {
+			// In a later task than the first frame's: the browser paints
+			// the rows in view before any of this work starts.
+			ctx.After(time.Millisecond, func(ctx app.Context) {
+				if v.file == o.f && v.cancel == nil {
 					v.index(ctx, o.f)
 					ctx.Update()
 				}
