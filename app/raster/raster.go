@@ -301,12 +301,8 @@ func previewUint8(img *image.RGBA, vals []uint8, t tensorext.Tensor, l Layout, c
 	h, w := t.Shape[l.H], t.Shape[l.W]
 	ow, oh := img.Bounds().Dx(), img.Bounds().Dy()
 	hs, ws := t.Strides[l.H], t.Strides[l.W]
-	// The offset of each output column's and row's source, computed once:
+	// The offset of each output row's and column's source, computed once:
 	// no division per pixel.
-	cols := make([]int, ow)
-	for x := range cols {
-		cols[x] = (x * w / ow) * ws
-	}
 	rows := make([]int, oh)
 	for y := range rows {
 		rows[y] = t.Offset + (y*h/oh)*hs
@@ -318,6 +314,10 @@ func previewUint8(img *image.RGBA, vals []uint8, t tensorext.Tensor, l Layout, c
 			rgbToRGBA(img.Pix[y*img.Stride:y*img.Stride+4*ow], vals[row:row+3*ow])
 		}
 		return
+	}
+	cols := make([]int, ow)
+	for x := range cols {
+		cols[x] = (x * w / ow) * ws
 	}
 	drawUint8(img.Pix, img.Stride, vals, rows, cols, channels, cstride)
 }
