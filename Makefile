@@ -14,7 +14,7 @@ BENCH_DIR ?= /tmp/tensorview-bench
 SAMPLES := js_big.arrow js_images.arrow js_permuted.arrow js_variable.arrow
 GO_SOURCES := $(shell find . -name '*.go' -not -path './dist/*' -not -path './testdata/node_modules/*') go.mod go.sum
 
-.PHONY: run static wasm samples test lint chromium testdata-js clean size bench-browser FORCE
+.PHONY: run static wasm samples test lint chromium testdata-js clean size bench-browser fuzz FORCE
 
 wasm: web/app.wasm samples
 
@@ -87,6 +87,14 @@ test: lint chromium testdata/node_modules
 	$(MAKE) static DIST=$(DIST) BASE=$(E2E_BASE)
 	TENSORVIEW_DIST=$(abspath $(DIST)) TENSORVIEW_BASE=$(E2E_BASE) $(GO) test -count=1 ./...
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./app
+
+# The fuzz campaign over the viewer's whole decode path (bytes -> open ->
+# index -> cells -> previews -> inspector): app/decode's FuzzOpen for
+# FUZZTIME. New crashers land in app/decode/testdata/fuzz/FuzzOpen, which
+# make test replays.
+FUZZTIME ?= 10m
+fuzz:
+	$(GO) test ./app/decode -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
 
 clean:
 	rm -rf $(DIST) web/app.wasm web/samples .ldflags

@@ -137,17 +137,26 @@ type TensorCell struct {
 func (f *File) Cell(row int64, col int) (c Cell) {
 	defer func() {
 		if r := recover(); r != nil {
-			c = Cell{Err: fmt.Sprintf("%v: %v", ErrPanic, r)}
+			if repanic {
+				panic(r)
+			}
+			c = Cell{Err: recovered(r).Error()}
 		}
 	}()
 	if col < 0 || col >= len(f.Fields) {
 		return Cell{Err: fmt.Sprintf("no column %d", col)}
 	}
-	rec, i, err := f.rowData(context.Background(), row)
+	ch, i, err := f.rowData(context.Background(), row)
 	if err != nil {
 		return Cell{Err: err.Error()}
 	}
-	arr := rec.Column(col)
+	if col >= len(ch.colErr) {
+		return Cell{Err: fmt.Sprintf("no column %d in this record batch", col)}
+	}
+	if e := ch.colErr[col]; e != "" {
+		return Cell{Err: e}
+	}
+	arr := ch.rec.Column(col)
 	if f.Fields[col].Tensor != nil {
 		return tensorCell(arr, i)
 	}
@@ -264,11 +273,17 @@ func (f *File) Tensor(row int64, col int) (t tensorext.Tensor, err error) {
 	if f.Fields[col].Tensor == nil {
 		return t, fmt.Errorf("column %q is not a tensor column", f.Fields[col].Name)
 	}
-	rec, i, err := f.rowData(context.Background(), row)
+	ch, i, err := f.rowData(context.Background(), row)
 	if err != nil {
 		return t, err
 	}
-	ta, ok := rec.Column(col).(tensorArray)
+	if col >= len(ch.colErr) {
+		return t, fmt.Errorf("no column %d in this record batch", col)
+	}
+	if e := ch.colErr[col]; e != "" {
+		return t, errors.New(e)
+	}
+	ta, ok := ch.rec.Column(col).(tensorArray)
 	if !ok {
 		return t, fmt.Errorf("column %q is not a tensor column", f.Fields[col].Name)
 	}

@@ -38,11 +38,27 @@ type KV struct{ Key, Value string }
 // ErrPanic wraps a panic recovered while decoding.
 var ErrPanic = errors.New("internal error while decoding")
 
-// guard turns a panic into an error wrapping ErrPanic.
+// guard turns a panic into an error: a refused allocation into its own
+// error (wrapping ErrTooLarge), anything else into one wrapping ErrPanic.
 func guard(err *error, format string, args ...any) {
 	if r := recover(); r != nil {
-		*err = fmt.Errorf("%s: %w: %v", fmt.Sprintf(format, args...), ErrPanic, r)
+		if repanic {
+			panic(r)
+		}
+		*err = fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), recovered(r))
 	}
+}
+
+// repanic makes guard panic again, for a stack trace in tests
+// (TENSORVIEW_REPANIC=1 go test -run FuzzOpen/…).
+var repanic = false
+
+// recovered is the error for a recovered panic value.
+func recovered(r any) error {
+	if ref, ok := r.(*refusal); ok {
+		return ref
+	}
+	return fmt.Errorf("%w: %v", ErrPanic, r)
 }
 
 // Sniff returns the format of data from its first bytes, not its name,
@@ -79,36 +95,86 @@ func Open(name string, data []byte) (*File, error) {
 	return OpenReader(name, bytes.NewReader(data), int64(len(data)), Options{})
 }
 
-// validateArray runs arrow-go's own full validation (offsets within buffers,
-// UTF-8) on an array and its children, where arrow-go has one. It catches
+// validateArray checks, before any value of an array is read, that its
+// buffers hold what its type and length need (validity bitmap, fixed-width
+// values), then runs the type's own full validation of arrow-go (offsets,
+// UTF-8, list and struct children), recursively through children and
+// dictionaries, and checks dictionary indices against their dictionary. For
+// an extension array it checks the storage (the tensor types check their
+// rows one by one, so that one bad row does not hide the others). It catches
 // bodies arrow-go read without understanding them, such as the experimental
-// compression of Arrow 0.17 Feather files. A panic inside arrow-go's
-// validation (its union check panics on valid integration files) counts as
-// no finding: the cells are still read under their own recover.
-func validateArray(arr arrow.Array) (err error) {
+// compression of Arrow 0.17 Feather files, and corrupt ones.
+//
+// arrow-go's generic array.ValidateFull is not used: it rejects the Null
+// arrays arrow-go's own IPC reader makes (no buffers). A panic inside a
+// type's validation (arrow-go's union check panics on valid integration
+// files) counts as no finding: the cells are still read under their own
+// recover.
+func validateArray(arr arrow.Array) error {
+	if ext, ok := arr.(array.ExtensionArray); ok {
+		arr = ext.Storage()
+	}
+	dt := arr.DataType()
+	if dt.ID() == arrow.NULL {
+		return nil
+	}
+	d := arr.Data()
+	bufs := d.Buffers()
+	need := int64(d.Offset()) + int64(d.Len())
+	if len(bufs) > 0 && bufs[0] != nil && int64(bufs[0].Len())*8 < need {
+		return fmt.Errorf("%s: its validity bitmap has %d bytes for %d values", dt, bufs[0].Len(), need)
+	}
+	if fw, ok := dt.(arrow.FixedWidthDataType); ok && need > 0 {
+		if len(bufs) < 2 || bufs[1] == nil {
+			return fmt.Errorf("%s: no values buffer for %d values", dt, need)
+		}
+		if int64(bufs[1].Len())*8 < need*int64(fw.BitWidth()) {
+			return fmt.Errorf("%s: its values buffer has %d bytes for %d values", dt, bufs[1].Len(), need)
+		}
+	}
+	if err := validateOwn(arr); err != nil {
+		return err
+	}
+	if a, ok := arr.(*array.Dictionary); ok {
+		if err := validateArray(a.Dictionary()); err != nil {
+			return fmt.Errorf("dictionary: %w", err)
+		}
+		return checkIndices(a)
+	}
+	for _, c := range d.Children() {
+		child := array.MakeFromData(c)
+		err := validateArray(child)
+		child.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateOwn runs arr's ValidateFull, if it has one.
+func validateOwn(arr arrow.Array) (err error) {
 	defer func() {
 		if recover() != nil {
 			err = nil
 		}
 	}()
 	if v, ok := arr.(interface{ ValidateFull() error }); ok {
-		if _, tensor := arr.(tensorArray); !tensor {
-			if err := v.ValidateFull(); err != nil {
-				return err
-			}
-		}
+		return v.ValidateFull()
 	}
-	switch a := arr.(type) {
-	case array.ExtensionArray:
-		return validateArray(a.Storage())
-	case *array.Struct:
-		for i := 0; i < a.NumField(); i++ {
-			if err := validateArray(a.Field(i)); err != nil {
-				return err
+	return nil
+}
+
+// checkIndices checks that every valid index of a dictionary array names an
+// entry of its dictionary.
+func checkIndices(a *array.Dictionary) error {
+	n := a.Dictionary().Len()
+	for i := 0; i < a.Len(); i++ {
+		if a.IsValid(i) {
+			if k := a.GetValueIndex(i); k < 0 || k >= n {
+				return fmt.Errorf("dictionary index %d at %d is outside the dictionary of %d values", k, i, n)
 			}
 		}
-	case array.ListLike:
-		return validateArray(a.ListValues())
 	}
 	return nil
 }

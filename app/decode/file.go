@@ -90,6 +90,9 @@ type Options struct {
 type batchInfo struct {
 	offset int64 // of the message prefix
 	length int64 // prefix + metadata + body
+	// metaLen is the length of prefix and metadata an IPC file's footer
+	// gives (arrow-go finds the body after it); 0 for streams.
+	metaLen int64
 	rows   int64 // -1 until its header is read
 	start  int64 // global index of its first row (estimated while rows of earlier batches are unknown)
 	dicts  int   // how many dictionary messages precede it (streams)
@@ -114,14 +117,14 @@ type File struct {
 	fr        *ipc.FileReader // IPC files: arrow-go reads schema, dictionaries and batches
 	schemaMsg []byte          // IPC streams: the schema message
 	dictMsgs  [][]byte        // IPC streams: dictionary batch messages, in order
+	dictBytes int64           // IPC streams: their total length
 
-	mu       sync.Mutex
-	batches  []batchInfo
-	scanned  int64 // streams: bytes indexed so far
-	indexed  bool  // every batch is known with its row count
-	numRows  int64 // with estimates for unknown batches
-	cache    lru
-	warnedAt map[int]bool
+	mu      sync.Mutex
+	batches []batchInfo
+	scanned int64 // streams: bytes indexed so far
+	indexed bool  // every batch is known with its row count
+	numRows int64 // with estimates for unknown batches
+	cache   lru
 	// windowReads counts the row windows read from large batches.
 	windowReads int
 	small       int64 // Options.SmallFile
@@ -158,7 +161,7 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	if small == 0 {
 		small = DefaultSmallFile
 	}
-	f = &File{Name: name, Size: size, Format: format, r: r, meter: m, ends: e, cache: newLRU(budget), warnedAt: map[int]bool{}, small: small}
+	f = &File{Name: name, Size: size, Format: format, r: r, meter: m, ends: e, cache: newLRU(budget), small: small}
 	switch format {
 	case IPCFile:
 		err = f.openFile()
@@ -199,6 +202,9 @@ func (f *File) readMessage(off int64) (msg []byte, info messageInfo, eos bool, e
 	if size < 0 || off+int64(plen)+size > f.Size {
 		return nil, info, false, fmt.Errorf("IPC message at offset %d claims %d bytes of metadata, past the end of the file", off, size)
 	}
+	if size > maxMetadata {
+		return nil, info, false, fmt.Errorf("IPC message at offset %d claims %s of metadata; tensorview reads at most %s (%w)", off, HumanBytes(size), HumanBytes(maxMetadata), ErrTooLarge)
+	}
 	meta := pre
 	if int64(len(pre)) >= int64(plen)+size {
 		meta = pre[:int64(plen)+size]
@@ -227,6 +233,9 @@ func (f *File) readWhole(off int64) ([]byte, messageInfo, error) {
 		}
 		return nil, info, err
 	}
+	if err := checkSize(fmt.Sprintf("the IPC message at offset %d", off), int64(len(meta))+info.bodyLen, f.cache.budget, f.Size); err != nil {
+		return nil, info, err
+	}
 	msg := make([]byte, int64(len(meta))+info.bodyLen)
 	copy(msg, meta)
 	if err := readFull(f.r, msg[len(meta):], off+int64(len(meta))); err != nil {
@@ -252,11 +261,14 @@ func (f *File) openFile() error {
 	if flen <= 0 || flen > f.Size-18 {
 		return fmt.Errorf("cannot read the Arrow IPC file: footer length %d does not fit the file", flen)
 	}
+	if flen > maxMetadata {
+		return fmt.Errorf("cannot read the Arrow IPC file: its footer claims %s; tensorview reads at most %s (%w)", HumanBytes(flen), HumanBytes(maxMetadata), ErrTooLarge)
+	}
 	footer := make([]byte, flen)
 	if err := readFull(f.r, footer, f.Size-10-flen); err != nil {
 		return err
 	}
-	_, blocks, err := parseFooter(footer)
+	dictBlocks, blocks, err := parseFooter(footer)
 	if err != nil {
 		return fmt.Errorf("cannot read the Arrow IPC file footer: %w", err)
 	}
@@ -265,7 +277,19 @@ func (f *File) openFile() error {
 	// batches; this package only locates and counts them.
 	// A body cannot be larger than the file: that bounds allocations from
 	// corrupt lengths without arrow-go's default 256 MiB cap on batches.
-	if f.fr, err = ipc.NewFileReader(io.NewSectionReader(f.r, 0, f.Size), ipc.WithBodySizeLimit(f.Size)); err != nil {
+	// arrow-go reads the dictionaries here: verify their metadata first, as
+	// readHeader does a record batch's. They too must fit the budget.
+	for k, b := range dictBlocks {
+		if err := f.checkBlock(b, msgDictionaryBatch); err != nil {
+			return fmt.Errorf("cannot read dictionary %d of the Arrow IPC file: %w", k, err)
+		}
+	}
+	mem := newBudgetAllocator(f.cache.budget, f.Size, "the file's dictionaries")
+	if f.fr, err = ipc.NewFileReader(io.NewSectionReader(f.r, 0, f.Size), ipc.WithBodySizeLimit(f.Size),
+		ipc.WithMetadataSizeLimit(maxMetadata), ipc.WithAllocator(mem)); err != nil {
+		if ref := mem.Err(); ref != nil {
+			err = ref
+		}
 		return fmt.Errorf("cannot read the Arrow IPC file: %w", err)
 	}
 	if f.fr.NumRecords() != len(blocks) {
@@ -273,10 +297,14 @@ func (f *File) openFile() error {
 	}
 	f.Schema = f.fr.Schema()
 	for _, b := range blocks {
-		if b.offset < 8 || b.metaLen <= 0 || b.bodyLen < 0 || b.offset+b.metaLen+b.bodyLen > f.Size {
+		if b.offset < 8 || b.metaLen <= 0 || b.bodyLen < 0 || b.offset+b.metaLen+b.bodyLen > f.Size || b.metaLen > maxMetadata {
 			return fmt.Errorf("cannot read the Arrow IPC file: a record batch block (offset %d) lies outside the file", b.offset)
 		}
-		f.batches = append(f.batches, batchInfo{offset: b.offset, length: b.metaLen + b.bodyLen, rows: -1})
+		f.batches = append(f.batches, batchInfo{offset: b.offset, length: b.metaLen + b.bodyLen, metaLen: b.metaLen, rows: -1})
+	}
+	if n := int64(len(blocks)); n > f.maxBatches() {
+		return fmt.Errorf("cannot read the Arrow IPC file: its footer lists %d record batches; with a cache budget of %s tensorview indexes at most %d (%w)",
+			n, HumanBytes(f.cache.budget), f.maxBatches(), ErrTooLarge)
 	}
 	f.scanned = f.Size
 	eager := eagerHeaders
@@ -301,7 +329,8 @@ func orMsg(err error, msg string) string {
 	return msg
 }
 
-// readHeader reads the row count of batch i (files).
+// readHeader reads the row count of batch i (files), verifying its
+// metadata (see checkBlock).
 func (f *File) readHeader(i int) error {
 	f.mu.Lock()
 	b := f.batches[i]
@@ -309,18 +338,52 @@ func (f *File) readHeader(i int) error {
 	if b.rows >= 0 {
 		return nil
 	}
-	meta, info, eos, err := f.readMessage(b.offset)
-	if err == nil && (eos || info.kind != msgRecordBatch) {
-		err = errors.New("not a record batch")
-	}
+	info, err := f.readBlock(block{offset: b.offset, metaLen: b.metaLen, bodyLen: b.length - b.metaLen}, msgRecordBatch)
 	if err != nil {
 		return fmt.Errorf("cannot read record batch %d (offset %d): %w", i, b.offset, err)
 	}
-	_ = meta
 	f.mu.Lock()
 	f.batches[i].rows = info.rows
 	f.mu.Unlock()
 	return nil
+}
+
+// checkBlock verifies the message a block of an IPC file's footer points
+// to, before arrow-go reads it: see readBlock.
+func (f *File) checkBlock(b block, kind uint8) error {
+	if b.offset < 8 || b.metaLen <= 0 || b.bodyLen < 0 || b.offset+b.metaLen+b.bodyLen > f.Size {
+		return fmt.Errorf("its block (offset %d) lies outside the file", b.offset)
+	}
+	_, err := f.readBlock(b, kind)
+	return err
+}
+
+// readBlock reads and verifies the metadata of the message of an IPC file's
+// block: a message of the kind wanted whose flatbuffer lies within the
+// block's metadata (arrow-go reads the block's metaLen bytes) and whose body
+// length is the block's.
+func (f *File) readBlock(b block, kind uint8) (messageInfo, error) {
+	meta, info, eos, err := f.readMessage(b.offset)
+	if err == nil && (eos || info.kind != kind) {
+		err = fmt.Errorf("not a %s message", kindName(kind))
+	}
+	if err == nil && int64(len(meta)) > b.metaLen {
+		err = fmt.Errorf("its metadata (%d bytes) is longer than its block says (%d)", len(meta), b.metaLen)
+	}
+	if err == nil && info.bodyLen != b.bodyLen {
+		err = fmt.Errorf("its body length (%d) is not its block's (%d)", info.bodyLen, b.bodyLen)
+	}
+	return info, err
+}
+
+func kindName(kind uint8) string {
+	switch kind {
+	case msgSchema:
+		return "schema"
+	case msgDictionaryBatch:
+		return "dictionary batch"
+	}
+	return "record batch"
 }
 
 // openStream reads the schema message and indexes the first batches.
@@ -370,8 +433,15 @@ func (f *File) scanNext() error {
 		if err != nil {
 			return err
 		}
+		if f.dictBytes += int64(len(msg)); f.dictBytes > f.cache.budget {
+			return &refusal{want: f.dictBytes, limit: f.cache.budget, size: f.Size, what: "the stream's dictionaries", read: true}
+		}
 		f.dictMsgs = append(f.dictMsgs, msg)
 	case msgRecordBatch:
+		if int64(len(f.batches)) >= f.maxBatches() {
+			return fmt.Errorf("more than %d record batches; with a cache budget of %s tensorview indexes at most that many (%w)",
+				f.maxBatches(), HumanBytes(f.cache.budget), ErrTooLarge)
+		}
 		start := int64(0)
 		if n := len(f.batches); n > 0 {
 			start = f.batches[n-1].start + max(0, f.batches[n-1].rows)
@@ -381,6 +451,10 @@ func (f *File) scanNext() error {
 	f.scanned = off + length
 	return nil
 }
+
+// maxBatches is how many record batches a file may have: their index
+// (64 bytes a batch) must fit the cache budget.
+func (f *File) maxBatches() int64 { return max(1024, f.cache.budget/64) }
 
 // restart recomputes batch starts and the row total; unknown row counts
 // are estimated from the bytes of the known ones. Call with f.mu held.
@@ -634,26 +708,26 @@ func (f *File) LoadContext(ctx context.Context, row int64) error {
 // rowData returns the cached record batch (whole or a window) holding row,
 // and the row's index in it, reading it when needed; ctx scopes the big
 // reads as for LoadContext.
-func (f *File) rowData(ctx context.Context, row int64) (rec arrow.RecordBatch, local int, err error) {
+func (f *File) rowData(ctx context.Context, row int64) (c *chunk, local int, err error) {
 	defer guard(&err, "reading row %d", row)
 	key, local, ok := f.where(row)
 	if !ok {
 		return nil, 0, fmt.Errorf("no row %d (yet)", row)
 	}
 	if key.window < 0 {
-		rec, err := f.batch(ctx, key.batch)
-		return rec, local, err
+		c, err := f.batch(ctx, key.batch)
+		return c, local, err
 	}
 	f.mu.Lock()
-	if rec, ok := f.cache.get(key); ok {
+	if c, ok := f.cache.get(key); ok {
 		f.mu.Unlock()
-		return rec, local, nil
+		return c, local, nil
 	}
 	b := f.batches[key.batch]
 	w := f.windowRows(b)
 	f.mu.Unlock()
 	s := int64(key.window) * w
-	rec, _, err = f.readWindow(key.batch, b, s, min(s+w, b.rows))
+	rec, _, err := f.readWindow(key.batch, b, s, min(s+w, b.rows))
 	if errors.Is(err, errNoWindow) {
 		f.mu.Lock()
 		f.batches[key.batch].whole = true
@@ -663,27 +737,52 @@ func (f *File) rowData(ctx context.Context, row int64) (rec arrow.RecordBatch, l
 	if err != nil {
 		return nil, 0, fmt.Errorf("cannot read rows %d..%d of record batch %d: %w", s, s+w, key.batch, err)
 	}
+	c = f.validate(key.batch, rec)
 	f.mu.Lock()
-	f.cache.put(key, rec, recordBytes(rec))
+	f.cache.put(key, c, recordBytes(rec))
 	f.windowReads++
 	f.mu.Unlock()
-	return rec, local, nil
+	return c, local, nil
+}
+
+// validate runs arrow-go's validation on every column of a decoded record
+// batch (or window) of batch i: a column it finds broken shows its error in
+// its cells, whose values are never read, and in its field.
+func (f *File) validate(i int, rec arrow.RecordBatch) *chunk {
+	c := &chunk{rec: rec, colErr: make([]string, rec.NumCols())}
+	for k := range c.colErr {
+		if err := validateArray(rec.Column(k)); err != nil {
+			c.colErr[k] = fmt.Sprintf("record batch %d: %v", i, err)
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for k, e := range c.colErr {
+		if e != "" && k < len(f.Fields) && f.Fields[k].Err == "" {
+			f.Fields[k].Err = e
+		}
+	}
+	return c
 }
 
 // Batch returns record batch i, reading and decoding it when it is not
 // cached. The batch stays valid after eviction from the cache (memory is
 // reclaimed by the garbage collector once nothing refers to it).
 func (f *File) Batch(i int) (rec arrow.RecordBatch, err error) {
-	return f.batch(context.Background(), i)
+	c, err := f.batch(context.Background(), i)
+	if err != nil {
+		return nil, err
+	}
+	return c.rec, nil
 }
 
 // batch is Batch with the big reads scoped by ctx.
-func (f *File) batch(ctx context.Context, i int) (rec arrow.RecordBatch, err error) {
+func (f *File) batch(ctx context.Context, i int) (c *chunk, err error) {
 	defer guard(&err, "reading record batch %d", i)
 	f.mu.Lock()
-	if rec, ok := f.cache.get(cacheKey{i, -1}); ok {
+	if c, ok := f.cache.get(cacheKey{i, -1}); ok {
 		f.mu.Unlock()
-		return rec, nil
+		return c, nil
 	}
 	if i < 0 || i >= len(f.batches) {
 		f.mu.Unlock()
@@ -693,10 +792,12 @@ func (f *File) batch(ctx context.Context, i int) (rec arrow.RecordBatch, err err
 	dicts := f.dictMsgs[:b.dicts]
 	f.mu.Unlock()
 
-	if rec, err = f.decodeBatch(ctx, i, b, dicts); err != nil {
+	rec, err := f.decodeBatch(ctx, i, b, dicts)
+	if err != nil {
 		return nil, err
 	}
 	size := recordBytes(rec)
+	c = f.validate(i, rec)
 
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -707,58 +808,61 @@ func (f *File) batch(ctx context.Context, i int) (rec arrow.RecordBatch, err err
 		f.batches[i].rows = rec.NumRows()
 		f.restart()
 	}
-	if size > f.cache.budget && !f.warnedAt[i] {
-		f.warnedAt[i] = true
-		f.Warnings = append(f.Warnings, fmt.Sprintf("record batch %d (%s) is larger than the cache budget (%s): it is read whole",
-			i, HumanBytes(size), HumanBytes(f.cache.budget)))
-	}
-	f.cache.put(cacheKey{i, -1}, rec, size)
-	for c := range f.Fields {
-		if f.Fields[c].Err != "" || c >= int(rec.NumCols()) {
-			continue
-		}
-		if err := validateArray(rec.Column(c)); err != nil {
-			f.Fields[c].Err = fmt.Sprintf("record batch %d: %v", i, err)
-		}
-	}
-	return rec, nil
+	f.cache.put(cacheKey{i, -1}, c, size)
+	return c, nil
 }
 
-// decodeBatch reads and decodes record batch i: with arrow-go's file reader
-// for IPC files, and for streams by handing arrow-go's stream reader the
-// schema, the dictionaries before the batch and the batch's own message.
+// decodeBatch reads and decodes record batch i: with a FileReader of
+// arrow-go's for IPC files, and for streams by handing arrow-go's stream
+// reader the schema, the dictionaries before the batch and the batch's own
+// message. Each decode has its own budgetAllocator, so that what arrow-go
+// allocates for it, however large the lengths the file declares, stays
+// within the cache budget: past it the decode fails with an error wrapping
+// ErrTooLarge.
 //
-// A big read for a context (see LoadContext) goes through a reader of its
-// own: for IPC files a FileReader of arrow-go's of its own too, made from
-// the cached start and end of the file.
-func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]byte) (arrow.RecordBatch, error) {
+// A big read for a context (see LoadContext) goes through a reader that
+// shows in Reading and stops when ctx is done.
+func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]byte) (rec arrow.RecordBatch, err error) {
 	r := f.r
-	f.mu.Lock()
-	fr := f.fr
-	f.mu.Unlock()
 	if ctx.Done() != nil && b.length >= BigRead { // ctx can be cancelled
 		r = f.ends.with(view{f.meter, ctx})
-		if fr != nil {
-			var err error
-			if fr, err = ipc.NewFileReader(io.NewSectionReader(r, 0, f.Size), ipc.WithBodySizeLimit(f.Size)); err != nil {
-				return nil, fmt.Errorf("cannot read record batch %d: %w", i, err)
-			}
-			defer fr.Close()
-		}
 	}
-	if f.Format == IPCFile {
-		if fr == nil {
-			return nil, fmt.Errorf("cannot read record batch %d: %w", i, errClosed)
+	what := fmt.Sprintf("record batch %d", i)
+	mem := newBudgetAllocator(f.cache.budget, f.Size, what)
+	defer func() {
+		if ref := mem.Err(); ref != nil {
+			rec, err = nil, ref
 		}
+	}()
+	if f.Format == IPCFile {
+		f.mu.Lock()
+		closed := f.fr == nil
+		f.mu.Unlock()
+		if closed {
+			return nil, fmt.Errorf("cannot read %s: %w", what, errClosed)
+		}
+		if err := f.readHeader(i); err != nil { // verifies its metadata
+			return nil, err
+		}
+		// The footer and schema come from the cached end of the file.
+		fr, err := ipc.NewFileReader(io.NewSectionReader(r, 0, f.Size), ipc.WithBodySizeLimit(f.Size),
+			ipc.WithMetadataSizeLimit(maxMetadata), ipc.WithAllocator(mem))
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", what, err)
+		}
+		defer fr.Close()
 		rec, err := fr.RecordBatchAt(i)
 		if err != nil {
-			return nil, fmt.Errorf("cannot read record batch %d: %w", i, err)
+			return nil, fmt.Errorf("cannot read %s: %w", what, err)
 		}
 		return rec, nil
 	}
+	if err := checkSize(what, b.length, f.cache.budget, f.Size); err != nil {
+		return nil, err
+	}
 	msg := make([]byte, b.length)
 	if err := readFull(r, msg, b.offset); err != nil {
-		return nil, fmt.Errorf("cannot read record batch %d: %w", i, err)
+		return nil, fmt.Errorf("cannot read %s: %w", what, err)
 	}
 	parts := make([]io.Reader, 0, len(dicts)+2)
 	parts = append(parts, bytes.NewReader(f.schemaMsg))
@@ -766,15 +870,16 @@ func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]by
 		parts = append(parts, bytes.NewReader(d))
 	}
 	parts = append(parts, bytes.NewReader(msg))
-	sr, err := ipc.NewReader(io.MultiReader(parts...), ipc.WithBodySizeLimit(f.Size))
+	sr, err := ipc.NewReader(io.MultiReader(parts...), ipc.WithBodySizeLimit(f.Size),
+		ipc.WithMetadataSizeLimit(maxMetadata), ipc.WithAllocator(mem))
 	if err != nil {
-		return nil, fmt.Errorf("cannot decode record batch %d: %w", i, err)
+		return nil, fmt.Errorf("cannot decode %s: %w", what, err)
 	}
 	defer sr.Release()
 	if !sr.Next() {
-		return nil, fmt.Errorf("cannot decode record batch %d: %v", i, orMsg(sr.Err(), "no record batch in the message"))
+		return nil, fmt.Errorf("cannot decode %s: %v", what, orMsg(sr.Err(), "no record batch in the message"))
 	}
-	rec := sr.RecordBatch()
+	rec = sr.RecordBatch()
 	rec.Retain()
 	return rec, nil
 }

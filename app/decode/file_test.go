@@ -3,7 +3,9 @@ package decode
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -194,22 +196,33 @@ func TestLazyCacheBudget(t *testing.T) {
 	}
 }
 
-// TestLazyBatchLargerThanBudget: a batch over the budget is read whole,
-// cached alone, and reported.
+// TestLazyBatchLargerThanBudget: a batch that cannot be read by windows and
+// needs more memory than the budget is refused with an error that says so
+// (wrapping ErrTooLarge) and how to raise the budget; the file stays usable.
 func TestLazyBatchLargerThanBudget(t *testing.T) {
 	data := multiBatch(t, true, 2, 1000)
 	f, err := OpenReader("big.arrows", bytes.NewReader(data), int64(len(data)), Options{Budget: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}
+	err = f.Load(1500)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "record batch 1 needs more memory than the cache budget (1.0 KiB)") ||
+		!strings.Contains(err.Error(), "?cache=") {
+		t.Fatalf("Load: %v, want a refusal naming the batch, the budget and ?cache=", err)
+	}
+	if c := f.Cell(10, 0); !strings.Contains(c.Err, "cache budget") {
+		t.Errorf("cell: %+v, want the refusal", c)
+	}
+	if used, _ := f.CacheBytes(); used != 0 {
+		t.Errorf("cache %d bytes after refusals", used)
+	}
+	// The same file with a budget that holds a batch reads every row.
+	f, err = OpenReader("big.arrows", bytes.NewReader(data), int64(len(data)), Options{Budget: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
 	checkRow(t, f, 1500)
 	checkRow(t, f, 10)
-	if used, _ := f.CacheBytes(); used <= 1024 {
-		t.Errorf("cache %d bytes: the one big batch should be held", used)
-	}
-	if len(f.Warnings) != 2 {
-		t.Errorf("warnings %q, want one per oversized batch", f.Warnings)
-	}
 }
 
 // TestLazyTruncatedStream opens a stream cut in its third batch: the first

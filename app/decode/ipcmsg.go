@@ -122,6 +122,9 @@ type block struct {
 
 // parseFooter returns the dictionary and record batch blocks of a Footer.
 func parseFooter(b []byte) (dicts, batches []block, err error) {
+	if err := verifyFooter(b); err != nil {
+		return nil, nil, err
+	}
 	root, err := fbRoot(b)
 	if err != nil {
 		return nil, nil, err
@@ -141,13 +144,6 @@ func parseFooter(b []byte) (dicts, batches []block, err error) {
 			}
 		}
 		return out, nil
-	}
-	if sc, ok, err := root.table(1); err != nil {
-		return nil, nil, err
-	} else if ok {
-		if err := checkSchema(sc); err != nil {
-			return nil, nil, err
-		}
 	}
 	if dicts, err = read(2); err != nil {
 		return nil, nil, err
@@ -175,11 +171,11 @@ type messageInfo struct {
 // make arrow-go allocate without bound (a fatal out-of-memory no recover
 // can catch).
 func parseMessage(b []byte) (messageInfo, error) {
-	root, err := fbRoot(b)
-	if err != nil {
+	if err := verifyMessage(b); err != nil {
 		return messageInfo{}, err
 	}
-	if _, _, err := root.vector(4, 4); err != nil { // Message.custom_metadata
+	root, err := fbRoot(b)
+	if err != nil {
 		return messageInfo{}, err
 	}
 	var m messageInfo
@@ -188,17 +184,6 @@ func parseMessage(b []byte) (messageInfo, error) {
 	}
 	if m.bodyLen, err = root.int64Field(3); err != nil {
 		return m, err
-	}
-	if m.kind == msgSchema {
-		sc, ok, err := root.table(2)
-		if err != nil {
-			return m, err
-		}
-		if ok {
-			if err := checkSchema(sc); err != nil {
-				return m, err
-			}
-		}
 	}
 	if m.kind == msgRecordBatch {
 		rb, ok, err := root.table(2)
@@ -290,51 +275,4 @@ func orErr(err error, msg string) error {
 		return err
 	}
 	return errors.New(msg)
-}
-
-// checkSchema checks that the vectors of a Schema table and its fields
-// (fields, children, custom metadata) lie within the buffer, before arrow-go
-// sizes slices by them.
-func checkSchema(sc fbTable) error {
-	if _, _, err := sc.vector(2, 4); err != nil { // Schema.custom_metadata
-		return err
-	}
-	budget := 100000 // tables visited, against deeply nested or cyclic input
-	var field func(t fbTable, depth int) error
-	field = func(t fbTable, depth int) error {
-		if budget--; budget < 0 || depth > 256 {
-			return errors.New("schema too deeply nested")
-		}
-		if _, _, err := t.vector(6, 4); err != nil { // Field.custom_metadata
-			return err
-		}
-		start, n, err := t.vector(5, 4) // Field.children
-		if err != nil {
-			return err
-		}
-		for k := 0; k < n; k++ {
-			off, err := u32(t.buf, start+4*k)
-			if err != nil {
-				return err
-			}
-			if err := field(fbTable{t.buf, start + 4*k + int(off)}, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	start, n, err := sc.vector(1, 4) // Schema.fields
-	if err != nil {
-		return err
-	}
-	for k := 0; k < n; k++ {
-		off, err := u32(sc.buf, start+4*k)
-		if err != nil {
-			return err
-		}
-		if err := field(fbTable{sc.buf, start + 4*k + int(off)}, 0); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -21,8 +21,15 @@ type cacheKey struct{ batch, window int }
 
 type lruEntry struct {
 	batch cacheKey
-	rec   arrow.RecordBatch
+	c     *chunk
 	size  int64
+}
+
+// chunk is a decoded record batch, or a window of its rows, with what
+// arrow-go's validation found wrong in each column ("" where nothing).
+type chunk struct {
+	rec    arrow.RecordBatch
+	colErr []string
 }
 
 func newLRU(budget int64) lru {
@@ -34,17 +41,17 @@ func (c *lru) has(batch cacheKey) bool {
 	return ok
 }
 
-func (c *lru) get(batch cacheKey) (arrow.RecordBatch, bool) {
+func (c *lru) get(batch cacheKey) (*chunk, bool) {
 	e, ok := c.byBatch[batch]
 	if !ok {
 		return nil, false
 	}
 	c.order.MoveToFront(e)
-	return e.Value.(*lruEntry).rec, true
+	return e.Value.(*lruEntry).c, true
 }
 
 // put adds a batch, evicting others until it fits.
-func (c *lru) put(batch cacheKey, rec arrow.RecordBatch, size int64) {
+func (c *lru) put(batch cacheKey, ch *chunk, size int64) {
 	if e, ok := c.byBatch[batch]; ok {
 		c.used -= e.Value.(*lruEntry).size
 		c.order.Remove(e)
@@ -57,6 +64,6 @@ func (c *lru) put(batch cacheKey, rec arrow.RecordBatch, size int64) {
 		delete(c.byBatch, ent.batch)
 		c.used -= ent.size
 	}
-	c.byBatch[batch] = c.order.PushFront(&lruEntry{batch: batch, rec: rec, size: size})
+	c.byBatch[batch] = c.order.PushFront(&lruEntry{batch: batch, c: ch, size: size})
 	c.used += size
 }

@@ -60,6 +60,9 @@ func (w *windowReader) bytes(b ipcBuffer, off, n int64) (*memory.Buffer, error) 
 		return nil, fmt.Errorf("rows outside their buffer (bytes %d+%d of %d)", off, n, b.length)
 	}
 	at := b.offset + off // in the body
+	if err := checkSize("a window of rows", n, w.f.cache.budget, w.f.Size); err != nil {
+		return nil, err
+	}
 	if n > 0 && (at < w.aheadOff || at+n > w.aheadOff+int64(len(w.ahead))) {
 		// Read the range plus what follows, up to the end of the body.
 		size := min(max(n, min(readAhead, w.f.cache.budget/16)), w.bodyLen-at)
@@ -212,7 +215,11 @@ func (f *File) readWindow(i int, b batchInfo, s, e int64) (arrow.RecordBatch, in
 	if layout.compressed {
 		return nil, 0, errNoWindow
 	}
-	w := &windowReader{f: f, body: b.offset + int64(len(meta)), bodyLen: b.offset + b.length - (b.offset + int64(len(meta))), layout: layout}
+	metaLen := int64(len(meta))
+	if b.metaLen > 0 { // an IPC file: its body follows the metadata its block gives, as arrow-go reads it
+		metaLen = b.metaLen
+	}
+	w := &windowReader{f: f, body: b.offset + metaLen, bodyLen: b.length - metaLen, layout: layout}
 	cols := make([]arrow.Array, len(f.Schema.Fields()))
 	for k, fld := range f.Schema.Fields() {
 		d, err := w.column(fld.Type, s, e)
