@@ -93,10 +93,10 @@ type batchInfo struct {
 	// metaLen is the length of prefix and metadata an IPC file's footer
 	// gives (arrow-go finds the body after it); 0 for streams.
 	metaLen int64
-	rows   int64 // -1 until its header is read
-	start  int64 // global index of its first row (estimated while rows of earlier batches are unknown)
-	dicts  int   // how many dictionary messages precede it (streams)
-	whole  bool  // read it whole even if large (its layout has no row windows)
+	rows    int64 // -1 until its header is read
+	start   int64 // global index of its first row (estimated while rows of earlier batches are unknown)
+	dicts   int   // how many dictionary messages precede it (streams)
+	whole   bool  // read it whole even if large (its layout has no row windows)
 }
 
 // File is an opened Arrow IPC file or stream: its schema, where its record
