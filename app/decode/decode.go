@@ -111,14 +111,20 @@ func Open(name string, data []byte) (*File, error) {
 // files) counts as no finding: the cells are still read under their own
 // recover.
 func validateArray(arr arrow.Array) error {
-	if ext, ok := arr.(array.ExtensionArray); ok {
-		arr = ext.Storage()
+	return validateData(arr.Data())
+}
+
+// validateData is validateArray on an array's data: its buffers, children
+// and dictionary are checked before any array is made of them (arrow-go's
+// constructors slice buffers by the length and panic when they are short).
+func validateData(d arrow.ArrayData) (err error) {
+	dt := d.DataType()
+	if ext, ok := dt.(arrow.ExtensionType); ok {
+		dt = ext.StorageType()
 	}
-	dt := arr.DataType()
 	if dt.ID() == arrow.NULL {
 		return nil
 	}
-	d := arr.Data()
 	bufs := d.Buffers()
 	need := int64(d.Offset()) + int64(d.Len())
 	if len(bufs) > 0 && bufs[0] != nil && int64(bufs[0].Len())*8 < need {
@@ -132,22 +138,31 @@ func validateArray(arr arrow.Array) error {
 			return fmt.Errorf("%s: its values buffer has %d bytes for %d values", dt, bufs[1].Len(), need)
 		}
 	}
+	for _, c := range d.Children() {
+		if err := validateData(c); err != nil {
+			return err
+		}
+	}
+	if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
+		if err := validateData(dict); err != nil {
+			return fmt.Errorf("dictionary: %w", err)
+		}
+	}
+	defer func() { // what the checks above missed: a bug of this package
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: %w", dt, recovered(r))
+		}
+	}()
+	arr := array.MakeFromData(d)
+	defer arr.Release()
+	if ext, ok := arr.(array.ExtensionArray); ok {
+		arr = ext.Storage()
+	}
 	if err := validateOwn(arr); err != nil {
 		return err
 	}
 	if a, ok := arr.(*array.Dictionary); ok {
-		if err := validateArray(a.Dictionary()); err != nil {
-			return fmt.Errorf("dictionary: %w", err)
-		}
 		return checkIndices(a)
-	}
-	for _, c := range d.Children() {
-		child := array.MakeFromData(c)
-		err := validateArray(child)
-		child.Release()
-		if err != nil {
-			return err
-		}
 	}
 	return nil
 }
