@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -290,7 +291,7 @@ func (f *File) openFile() error {
 		if ref := mem.Err(); ref != nil {
 			err = ref
 		}
-		return fmt.Errorf("cannot read the Arrow IPC file: %w", err)
+		return arrowErr("cannot read the Arrow IPC file", err)
 	}
 	if f.fr.NumRecords() != len(blocks) {
 		return fmt.Errorf("cannot read the Arrow IPC file: footer lists %d record batches, arrow-go %d", len(blocks), f.fr.NumRecords())
@@ -848,12 +849,12 @@ func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]by
 		fr, err := ipc.NewFileReader(io.NewSectionReader(r, 0, f.Size), ipc.WithBodySizeLimit(f.Size),
 			ipc.WithMetadataSizeLimit(maxMetadata), ipc.WithAllocator(mem))
 		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", what, err)
+			return nil, arrowErr("cannot read "+what, err)
 		}
 		defer fr.Close()
 		rec, err := fr.RecordBatchAt(i)
 		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", what, err)
+			return nil, arrowErr("cannot read "+what, err)
 		}
 		return rec, nil
 	}
@@ -877,11 +878,26 @@ func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]by
 	}
 	defer sr.Release()
 	if !sr.Next() {
-		return nil, fmt.Errorf("cannot decode %s: %v", what, orMsg(sr.Err(), "no record batch in the message"))
+		return nil, arrowErr("cannot decode "+what, orErr(sr.Err(), "no record batch in the message"))
 	}
 	rec = sr.RecordBatch()
 	rec.Retain()
 	return rec, nil
+}
+
+// arrowErr says what went wrong in arrow-go's reader after context. arrow-go
+// turns errors inside its readers, such as a decompressor's on corrupt
+// lz4/zstd data, into panics that it recovers and reports with generic
+// words ("unknown error while reading"); those words are dropped, and what
+// is left (the decompressor's error) is said to make the data corrupt.
+func arrowErr(context string, err error) error {
+	msg := err.Error()
+	for _, p := range []string{"arrow/ipc: unknown error while reading: ", "arrow/ipc: error reading record batch: "} {
+		if rest, ok := strings.CutPrefix(msg, p); ok && !strings.Contains(rest, "runtime error") {
+			return fmt.Errorf("%s: its data is corrupt: %s", context, rest)
+		}
+	}
+	return fmt.Errorf("%s: %w", context, err)
 }
 
 // CacheBytes returns the bytes of decoded record batches in the cache and

@@ -75,7 +75,7 @@ func noPanic(t *testing.T, what string, err error) {
 // or inside arrow-go's readers (which recover their own and return them as
 // errors with these words).
 func internal(s string) bool {
-	for _, w := range []string{ErrPanic.Error(), "runtime error", "error reading record batch:", "unknown error while reading", "invalid message metadata:", "recovered"} {
+	for _, w := range []string{ErrPanic.Error(), "runtime error", "error reading record batch:", "unknown error while reading", "invalid message metadata:", "recovered", "out of bound", "out of range"} {
 		if strings.Contains(s, w) {
 			return true
 		}

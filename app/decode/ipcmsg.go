@@ -16,7 +16,7 @@ type fbTable struct {
 	pos int
 }
 
-var errFlatbuffer = errors.New("malformed IPC metadata (flatbuffer out of bounds)")
+var errFlatbuffer = errors.New("malformed IPC metadata (a flatbuffer offset or length points outside it)")
 
 func u32(b []byte, at int) (uint32, error) {
 	if at < 0 || at+4 > len(b) {
