@@ -374,7 +374,33 @@ func (f *File) readBlock(b block, kind uint8) (messageInfo, error) {
 	if err == nil && info.bodyLen != b.bodyLen {
 		err = fmt.Errorf("its body length (%d) is not its block's (%d)", info.bodyLen, b.bodyLen)
 	}
+	if err == nil {
+		err = f.checkLayout(meta, info)
+	}
 	return info, err
+}
+
+// checkLayout checks the body layout of the record batch or dictionary
+// batch message whose prefix and metadata are meta (see checkLayout).
+func (f *File) checkLayout(meta []byte, info messageInfo) error {
+	plen, _, err := messagePrefix(meta)
+	if err != nil {
+		return err
+	}
+	l, err := parseBatchLayout(meta[plen:])
+	if err != nil {
+		return err
+	}
+	var types []arrow.DataType
+	if info.kind == msgRecordBatch {
+		if f.Schema == nil {
+			return errors.New("no schema before the record batch")
+		}
+		for _, fld := range f.Schema.Fields() {
+			types = append(types, fld.Type)
+		}
+	}
+	return checkLayout(l, info.bodyLen, types)
 }
 
 func kindName(kind uint8) string {
@@ -395,6 +421,9 @@ func (f *File) openStream() error {
 	}
 	f.schemaMsg = msg
 	f.scanned = int64(len(msg))
+	if err := f.readSchema(); err != nil { // checkLayout needs it
+		return err
+	}
 	for (len(f.batches) < eagerHeaders || f.Size <= f.small) && !f.indexed {
 		if err := f.scanNext(); err != nil {
 			if len(f.batches) == 0 {
@@ -418,6 +447,11 @@ func (f *File) scanNext() error {
 	meta, info, eos, err := f.readMessage(off)
 	if err != nil {
 		return err
+	}
+	if !eos && (info.kind == msgRecordBatch || info.kind == msgDictionaryBatch) {
+		if err := f.checkLayout(meta, info); err != nil {
+			return fmt.Errorf("the %s message at offset %d: %w", kindName(info.kind), off, err)
+		}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

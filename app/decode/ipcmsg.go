@@ -225,28 +225,42 @@ func messagePrefix(b []byte) (prefix int, size int64, err error) {
 type fieldNode struct{ length, nulls int64 }
 type ipcBuffer struct{ offset, length int64 }
 
-// batchLayout is a RecordBatch message's description of its body.
+// batchLayout is a RecordBatch message's description of its body (for a
+// DictionaryBatch message, of its data).
 type batchLayout struct {
+	version    int // the message's MetadataVersion (Schema.fbs: V1 = 0 … V5 = 4)
 	rows       int64
 	nodes      []fieldNode
 	buffers    []ipcBuffer
+	variadic   []int64
 	compressed bool
 }
 
-// parseBatchLayout reads the nodes and buffers of a RecordBatch Message
-// flatbuffer (the metadata, without prefix).
+// parseBatchLayout reads the nodes and buffers of a RecordBatch or
+// DictionaryBatch Message flatbuffer (the metadata, without prefix).
 func parseBatchLayout(b []byte) (batchLayout, error) {
 	var l batchLayout
 	root, err := fbRoot(b)
 	if err != nil {
 		return l, err
 	}
-	if kind, err := root.uint8Field(1); err != nil || kind != msgRecordBatch {
+	if p, err := root.field(0); err != nil {
+		return l, err
+	} else if p != 0 && p+2 <= len(b) {
+		l.version = int(binary.LittleEndian.Uint16(b[p:]))
+	}
+	kind, err := root.uint8Field(1)
+	if err != nil || (kind != msgRecordBatch && kind != msgDictionaryBatch) {
 		return l, orErr(err, "not a record batch message")
 	}
 	rb, ok, err := root.table(2)
 	if err != nil || !ok {
 		return l, orErr(err, "record batch message without a header")
+	}
+	if kind == msgDictionaryBatch {
+		if rb, ok, err = rb.table(1); err != nil || !ok {
+			return l, orErr(err, "dictionary batch message without data")
+		}
 	}
 	if l.rows, err = rb.int64Field(0); err != nil {
 		return l, err
@@ -265,6 +279,12 @@ func parseBatchLayout(b []byte) (batchLayout, error) {
 	for k := 0; k < n; k++ {
 		p := start + 16*k
 		l.buffers = append(l.buffers, ipcBuffer{int64(binary.LittleEndian.Uint64(b[p:])), int64(binary.LittleEndian.Uint64(b[p+8:]))})
+	}
+	if start, n, err = rb.vector(4, 8); err != nil {
+		return l, err
+	}
+	for k := 0; k < n; k++ {
+		l.variadic = append(l.variadic, int64(binary.LittleEndian.Uint64(b[start+8*k:])))
 	}
 	_, l.compressed, err = rb.table(3)
 	return l, err
