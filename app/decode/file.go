@@ -98,6 +98,9 @@ type batchInfo struct {
 	start   int64 // global index of its first row (estimated while rows of earlier batches are unknown)
 	dicts   int   // how many dictionary messages precede it (streams)
 	whole   bool  // read it whole even if large (its layout has no row windows)
+	// compressed is set for IPC files when its header, read, says its body
+	// is compressed.
+	compressed bool
 }
 
 // File is an opened Arrow IPC file or stream: its schema, where its record
@@ -345,6 +348,7 @@ func (f *File) readHeader(i int) error {
 	}
 	f.mu.Lock()
 	f.batches[i].rows = info.rows
+	f.batches[i].compressed = info.compressed
 	f.mu.Unlock()
 	return nil
 }
@@ -375,7 +379,9 @@ func (f *File) readBlock(b block, kind uint8) (messageInfo, error) {
 		err = fmt.Errorf("its body length (%d) is not its block's (%d)", info.bodyLen, b.bodyLen)
 	}
 	if err == nil {
-		err = f.checkLayout(meta, info)
+		var l batchLayout
+		l, err = f.layout(meta, nil, info)
+		info.compressed = l.compressed
 	}
 	return info, err
 }
@@ -383,24 +389,51 @@ func (f *File) readBlock(b block, kind uint8) (messageInfo, error) {
 // checkLayout checks the body layout of the record batch or dictionary
 // batch message whose prefix and metadata are meta (see checkLayout).
 func (f *File) checkLayout(meta []byte, info messageInfo) error {
-	plen, _, err := messagePrefix(meta)
+	_, err := f.layout(meta, nil, info)
+	return err
+}
+
+// checkWhole checks the body layout of a whole record batch or dictionary
+// batch message (prefix, metadata and body), the decoded sizes of
+// compressed buffers included.
+func (f *File) checkWhole(msg []byte, kind uint8) error {
+	plen, size, err := messagePrefix(msg)
 	if err != nil {
 		return err
 	}
-	l, err := parseBatchLayout(meta[plen:])
+	if size < 0 || int64(plen)+size > int64(len(msg)) {
+		return errors.New("truncated message")
+	}
+	meta, body := msg[:int64(plen)+size], msg[int64(plen)+size:]
+	_, err = f.layout(meta, body, messageInfo{kind: kind, bodyLen: int64(len(body))})
+	return err
+}
+
+// layout parses and checks the body layout of the record batch or
+// dictionary batch message whose prefix and metadata are meta; body is the
+// message's body, or nil (see checkLayout).
+func (f *File) layout(meta, body []byte, info messageInfo) (batchLayout, error) {
+	plen, size, err := messagePrefix(meta)
 	if err != nil {
-		return err
+		return batchLayout{}, err
+	}
+	if int64(plen)+size > int64(len(meta)) || size < 0 {
+		return batchLayout{}, errors.New("truncated message")
+	}
+	l, err := parseBatchLayout(meta[plen : int64(plen)+size])
+	if err != nil {
+		return l, err
 	}
 	var types []arrow.DataType
 	if info.kind == msgRecordBatch {
 		if f.Schema == nil {
-			return errors.New("no schema before the record batch")
+			return l, errors.New("no schema before the record batch")
 		}
 		for _, fld := range f.Schema.Fields() {
 			types = append(types, fld.Type)
 		}
 	}
-	return checkLayout(l, info.bodyLen, types)
+	return l, checkLayout(l, info.bodyLen, types, body)
 }
 
 func kindName(kind uint8) string {
@@ -464,6 +497,9 @@ func (f *File) scanNext() error {
 	case msgDictionaryBatch:
 		f.mu.Unlock()
 		msg, _, err := f.readWhole(off)
+		if err == nil {
+			err = f.checkWhole(msg, msgDictionaryBatch) // with its body: the compressed buffers' sizes
+		}
 		f.mu.Lock()
 		if err != nil {
 			return err
@@ -879,6 +915,24 @@ func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]by
 		if err := f.readHeader(i); err != nil { // verifies its metadata
 			return nil, err
 		}
+		f.mu.Lock()
+		b = f.batches[i]
+		f.mu.Unlock()
+		if b.compressed {
+			// The decoded sizes of compressed buffers are in the body: read
+			// the message here, check it whole, and hand it to arrow-go.
+			if err := checkSize(what, b.length, f.cache.budget, f.Size); err != nil {
+				return nil, err
+			}
+			msg := make([]byte, b.length)
+			if err := readFull(r, msg, b.offset); err != nil {
+				return nil, fmt.Errorf("cannot read %s: %w", what, err)
+			}
+			if _, err := f.layout(msg[:b.metaLen], msg[b.metaLen:], messageInfo{kind: msgRecordBatch, bodyLen: b.length - b.metaLen}); err != nil {
+				return nil, fmt.Errorf("%s: %w", what, err)
+			}
+			r = &overlay{r: r, off: b.offset, b: msg}
+		}
 		// The footer and schema come from the cached end of the file.
 		fr, err := ipc.NewFileReader(io.NewSectionReader(r, 0, f.Size), ipc.WithBodySizeLimit(f.Size),
 			ipc.WithMetadataSizeLimit(maxMetadata), ipc.WithAllocator(mem))
@@ -899,6 +953,9 @@ func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]by
 	if err := readFull(r, msg, b.offset); err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", what, err)
 	}
+	if err := f.checkWhole(msg, msgRecordBatch); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
 	parts := make([]io.Reader, 0, len(dicts)+2)
 	parts = append(parts, bytes.NewReader(f.schemaMsg))
 	for _, d := range dicts {
@@ -917,6 +974,22 @@ func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]by
 	rec = sr.RecordBatch()
 	rec.Retain()
 	return rec, nil
+}
+
+// overlay serves the reads of a ReaderAt that fall within b, the bytes at
+// off, from b.
+type overlay struct {
+	r   io.ReaderAt
+	off int64
+	b   []byte
+}
+
+// ReadAt implements io.ReaderAt.
+func (o *overlay) ReadAt(p []byte, off int64) (int, error) {
+	if off >= o.off && off+int64(len(p)) <= o.off+int64(len(o.b)) {
+		return copy(p, o.b[off-o.off:]), nil
+	}
+	return o.r.ReadAt(p, off)
 }
 
 // arrowErr says what went wrong in arrow-go's reader after context. arrow-go

@@ -164,6 +164,8 @@ type messageInfo struct {
 	kind    uint8
 	bodyLen int64
 	rows    int64 // record batches: the batch's length
+	// compressed is set by File.readBlock when the body is compressed.
+	compressed bool
 }
 
 // parseMessage reads a Message flatbuffer (the metadata, without prefix).
