@@ -135,6 +135,9 @@ func validateData(d arrow.ArrayData) (err error) {
 			return fmt.Errorf("%s: its values buffer has %d bytes for %d values", dt, bufs[1].Len(), need)
 		}
 	}
+	if err := checkOffsets(dt, d); err != nil {
+		return fmt.Errorf("%s: %w", dt, err)
+	}
 	for _, c := range d.Children() {
 		if err := validateData(c); err != nil {
 			return err
@@ -160,6 +163,63 @@ func validateData(d arrow.ArrayData) (err error) {
 	}
 	if a, ok := arr.(*array.Dictionary); ok {
 		return checkIndices(a)
+	}
+	return nil
+}
+
+// checkOffsets checks the offsets of strings, binaries, lists and maps:
+// enough of them, non-decreasing, within the data they index (arrow-go's
+// constructors and validation index by them without checking first).
+func checkOffsets(dt arrow.DataType, d arrow.ArrayData) error {
+	var width, data int64
+	bufs := d.Buffers()
+	switch dt.ID() {
+	case arrow.STRING, arrow.BINARY, arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		width = 4
+		if dt.ID() == arrow.LARGE_STRING || dt.ID() == arrow.LARGE_BINARY {
+			width = 8
+		}
+		if len(bufs) > 2 && bufs[2] != nil {
+			data = int64(bufs[2].Len())
+		}
+	case arrow.LIST, arrow.MAP, arrow.LARGE_LIST:
+		width = 4
+		if dt.ID() == arrow.LARGE_LIST {
+			width = 8
+		}
+		if ch := d.Children(); len(ch) > 0 {
+			data = int64(ch[0].Len())
+		}
+	default:
+		return nil
+	}
+	if d.Len() == 0 {
+		return nil
+	}
+	first, n := int64(d.Offset()), int64(d.Len())
+	if len(bufs) < 2 || bufs[1] == nil || int64(bufs[1].Len()) < (first+n+1)*width {
+		return fmt.Errorf("too few offsets for %d values", n)
+	}
+	b := bufs[1].Bytes()
+	at := func(i int64) int64 {
+		if width == 4 {
+			return int64(int32(binary.LittleEndian.Uint32(b[i*4:])))
+		}
+		return int64(binary.LittleEndian.Uint64(b[i*8:]))
+	}
+	prev := at(first)
+	if prev < 0 {
+		return fmt.Errorf("negative offset %d", prev)
+	}
+	for i := first + 1; i <= first+n; i++ {
+		o := at(i)
+		if o < prev {
+			return fmt.Errorf("offsets decrease at %d (%d after %d)", i, o, prev)
+		}
+		prev = o
+	}
+	if prev > data {
+		return fmt.Errorf("offset %d is past the end of its %d values", prev, data)
 	}
 	return nil
 }
