@@ -1029,9 +1029,9 @@ func (f *File) Close() {
 
 // readSchema decodes the schema message with arrow-go.
 func (f *File) readSchema() (err error) {
-	r, err := ipc.NewReader(bytes.NewReader(f.schemaMsg))
+	r, err := ipc.NewReader(bytes.NewReader(f.schemaMsg), ipc.WithMetadataSizeLimit(maxMetadata))
 	if err != nil {
-		return fmt.Errorf("cannot read the schema: %w", err)
+		return arrowErr("cannot read the schema", err)
 	}
 	defer r.Release()
 	f.Schema = r.Schema()

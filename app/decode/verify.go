@@ -326,6 +326,11 @@ func verifyMessage(b []byte) error {
 		if err != nil {
 			return err
 		}
+		if _, ok, err := m.ref(2); err != nil {
+			return err
+		} else if !ok && kind >= msgSchema && kind <= msgRecordBatch {
+			return fmt.Errorf("malformed IPC message: a %s message without its header", kindName(uint8(kind)))
+		}
 		switch kind {
 		case msgSchema:
 			err = m.sub(2, schema)
