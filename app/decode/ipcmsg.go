@@ -201,6 +201,9 @@ func parseMessage(b []byte) (messageInfo, error) {
 	if m.bodyLen < 0 || m.rows < 0 {
 		return m, fmt.Errorf("negative length in IPC message metadata")
 	}
+	if m.rows > maxLength {
+		return m, fmt.Errorf("a record batch claims %d rows", m.rows)
+	}
 	return m, nil
 }
 

@@ -25,11 +25,11 @@ import (
 // it the decoded sizes of compressed buffers are not checked (their length
 // prefixes are in the body).
 func checkLayout(l batchLayout, bodyLen int64, types []arrow.DataType, body []byte) error {
-	if l.rows < 0 {
-		return fmt.Errorf("the record batch has a negative length (%d)", l.rows)
+	if l.rows < 0 || l.rows > maxLength {
+		return fmt.Errorf("the record batch claims %d rows", l.rows)
 	}
 	for k, n := range l.nodes {
-		if n.length < 0 || n.nulls < 0 || n.nulls > n.length {
+		if n.length < 0 || n.length > maxLength || n.nulls < 0 || n.nulls > n.length {
 			return fmt.Errorf("field node %d has length %d with %d nulls", k, n.length, n.nulls)
 		}
 	}
@@ -52,6 +52,12 @@ func checkLayout(l batchLayout, bodyLen int64, types []arrow.DataType, body []by
 	}
 	return nil
 }
+
+// maxLength bounds the length of an array or record batch (2^40, a
+// trillion values): more than any file a browser can open holds, and small
+// enough that sizes computed from it (16 bytes a value at most) do not
+// overflow.
+const maxLength = 1 << 40
 
 // metadataV5 is MetadataVersion V5 (Arrow 1.0 and later).
 const metadataV5 = 4
