@@ -118,10 +118,11 @@ type File struct {
 	r         io.ReaderAt // the reader passed in, through meter and the ends cache
 	meter     *meter
 	ends      *ends
-	fr        *ipc.FileReader // IPC files: arrow-go reads schema, dictionaries and batches
-	schemaMsg []byte          // IPC streams: the schema message
-	dictMsgs  [][]byte        // IPC streams: dictionary batch messages, in order
-	dictBytes int64           // IPC streams: their total length
+	fr        *ipc.FileReader          // IPC files: arrow-go reads schema, dictionaries and batches
+	schemaMsg []byte                   // IPC streams: the schema message
+	dictMsgs  [][]byte                 // IPC streams: dictionary batch messages, in order
+	dictBytes int64                    // IPC streams: their total length
+	dictTypes map[int64]arrow.DataType // value type of each dictionary id
 
 	mu      sync.Mutex
 	batches []batchInfo
@@ -281,9 +282,30 @@ func (f *File) openFile() error {
 	// batches; this package only locates and counts them.
 	// A body cannot be larger than the file: that bounds allocations from
 	// corrupt lengths without arrow-go's default 256 MiB cap on batches.
-	// arrow-go reads the dictionaries here: verify their metadata first, as
-	// readHeader does a record batch's. They too must fit the budget.
+	// arrow-go's FileReader reads the dictionaries as it opens: first open
+	// one over a footer that lists none, for the schema, then check the
+	// dictionaries against their value types, as readHeader checks a
+	// record batch.
+	footerAt := f.Size - 10 - flen
+	noDicts, err := footerWithoutDictionaries(footer)
+	if err != nil {
+		return fmt.Errorf("cannot read the Arrow IPC file footer: %w", err)
+	}
+	fr, err := ipc.NewFileReader(io.NewSectionReader(&overlay{r: f.r, off: footerAt, b: noDicts}, 0, f.Size),
+		ipc.WithBodySizeLimit(f.Size), ipc.WithMetadataSizeLimit(maxMetadata))
+	if err != nil {
+		return arrowErr("cannot read the Arrow IPC file", err)
+	}
+	f.Schema = fr.Schema()
+	fr.Close()
+	if f.dictTypes, err = dictValueTypes(footer, f.Schema); err != nil {
+		return fmt.Errorf("cannot read the Arrow IPC file: %w", err)
+	}
+	var dictBytes int64
 	for k, b := range dictBlocks {
+		if dictBytes += b.metaLen + b.bodyLen; dictBytes > f.cache.budget || b.metaLen+b.bodyLen < 0 {
+			return fmt.Errorf("cannot read the Arrow IPC file: %w", &refusal{want: dictBytes, limit: f.cache.budget, size: f.Size, what: "its dictionaries", read: true})
+		}
 		if err := f.checkBlock(b, msgDictionaryBatch); err != nil {
 			return fmt.Errorf("cannot read dictionary %d of the Arrow IPC file: %w", k, err)
 		}
@@ -299,7 +321,6 @@ func (f *File) openFile() error {
 	if f.fr.NumRecords() != len(blocks) {
 		return fmt.Errorf("cannot read the Arrow IPC file: footer lists %d record batches, arrow-go %d", len(blocks), f.fr.NumRecords())
 	}
-	f.Schema = f.fr.Schema()
 	for _, b := range blocks {
 		if b.offset < 8 || b.metaLen <= 0 || b.bodyLen < 0 || b.offset+b.metaLen+b.bodyLen > f.Size || b.metaLen > maxMetadata {
 			return fmt.Errorf("cannot read the Arrow IPC file: a record batch block (offset %d) lies outside the file", b.offset)
@@ -359,7 +380,15 @@ func (f *File) checkBlock(b block, kind uint8) error {
 	if b.offset < 8 || b.metaLen <= 0 || b.bodyLen < 0 || b.offset+b.metaLen+b.bodyLen > f.Size {
 		return fmt.Errorf("its block (offset %d) lies outside the file", b.offset)
 	}
-	_, err := f.readBlock(b, kind)
+	if _, err := f.readBlock(b, kind); err != nil || kind != msgDictionaryBatch {
+		return err
+	}
+	// A dictionary's compressed buffers' sizes are in its body.
+	msg := make([]byte, b.metaLen+b.bodyLen)
+	if err := readFull(f.r, msg, b.offset); err != nil {
+		return err
+	}
+	_, err := f.layout(msg[:b.metaLen], msg[b.metaLen:], messageInfo{kind: kind, bodyLen: b.bodyLen})
 	return err
 }
 
@@ -425,6 +454,13 @@ func (f *File) layout(meta, body []byte, info messageInfo) (batchLayout, error) 
 		return l, err
 	}
 	var types []arrow.DataType
+	if info.kind == msgDictionaryBatch {
+		t, ok := f.dictTypes[l.dictID]
+		if !ok {
+			return l, fmt.Errorf("a dictionary batch for id %d, which no field of the schema has", l.dictID)
+		}
+		types = []arrow.DataType{t}
+	}
 	if info.kind == msgRecordBatch {
 		if f.Schema == nil {
 			return l, errors.New("no schema before the record batch")
@@ -456,6 +492,11 @@ func (f *File) openStream() error {
 	f.scanned = int64(len(msg))
 	if err := f.readSchema(); err != nil { // checkLayout needs it
 		return err
+	}
+	_, size, _ := messagePrefix(msg)
+	plen := int64(len(msg)) - size - info.bodyLen
+	if f.dictTypes, err = dictValueTypes(msg[plen:plen+size], f.Schema); err != nil {
+		return fmt.Errorf("cannot read the Arrow IPC stream: %w", err)
 	}
 	for (len(f.batches) < eagerHeaders || f.Size <= f.small) && !f.indexed {
 		if err := f.scanNext(); err != nil {

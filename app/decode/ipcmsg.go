@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // This file reads just enough of the Arrow IPC flatbuffers (Footer, Message,
@@ -239,6 +241,7 @@ type batchLayout struct {
 	buffers    []ipcBuffer
 	variadic   []int64
 	compressed bool
+	dictID     int64 // dictionary batches: the dictionary's id
 }
 
 // parseBatchLayout reads the nodes and buffers of a RecordBatch or
@@ -252,7 +255,7 @@ func parseBatchLayout(b []byte) (batchLayout, error) {
 	if p, err := root.field(0); err != nil {
 		return l, err
 	} else if p != 0 && p+2 <= len(b) {
-		l.version = int(binary.LittleEndian.Uint16(b[p:]))
+		l.version = int(int16(binary.LittleEndian.Uint16(b[p:]))) // arrow-go reads a signed short
 	}
 	kind, err := root.uint8Field(1)
 	if err != nil || (kind != msgRecordBatch && kind != msgDictionaryBatch) {
@@ -263,6 +266,9 @@ func parseBatchLayout(b []byte) (batchLayout, error) {
 		return l, orErr(err, "record batch message without a header")
 	}
 	if kind == msgDictionaryBatch {
+		if l.dictID, err = rb.int64Field(0); err != nil {
+			return l, err
+		}
 		if rb, ok, err = rb.table(1); err != nil || !ok {
 			return l, orErr(err, "dictionary batch message without data")
 		}
@@ -300,4 +306,87 @@ func orErr(err error, msg string) error {
 		return err
 	}
 	return errors.New(msg)
+}
+
+// footerWithoutDictionaries returns a copy of an IPC file's Footer
+// flatbuffer (verified) whose dictionaries vector is empty.
+func footerWithoutDictionaries(footer []byte) ([]byte, error) {
+	root, err := fbRoot(footer)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(nil), footer...)
+	start, n, err := root.vector(2, 24)
+	if err != nil || n == 0 {
+		return out, err
+	}
+	binary.LittleEndian.PutUint32(out[start-4:], 0)
+	return out, nil
+}
+
+// dictValueTypes maps each dictionary id of a schema to its value type: it
+// walks the Field tables of the Schema flatbuffer (a Footer or a schema
+// Message, verified; whose schema field is given by which) beside the
+// fields arrow-go read from it.
+func dictValueTypes(fb []byte, schema *arrow.Schema) (map[int64]arrow.DataType, error) {
+	root, err := fbRoot(fb)
+	if err != nil {
+		return nil, err
+	}
+	// A Footer holds its Schema in field 1; a Message in field 2 (its header).
+	sc, ok, err := root.table(1)
+	if kind, _ := root.uint8Field(1); kind == msgSchema {
+		sc, ok, err = root.table(2)
+	}
+	if err != nil || !ok {
+		return nil, orErr(err, "no schema")
+	}
+	out := map[int64]arrow.DataType{}
+	var walk func(t fbTable, vec int, fields []arrow.Field, depth int) error
+	walk = func(t fbTable, vec int, fields []arrow.Field, depth int) error {
+		start, n, err := t.vector(vec, 4)
+		if err != nil {
+			return err
+		}
+		if n != len(fields) || depth > maxDepth {
+			return fmt.Errorf("the schema's fields do not match arrow-go's reading of them")
+		}
+		for k := 0; k < n; k++ {
+			off, err := u32(t.buf, start+4*k)
+			if err != nil {
+				return err
+			}
+			ft := fbTable{t.buf, start + 4*k + int(off)}
+			typ := fields[k].Type
+			if ext, ok := typ.(arrow.ExtensionType); ok {
+				typ = ext.StorageType()
+			}
+			if d, ok, err := ft.table(4); err != nil {
+				return err
+			} else if ok {
+				id, err := d.int64Field(0)
+				if err != nil {
+					return err
+				}
+				dt, isDict := typ.(*arrow.DictionaryType)
+				if !isDict {
+					return fmt.Errorf("the schema's fields do not match arrow-go's reading of them")
+				}
+				out[id] = dt.ValueType
+				typ = dt.ValueType
+				if ext, ok := typ.(arrow.ExtensionType); ok {
+					typ = ext.StorageType()
+				}
+			}
+			var children []arrow.Field
+			if nt, ok := typ.(arrow.NestedType); ok {
+				children = nt.Fields()
+			}
+			if err := walk(ft, 5, children, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return out, walk(sc, 1, schema.Fields(), 0)
 }

@@ -1,0 +1,160 @@
+package decode
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// compressedFile writes a small IPC file or stream of one int64 column
+// whose body is compressed (lz4 or zstd), and returns it with the offsets of
+// the 8-byte uncompressed-length prefixes of its buffers (found by
+// decoding the layout with this package's own parser).
+func compressedFile(t *testing.T, stream, zstd bool) (data []byte, prefixes []int) {
+	t.Helper()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	for i := 0; i < 100; i++ {
+		b.Append(int64(i))
+	}
+	col := b.NewArray()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 100)
+	opt := ipc.WithLZ4()
+	if zstd {
+		opt = ipc.WithZstd()
+	}
+	var buf bytes.Buffer
+	if stream {
+		w := ipc.NewWriter(&buf, ipc.WithSchema(schema), opt)
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+	} else {
+		w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+	}
+	data = buf.Bytes()
+	f, err := Open("c", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := f.Cell(42, 0); c.Text != "42" {
+		t.Fatalf("the unpatched file reads %+v at row 42", c)
+	}
+	bi := f.batches[0]
+	meta, _, _, err := f.readMessage(bi.offset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plen, _, _ := messagePrefix(meta)
+	l, err := parseBatchLayout(meta[plen:])
+	if err != nil || !l.compressed {
+		t.Fatalf("layout %+v, %v", l, err)
+	}
+	body := bi.offset + int64(len(meta))
+	if bi.metaLen > 0 {
+		body = bi.offset + bi.metaLen
+	}
+	for _, b := range l.buffers {
+		if b.length > 0 {
+			prefixes = append(prefixes, int(body+b.offset))
+		}
+	}
+	return data, prefixes
+}
+
+// TestDeclaredBufferSizes: files of about a kilobyte whose compressed
+// buffers declare 64 GiB, or a negative size, once killed the page (arrow-go
+// allocated the declared size: a fatal out-of-memory). They are refused
+// with an error that says what the file asks for, and the next good file
+// opens.
+func TestDeclaredBufferSizes(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		stream, zstd bool
+		declared     int64
+		want         string
+		validity     bool // patch the validity bitmap's prefix, not the values'
+	}{
+		{"file lz4 64 GiB", false, false, 64 << 30, "record batch 0 needs more memory than the cache budget (256.0 MiB) allows: it asks for a buffer of 64.0 GiB after 640 B; the file is 922 B", false},
+		{"stream zstd 64 GiB", true, true, 64 << 30, "record batch 0 needs more memory than the cache budget (256.0 MiB) allows: it asks for a buffer of 64.0 GiB", false},
+		{"file lz4 1 GiB validity", false, false, 1 << 30, "it asks for a buffer of 1.0 GiB", true},
+		{"stream lz4 -5", true, false, -5, "record batch 0: column 0: int64: its values buffer has -5 bytes, too few for 800", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, prefixes := compressedFile(t, tc.stream, tc.zstd)
+			if len(data) > 2048 {
+				t.Fatalf("the file has %d bytes", len(data))
+			}
+			// The last buffer holds the values; the first with data, the
+			// validity bitmap (all valid here: written, but not read).
+			at := prefixes[len(prefixes)-1]
+			if tc.validity {
+				at = prefixes[0]
+			}
+			binary.LittleEndian.PutUint64(data[at:], uint64(tc.declared))
+			f, err := Open("hostile", data)
+			if err != nil {
+				if tc.want != "" && strings.Contains(err.Error(), tc.want) {
+					return
+				}
+				t.Fatalf("open: %v", err)
+			}
+			c := f.Cell(0, 0)
+			switch {
+			case c.Err == "":
+				t.Fatalf("cell %+v, want an error", c)
+			case errors.Is(errors.New(c.Err), ErrPanic) || strings.Contains(c.Err, ErrPanic.Error()):
+				t.Fatalf("internal error: %s", c.Err)
+			case tc.want != "" && !strings.Contains(c.Err, tc.want):
+				t.Fatalf("cell error %q, want %q", c.Err, tc.want)
+			}
+			t.Logf("%s", c.Err)
+			good, _ := compressedFile(t, tc.stream, tc.zstd)
+			g, err := Open("good", good)
+			if err != nil || g.Cell(7, 0).Text != "7" {
+				t.Fatalf("the next file: %v", err)
+			}
+		})
+	}
+}
+
+// TestBudgetAllocator: the allocator refuses what would pass its limit with
+// a refusal that says what and how much, and counts what it gave.
+func TestBudgetAllocator(t *testing.T) {
+	a := newBudgetAllocator(1000, 1024, "record batch 3")
+	if b := a.Allocate(600); len(b) != 600 {
+		t.Fatalf("allocated %d", len(b))
+	}
+	func() {
+		defer func() {
+			r, ok := recover().(*refusal)
+			if !ok {
+				t.Fatalf("no refusal: %v", r)
+			}
+		}()
+		a.Allocate(64 << 30)
+	}()
+	err := a.Err()
+	want := "record batch 3 needs more memory than the cache budget (1000 B) allows: it asks for a buffer of 64.0 GiB after 600 B; the file is 1.0 KiB"
+	if !errors.Is(err, ErrTooLarge) || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("error %q, want prefix %q", err, want)
+	}
+	if b := a.Reallocate(300, make([]byte, 10, 10)); len(b) != 300 {
+		t.Fatalf("reallocated %d", len(b))
+	}
+}
