@@ -86,6 +86,50 @@ func (t vtab) uint8(i int) (int, error) {
 	return 0, nil
 }
 
+// short returns the 16-bit field i and whether it is present.
+func (t vtab) short(i int) (int, bool) {
+	if o := t.off(i); o != 0 && o+2 <= t.size {
+		return int(int16(binary.LittleEndian.Uint16(t.v.buf[t.pos+o:]))), true
+	}
+	return 0, false
+}
+
+// int32 returns the 32-bit field i and whether it is present.
+func (t vtab) int32(i int) (int, bool) {
+	if o := t.off(i); o != 0 && o+4 <= t.size {
+		return int(int32(binary.LittleEndian.Uint32(t.v.buf[t.pos+o:]))), true
+	}
+	return 0, false
+}
+
+// enums checks that the enum (short) fields of a type table hold one of
+// the values Schema.fbs defines: arrow-go panics on others.
+func enums(t vtab, typ int) error {
+	check := func(field, max int, what string) error {
+		if v, ok := t.short(field); ok && (v < 0 || v > max) {
+			return fmt.Errorf("malformed IPC schema: %s %d", what, v)
+		}
+		return nil
+	}
+	switch typ {
+	case 2: // Int
+		if w, ok := t.int32(0); ok && w != 8 && w != 16 && w != 32 && w != 64 {
+			return fmt.Errorf("malformed IPC schema: an integer of %d bits", w)
+		}
+	case 3: // FloatingPoint: HALF, SINGLE, DOUBLE
+		return check(0, 2, "floating point precision")
+	case 8: // Date: DAY, MILLISECOND
+		return check(0, 1, "date unit")
+	case 9, 10, 18: // Time, Timestamp, Duration: SECOND … NANOSECOND
+		return check(0, 3, "time unit")
+	case 11: // Interval: YEAR_MONTH, DAY_TIME, MONTH_DAY_NANO
+		return check(0, 2, "interval unit")
+	case typeUnion: // Sparse, Dense
+		return check(0, 1, "union mode")
+	}
+	return nil
+}
+
 // ref returns where reference field i points; ok is false when absent.
 func (t vtab) ref(i int) (at int, ok bool, err error) {
 	o := t.off(i)
@@ -225,6 +269,9 @@ func field(f vtab, depth int) error {
 	if err := tt.scalars(sizes...); err != nil {
 		return err
 	}
+	if err := enums(tt, typ); err != nil {
+		return err
+	}
 	switch typ {
 	case typeTimestamp:
 		err = tt.str(1)
@@ -254,6 +301,9 @@ func schema(s vtab) error {
 	if err := s.scalars(2); err != nil { // endianness
 		return err
 	}
+	if e, ok := s.short(0); ok && (e < 0 || e > 1) {
+		return fmt.Errorf("malformed IPC schema: endianness %d", e)
+	}
 	if err := s.tables(1, func(f vtab) error { return field(f, 0) }); err != nil {
 		return err
 	}
@@ -275,10 +325,22 @@ func recordBatch(r vtab) error {
 	if _, _, err := r.vec(2, 16); err != nil { // buffers
 		return err
 	}
-	if err := r.sub(3, func(c vtab) error { return c.scalars(1, 1) }); err != nil { // compression
+	err := r.sub(3, func(c vtab) error { // compression: LZ4_FRAME or ZSTD, by BUFFER
+		if err := c.scalars(1, 1); err != nil {
+			return err
+		}
+		if codec, _ := c.uint8(0); codec > 1 {
+			return fmt.Errorf("malformed IPC message: compression codec %d", codec)
+		}
+		if method, _ := c.uint8(1); method != 0 {
+			return fmt.Errorf("malformed IPC message: compression method %d", method)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	_, _, err := r.vec(4, 8) // variadicBufferCounts
+	_, _, err = r.vec(4, 8) // variadicBufferCounts
 	return err
 }
 
