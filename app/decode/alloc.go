@@ -84,7 +84,7 @@ func (a *budgetAllocator) Allocate(n int) []byte {
 
 // Reallocate implements memory.Allocator.
 func (a *budgetAllocator) Reallocate(n int, b []byte) []byte {
-	if n <= cap(b) {
+	if n >= 0 && n <= cap(b) {
 		return b[:n]
 	}
 	a.take(n)

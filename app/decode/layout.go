@@ -44,6 +44,16 @@ func checkLayout(l batchLayout, bodyLen int64, types []arrow.DataType, body []by
 	if int64(len(body)) != bodyLen {
 		body = nil
 	}
+	if l.compressed && body != nil {
+		for k, b := range l.buffers {
+			if b.length == 0 {
+				continue
+			}
+			if n := int64(binary.LittleEndian.Uint64(body[b.offset:])); n < -1 {
+				return fmt.Errorf("compressed buffer %d declares a negative size (%d)", k, n)
+			}
+		}
+	}
 	w := &layoutWalk{l: l, body: body}
 	for k, t := range types {
 		if err := w.walk(t, 0); err != nil {
