@@ -285,7 +285,19 @@ func field(f vtab, depth int) error {
 		if err := d.scalars(8, 0, 1, 2); err != nil {
 			return err
 		}
-		return d.sub(1, func(it vtab) error { return it.scalars(4, 1) }) // indexType: Int
+		// indexType, an Int: the spec reads an absent one as int32, but
+		// arrow-go cannot (it reads an empty table).
+		if _, ok, err := d.ref(1); err != nil {
+			return err
+		} else if !ok {
+			return errors.New("malformed IPC schema: a dictionary-encoded field without an index type")
+		}
+		return d.sub(1, func(it vtab) error {
+			if err := it.scalars(4, 1); err != nil {
+				return err
+			}
+			return enums(it, 2)
+		})
 	})
 	if err != nil {
 		return err
