@@ -116,6 +116,14 @@ func enums(t vtab, typ int) error {
 		if w, ok := t.int32(0); ok && w != 8 && w != 16 && w != 32 && w != 64 {
 			return fmt.Errorf("malformed IPC schema: an integer of %d bits", w)
 		}
+	case 15: // FixedSizeBinary
+		if w, _ := t.int32(0); w < 0 {
+			return fmt.Errorf("malformed IPC schema: a fixed-size binary of %d bytes", w)
+		}
+	case 16: // FixedSizeList: arrow-go cannot make one of size 0
+		if n, _ := t.int32(0); n <= 0 {
+			return fmt.Errorf("a fixed-size list of size %d, which arrow-go (the Arrow library tensorview uses) cannot read", n)
+		}
 	case 3: // FloatingPoint: HALF, SINGLE, DOUBLE
 		return check(0, 2, "floating point precision")
 	case 8: // Date: DAY, MILLISECOND
