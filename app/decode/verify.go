@@ -284,7 +284,7 @@ func field(f vtab, depth int) error {
 	case typeTimestamp:
 		err = tt.str(1)
 	case typeUnion:
-		_, _, err = tt.vec(1, 4)
+		err = unionCodes(f, tt)
 	}
 	if err != nil {
 		return err
@@ -314,6 +314,28 @@ func field(f vtab, depth int) error {
 		return err
 	}
 	return keyValues(f, 6)
+}
+
+// unionCodes checks a Union's type codes: one per child, each in 0..127
+// (arrow-go panics otherwise).
+func unionCodes(f, u vtab) error {
+	start, n, err := u.vec(1, 4)
+	if err != nil {
+		return err
+	}
+	_, children, err := f.vec(5, 4)
+	if err != nil {
+		return err
+	}
+	if start != 0 && n != children {
+		return fmt.Errorf("malformed IPC schema: a union with %d type codes for %d children", n, children)
+	}
+	for k := 0; k < n; k++ {
+		if c := int32(binary.LittleEndian.Uint32(u.v.buf[start+4*k:])); c < 0 || c > 127 {
+			return fmt.Errorf("malformed IPC schema: union type code %d", c)
+		}
+	}
+	return nil
 }
 
 // schema verifies a Schema table.
