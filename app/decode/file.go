@@ -123,6 +123,7 @@ type File struct {
 	dictMsgs  [][]byte                 // IPC streams: dictionary batch messages, in order
 	dictBytes int64                    // IPC streams: their total length
 	dictTypes map[int64]arrow.DataType // value type of each dictionary id
+	dictSeen  map[int64]bool           // the dictionary ids read so far (in file order)
 
 	mu      sync.Mutex
 	batches []batchInfo
@@ -458,6 +459,18 @@ func (f *File) layout(meta, body []byte, info messageInfo) (batchLayout, error) 
 		t, ok := f.dictTypes[l.dictID]
 		if !ok {
 			return l, fmt.Errorf("a dictionary batch for id %d, which no field of the schema has", l.dictID)
+		}
+		if body != nil { // read whole, in file order: it is the dictionary's turn
+			f.mu.Lock()
+			seen := f.dictSeen[l.dictID]
+			if f.dictSeen == nil {
+				f.dictSeen = map[int64]bool{}
+			}
+			f.dictSeen[l.dictID] = true
+			f.mu.Unlock()
+			if l.delta && !seen {
+				return l, fmt.Errorf("a delta for dictionary %d, which has no values yet", l.dictID)
+			}
 		}
 		types = []arrow.DataType{t}
 	}

@@ -242,6 +242,7 @@ type batchLayout struct {
 	variadic   []int64
 	compressed bool
 	dictID     int64 // dictionary batches: the dictionary's id
+	delta      bool  // dictionary batches: adds to the dictionary
 }
 
 // parseBatchLayout reads the nodes and buffers of a RecordBatch or
@@ -269,6 +270,11 @@ func parseBatchLayout(b []byte) (batchLayout, error) {
 		if l.dictID, err = rb.int64Field(0); err != nil {
 			return l, err
 		}
+		d, err := rb.uint8Field(2)
+		if err != nil {
+			return l, err
+		}
+		l.delta = d != 0
 		if rb, ok, err = rb.table(1); err != nil || !ok {
 			return l, orErr(err, "dictionary batch message without data")
 		}
