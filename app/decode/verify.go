@@ -116,6 +116,17 @@ func enums(t vtab, typ int) error {
 		if w, ok := t.int32(0); ok && w != 8 && w != 16 && w != 32 && w != 64 {
 			return fmt.Errorf("malformed IPC schema: an integer of %d bits", w)
 		}
+	case 7: // Decimal: precision, scale, bitWidth (128 when absent)
+		w, ok := t.int32(2)
+		if !ok {
+			w = 128
+		}
+		maxPrec := map[int]int{32: 9, 64: 18, 128: 38, 256: 76}[w]
+		p, _ := t.int32(0)
+		sc, _ := t.int32(1)
+		if maxPrec == 0 || p < 1 || p > maxPrec || sc < -maxPrec || sc > maxPrec {
+			return fmt.Errorf("malformed IPC schema: a %d-bit decimal of precision %d and scale %d", w, p, sc)
+		}
 	case 15: // FixedSizeBinary
 		if w, _ := t.int32(0); w < 0 {
 			return fmt.Errorf("malformed IPC schema: a fixed-size binary of %d bytes", w)
