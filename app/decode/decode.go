@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -148,9 +149,13 @@ func validateData(d arrow.ArrayData) (err error) {
 			return fmt.Errorf("dictionary: %w", err)
 		}
 	}
-	defer func() { // what the checks above missed: a bug of this package
+	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%s: %w", dt, recovered(r))
+			if _, bug := r.(runtime.Error); bug { // what the checks above missed
+				err = fmt.Errorf("%s: %w", dt, recovered(r))
+			} else { // arrow-go's own word on the data, such as nulls in map keys
+				err = fmt.Errorf("%s: %v", dt, r)
+			}
 		}
 	}()
 	arr := array.MakeFromData(d)
