@@ -327,8 +327,8 @@ func field(f vtab, depth int) error {
 	return keyValues(f, 6)
 }
 
-// unionCodes checks a Union's type codes: one per child, each in 0..127
-// (arrow-go panics otherwise).
+// unionCodes checks a Union's type codes: one per child, each in 0..127,
+// none twice (arrow-go panics otherwise).
 func unionCodes(f, u vtab) error {
 	start, n, err := u.vec(1, 4)
 	if err != nil {
@@ -341,10 +341,13 @@ func unionCodes(f, u vtab) error {
 	if start != 0 && n != children {
 		return fmt.Errorf("malformed IPC schema: a union with %d type codes for %d children", n, children)
 	}
+	var seen [128]bool
 	for k := 0; k < n; k++ {
-		if c := int32(binary.LittleEndian.Uint32(u.v.buf[start+4*k:])); c < 0 || c > 127 {
-			return fmt.Errorf("malformed IPC schema: union type code %d", c)
+		c := int32(binary.LittleEndian.Uint32(u.v.buf[start+4*k:]))
+		if c < 0 || c > 127 || seen[c] {
+			return fmt.Errorf("malformed IPC schema: union type code %d (codes are 0..127, each once)", c)
 		}
+		seen[c] = true
 	}
 	return nil
 }
