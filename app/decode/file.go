@@ -455,6 +455,9 @@ func (f *File) layout(meta, body []byte, info messageInfo) (batchLayout, error) 
 		return l, err
 	}
 	var types []arrow.DataType
+	if l.legacy && info.kind == msgDictionaryBatch {
+		return l, fmt.Errorf("a dictionary batch compressed the Arrow 0.17 way (%s), which tensorview does not read", legacyKey)
+	}
 	if info.kind == msgDictionaryBatch {
 		t, ok := f.dictTypes[l.dictID]
 		if !ok {
@@ -985,6 +988,9 @@ func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]by
 			if _, err := f.layout(msg[:b.metaLen], msg[b.metaLen:], messageInfo{kind: msgRecordBatch, bodyLen: b.length - b.metaLen}); err != nil {
 				return nil, fmt.Errorf("%s: %w", what, err)
 			}
+			if err := patchInPlace(msg); err != nil {
+				return nil, fmt.Errorf("%s: %w", what, err)
+			}
 			r = &overlay{r: r, off: b.offset, b: msg}
 		}
 		// The footer and schema come from the cached end of the file.
@@ -1010,6 +1016,9 @@ func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]by
 	if err := f.checkWhole(msg, msgRecordBatch); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
+	if err := patchInPlace(msg); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
 	parts := make([]io.Reader, 0, len(dicts)+2)
 	parts = append(parts, bytes.NewReader(f.schemaMsg))
 	for _, d := range dicts {
@@ -1028,6 +1037,23 @@ func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]by
 	rec = sr.RecordBatch()
 	rec.Retain()
 	return rec, nil
+}
+
+// patchInPlace rewrites the metadata of a whole message (prefix, metadata,
+// body) compressed the Arrow 0.17 way, as patchLegacy does.
+func patchInPlace(msg []byte) error {
+	plen, size, err := messagePrefix(msg)
+	if err != nil {
+		return err
+	}
+	if size < 0 || int64(plen)+size > int64(len(msg)) {
+		return errFlatbuffer
+	}
+	patched, ok, err := patchLegacy(msg[:int64(plen)+size])
+	if ok {
+		copy(msg, patched)
+	}
+	return err
 }
 
 // overlay serves the reads of a ReaderAt that fall within b, the bytes at

@@ -241,6 +241,7 @@ type batchLayout struct {
 	buffers    []ipcBuffer
 	variadic   []int64
 	compressed bool
+	legacy     bool  // compressed the Arrow 0.17 way (see legacy.go)
 	dictID     int64 // dictionary batches: the dictionary's id
 	delta      bool  // dictionary batches: adds to the dictionary
 }
@@ -303,7 +304,12 @@ func parseBatchLayout(b []byte) (batchLayout, error) {
 	for k := 0; k < n; k++ {
 		l.variadic = append(l.variadic, int64(binary.LittleEndian.Uint64(b[start+8*k:])))
 	}
-	_, l.compressed, err = rb.table(3)
+	if _, l.compressed, err = rb.table(3); err != nil {
+		return l, err
+	}
+	if _, l.legacy, err = legacyCodec(b); l.legacy {
+		l.compressed = true
+	}
 	return l, err
 }
 
