@@ -501,7 +501,12 @@ func kindName(kind uint8) string {
 // openStream reads the schema message and indexes the first batches.
 func (f *File) openStream() error {
 	msg, info, err := f.readWhole(0)
-	if err != nil || info.kind != msgSchema {
+	switch {
+	case err == nil && info.kind == msgTensor:
+		return errors.New("this is an Arrow IPC Tensor message (what pyarrow.ipc.write_tensor writes), not a record batch stream or file: tensorview reads tensors stored in Arrow tables (arrow.fixed_shape_tensor, arrow.variable_shape_tensor); in pyarrow, pa.FixedShapeTensorArray.from_numpy_ndarray makes one")
+	case err == nil && info.kind == msgSparseTensor:
+		return errors.New("this is an Arrow IPC SparseTensor message (what pyarrow.ipc.write_tensor writes for a sparse tensor), not a record batch stream or file: tensorview does not read sparse tensors")
+	case err != nil || info.kind != msgSchema:
 		return fmt.Errorf("cannot read the Arrow IPC stream: %v", orMsg(err, "it does not start with a schema message"))
 	}
 	f.schemaMsg = msg

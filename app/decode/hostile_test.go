@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	flatbuffers "github.com/google/flatbuffers/go"
 )
 
 // compressedFile writes a small IPC file or stream of one int64 column
@@ -156,5 +157,66 @@ func TestBudgetAllocator(t *testing.T) {
 	}
 	if b := a.Reallocate(300, make([]byte, 10, 10)); len(b) != 300 {
 		t.Fatalf("reallocated %d", len(b))
+	}
+}
+
+// tensorMessage builds what pyarrow.ipc.write_tensor writes for an int64
+// vector of 3 (format/Tensor.fbs): one encapsulated message whose header is
+// a Tensor (kind 4) or a SparseTensor (kind 5), then its body.
+func tensorMessage(kind byte) []byte {
+	b := flatbuffers.NewBuilder(256)
+	b.StartObject(2) // Int
+	b.PrependInt32Slot(0, 64, 0)
+	b.PrependBoolSlot(1, true, false)
+	intType := b.EndObject()
+	b.StartObject(2) // TensorDim
+	b.PrependInt64Slot(0, 3, 0)
+	dim := b.EndObject()
+	b.StartVector(4, 1, 4)
+	b.PrependUOffsetT(dim)
+	shape := b.EndVector(1)
+	b.StartVector(8, 1, 8)
+	b.PrependInt64(8)
+	strides := b.EndVector(1)
+	b.StartObject(5)           // Tensor
+	b.PrependByteSlot(0, 2, 0) // Type.Int
+	b.PrependUOffsetTSlot(1, intType, 0)
+	b.PrependUOffsetTSlot(2, shape, 0)
+	b.PrependUOffsetTSlot(3, strides, 0)
+	b.Prep(8, 16)
+	b.PlaceInt64(24) // struct Buffer {offset, length}
+	b.PlaceInt64(0)
+	b.Slot(4)
+	tensor := b.EndObject()
+	b.StartObject(5) // Message
+	b.PrependInt16Slot(0, 4, 0)
+	b.PrependByteSlot(1, kind, 0)
+	b.PrependUOffsetTSlot(2, tensor, 0)
+	b.PrependInt64Slot(3, 24, 0)
+	b.Finish(b.EndObject())
+	fb := b.FinishedBytes()
+	for len(fb)%8 != 0 {
+		fb = append(fb, 0)
+	}
+	out := binary.LittleEndian.AppendUint32(nil, 0xFFFFFFFF)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(fb)))
+	out = append(out, fb...)
+	for v := int64(1); v <= 3; v++ {
+		out = binary.LittleEndian.AppendUint64(out, uint64(v))
+	}
+	return out
+}
+
+// TestTensorMessage: an IPC Tensor message is not a record batch stream;
+// the error says what the file is.
+func TestTensorMessage(t *testing.T) {
+	for kind, want := range map[byte]string{
+		4: "this is an Arrow IPC Tensor message (what pyarrow.ipc.write_tensor writes), not a record batch stream or file",
+		5: "this is an Arrow IPC SparseTensor message",
+	} {
+		_, err := Open("t.arrow", tensorMessage(kind))
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("kind %d: %v, want %q", kind, err, want)
+		}
 	}
 }

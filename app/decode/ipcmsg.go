@@ -159,6 +159,8 @@ const (
 	msgSchema          = 1
 	msgDictionaryBatch = 2
 	msgRecordBatch     = 3
+	msgTensor          = 4
+	msgSparseTensor    = 5
 )
 
 // messageInfo is what the Message flatbuffer says about one message.
