@@ -31,6 +31,10 @@ type Format string
 const (
 	IPCFile   Format = "Arrow IPC file"
 	IPCStream Format = "Arrow IPC stream"
+	// IPCTensor is one Arrow IPC Tensor message, what
+	// pyarrow.ipc.write_tensor writes: it opens as one row of one
+	// arrow.fixed_shape_tensor column (see readTensorMessage).
+	IPCTensor Format = "Arrow IPC Tensor message"
 )
 
 // KV is one key/value pair of Arrow custom metadata, in file order.

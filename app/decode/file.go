@@ -172,7 +172,10 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	case IPCFile:
 		err = f.openFile()
 	case IPCStream:
-		err = f.openStream()
+		err = f.openTensor()
+		if errors.Is(err, errNotTensorMessage) {
+			err = f.openStream()
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -498,14 +501,27 @@ func kindName(kind uint8) string {
 	return "record batch"
 }
 
+// openTensor opens a file that holds one IPC Tensor message as one record
+// batch of one row (readTensorMessage), or returns errNotTensorMessage.
+// The tensor is read again, like any batch, when its row is decoded.
+func (f *File) openTensor() error {
+	rec, err := readTensorMessage(f.r, f.Size, f.cache.budget)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	f.Format = IPCTensor
+	f.Schema = rec.Schema()
+	f.batches = []batchInfo{{length: f.Size, rows: 1}}
+	f.indexed = true
+	f.numRows = 1
+	return nil
+}
+
 // openStream reads the schema message and indexes the first batches.
 func (f *File) openStream() error {
 	msg, info, err := f.readWhole(0)
 	switch {
-	case err == nil && info.kind == msgTensor:
-		return errors.New("this is an Arrow IPC Tensor message (what pyarrow.ipc.write_tensor writes), not a record batch stream or file: tensorview reads tensors stored in Arrow tables (arrow.fixed_shape_tensor, arrow.variable_shape_tensor); in pyarrow, pa.FixedShapeTensorArray.from_numpy_ndarray makes one")
-	case err == nil && info.kind == msgSparseTensor:
-		return errors.New("this is an Arrow IPC SparseTensor message (what pyarrow.ipc.write_tensor writes for a sparse tensor), not a record batch stream or file: tensorview does not read sparse tensors")
 	case err != nil || info.kind != msgSchema:
 		return fmt.Errorf("cannot read the Arrow IPC stream: %v", orMsg(err, "it does not start with a schema message"))
 	}
@@ -959,6 +975,9 @@ func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]by
 	r := f.r
 	if ctx.Done() != nil && b.length >= BigRead { // ctx can be cancelled
 		r = f.ends.with(view{f.meter, ctx})
+	}
+	if f.Format == IPCTensor {
+		return readTensorMessage(r, f.Size, f.cache.budget)
 	}
 	what := fmt.Sprintf("record batch %d", i)
 	mem := newBudgetAllocator(f.cache.budget, f.Size, what)

@@ -38,6 +38,9 @@ func FuzzOpen(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	for _, c := range tmCases() { // IPC Tensor messages open as a one-row file
+		f.Add(c.file)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		openAll(t, data)
 	})

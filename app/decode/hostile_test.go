@@ -210,13 +210,32 @@ func tensorMessage(kind byte) []byte {
 // TestTensorMessage: an IPC Tensor message is not a record batch stream;
 // the error says what the file is.
 func TestTensorMessage(t *testing.T) {
-	for kind, want := range map[byte]string{
-		4: "this is an Arrow IPC Tensor message (what pyarrow.ipc.write_tensor writes), not a record batch stream or file",
-		5: "this is an Arrow IPC SparseTensor message",
-	} {
-		_, err := Open("t.arrow", tensorMessage(kind))
-		if err == nil || !strings.HasPrefix(err.Error(), want) {
-			t.Errorf("kind %d: %v, want %q", kind, err, want)
-		}
+	// A Tensor message opens as one row of one fixed_shape_tensor column.
+	f, err := Open("t.arrow", tensorMessage(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if n, exact := f.Rows(); f.Format != IPCTensor || n != 1 || !exact || f.NumBatches() != 1 {
+		t.Fatalf("format %q, %d rows (exact %v), %d batches; want %q, 1 row, 1 batch", f.Format, n, exact, f.NumBatches(), IPCTensor)
+	}
+	if got := f.Schema.Field(0).Type.String(); got != "extension<arrow.fixed_shape_tensor[value_type=int64, shape=[3]]>" {
+		t.Errorf("type %s", got)
+	}
+	tn, err := f.Tensor(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := range 3 {
+		pos, _ := tn.Pos(i)
+		got = append(got, tn.ValueStr(pos))
+	}
+	if strings.Join(got, " ") != "1 2 3" {
+		t.Errorf("values %v, want 1 2 3", got)
+	}
+	// A SparseTensor message says what it is.
+	if _, err := Open("t.arrow", tensorMessage(5)); !errors.Is(err, errSparseTensorMessage) {
+		t.Errorf("sparse: %v, want %v", err, errSparseTensorMessage)
 	}
 }

@@ -62,6 +62,7 @@ func NewHandler(base, web string) *app.Handler {
 		ThemeColor:      "#1f4e79",
 		LoadingLabel:    "Loading tensorview… {progress}%",
 		Version:         version(web),
+		RawHeaders:      []string{cspMeta()},
 	}
 	if base = strings.TrimRight(base, "/"); base != "" {
 		h.Resources = app.PrefixedLocation(base)

@@ -1,0 +1,86 @@
+//go:build !wasm
+
+package site
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+type testPage struct{ app.Compo }
+
+func (p *testPage) Render() app.UI {
+	return app.Div().Class("viewer").Body(app.P().Text("hello"))
+}
+
+// TestPageCSP: the page the handler serves (as `make run` does, and as
+// `make static` writes it) carries the policy in a <meta> in its <head>,
+// and nothing the policy would refuse: no inline script (else it needs a
+// sha256 source here), no <style> element, no style or on* attribute, no
+// script from elsewhere.
+func TestPageCSP(t *testing.T) {
+	app.Route("/", func() app.Composer { return &testPage{} })
+	for _, base := range []string{"", "/tensorview"} {
+		srv := httptest.NewServer(NewHandler(base, "../../web"))
+		resp, err := http.Get(srv.URL + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		page := string(body)
+
+		head, _, ok := strings.Cut(page, "</head>")
+		if !ok || !strings.Contains(head, cspMeta()) {
+			t.Errorf("base %q: no CSP <meta> in <head>:\n%s", base, page)
+		}
+		for _, tag := range regexp.MustCompile(`(?s)<[a-zA-Z][^>]*>`).FindAllString(page, -1) {
+			name := strings.ToLower(regexp.MustCompile(`^<([a-zA-Z0-9]+)`).FindStringSubmatch(tag)[1])
+			switch {
+			case name == "script" && !regexp.MustCompile(`\ssrc="`+base+`/[^/]`).MatchString(tag):
+				t.Errorf("base %q: a script the policy refuses (inline: add a sha256 source to ContentSecurityPolicy): %s", base, tag)
+			case name == "style":
+				t.Errorf("base %q: a <style> element: %s", base, tag)
+			case regexp.MustCompile(`(?i)\s(style|on[a-z]+)=`).MatchString(tag):
+				t.Errorf("base %q: an inline style or handler: %s", base, tag)
+			}
+		}
+	}
+}
+
+// TestPolicyText: the policy fits in a double-quoted attribute as it is, and
+// holds the directives the app relies on.
+func TestPolicyText(t *testing.T) {
+	if strings.ContainsAny(ContentSecurityPolicy, "\"<>&") {
+		t.Errorf("the policy needs escaping in an attribute: %s", ContentSecurityPolicy)
+	}
+	directives := map[string]string{}
+	for _, d := range strings.Split(ContentSecurityPolicy, ";") {
+		name, value, _ := strings.Cut(strings.TrimSpace(d), " ")
+		if _, dup := directives[name]; dup {
+			t.Errorf("directive %s twice", name)
+		}
+		directives[name] = value
+	}
+	for name, want := range map[string]string{
+		"script-src":  "'self' 'wasm-unsafe-eval'",
+		"worker-src":  "'self'",
+		"object-src":  "'none'",
+		"base-uri":    "'self'",
+		"form-action": "'none'",
+	} {
+		if directives[name] != want {
+			t.Errorf("%s %q, want %q", name, directives[name], want)
+		}
+	}
+	if strings.Contains(directives["script-src"], "unsafe-inline") || strings.Contains(directives["style-src"], "unsafe-inline") {
+		t.Errorf("'unsafe-inline' beyond style attributes: %s", ContentSecurityPolicy)
+	}
+}
