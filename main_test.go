@@ -502,7 +502,7 @@ func TestBrowser(t *testing.T) {
 		b.waitFor(`document.querySelector('[data-state=error] [role=alert]') !== null`)
 		var msg string
 		b.eval(`document.querySelector('[role=alert]').textContent`, &msg)
-		if !strings.Contains(msg, "Cannot open this file") || len(msg) < 30 {
+		if !strings.HasPrefix(msg, "Cannot open js_corrupt.arrow. ") || len(msg) < 50 {
 			t.Errorf("alert %q does not say what is wrong", msg)
 		}
 		b.upload("testdata/not_arrow.arrow")
@@ -518,6 +518,16 @@ func TestBrowser(t *testing.T) {
 		got := b.tensorCells("t")
 		if len(got) != 2 || got[0].Shape != "2,2,3" || got[0].LogicalShape != "3,2,2" || got[0].DimNames != "A,B,C" || got[0].LogicalDimNames != "C,A,B" {
 			t.Errorf("permuted cells %+v: want physical 2,2,3 A,B,C and logical 3,2,2 C,A,B", got)
+		}
+		// A refused file names itself and the file still shown.
+		b.upload("testdata/not_arrow.arrow")
+		b.waitFor(`document.querySelector('[role=alert]')?.textContent.includes('not an Arrow IPC file')`)
+		b.eval(`document.querySelector('[role=alert]').textContent`, &msg)
+		if !strings.HasPrefix(msg, "Cannot open not_arrow.arrow. ") || !strings.HasSuffix(msg, " Still showing js_permuted.arrow.") {
+			t.Errorf("alert %q: want it to name not_arrow.arrow and say js_permuted.arrow is still shown", msg)
+		}
+		if got := b.tensorCells("t"); len(got) != 2 {
+			t.Errorf("after a refused file, %d cells of js_permuted.arrow, want 2", len(got))
 		}
 	})
 

@@ -243,9 +243,16 @@ func (v *Viewer) Render() app.UI {
 					return app.P().Class("loading").Attr("aria-live", "polite").Text("Reading " + v.loading + "…")
 				}),
 				app.If(v.errText != "", func() app.UI {
+					what := "this file"
+					if v.loading != "" {
+						what = v.loading
+					}
 					return app.Div().Class("alert").Role("alert").Body(
-						app.Strong().Text("Cannot open this file. "),
+						app.Strong().Text("Cannot open "+what+". "),
 						app.Span().Text(v.errText),
+						app.If(v.file != nil, func() app.UI {
+							return app.Span().Text(" Still showing " + v.file.Name + ".")
+						}),
 					)
 				}),
 			),
@@ -291,7 +298,7 @@ func (v *Viewer) onDrop(ctx app.Context, e app.Event) {
 	v.over = false
 	files := e.Get("dataTransfer").Get("files")
 	if !files.Truthy() || files.Length() == 0 {
-		v.state, v.errText = stateError, "nothing was dropped that can be read as a file"
+		v.state, v.loading, v.errText = stateError, "", "nothing was dropped that can be read as a file"
 		return
 	}
 	readFile(ctx, files.Index(0))

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -755,4 +756,41 @@ func FuzzTensorMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkTensorMessage(t, data, 1<<20)
 	})
+}
+
+// TestJSTensorMessage reads testdata/js_tensor_message.arrow, a Tensor
+// message written by testdata/gen_tensor_message.mjs with npm's flatbuffers
+// (not by this package's test builder): a column-major uint8 image of shape
+// (H, W, C) = (4, 6, 3) whose element (h, w, c) is (40h + 20w + 90c + 7) mod
+// 256. It opens as physical [3,6,4] (C,W,H), permutation [2,1,0], logical
+// [4,6,3] (H,W,C), every element as written.
+func TestJSTensorMessage(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/js_tensor_message.arrow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open("js_tensor_message.arrow", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tn, err := f.Tensor(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Format != IPCTensor || !slices.Equal(tn.Shape, []int{3, 6, 4}) || !slices.Equal(tn.Permutation, []int{2, 1, 0}) ||
+		!slices.Equal(tn.DimNames, []string{"C", "W", "H"}) || !slices.Equal(tn.LogicalShape(), []int{4, 6, 3}) {
+		t.Fatalf("%s: shape %v, permutation %v, dim_names %v, logical shape %v", f.Format, tn.Shape, tn.Permutation, tn.DimNames, tn.LogicalShape())
+	}
+	l := tn.Logical()
+	for h := range 4 {
+		for w := range 6 {
+			for c := range 3 {
+				pos, ok := l.Pos(h, w, c)
+				if want := strconv.Itoa((40*h + 20*w + 90*c + 7) % 256); !ok || l.ValueStr(pos) != want {
+					t.Errorf("(%d,%d,%d) = %s, want %s", h, w, c, l.ValueStr(pos), want)
+				}
+			}
+		}
+	}
 }

@@ -427,12 +427,34 @@ func TestRenderIntoReuses(t *testing.T) {
 	}
 }
 
+// TestRenderZeroSize: a tensor with a zero dimension draws an empty picture
+// and reads an empty range at once, however large its other dimensions
+// (a fuzzed variable_shape_tensor row of shape [1079689216, 0, ...] once
+// looped over a billion empty rows).
 func TestRenderZeroSize(t *testing.T) {
 	vals := array.NewFloat32Builder(memory.DefaultAllocator).NewArray()
 	defer vals.Release()
-	ten := tensorext.Tensor{Values: vals, Shape: []int{0, 5}, Strides: []int{5, 1}}
-	img := mustRender(t, ten, View{Y: 0, X: 1, Channel: -1}, Colormaps[0], Range{0, 1})
-	if !img.Bounds().Empty() {
-		t.Errorf("bounds %v", img.Bounds())
+	for _, c := range []struct {
+		shape, strides []int
+		v              View
+	}{
+		{[]int{0, 5}, []int{5, 1}, View{Y: 0, X: 1, Channel: -1}},
+		{[]int{5, 0}, []int{0, 1}, View{Y: 0, X: 1, Channel: -1}},
+		{[]int{1 << 30, 0}, []int{0, 1}, View{Y: 0, X: 1, Channel: -1}},
+		{[]int{0, 1 << 30}, []int{1 << 30, 1}, View{Y: 0, X: 1, Channel: -1, FlipX: true}},
+		{[]int{1 << 30, 0, 3}, []int{0, 3, 1}, View{Y: 0, X: 1, Channel: 2}},
+	} {
+		ten := tensorext.Tensor{Values: vals, Shape: c.shape, Strides: c.strides}
+		if err := c.v.Validate(ten); err != nil {
+			t.Errorf("%v: %v", c.shape, err)
+			continue
+		}
+		img := mustRender(t, ten, c.v, Colormaps[0], Range{0, 1})
+		if !img.Bounds().Empty() {
+			t.Errorf("%v: bounds %v", c.shape, img.Bounds())
+		}
+		if r := AutoRange(ten, c.v, P1to99); r != (Range{0, 1}) {
+			t.Errorf("%v: AutoRange = %v", c.shape, r)
+		}
 	}
 }

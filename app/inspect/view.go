@@ -201,6 +201,11 @@ func (v View) geom(t tensorext.Tensor) geometry {
 	if v.Channel >= 0 {
 		g.channels, g.sc = t.Shape[v.Channel], t.Strides[v.Channel]
 	}
+	if g.w == 0 || g.h == 0 {
+		// An empty tensor: an empty picture, whatever the other side's
+		// size (a [1e9, 0] tensor must not loop a billion times).
+		g.w, g.h = 0, 0
+	}
 	if v.FlipX && g.w > 0 {
 		g.base += (g.w - 1) * g.sx
 		g.sx = -g.sx
