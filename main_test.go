@@ -1643,3 +1643,53 @@ func TestHostileFilesKeepPageAlive(t *testing.T) {
 }
 
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+// TestTensorMessageFile opens testdata/js_tensor_message.arrow, an Arrow IPC
+// Tensor message (what pyarrow.ipc.write_tensor writes) built by
+// testdata/gen_tensor_message.mjs: a column-major uint8 image (H, W, C) =
+// (4, 6, 3) whose element (h, w, c) is (40h + 20w + 90c + 7) mod 256. The
+// page shows one row of one tensor column, its physical and logical shapes,
+// an RGB preview with exactly those pixels, and the inspector on it.
+func TestTensorMessageFile(t *testing.T) {
+	value := func(h, w, c int) int { return (40*h + 20*w + 90*c + 7) % 256 }
+	b := newBrowser(t)
+	b.upload("testdata/js_tensor_message.arrow")
+	b.waitOpened("js_tensor_message.arrow")
+	var format, rows string
+	b.eval(`document.querySelector('[data-role=format]').textContent`, &format)
+	b.eval(`document.querySelector('[data-role=num-rows]').textContent`, &rows)
+	if format != "Arrow IPC Tensor message" || rows != "1" {
+		t.Errorf("format %q, rows %q; want Arrow IPC Tensor message, 1", format, rows)
+	}
+	cells := b.tensorCells("tensor")
+	want := []tensorCell{{Row: "0", Field: "tensor", Shape: "3,6,4", LogicalShape: "4,6,3", DimNames: "C,W,H", LogicalDimNames: "H,W,C", Preview: "rgb"}}
+	if !reflect.DeepEqual(cells, want) {
+		t.Errorf("cells\n got %+v\nwant %+v", cells, want)
+	}
+	w, h, pix := b.canvas(0, "tensor")
+	var wantPix []int
+	for y := range 4 {
+		for x := range 6 {
+			wantPix = append(wantPix, value(y, x, 0), value(y, x, 1), value(y, x, 2), 255)
+		}
+	}
+	if w != 6 || h != 4 || !reflect.DeepEqual(pix, wantPix) {
+		t.Errorf("preview %d×%d %v, want 6×4 %v", w, h, pix, wantPix)
+	}
+	b.run(chromedp.Click(`[data-row="0"] [data-tensor][data-field="tensor"]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=inspector][data-field="tensor"][data-row="0"] [data-role=stats]') !== null`)
+	var stats struct{ Min, Max string }
+	b.eval(`(e => ({Min: e.dataset.min, Max: e.dataset.max}))(document.querySelector('[data-role=stats]'))`, &stats)
+	lo, hi := 255, 0
+	for y := range 4 {
+		for x := range 6 {
+			for c := range 3 {
+				lo, hi = min(lo, value(y, x, c)), max(hi, value(y, x, c))
+			}
+		}
+	}
+	if stats.Min != strconv.Itoa(lo) || stats.Max != strconv.Itoa(hi) {
+		t.Errorf("inspector stats %+v, want min %d max %d", stats, lo, hi)
+	}
+	b.screenshot("tensor-message")
+}
