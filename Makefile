@@ -40,8 +40,7 @@ run: wasm
 # (for GitHub Pages: BASE=/<repository>).
 static: wasm
 	rm -rf $(DIST)
-	$(GO) run . static -dir $(DIST) -base "$(BASE)"
-	$(GO) run ./bench/payload compress -brotli $(BROTLI) $(DIST)
+	$(GO) run . static -dir $(DIST) -base "$(BASE)" -brotli $(BROTLI)
 
 # Raw, gzip -9 and brotli sizes of web/app.wasm, and its biggest modules and
 # packages (from a build that keeps the function names).
@@ -85,7 +84,7 @@ testdata-js: testdata/node_modules
 test: export BROTLI = 6
 test: lint chromium testdata/node_modules
 	$(MAKE) static DIST=$(DIST) BASE=$(E2E_BASE)
-	TENSORVIEW_DIST=$(abspath $(DIST)) TENSORVIEW_BASE=$(E2E_BASE) $(GO) test -count=1 ./...
+	TENSORVIEW_FULL=1 TENSORVIEW_DIST=$(abspath $(DIST)) TENSORVIEW_BASE=$(E2E_BASE) $(GO) test -count=1 ./...
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./app
 
 # The fuzz campaign over the viewer's whole decode path (bytes -> open ->

@@ -5,7 +5,8 @@
 // user interface. Natively it serves or writes the site (package app/site):
 //
 //	tensorview serve  [-addr 127.0.0.1:8080]          # serve the app
-//	tensorview static [-dir dist] [-base /tensorview] # write a static site
+//	tensorview static [-dir dist] [-base /tensorview] [-brotli 11] # write a static site,
+//	                                                             # with .gz and .br copies
 package main
 
 import (

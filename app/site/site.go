@@ -40,8 +40,17 @@ func Run(args []string) error {
 		fl := flag.NewFlagSet("static", flag.ExitOnError)
 		dir := fl.String("dir", "dist", "directory to write the site to")
 		base := fl.String("base", "", "URL path the site is served under, e.g. /tensorview for GitHub Pages")
+		quality := fl.Int("brotli", 11, "brotli quality of the precompressed copies, 0 to 11; -1 writes none")
+		quiet := fl.Bool("q", false, "do not list the precompressed copies")
 		_ = fl.Parse(args[1:])
-		return writeStatic(*dir, *base, "web")
+		if err := writeStatic(*dir, *base, "web"); err != nil || *quality < 0 {
+			return err
+		}
+		var log io.Writer = os.Stdout
+		if *quiet {
+			log = nil
+		}
+		return Precompress(*dir, *quality, log)
 	}
 	return fmt.Errorf("unknown command %q: want serve or static", args[0])
 }

@@ -3,13 +3,21 @@
 package site
 
 import (
+	"bytes"
+	"compress/gzip"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/andybalholm/brotli"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -82,5 +90,64 @@ func TestPolicyText(t *testing.T) {
 	}
 	if strings.Contains(directives["script-src"], "unsafe-inline") || strings.Contains(directives["style-src"], "unsafe-inline") {
 		t.Errorf("'unsafe-inline' beyond style attributes: %s", ContentSecurityPolicy)
+	}
+}
+
+// TestPrecompress: compressible files of 1 KiB or more get .gz and .br
+// copies that decompress to the file; small files, other types and copies
+// that would not be smaller get none.
+func TestPrecompress(t *testing.T) {
+	dir := t.TempDir()
+	text := bytes.Repeat([]byte("tensorview reads arrow.fixed_shape_tensor columns. "), 100)
+	noise := make([]byte, 4096) // incompressible
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	files := map[string][]byte{
+		"app.js":        text,
+		"sub/style.css": text[:2000],
+		"tiny.css":      text[:500],
+		"icon.png":      text,
+		"noise.wasm":    noise,
+	}
+	for name, data := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var log bytes.Buffer
+	if err := Precompress(dir, 5, &log); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if ext := filepath.Ext(path); ext == ".gz" || ext == ".br" {
+			rel, _ := filepath.Rel(dir, path)
+			got = append(got, rel)
+			raw, _ := os.ReadFile(path)
+			var r io.Reader = brotli.NewReader(bytes.NewReader(raw))
+			if ext == ".gz" {
+				if r, err = gzip.NewReader(bytes.NewReader(raw)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, err := io.ReadAll(r)
+			if orig := files[strings.TrimSuffix(rel, ext)]; err != nil || !bytes.Equal(out, orig) {
+				t.Errorf("%s decompresses to %d bytes (%v), want the %d of the file", rel, len(out), err, len(orig))
+			}
+		}
+		return nil
+	})
+	want := []string{"app.js.br", "app.js.gz", "sub/style.css.br", "sub/style.css.gz"}
+	if !slices.Equal(got, want) {
+		t.Errorf("copies %v, want %v", got, want)
+	}
+	if !strings.Contains(log.String(), "app.js.br") {
+		t.Errorf("log does not list the copies:\n%s", log.String())
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,6 +17,8 @@ import (
 	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/tensorview/tensorview/internal/chromium"
 )
 
 //go:embed page.js
@@ -36,58 +37,16 @@ type tab struct {
 
 var errCrashed = errors.New("the page crashed (out of memory?)")
 
-// newTab starts Debian's chromium with the flags of main_test.go (plus
-// precise memory info) and opens an empty page with page.js installed.
+// newTab starts Debian's chromium as the tests do (internal/chromium), plus
+// precise memory info, and opens an empty page with page.js installed.
 func newTab(timeout time.Duration) (*tab, error) {
-	chromium := os.Getenv("CHROMIUM")
-	if chromium == "" {
-		var err error
-		if chromium, err = exec.LookPath("chromium"); err != nil {
-			return nil, fmt.Errorf("Debian's chromium is needed (make chromium installs it): %w", err)
-		}
-	}
-	profile, err := os.MkdirTemp("", "tensorview-bench-chromium-")
+	br, err := chromium.Start(chromedp.Flag("enable-precise-memory-info", true))
 	if err != nil {
 		return nil, err
 	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.UserDataDir(profile),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("enable-precise-memory-info", true),
-		chromedp.WindowSize(1280, 900),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
-	t := &tab{ctx: ctx, crash: make(chan struct{})}
+	ctx := br.Ctx
+	t := &tab{ctx: ctx, cancel: br.Close, crash: make(chan struct{})}
 	var once sync.Once
-	t.cancel = func() {
-		// Closing a tab whose page is stuck in wasm can wait: kill the
-		// browser after a few seconds.
-		done := make(chan struct{})
-		go func() { cancelCtx(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-		}
-		cancelAlloc()
-		// Chromium's helpers may still write to the profile for a moment.
-		for range 20 {
-			if os.RemoveAll(profile) == nil {
-				if _, err := os.Stat(profile); os.IsNotExist(err) {
-					return
-				}
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch e := ev.(type) {
 		case *inspector.EventTargetCrashed:

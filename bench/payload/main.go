@@ -1,47 +1,30 @@
-// Command payload precompresses the static site and reports the size of the
-// wasm. It is build-time code, run natively from the Makefile, so brotli is
-// never linked into the wasm.
+// Command payload reports the size of the wasm. It is build-time code, run
+// natively from the Makefile (make size).
 //
-//	go run ./bench/payload compress [-brotli 11] DIR  # write FILE.gz and FILE.br beside the site's text and wasm files
-//	go run ./bench/payload size [-syms W] WASM        # raw, gzip and brotli sizes of WASM; with -syms, the
-//	                                                  # biggest packages of W (the same build without -s -w)
+//	go run ./bench/payload size [-syms W] WASM  # raw, gzip and brotli sizes of WASM; with -syms, the
+//	                                            # biggest packages of W (the same build without -s -w)
 //
-// Compressed copies are gzip level 9 (compress/gzip) and brotli, quality 11
-// unless told, with a 16 MiB window (github.com/andybalholm/brotli), for
-// servers that send precompressed files as they are (nginx gzip_static /
-// brotli_static, Caddy's precompressed). Brotli 11 takes about 50 s for a
-// 23 MB wasm on one core; quality 9 about 2 s for a copy 14% bigger.
+// The compressed sizes are those of the static site's precompressed copies
+// (site.Gzip, site.Brotli: what `tensorview static` writes).
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
 	"text/tabwriter"
-	"time"
 
-	"github.com/andybalholm/brotli"
+	"github.com/tensorview/tensorview/app/site"
 )
 
-// compressible are the extensions worth precompressing.
-var compressible = map[string]bool{
-	".wasm": true, ".js": true, ".mjs": true, ".css": true, ".html": true, ".json": true,
-	".webmanifest": true, ".svg": true, ".txt": true, ".map": true,
-}
-
-// minSize is the size under which a file is served as it is.
-const minSize = 1024
+// brotliQuality is the quality of the brotli size reported.
+var brotliQuality = 11
 
 func main() {
 	if len(os.Args) < 2 {
@@ -49,25 +32,12 @@ func main() {
 	}
 	var err error
 	switch os.Args[1] {
-	case "compress":
-		fl := flag.NewFlagSet("compress", flag.ExitOnError)
-		quiet := fl.Bool("q", false, "do not list the files written")
-		fl.IntVar(&brotliQuality, "brotli", brotli.BestCompression, "brotli quality, 0 to 11")
-		_ = fl.Parse(os.Args[2:])
-		if fl.NArg() == 0 {
-			usage()
-		}
-		for _, dir := range fl.Args() {
-			if err = compressDir(dir, *quiet); err != nil {
-				break
-			}
-		}
 	case "size":
 		fl := flag.NewFlagSet("size", flag.ExitOnError)
 		syms := fl.String("syms", "", "the same wasm built without -s -w, to sum code size per package")
 		top := fl.Int("top", 20, "packages to list")
 		pkg := fl.String("pkg", ".", "the main package of the wasm, whose dependencies `go list` names")
-		fl.IntVar(&brotliQuality, "brotli", brotli.BestCompression, "brotli quality, 0 to 11")
+		fl.IntVar(&brotliQuality, "brotli", brotliQuality, "brotli quality, 0 to 11")
 		_ = fl.Parse(os.Args[2:])
 		if fl.NArg() != 1 {
 			usage()
@@ -83,114 +53,8 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: payload compress [-q] [-brotli Q] DIR... | payload size [-brotli Q] [-syms UNSTRIPPED.wasm [-pkg .] [-top N]] FILE.wasm")
+	fmt.Fprintln(os.Stderr, "usage: payload size [-brotli Q] [-syms UNSTRIPPED.wasm [-pkg .] [-top N]] FILE.wasm")
 	os.Exit(2)
-}
-
-func gzipBytes(data []byte) []byte {
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	zw.Write(data)
-	zw.Close()
-	return buf.Bytes()
-}
-
-// brotliQuality is the quality of the .br copies.
-var brotliQuality = brotli.BestCompression
-
-func brotliBytes(data []byte) []byte {
-	var buf bytes.Buffer
-	bw := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: 24})
-	bw.Write(data)
-	bw.Close()
-	return buf.Bytes()
-}
-
-// compressDir writes PATH.gz and PATH.br for every compressible file of dir
-// (files already compressed are skipped), in parallel. A copy that is not
-// smaller than the file is not written. Copies keep the file's mtime.
-func compressDir(dir string, quiet bool) error {
-	var files []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		if info, err := d.Info(); err == nil && info.Size() >= minSize && compressible[strings.ToLower(filepath.Ext(path))] {
-			files = append(files, path)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	type job struct {
-		path, ext string
-		enc       func([]byte) []byte
-	}
-	jobs := make(chan job)
-	errs := make(chan error, 2*len(files))
-	var mu sync.Mutex
-	var lines []string
-	var wg sync.WaitGroup
-	for range max(1, runtime.NumCPU()) {
-		wg.Go(func() {
-			for j := range jobs {
-				start := time.Now()
-				info, err := os.Stat(j.path)
-				if err != nil {
-					errs <- err
-					continue
-				}
-				data, err := os.ReadFile(j.path)
-				if err != nil {
-					errs <- err
-					continue
-				}
-				out := j.enc(data)
-				if len(out) >= len(data) {
-					continue
-				}
-				if err := os.WriteFile(j.path+j.ext, out, 0o644); err != nil {
-					errs <- err
-					continue
-				}
-				_ = os.Chtimes(j.path+j.ext, info.ModTime(), info.ModTime())
-				mu.Lock()
-				lines = append(lines, fmt.Sprintf("%s%s\t%d\t%.1f%%\t%v", j.path, j.ext, len(out), 100*float64(len(out))/float64(len(data)), time.Since(start).Round(10*time.Millisecond)))
-				mu.Unlock()
-			}
-		})
-	}
-	// Biggest first: the wasm's brotli takes longest.
-	sort.Slice(files, func(i, j int) bool { return fileSize(files[i]) > fileSize(files[j]) })
-	for _, f := range files {
-		jobs <- job{f, ".br", brotliBytes}
-		jobs <- job{f, ".gz", gzipBytes}
-	}
-	close(jobs)
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return err
-	}
-	if !quiet {
-		sort.Strings(lines)
-		tw := tabwriter.NewWriter(os.Stdout, 0, 8, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "precompressed\tbytes\tof raw\ttime\t")
-		for _, l := range lines {
-			fmt.Fprintln(tw, l+"\t")
-		}
-		tw.Flush()
-	}
-	return nil
-}
-
-func fileSize(path string) int64 {
-	info, err := os.Stat(path)
-	if err != nil {
-		return 0
-	}
-	return info.Size()
 }
 
 // size prints the raw, gzip and brotli sizes of a wasm file and, with syms,
@@ -202,8 +66,8 @@ func size(path, syms, pkg string, top int) error {
 	}
 	var gz, br []byte
 	var wg sync.WaitGroup
-	wg.Go(func() { gz = gzipBytes(data) })
-	wg.Go(func() { br = brotliBytes(data) })
+	wg.Go(func() { gz = site.Gzip(data) })
+	wg.Go(func() { br = site.Brotli(data, brotliQuality) })
 	wg.Wait()
 	fmt.Printf("%s\n", path)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 8, 2, ' ', tabwriter.AlignRight)
