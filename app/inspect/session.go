@@ -96,28 +96,22 @@ func (s *Session) reset() {
 // SetAxisY shows dimension k as the picture's rows. When k was the columns'
 // dimension the two swap; when it was the channel dimension, the picture
 // becomes scalar.
-func (s *Session) SetAxisY(k int) bool {
-	if !s.axis(k) {
-		return false
-	}
-	if k == s.View.X {
-		s.View.X = s.View.Y
-	}
-	s.View.Y = k
-	s.render()
-	return true
-}
+func (s *Session) SetAxisY(k int) bool { return s.setAxis(k, &s.View.Y, &s.View.X) }
 
 // SetAxisX shows dimension k as the picture's columns, as SetAxisY does
 // for rows.
-func (s *Session) SetAxisX(k int) bool {
+func (s *Session) SetAxisX(k int) bool { return s.setAxis(k, &s.View.X, &s.View.Y) }
+
+// setAxis makes k the dimension of axis, swapping with other when k was
+// other's.
+func (s *Session) setAxis(k int, axis, other *int) bool {
 	if !s.axis(k) {
 		return false
 	}
-	if k == s.View.Y {
-		s.View.Y = s.View.X
+	if k == *other {
+		*other = *axis
 	}
-	s.View.X = k
+	*axis = k
 	s.render()
 	return true
 }
