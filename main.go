@@ -15,12 +15,12 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	viewer "github.com/tensorview/tensorview/app"
 	"github.com/tensorview/tensorview/app/site"
+	"github.com/tensorview/tensorview/app/ui"
 )
 
 func main() {
-	app.Route("/", func() app.Composer { return &viewer.Viewer{} })
+	app.Route("/", func() app.Composer { return &ui.Viewer{} })
 	app.RunWhenOnBrowser()
 
 	if err := site.Run(os.Args[1:]); err != nil {

@@ -1,8 +1,8 @@
-// Package app is the tensorview user interface: go-app components that show
+// Package ui is the tensorview user interface: go-app components that show
 // an Arrow file's schema, rows and tensors. Decoding and rasterising live in
 // the pure-Go packages decode and raster; this layer only renders their
 // results and reads files from the browser.
-package app
+package ui
 
 import (
 	"context"

@@ -1,6 +1,6 @@
 //go:build !wasm
 
-package app
+package ui
 
 import (
 	"os"
@@ -16,7 +16,7 @@ import (
 // openTestdata opens a file of testdata/ with the viewer's decoder.
 func openTestdata(t *testing.T, name string) *decode.File {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/" + name)
+	data, err := os.ReadFile("../../testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}

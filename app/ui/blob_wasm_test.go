@@ -3,7 +3,7 @@
 // These tests run under GOOS=js GOARCH=wasm in Node.js (make test runs them
 // with Go's go_js_wasm_exec), whose Blob has the same slice().arrayBuffer()
 // as the browser's File.
-package app
+package ui
 
 import (
 	"bytes"
@@ -137,7 +137,7 @@ func TestBlobReaderRejected(t *testing.T) {
 func TestBlobReaderOpensArrowFile(t *testing.T) {
 	for _, name := range []string{"js_images.arrow", "js_big.arrow", "js_variable.arrows"} {
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile("../testdata/" + name)
+			data, err := os.ReadFile("../../testdata/" + name)
 			if err != nil {
 				t.Fatal(err)
 			}
