@@ -26,21 +26,4 @@ func (p *Preview) Render() app.UI {
 	return app.Canvas().Class("preview").Attr("data-preview", p.Kind).Width(b.Dx()).Height(b.Dy())
 }
 
-func (p *Preview) draw() {
-	el := p.JSValue()
-	if !el.Truthy() || p.Img == nil {
-		return
-	}
-	b := p.Img.Bounds()
-	if b.Empty() {
-		return
-	}
-	if el.Get("width").Int() != b.Dx() || el.Get("height").Int() != b.Dy() {
-		el.Set("width", b.Dx())
-		el.Set("height", b.Dy())
-	}
-	pix := app.Window().Get("Uint8ClampedArray").New(len(p.Img.Pix))
-	app.CopyBytesToJS(pix, p.Img.Pix)
-	data := app.Window().Get("ImageData").New(pix, b.Dx(), b.Dy())
-	el.Call("getContext", "2d").Call("putImageData", data, 0, 0)
-}
+func (p *Preview) draw() { putImage(p.JSValue(), p.Img) }

@@ -54,22 +54,7 @@ func (s *SliceView) draw() {
 	if !el.Truthy() || s.Img == nil {
 		return
 	}
-	canvas := el.Call("querySelector", "canvas[data-role=slice]")
-	if !canvas.Truthy() {
-		return
-	}
-	b := s.Img.Bounds()
-	if b.Empty() {
-		return
-	}
-	if canvas.Get("width").Int() != b.Dx() || canvas.Get("height").Int() != b.Dy() {
-		canvas.Set("width", b.Dx())
-		canvas.Set("height", b.Dy())
-	}
-	pix := app.Window().Get("Uint8ClampedArray").New(len(s.Img.Pix))
-	app.CopyBytesToJS(pix, s.Img.Pix)
-	data := app.Window().Get("ImageData").New(pix, b.Dx(), b.Dy())
-	canvas.Call("getContext", "2d").Call("putImageData", data, 0, 0)
+	putImage(el.Call("querySelector", "canvas[data-role=slice]"), s.Img)
 }
 
 // scale is the CSS size of one element at zoom 1.

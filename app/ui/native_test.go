@@ -5,6 +5,7 @@ package ui
 import (
 	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -121,6 +122,56 @@ func TestStatsPanelNative(t *testing.T) {
 	for row, want := range map[int]string{0: "[2,4]", 1: "float32", 2: "8", 6: "10", 7: "13.5", 8: "11.75"} {
 		if err := app.Match(app.Text(want), p, 0, 1, row, 1, 0); err != nil {
 			t.Errorf("row %d: %v", row, err)
+		}
+	}
+}
+
+// TestRowsTableNative renders the rows table on testdata/js_images.arrow in
+// go-app's test engine (natively the engine renders but runs no OnMount, so
+// the rows are loaded first, as the table's fetch would): each row in view
+// shows the cells decode reads, with the values apache-arrow JS wrote
+// (js_expected.json: id 0, 1, 2; label red-green, gradient, null-row).
+func TestRowsTableNative(t *testing.T) {
+	f := openTestdata(t, "js_images.arrow")
+	rows, _ := f.Rows()
+	for i := range rows {
+		if err := f.Load(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &RowsTable{File: f, Rows: rows}
+	e := app.NewTestEngine()
+	if err := e.Load(r); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	id, label := column(t, f, "id"), column(t, f, "label")
+	for i, want := range []string{"red-green", "gradient", "null-row"} {
+		// section > rows view > rows body > row i > cell (after the row number)
+		path := []int{0, 2, 1, i}
+		if err := app.Match(&CellView{Field: "id", Col: id, Row: int64(i), Cell: decode.Cell{Text: strconv.Itoa(i)}}, r, append(path, 1+id)...); err != nil {
+			t.Errorf("row %d id: %v", i, err)
+		}
+		if err := app.Match(&CellView{Field: "label", Col: label, Row: int64(i), Cell: decode.Cell{Text: want}}, r, append(path, 1+label)...); err != nil {
+			t.Errorf("row %d label: %v", i, err)
+		}
+	}
+}
+
+// TestViewerNative renders the page in go-app's test engine: a refused
+// file's alert names the file and the one still shown.
+func TestViewerNative(t *testing.T) {
+	f := openTestdata(t, "js_images.arrow")
+	v := &Viewer{state: stateError, loading: "bad.arrow", errText: "not an Arrow IPC file or stream", file: f}
+	e := app.NewTestEngine()
+	if err := e.Load(v); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	// viewer > second messages box > alert > strong, span, span
+	for k, want := range []string{"Cannot open bad.arrow. ", "not an Arrow IPC file or stream", " Still showing js_images.arrow."} {
+		if err := app.Match(app.Text(want), v, 0, 3, 0, k, 0); err != nil {
+			t.Errorf("alert part %d: %v", k, err)
 		}
 	}
 }
