@@ -1,0 +1,399 @@
+// Package remote reads a file served over HTTP as an io.ReaderAt, with
+// HTTP Range requests (RFC 9110 §14: "Range: bytes=first-last", answered by
+// 206 Partial Content), so that the lazy decoder reads a multi-GB file on a
+// static host by transferring little more than its footer and the record
+// batches in view. It is pure Go: the transport is a Fetcher (the browser's
+// fetch in the page, net/http natively and in tests).
+//
+// Entry points: Open (probe the file: size, Range support, validators),
+// Reader.ReadAt (cached, coalesced range reads), Reader.Stats, and the
+// errors a page shows (ErrNoRange, ErrChanged, *StatusError).
+//
+// Facts it relies on (checked in browsers; see the README's section on
+// files by URL): a single-range Range request header is CORS-safelisted (no
+// preflight); a cross-origin response's Content-Range is invisible unless
+// the server exposes it (Access-Control-Expose-Headers), but Content-Length
+// is always visible. So Open asks for "bytes=0-": a server that honours it
+// answers 206 with a Content-Length of the whole file, whatever it exposes,
+// and the body is dropped after its first bytes. Some servers and redirects
+// drop Range and answer 200: Open reports ErrNoRange and the caller
+// downloads the file whole instead.
+package remote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Request is one GET of a Fetcher: bytes Off to Off+N-1 of URL with a Range
+// header, or from Off to the end ("bytes=Off-") when N < 0.
+type Request struct {
+	URL    string
+	Off, N int64
+}
+
+// Header is the Range header value of the request.
+func (r Request) Header() string {
+	if r.N < 0 {
+		return fmt.Sprintf("bytes=%d-", r.Off)
+	}
+	return fmt.Sprintf("bytes=%d-%d", r.Off, r.Off+r.N-1)
+}
+
+// Response is what a Fetcher returns: the status, the body (the caller
+// closes it; closing early aborts the transfer) and the response headers the
+// page can see. ContentLength is -1 when unknown; ContentRange is "" when
+// absent or not exposed to the page.
+type Response struct {
+	Status        int
+	Body          io.ReadCloser
+	ContentLength int64
+	ContentRange  string
+	ETag          string
+	LastModified  string
+}
+
+// A Fetcher performs one HTTP GET with a Range header. An error is a
+// network failure (including CORS refusals, which browsers do not tell apart
+// from network errors); HTTP error statuses are Responses.
+type Fetcher interface {
+	Fetch(ctx context.Context, req Request) (*Response, error)
+}
+
+// ErrNoRange is the error of Open when the server answered the Range
+// request with the whole file (200 OK): it, or a redirect on the way, does
+// not honour HTTP Range. Open's Response is then the whole file's, for a
+// streaming download.
+var ErrNoRange = errors.New("the server does not honour HTTP Range requests (it answered 200 with the whole file)")
+
+// ErrChanged is the error of a read whose response carries another ETag or
+// Last-Modified than the first response: the file changed while it was
+// being read, and the bytes read so far belong to another version.
+var ErrChanged = errors.New("the file changed on the server while it was being read (its ETag or Last-Modified changed)")
+
+// StatusError is an HTTP error status (or an unexpected success status)
+// answered to a request.
+type StatusError struct {
+	URL    string
+	Status int
+}
+
+func (e *StatusError) Error() string {
+	switch e.Status {
+	case 404:
+		return fmt.Sprintf("%s was not found on the server (HTTP 404)", e.URL)
+	case 401, 403:
+		return fmt.Sprintf("the server refused access to %s (HTTP %d): it may need a login, or a signed URL may have expired", e.URL, e.Status)
+	case 416:
+		return fmt.Sprintf("the server says the range asked of %s is not in the file (HTTP 416): the file may have changed", e.URL)
+	}
+	return fmt.Sprintf("the server answered HTTP %d for %s", e.Status, e.URL)
+}
+
+// Options tune a Reader.
+type Options struct {
+	// Block is the unit of caching and of coalesced requests, in bytes
+	// (DefaultBlock when 0). Reads are rounded out to whole blocks.
+	Block int64
+	// Cache is how many bytes of blocks are kept (DefaultCache when 0),
+	// least recently used first out.
+	Cache int64
+	// Probe is how many bytes of the start Open keeps from its first
+	// response (DefaultBlock when 0).
+	Probe int64
+}
+
+// Defaults of Options.
+const (
+	DefaultBlock = 256 << 10
+	DefaultCache = 32 << 20
+)
+
+// Stats count what a Reader asked of the server.
+type Stats struct {
+	Requests int   // responses read (Open's included)
+	Bytes    int64 // body bytes read from them
+}
+
+// Reader reads a remote file by range. It is safe for concurrent use;
+// concurrent reads of the same block make one request.
+type Reader struct {
+	url   string
+	f     Fetcher
+	size  int64
+	etag  string
+	mod   string
+	block int64
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	blocks  map[int64]*block // by block number
+	lru     []int64          // block numbers, least recent first
+	cached  int64            // bytes held by blocks
+	limit   int64
+	stats   Stats
+	changed bool
+}
+
+// block is one cached block, or one being fetched (done open).
+type block struct {
+	data []byte
+	err  error
+	done chan struct{}
+}
+
+// Open probes the file at url: it asks for "bytes=0-", takes the file's size
+// from the 206 response's Content-Length (or Content-Range when visible),
+// keeps the first Options.Probe bytes, records the validators (ETag,
+// Last-Modified) and drops the rest of the body. It returns ErrNoRange, with
+// the open 200 Response for the caller to download (size -1 when not
+// known), when the server answers 200; a *StatusError for an HTTP error; the
+// Fetcher's error for a network failure. ctx bounds Open's request only.
+func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Response, error) {
+	if opt.Block <= 0 {
+		opt.Block = DefaultBlock
+	}
+	if opt.Cache <= 0 {
+		opt.Cache = DefaultCache
+	}
+	if opt.Probe <= 0 {
+		opt.Probe = opt.Block
+	}
+	resp, err := f.Fetch(ctx, Request{URL: url, Off: 0, N: -1})
+	if err != nil {
+		return nil, nil, err
+	}
+	switch resp.Status {
+	case 206:
+	case 200:
+		return nil, resp, ErrNoRange
+	default:
+		resp.Body.Close()
+		return nil, nil, &StatusError{URL: url, Status: resp.Status}
+	}
+	defer resp.Body.Close()
+	size := resp.ContentLength
+	if total, ok := rangeTotal(resp.ContentRange); ok {
+		size = total
+	}
+	if size < 0 {
+		return nil, nil, fmt.Errorf("the server did not say how large %s is (no Content-Length on its 206 response)", url)
+	}
+	rctx, cancel := context.WithCancel(context.Background())
+	r := &Reader{url: url, f: f, size: size, etag: resp.ETag, mod: resp.LastModified, block: opt.Block,
+		ctx: rctx, cancel: cancel, blocks: map[int64]*block{}, limit: opt.Cache}
+	// The first blocks come with the probe.
+	probe := make([]byte, min(opt.Probe, size))
+	n, err := io.ReadFull(resp.Body, probe)
+	r.stats = Stats{Requests: 1, Bytes: int64(n)}
+	if err != nil {
+		cancel()
+		return nil, nil, fmt.Errorf("reading the start of %s: %w", url, err)
+	}
+	// Whole blocks, and the last one when the probe holds the whole file.
+	for b := int64(0); b*r.block < int64(len(probe)); b++ {
+		end := (b + 1) * r.block
+		if end > int64(len(probe)) {
+			if int64(len(probe)) < size {
+				break
+			}
+			end = int64(len(probe))
+		}
+		r.put(b, probe[b*r.block:end])
+	}
+	return r, nil, nil
+}
+
+// rangeTotal reads the complete length of a Content-Range header
+// ("bytes 0-99/1234"); ok is false when it is absent or "*".
+func rangeTotal(h string) (int64, bool) {
+	i := strings.LastIndexByte(h, '/')
+	if !strings.HasPrefix(h, "bytes ") || i < 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(h[i+1:], 10, 64)
+	return n, err == nil && n >= 0
+}
+
+// Size is the file's length in bytes.
+func (r *Reader) Size() int64 { return r.size }
+
+// Stats returns the requests made and bytes received so far.
+func (r *Reader) Stats() Stats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stats
+}
+
+// Close cancels the requests under way; later reads fail.
+func (r *Reader) Close() { r.cancel() }
+
+// ReadAt reads len(p) bytes at off (io.ReaderAt): whole blocks, from the
+// cache or fetched, missing neighbours in one request. It returns io.EOF
+// when the read reaches the end of the file, ErrChanged when the file
+// changed on the server, a *StatusError or the Fetcher's error otherwise.
+func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("remote: negative offset")
+	}
+	if off >= r.size {
+		return 0, io.EOF
+	}
+	want := min(int64(len(p)), r.size-off)
+	first, last := off/r.block, (off+want-1)/r.block
+	n := 0
+	for b := first; b <= last; {
+		data, next, err := r.get(b, last)
+		if err != nil {
+			return n, err
+		}
+		// data holds blocks b..next-1 contiguously.
+		start := max(off, b*r.block) - b*r.block
+		end := min(off+want, next*r.block) - b*r.block
+		if end > int64(len(data)) {
+			return n, io.ErrUnexpectedEOF
+		}
+		n += copy(p[n:], data[start:end])
+		b = next
+	}
+	if int64(n) < int64(len(p)) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// get returns block b and, when they are missing too, the following ones up
+// to last, fetched in one request; next is the first block not included.
+func (r *Reader) get(b, last int64) (data []byte, next int64, err error) {
+	r.mu.Lock()
+	if r.changed {
+		r.mu.Unlock()
+		return nil, 0, ErrChanged
+	}
+	if blk, ok := r.blocks[b]; ok {
+		r.touch(b)
+		r.mu.Unlock()
+		<-blk.done
+		if blk.err != nil {
+			return nil, 0, blk.err
+		}
+		return blk.data, b + 1, nil
+	}
+	// A run of missing blocks: claim them all, fetch them in one request.
+	end := b + 1
+	for end <= last {
+		if _, ok := r.blocks[end]; ok {
+			break
+		}
+		end++
+	}
+	claimed := make([]*block, 0, end-b)
+	for k := b; k < end; k++ {
+		blk := &block{done: make(chan struct{})}
+		r.blocks[k] = blk
+		claimed = append(claimed, blk)
+	}
+	r.mu.Unlock()
+
+	off := b * r.block
+	n := min(end*r.block, r.size) - off
+	data, err = r.fetch(off, n)
+	r.mu.Lock()
+	for i, blk := range claimed {
+		k := b + int64(i)
+		if err != nil {
+			blk.err = err
+			delete(r.blocks, k) // a later read tries again
+		} else {
+			blk.data = data[int64(i)*r.block : min(int64(i+1)*r.block, int64(len(data)))]
+			r.cached += int64(len(blk.data))
+			r.lru = append(r.lru, k)
+		}
+		close(blk.done)
+	}
+	r.evict()
+	r.mu.Unlock()
+	if err != nil {
+		return nil, 0, err
+	}
+	return data, end, nil
+}
+
+// fetch reads bytes off to off+n-1 in one request.
+func (r *Reader) fetch(off, n int64) ([]byte, error) {
+	resp, err := r.f.Fetch(r.ctx, Request{URL: r.url, Off: off, N: n})
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.Status == 200:
+		return nil, fmt.Errorf("the server stopped honouring HTTP Range for %s (it answered 200 to a range request, as some redirects do)", r.url)
+	case resp.Status != 206:
+		return nil, &StatusError{URL: r.url, Status: resp.Status}
+	case (r.etag != "" && resp.ETag != r.etag) || (r.mod != "" && resp.LastModified != r.mod):
+		r.mu.Lock()
+		r.changed = true
+		r.mu.Unlock()
+		return nil, ErrChanged
+	}
+	if total, ok := rangeTotal(resp.ContentRange); ok && total != r.size {
+		r.mu.Lock()
+		r.changed = true
+		r.mu.Unlock()
+		return nil, ErrChanged
+	}
+	if resp.ContentRange != "" && !strings.HasPrefix(resp.ContentRange, fmt.Sprintf("bytes %d-", off)) {
+		return nil, fmt.Errorf("the server answered the range of bytes %d-%d of %s with %q", off, off+n-1, r.url, resp.ContentRange)
+	}
+	data := make([]byte, n)
+	got, err := io.ReadFull(resp.Body, data)
+	r.mu.Lock()
+	r.stats.Requests++
+	r.stats.Bytes += int64(got)
+	r.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("reading bytes %d-%d of %s: %w", off, off+n-1, r.url, err)
+	}
+	return data, nil
+}
+
+// put caches block b.
+func (r *Reader) put(b int64, data []byte) {
+	blk := &block{data: data, done: make(chan struct{})}
+	close(blk.done)
+	r.blocks[b] = blk
+	r.lru = append(r.lru, b)
+	r.cached += int64(len(data))
+}
+
+// touch makes block b the most recently used. Call with r.mu held.
+func (r *Reader) touch(b int64) {
+	for i, k := range r.lru {
+		if k == b {
+			copy(r.lru[i:], r.lru[i+1:])
+			r.lru[len(r.lru)-1] = b
+			return
+		}
+	}
+}
+
+// evict drops least recently used blocks past the cache limit. Call with
+// r.mu held.
+func (r *Reader) evict() {
+	for r.cached > r.limit && len(r.lru) > 0 {
+		k := r.lru[0]
+		r.lru = r.lru[1:]
+		if blk, ok := r.blocks[k]; ok {
+			r.cached -= int64(len(blk.data))
+			delete(r.blocks, k)
+		}
+	}
+}
