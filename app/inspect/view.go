@@ -2,10 +2,8 @@ package inspect
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
+	"github.com/tensorview/tensorview/app/layout"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -33,80 +31,33 @@ type View struct {
 	FlipY, FlipX bool
 }
 
-// Dimension names recognised by DefaultView (case-insensitive).
-var (
-	rowNames     = []string{"h", "height", "y", "rows", "row"}
-	colNames     = []string{"w", "width", "x", "cols", "columns", "col"}
-	channelNames = []string{"c", "channel", "channels", "rgb", "rgba"}
-)
-
 // DefaultView returns the view an inspector opens a tensor with (dimension
-// numbers in t's own order, Index all zeros, no flips):
-//
-//   - Channel is a dimension of size 3 or 4 for uint8 or floating point
-//     values, among at least 3 dimensions: the one named C, channel,
-//     channels, rgb or rgba, else the last dimension, else (3-D only) the
-//     first, as the table previews of package raster pick it; -1 otherwise.
-//   - Y and X are the dimensions named H, height, y, rows or row and W,
-//     width, x, cols, columns or col, when both exist; else the last two
-//     dimensions other than Channel.
-//
-// A tensor with fewer than 2 dimensions has no picture: Y and X are then -1
-// and Validate reports why.
+// numbers in t's own order, Index all zeros, no flips): the picture that
+// package layout finds (layout.Detect, the rule the table's previews follow
+// too), with its channel dimension as colour channels when it has 3 or 4;
+// a channel dimension of size 1 gets a slider. A tensor with fewer than 2
+// dimensions has no picture: Y and X are then -1 and Validate reports why;
+// a tensor whose values are not numeric is shown as its last two
+// dimensions.
 func DefaultView(t tensorext.Tensor) View {
 	n := t.NDim()
 	v := View{Y: -1, X: -1, Channel: -1, Index: make([]int, n)}
 	if n < 2 {
 		return v
 	}
-	names := t.DimNames
-	if len(names) != n {
-		names = nil
+	l, ok := layout.Detect(t.Shape, t.DimNames, t.ValueType())
+	if !ok {
+		v.Y, v.X = n-2, n-1
+		return v
 	}
-	if n >= 3 && channelType(t.ValueType()) {
-		c := -1
-		if i := nameIndex(names, channelNames); i >= 0 && channelSize(t.Shape[i]) {
-			c = i
-		} else if channelSize(t.Shape[n-1]) {
-			c = n - 1
-		} else if n == 3 && channelSize(t.Shape[0]) {
-			c = 0
-		}
-		v.Channel = c
-	}
-	rest := make([]int, 0, n)
-	for d := 0; d < n; d++ {
-		if d != v.Channel {
-			rest = append(rest, d)
-		}
-	}
-	v.Y, v.X = rest[len(rest)-2], rest[len(rest)-1]
-	y, x := nameIndex(names, rowNames), nameIndex(names, colNames)
-	if y >= 0 && x >= 0 && y != x && y != v.Channel && x != v.Channel {
-		v.Y, v.X = y, x
+	v.Y, v.X = l.H, l.W
+	if l.Colour(t.Shape) {
+		v.Channel = l.Channel
 	}
 	return v
 }
 
 func channelSize(n int) bool { return n == 3 || n == 4 }
-
-// channelType reports whether values of type dt are drawn as colour channels
-// by DefaultView: uint8 and floating point.
-func channelType(dt arrow.DataType) bool {
-	return dt != nil && (dt.ID() == arrow.UINT8 || arrow.IsFloating(dt.ID()))
-}
-
-func nameIndex(names []string, want []string) int {
-	for i, n := range names {
-		n = strings.TrimSpace(n)
-		for _, w := range want {
-			if strings.EqualFold(n, w) {
-				return i
-			}
-		}
-	}
-	return -1
-}
 
 // Validate reports why v cannot be used with t, or nil: t must have at least
 // 2 dimensions and consistent Shape and Strides; Y and X must be distinct

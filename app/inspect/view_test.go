@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/tensorview/tensorview/app/raster"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -122,5 +123,51 @@ func TestViewIndexHelper(t *testing.T) {
 	v := View{Y: 2, X: 0, Channel: -1, Index: []int{0, 2, 0}, FlipY: true}
 	if got := v.index(ten, 1, 0); !reflect.DeepEqual(got, []int{1, 2, 3}) {
 		t.Errorf("index = %v", got)
+	}
+}
+
+// TestDefaultViewFollowsPreviews: wherever the table previews a tensor,
+// the inspector opens on the same picture (package layout's rule): the same
+// rows and columns, and the same colour channels (a 1-channel image is grey
+// in both, the inspector giving its size-1 dimension a slider). The cases
+// are those the two once decided differently.
+func TestDefaultViewFollowsPreviews(t *testing.T) {
+	f32, u8 := arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Uint8
+	for _, c := range []struct {
+		vt      arrow.DataType
+		shape   []int
+		names   []string
+		sliders int
+	}{
+		{u8, []int{5, 7, 1}, nil, 1},
+		{u8, []int{5, 3, 7}, []string{"row", "rgb", "col"}, 0},
+		{u8, []int{4, 6, 3}, nil, 0},
+		{u8, []int{3, 4, 6}, nil, 0},
+		{f32, []int{4, 6, 4}, []string{"H", "W", "C"}, 0},
+		{f32, []int{5, 7}, nil, 0},
+		{f32, []int{6, 4, 3}, []string{"W", "H", "C"}, 0},
+	} {
+		ten := shaped(t, c.vt, c.shape, c.names)
+		v := DefaultView(ten)
+		l, ok := raster.DetectLayout(ten.Shape, ten.DimNames, ten.ValueType())
+		if !ok {
+			t.Errorf("%v %v: no preview", c.shape, c.names)
+			continue
+		}
+		wantC := l.Channel
+		if l.Kind == raster.Gray {
+			wantC = -1
+		}
+		s := NewSession(ten, 4)
+		if v.Y != l.H || v.X != l.W || v.Channel != wantC || len(s.Sliders()) != c.sliders {
+			t.Errorf("%v %v: inspector Y=%d X=%d C=%d (%d sliders), preview H=%d W=%d C=%d %s (want %d sliders)",
+				c.shape, c.names, v.Y, v.X, v.Channel, len(s.Sliders()), l.H, l.W, l.Channel, l.Kind, c.sliders)
+		}
+	}
+	// A named float volume T,Z,X,Y whose last size is 4 is no RGBA picture:
+	// Y × X with two sliders.
+	vol := shaped(t, f32, []int{2, 3, 5, 4}, []string{"T", "Z", "X", "Y"})
+	if v := DefaultView(vol); v.Y != 3 || v.X != 2 || v.Channel != -1 || len(NewSession(vol, 4).Sliders()) != 2 {
+		t.Errorf("T,Z,X,Y volume: %+v", v)
 	}
 }

@@ -6,11 +6,11 @@ package raster
 import (
 	"image"
 	"math"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/tensorview/tensorview/app/layout"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -37,65 +37,21 @@ type Layout struct {
 }
 
 // DetectLayout decides whether a tensor of the given shape and dim names
-// (both in the same, usually logical, order) and value type is an image, and
-// where its height, width and channel dimensions are. Images are:
-//   - any numeric 2-D tensor (grayscale, height × width);
-//   - uint8 or floating point 3-D tensors with a channel dimension of size 1,
-//     3 or 4, found by name (C, channel, channels; H, height; W, width, case
-//     insensitive) or else by position: last (HWC) before first (CHW).
-//
-// Dimensions of size 0 never make an image.
+// (both in the same, usually logical, order) and value type is an image the
+// table previews, and where its height, width and channel dimensions are:
+// the rule of package layout (layout.Detect), which the inspector follows
+// too. Kind is Gray for 2-D tensors and 1 channel, RGB for 3, RGBA for 4.
 func DetectLayout(shape []int, dimNames []string, valueType arrow.DataType) (Layout, bool) {
-	if !numeric(valueType) {
+	l, ok := layout.Detect(shape, dimNames, valueType)
+	if !ok || !l.Preview {
 		return Layout{}, false
 	}
-	for _, d := range shape {
-		if d == 0 {
-			return Layout{}, false
-		}
+	kind := Gray
+	if l.Channel >= 0 {
+		kind = kindOf(shape[l.Channel])
 	}
-	switch len(shape) {
-	case 2:
-		return Layout{H: 0, W: 1, Channel: -1, Kind: Gray}, true
-	case 3:
-		if !imageValueType(valueType) {
-			return Layout{}, false
-		}
-		c := -1
-		if len(dimNames) == 3 {
-			c = nameIndex(dimNames, "c", "channel", "channels")
-		}
-		if c < 0 {
-			switch {
-			case channelSize(shape[2]):
-				c = 2
-			case channelSize(shape[0]):
-				c = 0
-			}
-		}
-		if c < 0 || !channelSize(shape[c]) {
-			return Layout{}, false
-		}
-		rest := []int{}
-		for i := range shape {
-			if i != c {
-				rest = append(rest, i)
-			}
-		}
-		l := Layout{H: rest[0], W: rest[1], Channel: c, Kind: kindOf(shape[c])}
-		if len(dimNames) == 3 {
-			h := nameIndex(dimNames, "h", "height", "rows", "y")
-			w := nameIndex(dimNames, "w", "width", "cols", "x")
-			if h >= 0 && w >= 0 && h != w && h != c && w != c {
-				l.H, l.W = h, w
-			}
-		}
-		return l, true
-	}
-	return Layout{}, false
+	return Layout{H: l.H, W: l.W, Channel: l.Channel, Kind: kind}, true
 }
-
-func channelSize(n int) bool { return n == 1 || n == 3 || n == 4 }
 
 func kindOf(channels int) Kind {
 	switch channels {
@@ -105,28 +61,6 @@ func kindOf(channels int) Kind {
 		return RGBA
 	}
 	return Gray
-}
-
-func nameIndex(names []string, want ...string) int {
-	for i, n := range names {
-		for _, w := range want {
-			if strings.EqualFold(strings.TrimSpace(n), w) {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
-func numeric(dt arrow.DataType) bool {
-	if dt == nil {
-		return false
-	}
-	return arrow.IsInteger(dt.ID()) || arrow.IsFloating(dt.ID()) || dt.ID() == arrow.BOOL
-}
-
-func imageValueType(dt arrow.DataType) bool {
-	return dt.ID() == arrow.UINT8 || arrow.IsFloating(dt.ID())
 }
 
 // Getter returns a function reading element i of a numeric array as float64
