@@ -181,37 +181,14 @@ func (t Tensor) String() string {
 	return string(b)
 }
 
+// numericValue reads element i of a numeric array (Float64Reader); ok is
+// false for other types. For one element: loops build the reader once.
 func numericValue(a arrow.Array, i int) (float64, bool) {
-	switch a := a.(type) {
-	case *array.Uint8:
-		return float64(a.Value(i)), true
-	case *array.Int8:
-		return float64(a.Value(i)), true
-	case *array.Uint16:
-		return float64(a.Value(i)), true
-	case *array.Int16:
-		return float64(a.Value(i)), true
-	case *array.Uint32:
-		return float64(a.Value(i)), true
-	case *array.Int32:
-		return float64(a.Value(i)), true
-	case *array.Uint64:
-		return float64(a.Value(i)), true
-	case *array.Int64:
-		return float64(a.Value(i)), true
-	case *array.Float16:
-		return Float16ToFloat64(a.Value(i)), true
-	case *array.Float32:
-		return float64(a.Value(i)), true
-	case *array.Float64:
-		return a.Value(i), true
-	case *array.Boolean:
-		if a.Value(i) {
-			return 1, true
-		}
-		return 0, true
+	at, ok := Float64Reader(a)
+	if !ok {
+		return 0, false
 	}
-	return 0, false
+	return at(i), true
 }
 
 // tensorAt builds the physical view of a row whose values start at offset in

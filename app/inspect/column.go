@@ -140,7 +140,7 @@ func (c *ColumnStats) fillHistogram(rows int, tensor func(i int) (tensorext.Tens
 			continue
 		}
 		valid := validityOf(t.Values)
-		get, numeric := getter(t.Values)
+		get, numeric := tensorext.Float64Reader(t.Values)
 		if !numeric {
 			continue
 		}

@@ -29,7 +29,7 @@ func ValueAt(t tensorext.Tensor, v View, x, y int) (index []int, text string, ok
 func pixelText(t tensorext.Tensor, g geometry, x, y int) string {
 	pos := g.base + y*g.sy + x*g.sx
 	if g.channels == 1 {
-		return valueText(t, pos)
+		return t.ValueStr(pos)
 	}
 	var b strings.Builder
 	b.WriteByte('[')
@@ -37,7 +37,7 @@ func pixelText(t tensorext.Tensor, g geometry, x, y int) string {
 		if c > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(valueText(t, pos+c*g.sc))
+		b.WriteString(t.ValueStr(pos + c*g.sc))
 	}
 	b.WriteByte(']')
 	return b.String()

@@ -31,7 +31,7 @@ func AutoRange(t tensorext.Tensor, v View, mode string) Range {
 	if v.Validate(t) != nil {
 		return Range{0, 1}
 	}
-	get, ok := getter(t.Values)
+	get, ok := tensorext.Float64Reader(t.Values)
 	if !ok {
 		return Range{0, 1}
 	}
@@ -224,7 +224,7 @@ func ComputeStats(t tensorext.Tensor, bins int) Stats {
 		return s
 	}
 	valid := validityOf(t.Values)
-	get, numeric := getter(t.Values)
+	get, numeric := tensorext.Float64Reader(t.Values)
 	if !numeric {
 		if valid.bits != nil {
 			t.Positions(func(pos int) bool {

@@ -2,7 +2,6 @@ package inspect
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -67,39 +66,6 @@ func (r boolReader) gather(dst []float64, pos, step int) {
 	}
 }
 
-// getter returns a function reading element pos of a numeric array as
-// float64 and whether the array is numeric (integer, float16/32/64 or
-// boolean, read as 0 or 1). Integers beyond 2^53 lose precision.
-func getter(a arrow.Array) (func(pos int) float64, bool) {
-	switch a := a.(type) {
-	case *array.Uint8:
-		return numReader[uint8](a.Uint8Values()).at, true
-	case *array.Int8:
-		return numReader[int8](a.Int8Values()).at, true
-	case *array.Uint16:
-		return numReader[uint16](a.Uint16Values()).at, true
-	case *array.Int16:
-		return numReader[int16](a.Int16Values()).at, true
-	case *array.Uint32:
-		return numReader[uint32](a.Uint32Values()).at, true
-	case *array.Int32:
-		return numReader[int32](a.Int32Values()).at, true
-	case *array.Uint64:
-		return numReader[uint64](a.Uint64Values()).at, true
-	case *array.Int64:
-		return numReader[int64](a.Int64Values()).at, true
-	case *array.Float16:
-		return halfReader(a.Values()).at, true
-	case *array.Float32:
-		return numReader[float32](a.Float32Values()).at, true
-	case *array.Float64:
-		return numReader[float64](a.Float64Values()).at, true
-	case *array.Boolean:
-		return boolOf(a).at, true
-	}
-	return nil, false
-}
-
 func boolOf(a *array.Boolean) boolReader {
 	var bits []byte
 	if b := a.Data().Buffers()[1]; b != nil {
@@ -129,29 +95,10 @@ func (v validity) null(pos int) bool {
 
 // drawable returns an error unless the value type is numeric.
 func drawable(t tensorext.Tensor) error {
-	if !numericArray(t.Values) {
+	if !tensorext.IsNumeric(t.Values) {
 		return fmt.Errorf("inspect: cannot draw values of type %s; need an integer, float16/32/64 or bool type", t.ValueType())
 	}
 	return nil
-}
-
-// numericArray reports whether getter accepts a, without building a reader.
-func numericArray(a arrow.Array) bool {
-	switch a.(type) {
-	case *array.Uint8, *array.Int8, *array.Uint16, *array.Int16, *array.Uint32, *array.Int32,
-		*array.Uint64, *array.Int64, *array.Float16, *array.Float32, *array.Float64, *array.Boolean:
-		return true
-	}
-	return false
-}
-
-// valueText returns element pos as text: t.ValueStr, except that float16 is
-// formatted from an exact conversion (see tensorext.Float16ToFloat64) in the same style.
-func valueText(t tensorext.Tensor, pos int) string {
-	if a, ok := t.Values.(*array.Float16); ok && !a.IsNull(pos) {
-		return strconv.FormatFloat(tensorext.Float16ToFloat64(a.Value(pos)), 'g', -1, 32)
-	}
-	return t.ValueStr(pos)
 }
 
 // span returns the smallest and largest position a valid view's picture

@@ -63,55 +63,6 @@ func kindOf(channels int) Kind {
 	return Gray
 }
 
-// Getter returns a function reading element i of a numeric array as float64
-// and whether the array is numeric. Nulls read as whatever the buffer holds;
-// check IsNull first.
-func Getter(a arrow.Array) (func(i int) float64, bool) {
-	switch a := a.(type) {
-	case *array.Uint8:
-		v := a.Uint8Values()
-		return func(i int) float64 { return float64(v[i]) }, true
-	case *array.Int8:
-		v := a.Int8Values()
-		return func(i int) float64 { return float64(v[i]) }, true
-	case *array.Uint16:
-		v := a.Uint16Values()
-		return func(i int) float64 { return float64(v[i]) }, true
-	case *array.Int16:
-		v := a.Int16Values()
-		return func(i int) float64 { return float64(v[i]) }, true
-	case *array.Uint32:
-		v := a.Uint32Values()
-		return func(i int) float64 { return float64(v[i]) }, true
-	case *array.Int32:
-		v := a.Int32Values()
-		return func(i int) float64 { return float64(v[i]) }, true
-	case *array.Uint64:
-		v := a.Uint64Values()
-		return func(i int) float64 { return float64(v[i]) }, true
-	case *array.Int64:
-		v := a.Int64Values()
-		return func(i int) float64 { return float64(v[i]) }, true
-	case *array.Float16:
-		v := a.Values()
-		return func(i int) float64 { return tensorext.Float16ToFloat64(v[i]) }, true
-	case *array.Float32:
-		v := a.Float32Values()
-		return func(i int) float64 { return float64(v[i]) }, true
-	case *array.Float64:
-		v := a.Float64Values()
-		return func(i int) float64 { return v[i] }, true
-	case *array.Boolean:
-		return func(i int) float64 {
-			if a.Value(i) {
-				return 1
-			}
-			return 0
-		}, true
-	}
-	return nil, false
-}
-
 // Range returns the smallest and largest finite, non-null element of t; ok is
 // false when there is none or the value type is not numeric.
 func Range(t tensorext.Tensor) (lo, hi float64, ok bool) {
@@ -120,7 +71,7 @@ func Range(t tensorext.Tensor) (lo, hi float64, ok bool) {
 		mn, mx := rangeUint8(v.Uint8Values()[t.Offset : t.Offset+t.Len()])
 		return float64(mn), float64(mx), true
 	}
-	get, numeric := Getter(t.Values)
+	get, numeric := tensorext.Float64Reader(t.Values)
 	if !numeric {
 		return 0, 0, false
 	}
@@ -162,7 +113,7 @@ func rangeUint8(vals []uint8) (mn, mx uint8) {
 // transparent black. A Gray or single-channel image sets R=G=B; RGB sets alpha
 // 255.
 func Preview(t tensorext.Tensor, l Layout) *image.RGBA {
-	get, ok := Getter(t.Values)
+	get, ok := tensorext.Float64Reader(t.Values)
 	if !ok {
 		return nil
 	}

@@ -1,0 +1,72 @@
+package tensorext
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// Float64Reader returns a function that reads the element at position pos
+// of values as a float64, for loops over many elements: the type is
+// resolved once, then each call indexes the array's value buffer. values
+// must be numeric: an integer type (integers beyond 2^53 lose precision),
+// float16 (exactly, Float16ToFloat64), float32, float64 or boolean (0 or
+// 1); ok is false for any other type. Nulls are not checked (a null slot
+// reads as whatever its buffer holds): test IsNull first. pos must be in
+// [0, values.Len()).
+//
+// This is the one place that maps Arrow's numeric arrays to float64;
+// Tensor.Float64 and the viewer's previews, statistics and inspector read
+// elements through it.
+func Float64Reader(values arrow.Array) (at func(pos int) float64, ok bool) {
+	switch a := values.(type) {
+	case *array.Uint8:
+		return reader(a.Uint8Values()), true
+	case *array.Int8:
+		return reader(a.Int8Values()), true
+	case *array.Uint16:
+		return reader(a.Uint16Values()), true
+	case *array.Int16:
+		return reader(a.Int16Values()), true
+	case *array.Uint32:
+		return reader(a.Uint32Values()), true
+	case *array.Int32:
+		return reader(a.Int32Values()), true
+	case *array.Uint64:
+		return reader(a.Uint64Values()), true
+	case *array.Int64:
+		return reader(a.Int64Values()), true
+	case *array.Float16:
+		v := a.Values()
+		return func(pos int) float64 { return Float16ToFloat64(v[pos]) }, true
+	case *array.Float32:
+		return reader(a.Float32Values()), true
+	case *array.Float64:
+		return reader(a.Float64Values()), true
+	case *array.Boolean:
+		return func(pos int) float64 {
+			if a.Value(pos) {
+				return 1
+			}
+			return 0
+		}, true
+	}
+	return nil, false
+}
+
+// IsNumeric reports whether Float64Reader reads values.
+func IsNumeric(values arrow.Array) bool {
+	switch values.(type) {
+	case *array.Uint8, *array.Int8, *array.Uint16, *array.Int16, *array.Uint32, *array.Int32,
+		*array.Uint64, *array.Int64, *array.Float16, *array.Float32, *array.Float64, *array.Boolean:
+		return true
+	}
+	return false
+}
+
+type number interface {
+	~uint8 | ~int8 | ~uint16 | ~int16 | ~uint32 | ~int32 | ~uint64 | ~int64 | ~float32 | ~float64
+}
+
+func reader[T number](v []T) func(pos int) float64 {
+	return func(pos int) float64 { return float64(v[pos]) }
+}
