@@ -259,7 +259,7 @@ func (in *Inspector) onKeyDown(ctx app.Context, e app.Event) {
 // Render draws the dialog.
 func (in *Inspector) Render() app.UI {
 	in.load() // Render runs before OnMount
-	field := in.File.Fields[in.Col]
+	field := in.File.Fields()[in.Col]
 	return app.Div().Class("inspector-backdrop").Body(
 		app.Div().Class("inspector").Role("dialog").Aria("modal", "true").Aria("label", "Tensor inspector").
 			Attr("data-role", "inspector").Attr("data-field", field.Name).Attr("data-row", in.Row).
@@ -530,7 +530,7 @@ func (in *Inspector) statsPanel(t tensorext.Tensor) app.UI {
 }
 
 func (in *Inspector) exports(t tensorext.Tensor) app.UI {
-	base := fmt.Sprintf("%s-row%d", safeName(in.File.Fields[in.Col].Name), in.Row)
+	base := fmt.Sprintf("%s-row%d", safeName(in.File.Fields()[in.Col].Name), in.Row)
 	return app.Section().Class("exports").Body(
 		app.H3().Text("Export"),
 		app.Button().Type("button").Attr("data-action", "download-npy").Text("Download .npy").
