@@ -135,16 +135,46 @@ func (f *File) readChecked(r io.ReaderAt, b batchInfo, what string) ([]byte, err
 
 // validate runs arrow-go's validation on every column of a decoded record
 // batch (or window) of batch i: a column it finds broken shows its error in
-// its cells, whose values are never read, and in its field (Fields).
+// its cells, whose values are never read, and in its field (Fields). The
+// others are settled: the chunk is read by many goroutines once cached.
 func (f *File) validate(i int, rec arrow.RecordBatch) *chunk {
 	c := &chunk{rec: rec, colErr: make([]string, rec.NumCols())}
 	for k := range c.colErr {
 		if err := validateArray(rec.Column(k)); err != nil {
 			c.colErr[k] = fmt.Sprintf("record batch %d: %v", i, err)
 			f.notes.columnErr(k, c.colErr[k])
+			continue
 		}
+		settle(rec.Column(k))
 	}
 	return c
+}
+
+// settle computes what arrow-go's arrays compute on first use and keep
+// (the null count of an array data whose count is unknown, such as a row
+// window's; a dictionary array's dictionary), through nested arrays, so
+// that readers of a shared chunk only read. Call it on a valid array.
+func settle(arr arrow.Array) {
+	arr.NullN()
+	switch a := arr.(type) {
+	case array.ExtensionArray:
+		settle(a.Storage())
+	case *array.Dictionary:
+		settle(a.Dictionary())
+	case array.ListLike:
+		settle(a.ListValues())
+	case *array.Struct:
+		for k := range a.NumField() {
+			settle(a.Field(k))
+		}
+	case array.Union:
+		for k := range a.NumFields() {
+			settle(a.Field(k))
+		}
+	case *array.RunEndEncoded:
+		settle(a.RunEndsArr())
+		settle(a.Values())
+	}
 }
 
 // patchInPlace rewrites the metadata of a whole message (prefix, metadata,
