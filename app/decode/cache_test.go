@@ -25,11 +25,7 @@ func TestConcurrentLoadsShareOneRead(t *testing.T) {
 		// Batch 4 of 8 (about 146 KB) lies outside the cached ends of the
 		// file: reading its body is one read of more than 64 KiB.
 		data := multiBatch(t, stream, 8, 2000)
-		g := &gatedReader{r: &countingReader{data: data}, min: 64 << 10, calls: make(chan int), release: make(chan struct{})}
-		f, err := OpenReader("shared", g, int64(len(data)), Options{SmallFile: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, g := openGated(t, data, 64<<10, Options{SmallFile: -1})
 		if err := f.Index(context.Background(), nil); err != nil {
 			t.Fatal(err)
 		}
@@ -108,11 +104,7 @@ func TestConcurrentLoadsShareOneRead(t *testing.T) {
 func TestCancelledLoadDoesNotPoison(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		data := multiBatch(t, stream, 1, 150_000)
-		g := &gatedReader{r: &countingReader{data: data}, min: 1 << 20, calls: make(chan int), release: make(chan struct{})}
-		f, err := OpenReader("big", g, int64(len(data)), Options{SmallFile: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, g := openGated(t, data, 1<<20, Options{SmallFile: -1})
 		waiting := watchWaits(f)
 		g.gated.Store(true)
 
@@ -159,11 +151,7 @@ func TestCancelledLoadDoesNotPoison(t *testing.T) {
 // ends for its caller.
 func TestWaitStopsWithItsContext(t *testing.T) {
 	data := multiBatch(t, false, 1, 150_000)
-	g := &gatedReader{r: &countingReader{data: data}, min: 1 << 20, calls: make(chan int), release: make(chan struct{})}
-	f, err := OpenReader("big", g, int64(len(data)), Options{SmallFile: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, g := openGated(t, data, 1<<20, Options{SmallFile: -1})
 	waiting := watchWaits(f)
 	g.gated.Store(true)
 	loader := make(chan error, 1)

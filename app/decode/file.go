@@ -130,8 +130,10 @@ func (f *File) NumBatches() int { return f.index.numBatches() }
 func (f *File) Indexed() bool { return f.index.isIndexed() }
 
 // Index reads the headers of the record batches Open did not, calling
-// progress(bytesDone, bytesTotal) as it goes, until done or ctx is
-// cancelled (returning ctx's error). Streams are scanned message by
+// progress(bytesDone, bytesTotal) as it goes (bytes of the file), until
+// done or ctx is cancelled (returning ctx's error); a record batch header
+// that cannot be read stops it with an error naming the batch and its
+// offset, the batches before it in place. Streams are scanned message by
 // message; where a stream breaks, the index ends there with a warning.
 // Concurrent calls are safe: a stream is scanned by one at a time, each
 // message once.

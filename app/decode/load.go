@@ -69,7 +69,10 @@ func (f *File) chunkState(row int64) chunkState {
 // or for a batch larger than a quarter of the budget only a window of rows
 // around it (just those bytes of its buffers). A chunk is loaded once: a
 // caller asking while it loads waits for that load, and one asking after
-// it failed gets the same error.
+// it failed gets the same error. The error says why the rows cannot be
+// read: no row (yet: not indexed so far), a batch that needs more memory
+// than the budget (wrapping ErrTooLarge), corrupt data (arrow-go's words or
+// this package's checks), a closed file, or a panic (wrapping ErrPanic).
 func (f *File) Load(row int64) error {
 	_, _, err := f.rowData(context.Background(), row)
 	return err
