@@ -17,98 +17,11 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// Arrow's field metadata keys for extension types.
-const (
-	extNameKey = "ARROW:extension:name"
-	extMetaKey = "ARROW:extension:metadata"
-)
-
 // MaxTextLen is how many characters of a cell's text are shown.
 const MaxTextLen = 200
 
 // InlineValues is the largest tensor whose values a cell lists.
 const InlineValues = 16
-
-// Field describes one column of the schema as the viewer shows it.
-type Field struct {
-	Index    int
-	Name     string
-	Type     string // the Arrow type; for an extension type, its storage type
-	Nullable bool
-	// Extension is the extension name, registered with arrow-go or not.
-	Extension string
-	// ExtensionMetadata is the extension's metadata string: as serialized by
-	// the registered type, or raw from the field metadata for unregistered
-	// ones.
-	ExtensionMetadata string
-	// Tensor is set for a column decoded as a tensor extension type.
-	Tensor *TensorField
-	// Err is why the column cannot be decoded as its extension type; its
-	// storage values are shown instead.
-	Err      string
-	Metadata []KV // other field metadata
-}
-
-// TensorField describes a tensor column's type parameters.
-type TensorField struct {
-	ValueType    string
-	Shape        []int // fixed shape only: physical shape
-	NDim         int
-	DimNames     []string
-	Permutation  []int
-	UniformShape string // variable shape only: like [null,null,3]; empty if absent
-}
-
-func describeField(i int, fld arrow.Field) Field {
-	out := Field{Index: i, Name: fld.Name, Type: fld.Type.String(), Nullable: fld.Nullable}
-	if ext, ok := fld.Type.(arrow.ExtensionType); ok {
-		out.Extension = ext.ExtensionName()
-		out.Type = ext.StorageType().String()
-		out.ExtensionMetadata = safeSerialize(ext)
-	}
-	if fld.HasMetadata() {
-		for k, key := range fld.Metadata.Keys() {
-			val := fld.Metadata.Values()[k]
-			switch key {
-			case extNameKey:
-				out.Extension = val
-			case extMetaKey:
-				out.ExtensionMetadata = val
-			default:
-				out.Metadata = append(out.Metadata, KV{key, val})
-			}
-		}
-	}
-	switch t := fld.Type.(type) {
-	case *tensorext.FixedShapeTensorType:
-		if err := t.Validate(); err != nil {
-			out.Err = err.Error()
-			break
-		}
-		out.Tensor = &TensorField{ValueType: t.ValueType().String(), Shape: t.Shape(), NDim: t.NDim(),
-			DimNames: t.DimNames(), Permutation: t.Permutation()}
-	case *tensorext.VariableShapeTensorType:
-		if err := t.Validate(); err != nil {
-			out.Err = err.Error()
-			break
-		}
-		tf := &TensorField{ValueType: t.ValueType().String(), NDim: t.NDim(), DimNames: t.DimNames(), Permutation: t.Permutation()}
-		if u := t.UniformShape(); u != nil {
-			tf.UniformShape = strings.ReplaceAll(fmtInts(u), "-1", "null")
-		}
-		out.Tensor = tf
-	}
-	return out
-}
-
-func safeSerialize(ext arrow.ExtensionType) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = ""
-		}
-	}()
-	return ext.Serialize()
-}
 
 // Cell is what the viewer shows for one value.
 type Cell struct {
@@ -143,7 +56,7 @@ func (f *File) Cell(row int64, col int) (c Cell) {
 			c = Cell{Err: recovered(r).Error()}
 		}
 	}()
-	if col < 0 || col >= len(f.Fields) {
+	if col < 0 || col >= len(f.fields) {
 		return Cell{Err: fmt.Sprintf("no column %d", col)}
 	}
 	ch, i, err := f.rowData(context.Background(), row)
@@ -157,7 +70,7 @@ func (f *File) Cell(row int64, col int) (c Cell) {
 		return Cell{Err: e}
 	}
 	arr := ch.rec.Column(col)
-	if f.Fields[col].Tensor != nil {
+	if f.fields[col].Tensor != nil {
 		return tensorCell(arr, i)
 	}
 	if arr.IsNull(i) {
@@ -267,11 +180,11 @@ func JoinInts(v []int) string {
 // that is not a (valid) tensor column; it never panics.
 func (f *File) Tensor(row int64, col int) (t tensorext.Tensor, err error) {
 	defer guard(&err, "reading the tensor")
-	if col < 0 || col >= len(f.Fields) {
+	if col < 0 || col >= len(f.fields) {
 		return t, fmt.Errorf("no column %d", col)
 	}
-	if f.Fields[col].Tensor == nil {
-		return t, fmt.Errorf("column %q is not a tensor column", f.Fields[col].Name)
+	if f.fields[col].Tensor == nil {
+		return t, fmt.Errorf("column %q is not a tensor column", f.fields[col].Name)
 	}
 	ch, i, err := f.rowData(context.Background(), row)
 	if err != nil {
@@ -285,7 +198,7 @@ func (f *File) Tensor(row int64, col int) (t tensorext.Tensor, err error) {
 	}
 	ta, ok := ch.rec.Column(col).(tensorArray)
 	if !ok {
-		return t, fmt.Errorf("column %q is not a tensor column", f.Fields[col].Name)
+		return t, fmt.Errorf("column %q is not a tensor column", f.fields[col].Name)
 	}
 	return ta.Tensor(i)
 }

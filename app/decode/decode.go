@@ -1,13 +1,3 @@
-// Package decode opens Arrow data (IPC file and stream format) with
-// arrow-go and turns it into what the viewer shows: file facts, schema fields
-// and per-cell summaries of tensors. It is pure Go (no syscall/js), and every
-// entry point recovers panics from arrow-go or tensorext into errors so a bad
-// file can never take the page down.
-//
-// Files are read lazily through an io.ReaderAt (in the browser, slices of the
-// dropped File): opening reads the schema and where each record batch is;
-// record batches are read when a row of theirs is asked for, and kept in a
-// cache with a byte budget, least recently used first out.
 package decode
 
 import (
@@ -45,12 +35,18 @@ var ErrPanic = errors.New("internal error while decoding")
 
 // guard turns a panic into an error: a refused allocation into its own
 // error (wrapping ErrTooLarge), anything else into one wrapping ErrPanic.
+// The error then says what was being read (format and args); so does that
+// of a panic recovered in a shared load of the batch cache (loadPanic).
 func guard(err *error, format string, args ...any) {
 	if r := recover(); r != nil {
 		if repanic {
 			panic(r)
 		}
 		*err = fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), recovered(r))
+		return
+	}
+	if p, ok := (*err).(*loadPanic); ok {
+		*err = fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), p.err)
 	}
 }
 

@@ -100,7 +100,7 @@ func openAll(t *testing.T, data []byte) {
 	rows, _ := f.Rows()
 	inspected := false
 	for r := int64(0); r < min(rows, 16); r++ {
-		for c, fld := range f.Fields {
+		for c, fld := range f.Fields() {
 			cell := f.Cell(r, c)
 			if internal(cell.Err) {
 				t.Fatalf("row %d column %d: %s", r, c, cell.Err)
@@ -117,7 +117,7 @@ func openAll(t *testing.T, data []byte) {
 			inspectAll(tn)
 		}
 	}
-	for _, fld := range f.Fields {
+	for _, fld := range f.Fields() {
 		if internal(fld.Err) {
 			t.Fatalf("column %q: %s", fld.Name, fld.Err)
 		}

@@ -45,7 +45,7 @@ func TestFuzzCorpusOpens(t *testing.T) {
 			}
 			rows, _ := f.Rows()
 			for r := int64(0); r < min(rows, 64); r++ {
-				for c := range f.Fields {
+				for c := range f.Fields() {
 					f.Cell(r, c)
 				}
 			}

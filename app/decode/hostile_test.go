@@ -56,8 +56,8 @@ func compressedFile(t *testing.T, stream, zstd bool) (data []byte, prefixes []in
 	if c := f.Cell(42, 0); c.Text != "42" {
 		t.Fatalf("the unpatched file reads %+v at row 42", c)
 	}
-	bi := f.batches[0]
-	meta, _, _, err := f.readMessage(bi.offset)
+	bi, _, _ := f.index.batchAt(0)
+	meta, _, _, err := f.index.readMessage(bi.offset)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func TestInteropCorpusOpens(t *testing.T) {
 			}
 			defer f.Close()
 			opened++
-			for c, fld := range f.Fields {
+			for c, fld := range f.Fields() {
 				if fld.Err != "" {
 					t.Logf("column %q: %s", fld.Name, fld.Err)
 				}
@@ -76,7 +76,7 @@ func TestInteropCorpusOpens(t *testing.T) {
 				}
 				for r := int64(0); r < rows; r++ {
 					cell := f.Cell(r, c)
-					if f.Fields[c].Err == "" && strings.Contains(cell.Err, ErrPanic.Error()) {
+					if f.Fields()[c].Err == "" && strings.Contains(cell.Err, ErrPanic.Error()) {
 						t.Fatalf("row %d column %q: %s", r, fld.Name, cell.Err)
 					}
 				}

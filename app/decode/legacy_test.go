@@ -26,8 +26,8 @@ func TestLegacyCompression(t *testing.T) {
 	}
 	want := read("r__tests__testthat__golden-files__data-arrow_0.17.0_uncompressed.feather")
 	rows, _ := want.Rows()
-	if rows == 0 || len(want.Fields) < 3 {
-		t.Fatalf("twin has %d rows, %d columns", rows, len(want.Fields))
+	if rows == 0 || len(want.Fields()) < 3 {
+		t.Fatalf("twin has %d rows, %d columns", rows, len(want.Fields()))
 	}
 	if c := want.Cell(0, 1); c.Text != "2" {
 		t.Fatalf("twin: column b = %+v, want 2", c)
@@ -37,17 +37,17 @@ func TestLegacyCompression(t *testing.T) {
 		"r__tests__testthat__golden-files__data-arrow_0.17.0_zstd.feather",
 	} {
 		f := read(name)
-		if n, _ := f.Rows(); n != rows || len(f.Fields) != len(want.Fields) {
-			t.Fatalf("%s: %d rows × %d columns, want %d × %d", name, n, len(f.Fields), rows, len(want.Fields))
+		if n, _ := f.Rows(); n != rows || len(f.Fields()) != len(want.Fields()) {
+			t.Fatalf("%s: %d rows × %d columns, want %d × %d", name, n, len(f.Fields()), rows, len(want.Fields()))
 		}
-		for c := range f.Fields {
-			if f.Fields[c].Err != "" {
-				t.Errorf("%s column %q: %s", name, f.Fields[c].Name, f.Fields[c].Err)
+		for c := range f.Fields() {
+			if f.Fields()[c].Err != "" {
+				t.Errorf("%s column %q: %s", name, f.Fields()[c].Name, f.Fields()[c].Err)
 			}
 			for r := int64(0); r < rows; r++ {
 				got, exp := f.Cell(r, c), want.Cell(r, c)
 				if got != exp || got.Err != "" {
-					t.Errorf("%s row %d column %q: %+v, want %+v", name, r, f.Fields[c].Name, got, exp)
+					t.Errorf("%s row %d column %q: %+v, want %+v", name, r, f.Fields()[c].Name, got, exp)
 				}
 			}
 		}
@@ -55,8 +55,8 @@ func TestLegacyCompression(t *testing.T) {
 	// pyarrow's own file of this kind: test_feather.py expects the table
 	// {"a": range(5)}.
 	f := read("python__pyarrow__tests__data__feather__v0.17.0.version.2-compression.lz4.feather")
-	if n, _ := f.Rows(); n != 5 || len(f.Fields) != 1 || f.Fields[0].Name != "a" {
-		t.Fatalf("pyarrow file: %d rows, fields %+v", n, f.Fields)
+	if n, _ := f.Rows(); n != 5 || len(f.Fields()) != 1 || f.Fields()[0].Name != "a" {
+		t.Fatalf("pyarrow file: %d rows, fields %+v", n, f.Fields())
 	}
 	for r := int64(0); r < 5; r++ {
 		if c := f.Cell(r, 0); c.Text != fmt.Sprint(r) {

@@ -9,7 +9,7 @@ import (
 // lru caches decoded record batches by index within a byte budget, evicting
 // the least recently used first. It never holds more than budget bytes,
 // except for a single batch larger than the budget, which it then holds
-// alone. Not safe for concurrent use: File guards it.
+// alone. Not safe for concurrent use: batchCache guards it.
 type lru struct {
 	budget, used int64
 	order        *list.List // front: most recently used; values are *lruEntry

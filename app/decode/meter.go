@@ -70,11 +70,8 @@ func (m *meter) read(ctx context.Context, shown bool, p []byte, off int64) (int,
 	}
 	n := 0
 	for n < len(p) {
-		m.mu.Lock()
-		closed := m.closed
-		m.mu.Unlock()
 		switch {
-		case closed:
+		case m.isClosed():
 			return n, errClosed
 		case ctx.Err() != nil:
 			return n, ErrCanceled
@@ -105,6 +102,12 @@ func (m *meter) close() {
 	m.mu.Lock()
 	m.closed = true
 	m.mu.Unlock()
+}
+
+func (m *meter) isClosed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closed
 }
 
 // Reading returns the bytes read so far and in all, over the big reads of

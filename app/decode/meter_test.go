@@ -27,6 +27,18 @@ func (g *gatedReader) ReadAt(p []byte, off int64) (int, error) {
 	return g.r.ReadAt(p, off)
 }
 
+// openGated opens data read through a gatedReader that holds reads of at
+// least min bytes once the test gates it.
+func openGated(t *testing.T, data []byte, min int, opt Options) (*File, *gatedReader) {
+	t.Helper()
+	g := &gatedReader{r: &countingReader{data: data}, min: min, calls: make(chan int), release: make(chan struct{})}
+	f, err := OpenReader("big", g, int64(len(data)), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, g
+}
+
 // within fails the test when ch gives nothing within 10 s (a read that
 // never reached the gate, or a Load that never returned).
 func within[T any](t *testing.T, ch <-chan T, what string) T {
@@ -56,11 +68,7 @@ func release(t *testing.T, g *gatedReader) {
 func TestLoadContextProgressAndCancel(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		data := multiBatch(t, stream, 1, 150_000)
-		g := &gatedReader{r: &countingReader{data: data}, min: 1 << 20, calls: make(chan int), release: make(chan struct{})}
-		f, err := OpenReader("big", g, int64(len(data)), Options{SmallFile: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, g := openGated(t, data, 1<<20, Options{SmallFile: -1})
 		if d, total := f.Reading(); d != 0 || total != 0 {
 			t.Fatalf("stream %v: Reading() = %d, %d before any read", stream, d, total)
 		}
@@ -83,14 +91,14 @@ func TestLoadContextProgressAndCancel(t *testing.T) {
 		}
 		cancel()
 		release(t, g)
-		err = within(t, done, "return from LoadContext")
+		err := within(t, done, "return from LoadContext")
 		if !errors.Is(err, ErrCanceled) || !errors.Is(err, context.Canceled) {
 			t.Fatalf("stream %v: LoadContext after cancel = %v, want ErrCanceled", stream, err)
 		}
-		if d, total := f.Reading(); d != 0 || total != 0 || f.Loaded(0) || len(f.Warnings) != 0 {
-			t.Fatalf("stream %v: after the cancel Reading() = %d, %d, loaded %v, warnings %q; want nothing", stream, d, total, f.Loaded(0), f.Warnings)
+		if d, total := f.Reading(); d != 0 || total != 0 || f.Loaded(0) || len(f.Warnings()) != 0 {
+			t.Fatalf("stream %v: after the cancel Reading() = %d, %d, loaded %v, warnings %q; want nothing", stream, d, total, f.Loaded(0), f.Warnings())
 		}
-		for _, fld := range f.Fields {
+		for _, fld := range f.Fields() {
 			if fld.Err != "" {
 				t.Fatalf("stream %v: after the cancel column %s has error %q", stream, fld.Name, fld.Err)
 			}
@@ -110,11 +118,7 @@ func TestLoadContextProgressAndCancel(t *testing.T) {
 // Close stops a big read under way.
 func TestCloseStopsBigRead(t *testing.T) {
 	data := multiBatch(t, false, 1, 150_000)
-	g := &gatedReader{r: &countingReader{data: data}, min: 1 << 20, calls: make(chan int), release: make(chan struct{})}
-	f, err := OpenReader("big", g, int64(len(data)), Options{SmallFile: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, g := openGated(t, data, 1<<20, Options{SmallFile: -1})
 	g.gated.Store(true)
 	done := make(chan error, 1)
 	go func() { done <- f.Load(0) }()

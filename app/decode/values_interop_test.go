@@ -164,16 +164,16 @@ func compareFile(t *testing.T, label string, f *File, ref reference) (n tally) {
 	if rows != ref.rows() {
 		t.Fatalf("the viewer counts %d rows, the reference %d", rows, ref.rows())
 	}
-	if len(f.Fields) != len(ref.cols) {
-		t.Fatalf("the viewer shows %d columns, the reference has %d", len(f.Fields), len(ref.cols))
+	if len(f.Fields()) != len(ref.cols) {
+		t.Fatalf("the viewer shows %d columns, the reference has %d", len(f.Fields()), len(ref.cols))
 	}
 	for c := range ref.cols {
-		if got, want := f.Fields[c].Name, ref.schema.Field(c).Name; got != want {
+		if got, want := f.Fields()[c].Name, ref.schema.Field(c).Name; got != want {
 			t.Errorf("column %d is named %q, in the reference %q", c, got, want)
 		}
 		reported := 0
 		mismatch := func(row int64, format string, args ...any) {
-			msg := fmt.Sprintf("%s column %q row %d: %s", label, f.Fields[c].Name, row, fmt.Sprintf(format, args...))
+			msg := fmt.Sprintf("%s column %q row %d: %s", label, f.Fields()[c].Name, row, fmt.Sprintf(format, args...))
 			n.mismatches = append(n.mismatches, msg)
 			if reported++; reported <= maxReports {
 				t.Error(msg)
@@ -188,7 +188,7 @@ func compareFile(t *testing.T, label string, f *File, ref reference) (n tally) {
 					n.errCells++
 					continue
 				}
-				if f.Fields[c].Tensor != nil {
+				if f.Fields()[c].Tensor != nil {
 					n.tensors++
 					n.elements += compareTensor(f, row, c, got, arr, i, mismatch)
 					continue
@@ -200,12 +200,10 @@ func compareFile(t *testing.T, label string, f *File, ref reference) (n tally) {
 			}
 		}
 		if reported > maxReports {
-			t.Errorf("%s column %q: %d mismatches in all", label, f.Fields[c].Name, reported)
+			t.Errorf("%s column %q: %d mismatches in all", label, f.Fields()[c].Name, reported)
 		}
 	}
-	f.mu.Lock()
-	n.windows = f.windowReads
-	f.mu.Unlock()
+	n.windows = int(f.windowReads.Load())
 	return n
 }
 
@@ -475,7 +473,7 @@ func compareArrays(t *testing.T, label string, data []byte, ref reference) (comp
 		return 0, nil
 	}
 	defer f.Close()
-	viewer := make([][]arrow.Array, len(f.Fields))
+	viewer := make([][]arrow.Array, len(f.Fields()))
 	for b := 0; b < f.NumBatches(); b++ {
 		rec, err := f.Batch(b)
 		if err != nil {
@@ -489,13 +487,13 @@ func compareArrays(t *testing.T, label string, data []byte, ref reference) (comp
 	for c := range ref.cols {
 		vt, rt := f.Schema.Field(c).Type, ref.schema.Field(c).Type
 		if !arrow.TypeEqual(vt, rt) {
-			skipped = append(skipped, fmt.Sprintf("%s (%s, the reference %s)", f.Fields[c].Name, vt, rt))
+			skipped = append(skipped, fmt.Sprintf("%s (%s, the reference %s)", f.Fields()[c].Name, vt, rt))
 			continue
 		}
 		compared++
 		l, r := arrow.NewChunked(vt, viewer[c]), arrow.NewChunked(rt, ref.cols[c])
 		if !array.ChunkedEqual(l, r) {
-			t.Errorf("%s column %q: the viewer's arrays are not array.Equal to the reference's", label, f.Fields[c].Name)
+			t.Errorf("%s column %q: the viewer's arrays are not array.Equal to the reference's", label, f.Fields()[c].Name)
 		}
 		l.Release()
 		r.Release()
@@ -578,7 +576,7 @@ func TestInteropValuesMatchArrowGo(t *testing.T) {
 				t.Errorf("types differ from arrow-go's: %v", skipped)
 			}
 			var colErrs []string
-			for _, fld := range f.Fields {
+			for _, fld := range f.Fields() {
 				if fld.Err != "" {
 					colErrs = append(colErrs, fmt.Sprintf("column %q: %s", fld.Name, fld.Err))
 				}
@@ -706,7 +704,7 @@ func TestGoldFilesMatchJSONTwins(t *testing.T) {
 					continue
 				}
 				n := compareFile(t, name+ext, f, ref)
-				for _, fld := range f.Fields {
+				for _, fld := range f.Fields() {
 					if fld.Err != "" {
 						t.Errorf("%s column %q shows an error: %s", ext, fld.Name, fld.Err)
 					}

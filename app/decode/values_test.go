@@ -62,7 +62,7 @@ func values(t *testing.T, tt tensorext.Tensor) []float64 {
 
 func column(t *testing.T, f *File, name string) int {
 	t.Helper()
-	for i, fld := range f.Fields {
+	for i, fld := range f.Fields() {
 		if fld.Name == name {
 			return i
 		}
@@ -174,7 +174,7 @@ func TestApacheArrowJSFiles(t *testing.T) {
 			}
 			for colName, wc := range want.Columns {
 				c := column(t, f, colName)
-				fld := f.Fields[c]
+				fld := f.Fields()[c]
 				if fld.Extension != wc.Extension || (wc.Metadata != "" && fld.ExtensionMetadata != wc.Metadata) || fld.Err != "" {
 					t.Errorf("%s: extension %q metadata %q err %q, want %q %q", colName, fld.Extension, fld.ExtensionMetadata, fld.Err, wc.Extension, wc.Metadata)
 				}
@@ -258,8 +258,8 @@ func TestNonGoWriters(t *testing.T) {
 			f := open(t, filepath.Join(dir, name))
 			for _, want := range cols {
 				c := column(t, f, want.column)
-				if f.Fields[c].Err != "" || f.Fields[c].Tensor == nil {
-					t.Fatalf("%s: not decoded as a tensor column: %+v", want.column, f.Fields[c])
+				if f.Fields()[c].Err != "" || f.Fields()[c].Tensor == nil {
+					t.Fatalf("%s: not decoded as a tensor column: %+v", want.column, f.Fields()[c])
 				}
 				if rows, _ := f.Rows(); rows != int64(len(want.rows)) {
 					t.Fatalf("%d rows, want %d", rows, len(want.rows))

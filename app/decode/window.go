@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -22,8 +23,10 @@ var errNoWindow = errors.New("layout not readable by row windows")
 
 // windowReader reads the rows [s, e) of every column of one record batch.
 type windowReader struct {
-	f       *File
-	body    int64 // file offset of the message body
+	r       io.ReaderAt // the file
+	size    int64       // the file's size
+	budget  int64       // the cache budget, which bounds each read
+	body    int64       // file offset of the message body
 	bodyLen int64
 	layout  batchLayout
 	node    int // next field node
@@ -60,17 +63,17 @@ func (w *windowReader) bytes(b ipcBuffer, off, n int64) (*memory.Buffer, error) 
 		return nil, fmt.Errorf("rows outside their buffer (bytes %d+%d of %d)", off, n, b.length)
 	}
 	at := b.offset + off // in the body
-	if err := checkSize("a window of rows", n, w.f.cache.budget, w.f.Size); err != nil {
+	if err := checkSize("a window of rows", n, w.budget, w.size); err != nil {
 		return nil, err
 	}
 	if n > 0 && (at < w.aheadOff || at+n > w.aheadOff+int64(len(w.ahead))) {
 		// Read the range plus what follows, up to the end of the body.
-		size := min(max(n, min(readAhead, w.f.cache.budget/16)), w.bodyLen-at)
+		size := min(max(n, min(readAhead, w.budget/16)), w.bodyLen-at)
 		if size < n {
 			return nil, fmt.Errorf("rows outside the record batch body")
 		}
 		w.ahead, w.aheadOff = make([]byte, size), at
-		if err := readFull(w.f.r, w.ahead, w.body+at); err != nil {
+		if err := readFull(w.r, w.ahead, w.body+at); err != nil {
 			return nil, err
 		}
 		w.read += size
@@ -200,10 +203,11 @@ func (w *windowReader) column(dt arrow.DataType, s, e int64) (arrow.ArrayData, e
 	return nil, errNoWindow
 }
 
-// readWindow reads rows [s, e) of record batch i, whose message starts at
-// off with a metadata part of metaLen bytes.
-func (f *File) readWindow(i int, b batchInfo, s, e int64) (arrow.RecordBatch, int64, error) {
-	meta, _, eos, err := f.readMessage(b.offset)
+// readWindow reads rows [s, e) of record batch b, whose message starts at
+// b.offset (for an IPC file, with a metadata part of b.metaLen bytes), and
+// returns them with the bytes of the file read.
+func (f *File) readWindow(b batchInfo, s, e int64) (arrow.RecordBatch, int64, error) {
+	meta, _, eos, err := f.index.readMessage(b.offset)
 	if err != nil || eos {
 		return nil, 0, orErr(err, "no record batch")
 	}
@@ -219,7 +223,7 @@ func (f *File) readWindow(i int, b batchInfo, s, e int64) (arrow.RecordBatch, in
 	if b.metaLen > 0 { // an IPC file: its body follows the metadata its block gives, as arrow-go reads it
 		metaLen = b.metaLen
 	}
-	w := &windowReader{f: f, body: b.offset + metaLen, bodyLen: b.length - metaLen, layout: layout}
+	w := &windowReader{r: f.ends, size: f.Size, budget: f.budget, body: b.offset + metaLen, bodyLen: b.length - metaLen, layout: layout}
 	cols := make([]arrow.Array, len(f.Schema.Fields()))
 	for k, fld := range f.Schema.Fields() {
 		d, err := w.column(fld.Type, s, e)

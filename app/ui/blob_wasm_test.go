@@ -159,7 +159,7 @@ func TestBlobReaderOpensArrowFile(t *testing.T) {
 				t.Fatalf("rows: %d over the Blob, %d in memory", n, wn)
 			}
 			for _, row := range []int64{0, n / 2, n - 1} {
-				for col := range want.Fields {
+				for col := range want.Fields() {
 					a, b := got.Cell(row, col), want.Cell(row, col)
 					if a.Err != "" || b.Err != "" || describe(a) != describe(b) {
 						t.Errorf("row %d column %d: %q over the Blob, %q in memory", row, col, describe(a), describe(b))

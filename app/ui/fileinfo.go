@@ -15,12 +15,13 @@ type FileInfo struct {
 	Rows     int64 // estimated until Exact
 	Exact    bool
 	Batches  int
-	Warnings int // how many of File.Warnings there are (so new ones show)
+	Warnings int // how many File.Warnings there are (so new ones show)
 }
 
 // Render draws the facts.
 func (f *FileInfo) Render() app.UI {
 	file := f.File
+	warnings := file.Warnings()
 	return app.Section().Class("file-info").Attr("data-role", "file-info").Body(
 		app.H2().Text(file.Name),
 		app.Dl().Body(
@@ -28,10 +29,10 @@ func (f *FileInfo) Render() app.UI {
 			app.Dt().Text("Format"), app.Dd().Attr("data-role", "format").Text(string(file.Format)),
 			app.Dt().Text("Record batches"), app.Dd().Attr("data-role", "batches").Text(f.Batches),
 			app.Dt().Text("Rows"), app.Dd().Attr("data-role", "num-rows").Attr("data-exact", f.Exact).Text(rowsText(f.Rows, f.Exact)),
-			app.Dt().Text("Columns"), app.Dd().Text(len(file.Fields)),
+			app.Dt().Text("Columns"), app.Dd().Text(len(file.Fields())),
 		),
-		app.Range(file.Warnings).Slice(func(i int) app.UI {
-			return app.P().Class("warning").Role("alert").Text(file.Warnings[i])
+		app.Range(warnings).Slice(func(i int) app.UI {
+			return app.P().Class("warning").Role("alert").Text(warnings[i])
 		}),
 		app.If(len(file.Metadata) > 0, func() app.UI {
 			return app.Details().Class("metadata").Body(

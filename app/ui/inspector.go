@@ -202,7 +202,7 @@ func (in *Inspector) onKeyDown(ctx app.Context, e app.Event) {
 // Render draws the dialog.
 func (in *Inspector) Render() app.UI {
 	in.load() // Render runs before OnMount
-	field := in.File.Fields[in.Col]
+	field := in.File.Fields()[in.Col]
 	return app.Div().Class("inspector-backdrop").Body(
 		app.Div().Class("inspector").Role("dialog").Aria("modal", "true").Aria("label", "Tensor inspector").
 			Attr("data-role", "inspector").Attr("data-field", field.Name).Attr("data-row", in.Row).
@@ -246,7 +246,7 @@ func (in *Inspector) body() app.UI {
 		app.Aside().Class("inspector-side").Body(
 			&StatsPanel{Stats: s.Stats, Shape: t.Shape, ValueType: t.ValueType().String()},
 			in.columnPanel(),
-			&ExportPanel{Tensor: t, Image: s.Image, Name: fmt.Sprintf("%s-row%d", safeName(in.File.Fields[in.Col].Name), in.Row)},
+			&ExportPanel{Tensor: t, Image: s.Image, Name: fmt.Sprintf("%s-row%d", safeName(in.File.Fields()[in.Col].Name), in.Row)},
 		),
 	)
 }

@@ -41,8 +41,7 @@ type RowsTable struct {
 	top     float64      // scrollTop of the rows container
 	shown   *decode.File // the file the state below belongs to
 	cache   map[int64][]decode.Cell
-	pending map[[2]int]bool // chunks (batch, window) being loaded
-	failed  map[[2]int]bool // chunks that could not be read: their rows show the error
+	failed  map[[2]int]bool // chunks (batch, window) that could not be read: their rows show the error
 	// cancelled chunks: their reads were cancelled, their rows offer to
 	// read again.
 	cancelled map[[2]int]bool
@@ -99,7 +98,7 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 	if r.File != r.shown {
 		r.shown = r.File
 		r.cancelLoads()
-		r.first, r.top, r.cache, r.pending, r.failed, r.cancelled, r.settled = 0, 0, nil, nil, nil, nil, false
+		r.first, r.top, r.cache, r.failed, r.cancelled, r.settled = 0, 0, nil, nil, nil, false
 		r.reading, r.loads, r.watching = nil, nil, false
 		ctx.Defer(func(ctx app.Context) {
 			if el := r.JSValue(); el.Truthy() {
@@ -127,12 +126,11 @@ func (r *RowsTable) span() (from, to int) {
 }
 
 // fetch loads, one goroutine per batch (or window), the data of the rows
-// drawn that is not in the cache, and redraws when each arrives. ctx must
-// be one that stays mounted with the table.
+// drawn that is not in the cache, and redraws when each arrives. A chunk
+// being loaded already (by an earlier fetch, the inspector's column
+// statistics) is read once: the file's cache has its callers wait for that
+// load. ctx must be one that stays mounted with the table.
 func (r *RowsTable) fetch(ctx app.Context) {
-	if r.pending == nil {
-		r.pending = map[[2]int]bool{}
-	}
 	if r.loads == nil {
 		r.loads = new(atomic.Int32)
 	}
@@ -141,14 +139,15 @@ func (r *RowsTable) fetch(ctx app.Context) {
 	}
 	f, loads, lctx := r.File, r.loads, r.loadCtx
 	from, to := r.span()
+	asked := map[[2]int]bool{}
 	for i := from; i < to; i++ {
 		row := int64(i)
 		b, w, ok := f.Chunk(row)
 		key := [2]int{b, w}
-		if !ok || r.pending[key] || r.failed[key] || r.cancelled[key] || f.Loaded(row) {
+		if !ok || asked[key] || r.failed[key] || r.cancelled[key] || f.Loaded(row) {
 			continue
 		}
-		r.pending[key] = true
+		asked[key] = true
 		loads.Add(1)
 		ctx.Async(func() {
 			err := f.LoadContext(lctx, row)
@@ -157,7 +156,6 @@ func (r *RowsTable) fetch(ctx app.Context) {
 				if r.File != f {
 					return // the state below is another file's now
 				}
-				delete(r.pending, key)
 				switch {
 				case err == nil:
 				case errors.Is(err, decode.ErrCanceled):
@@ -174,7 +172,7 @@ func (r *RowsTable) fetch(ctx app.Context) {
 			})
 		})
 	}
-	if len(r.pending) > 0 && !r.watching {
+	if loads.Load() > 0 && !r.watching {
 		r.watching = true
 		r.watch(ctx, f, loads)
 	}
@@ -204,7 +202,7 @@ func (r *RowsTable) watch(ctx app.Context, f *decode.File, loads *atomic.Int32) 
 				}
 				if idle {
 					r.watching = false
-					if len(r.pending) > 0 {
+					if loads.Load() > 0 {
 						// Loads started after this goroutine saw none.
 						r.watching = true
 						r.watch(ctx, f, loads)
@@ -218,14 +216,14 @@ func (r *RowsTable) watch(ctx app.Context, f *decode.File, loads *atomic.Int32) 
 	})
 }
 
-func (r *RowsTable) cells(row int64) []decode.Cell {
+func (r *RowsTable) cells(row int64, columns int) []decode.Cell {
 	if r.cache == nil || len(r.cache) > cellCacheCap {
 		r.cache = map[int64][]decode.Cell{}
 	}
 	if c, ok := r.cache[row]; ok {
 		return c
 	}
-	c := make([]decode.Cell, len(r.File.Fields))
+	c := make([]decode.Cell, columns)
 	for i := range c {
 		c[i] = r.File.Cell(row, i)
 	}
@@ -276,9 +274,10 @@ func (r *RowsTable) Render() app.UI {
 		rows = append(rows, i)
 	}
 	used, budget := f.CacheBytes()
+	fields := f.Fields()
 	spacer, _ := geometry(r.Rows)
-	grid := fmt.Sprintf("72px repeat(%d, minmax(180px, 1fr))", len(f.Fields))
-	width := fmt.Sprintf("max(100%%, %dpx)", 72+180*len(f.Fields))
+	grid := fmt.Sprintf("72px repeat(%d, minmax(180px, 1fr))", len(fields))
+	width := fmt.Sprintf("max(100%%, %dpx)", 72+180*len(fields))
 	return app.Section().Class("rows").Body(
 		app.Div().Class("rows-title").Body(
 			app.H2().Text(fmt.Sprintf("Rows (%d)", n)),
@@ -297,20 +296,20 @@ func (r *RowsTable) Render() app.UI {
 			OnScroll(r.onScroll).Body(
 			app.Div().Class("rows-header").Style("grid-template-columns", grid).Style("width", width).Body(
 				app.Div().Class("row-index").Text("#"),
-				app.Range(f.Fields).Slice(func(i int) app.UI {
-					return app.Div().Class("col-head").Title(f.Fields[i].Type).Text(f.Fields[i].Name)
+				app.Range(fields).Slice(func(i int) app.UI {
+					return app.Div().Class("col-head").Title(fields[i].Type).Text(fields[i].Name)
 				}),
 			),
 			app.Div().Class("rows-body").Style("height", fmt.Sprintf("%dpx", spacer)).Style("width", width).Body(
 				app.Range(rows).Slice(func(k int) app.UI {
-					return r.row(int64(rows[k]), grid)
+					return r.row(int64(rows[k]), grid, fields)
 				}),
 			),
 		),
 	)
 }
 
-func (r *RowsTable) row(i int64, grid string) app.UI {
+func (r *RowsTable) row(i int64, grid string, fields []decode.Field) app.UI {
 	top := i * rowHeight
 	if _, scaled := geometry(r.Rows); scaled {
 		top = int64(r.top) + (i-int64(r.first))*rowHeight
@@ -341,11 +340,11 @@ func (r *RowsTable) row(i int64, grid string) app.UI {
 			app.Div().Class("cell loading").Text("loading…"),
 		)
 	}
-	cells := r.cells(i)
+	cells := r.cells(i, len(fields))
 	return div.Body(
 		app.Div().Class("row-index").Text(i),
 		app.Range(cells).Slice(func(c int) app.UI {
-			return &CellView{Field: r.File.Fields[c].Name, Col: c, Row: i, Cell: cells[c]}
+			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c]}
 		}),
 	)
 }

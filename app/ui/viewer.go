@@ -200,7 +200,7 @@ func (v *Viewer) index(ctx app.Context, f *decode.File) {
 			v.progress, v.cancel = nil, nil
 			v.rows, v.exact = f.Rows()
 			if err != nil && !errors.Is(err, context.Canceled) {
-				f.Warnings = append(f.Warnings, "indexing stopped: "+err.Error())
+				f.AddWarning("indexing stopped: " + err.Error())
 			}
 		})
 	})
@@ -263,8 +263,8 @@ func (v *Viewer) Render() app.UI {
 			),
 			app.If(v.file != nil, func() app.UI {
 				return app.Div().Class("file").Body(
-					&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches(), Warnings: len(v.file.Warnings)},
-					&SchemaTable{Fields: v.file.Fields},
+					&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches(), Warnings: len(v.file.Warnings())},
+					&SchemaTable{Fields: v.file.Fields()},
 					&RowsTable{File: v.file, Rows: v.rows},
 				)
 			}),

@@ -1,0 +1,69 @@
+package decode
+
+import "io"
+
+// The io.ReaderAt layers a File reads through, besides the meter: the
+// cached ends of the file, and overlays of bytes already read and checked.
+
+// endsChunk is how much of the start and of the end of a file Open reads
+// and keeps.
+const endsChunk = 64 << 10
+
+// ends serves reads that fall in the cached first and last bytes of a file.
+type ends struct {
+	r          io.ReaderAt
+	head, tail []byte
+	tailOff    int64
+}
+
+func newEnds(r io.ReaderAt, size int64, chunk int64) (*ends, error) {
+	e := &ends{r: r, head: make([]byte, min(size, chunk))}
+	if err := readFull(r, e.head, 0); err != nil {
+		return nil, err
+	}
+	e.tailOff = max(0, size-chunk)
+	if e.tailOff < int64(len(e.head)) { // small file: the head is all of it
+		e.tail, e.tailOff = e.head, 0
+		return e, nil
+	}
+	e.tail = make([]byte, size-e.tailOff)
+	if err := readFull(r, e.tail, e.tailOff); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// with returns the same cache over another reader of the same file.
+func (e *ends) with(r io.ReaderAt) *ends {
+	c := *e
+	c.r = r
+	return &c
+}
+
+// ReadAt implements io.ReaderAt.
+func (e *ends) ReadAt(p []byte, off int64) (int, error) {
+	end := off + int64(len(p))
+	switch {
+	case off >= 0 && end <= int64(len(e.head)):
+		return copy(p, e.head[off:end]), nil
+	case off >= e.tailOff && end <= e.tailOff+int64(len(e.tail)):
+		return copy(p, e.tail[off-e.tailOff:end-e.tailOff]), nil
+	}
+	return e.r.ReadAt(p, off)
+}
+
+// overlay serves the reads of a ReaderAt that fall within b, the bytes at
+// off, from b.
+type overlay struct {
+	r   io.ReaderAt
+	off int64
+	b   []byte
+}
+
+// ReadAt implements io.ReaderAt.
+func (o *overlay) ReadAt(p []byte, off int64) (int, error) {
+	if off >= o.off && off+int64(len(p)) <= o.off+int64(len(o.b)) {
+		return copy(p, o.b[off-o.off:]), nil
+	}
+	return o.r.ReadAt(p, off)
+}

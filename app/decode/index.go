@@ -1,0 +1,340 @@
+package decode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// eagerHeaders is how many record batch headers Open reads before it
+// returns (for streams, how many batches it scans); the rest are read by
+// Index or on demand, and row counts are estimated until then from the
+// batches' byte lengths. Every read of a browser File costs about a
+// millisecond, so this is small: time to first rows must not grow with the
+// number of batches.
+const eagerHeaders = 1
+
+// batchInfo locates one record batch.
+type batchInfo struct {
+	offset int64 // of the message prefix
+	length int64 // prefix + metadata + body
+	// metaLen is the length of prefix and metadata an IPC file's footer
+	// gives (arrow-go finds the body after it); 0 for streams.
+	metaLen int64
+	rows    int64 // -1 until its header is read
+	start   int64 // global index of its first row (estimated while rows of earlier batches are unknown)
+	dicts   int   // how many dictionary messages precede it (streams)
+	whole   bool  // read it whole even if large (its layout has no row windows)
+	// compressed is set for IPC files when its header, read, says its body
+	// is compressed.
+	compressed bool
+}
+
+// Row windows: a batch is read by windows of rows when it is larger than
+// wholeBatchMax or a quarter of the cache budget; a window holds about
+// windowBytes or an eighth of the budget, whichever is smaller. Small
+// windows put the first rows on screen quickly (a 38 MiB batch of 224×224×3
+// images is a 1.2 MB read for its first 8 rows instead of 38 MiB).
+const (
+	wholeBatchMax = 16 << 20
+	windowBytes   = 2 << 20
+)
+
+// windowRows returns how many rows of the batch a window holds under a
+// cache budget of budget bytes, in multiples of 8, or 0 when the batch is
+// read whole.
+func (b batchInfo) windowRows(budget int64) int64 {
+	if b.whole || b.rows <= 0 || b.length <= min(wholeBatchMax, budget/4) {
+		return 0
+	}
+	perRow := max(1, b.length/b.rows)
+	w := max(8, (min(windowBytes, budget/8)/perRow)/8*8)
+	if w >= b.rows {
+		return 0
+	}
+	return w
+}
+
+// ipcIndex is the index of an IPC file or stream: its schema, where its
+// record batches (and, in a stream, its dictionary batches) are, and how
+// many rows each batch has, read from the IPC file format's footer and the
+// messages' metadata or by scanning a stream message by message. Row
+// counts not read yet are estimated from the batches' byte lengths. It
+// decodes no record batch.
+//
+// Its methods are safe for concurrent use: the fields set while opening
+// are read-only afterwards, the batch list is guarded by mu and never held
+// during a read, and a stream is scanned by one goroutine at a time.
+type ipcIndex struct {
+	r      io.ReaderAt // the file, through the meter and the ends cache
+	size   int64
+	budget int64            // the cache budget, which bounds what the index reads and holds
+	small  int64            // Options.SmallFile
+	warn   func(msg string) // reports what does not stop reading (a stream that breaks)
+
+	// Set while opening, read-only afterwards.
+	format    Format
+	schema    *arrow.Schema
+	schemaMsg []byte                   // IPC streams: the schema message
+	dictTypes map[int64]arrow.DataType // value type of each dictionary id
+
+	scan sync.Mutex // held while a stream's next message is scanned: in file order, once
+
+	mu        sync.Mutex
+	batches   []batchInfo
+	dictMsgs  [][]byte       // IPC streams: dictionary batch messages, in order
+	dictBytes int64          // IPC streams: their total length
+	dictSeen  map[int64]bool // the dictionary ids read so far (in file order)
+	scanned   int64          // streams: bytes indexed so far
+	indexed   bool           // every batch is known with its row count
+	numRows   int64          // with estimates for unknown batches
+}
+
+// open reads the schema and locates the first record batches: eagerHeaders
+// of them, or every one in a file of at most small bytes.
+func (x *ipcIndex) open() error {
+	var err error
+	switch x.format {
+	case IPCFile:
+		err = x.openFile()
+	case IPCStream:
+		err = x.openTensor()
+		if errors.Is(err, errNotTensorMessage) {
+			err = x.openStream()
+		}
+	}
+	if err == nil && x.schema == nil {
+		err = x.readSchema()
+	}
+	return err
+}
+
+// maxBatches is how many record batches a file may have: their index
+// (64 bytes a batch) must fit the cache budget.
+func (x *ipcIndex) maxBatches() int64 { return max(1024, x.budget/64) }
+
+// place recomputes batch starts and the row total; unknown row counts are
+// estimated from the bytes of the known ones. Call with x.mu held.
+func (x *ipcIndex) place() {
+	var knownRows, knownBytes int64
+	for _, b := range x.batches {
+		if b.rows >= 0 {
+			knownRows += b.rows
+			knownBytes += b.length
+		}
+	}
+	perByte := 0.0
+	if knownBytes > 0 {
+		perByte = float64(knownRows) / float64(knownBytes)
+	}
+	var n int64
+	exact := true
+	for i := range x.batches {
+		x.batches[i].start = n
+		r := x.batches[i].rows
+		if r < 0 {
+			r = int64(float64(x.batches[i].length)*perByte + 0.5)
+			exact = false
+		}
+		n += r
+	}
+	if x.format == IPCStream && x.scanned < x.size && !x.indexed {
+		n += int64(float64(x.size-x.scanned)*perByte + 0.5) // the stream not yet scanned
+		exact = false
+	}
+	x.numRows = n
+	if exact && x.format == IPCFile {
+		x.indexed = true
+	}
+}
+
+// replace is place with the lock.
+func (x *ipcIndex) replace() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.place()
+}
+
+// rows returns the number of rows (estimated for the batches whose header
+// is unread) and whether it is exact.
+func (x *ipcIndex) rows() (n int64, exact bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.numRows, x.indexed
+}
+
+// numBatches returns the number of record batches located so far.
+func (x *ipcIndex) numBatches() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return len(x.batches)
+}
+
+// isIndexed reports whether every record batch and its row count is known.
+func (x *ipcIndex) isIndexed() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.indexed
+}
+
+// batchAt returns what is known of record batch i and, for a stream, the
+// dictionary batch messages before it; ok is false when there is no batch
+// i (yet).
+func (x *ipcIndex) batchAt(i int) (b batchInfo, dicts [][]byte, ok bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if i < 0 || i >= len(x.batches) {
+		return b, nil, false
+	}
+	b = x.batches[i]
+	return b, x.dictMsgs[:b.dicts], true
+}
+
+// readHeader reads the row count of batch i (files), verifying its
+// metadata (see checkBlock).
+func (x *ipcIndex) readHeader(i int) error {
+	x.mu.Lock()
+	b := x.batches[i]
+	x.mu.Unlock()
+	if b.rows >= 0 {
+		return nil
+	}
+	info, err := x.readBlock(block{offset: b.offset, metaLen: b.metaLen, bodyLen: b.length - b.metaLen}, msgRecordBatch)
+	if err != nil {
+		return fmt.Errorf("cannot read record batch %d (offset %d): %w", i, b.offset, err)
+	}
+	x.mu.Lock()
+	x.batches[i].rows = info.rows
+	x.batches[i].compressed = info.compressed
+	x.mu.Unlock()
+	return nil
+}
+
+// counted records the row count of batch i found by decoding it, when its
+// header was not read, and places the batches again.
+func (x *ipcIndex) counted(i int, rows int64) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.batches[i].rows < 0 {
+		x.batches[i].rows = rows
+		x.place()
+	}
+}
+
+// wholeOnly marks batch i as read whole: its layout has no row windows.
+func (x *ipcIndex) wholeOnly(i int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.batches[i].whole = true
+}
+
+// locate returns the batch holding global row and the row's index in it,
+// reading the header of a batch whose row count is unknown; ok is false
+// when row is out of range or in a part not yet indexed.
+func (x *ipcIndex) locate(row int64) (batch, local int, ok bool) {
+	for tries := 0; tries < 8; tries++ {
+		i, b := x.find(row)
+		if i < 0 {
+			return 0, 0, false
+		}
+		if b.rows < 0 {
+			// Unknown: read its header (a few hundred bytes), re-place the
+			// batches and look again.
+			if err := x.readHeader(i); err != nil {
+				return 0, 0, false
+			}
+			x.replace()
+			continue
+		}
+		if row-b.start >= b.rows {
+			return 0, 0, false
+		}
+		return i, int(row - b.start), true
+	}
+	return 0, 0, false
+}
+
+// find returns the batch whose (maybe estimated) rows start at or before
+// row, and its index; -1 when there is none.
+func (x *ipcIndex) find(row int64) (int, batchInfo) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if row < 0 || len(x.batches) == 0 {
+		return -1, batchInfo{}
+	}
+	i := sort.Search(len(x.batches), func(i int) bool { return x.batches[i].start > row }) - 1
+	if i < 0 {
+		return -1, batchInfo{}
+	}
+	return i, x.batches[i]
+}
+
+// index reads the record batch headers open did not (files) or scans the
+// rest of the stream, calling progress(bytesDone, bytesTotal) as it goes,
+// until done or ctx is cancelled.
+func (x *ipcIndex) index(ctx context.Context, progress func(done, total int64)) error {
+	defer x.replace() // place what was found, however index ends
+	for i := 0; ; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		x.mu.Lock()
+		done, n := x.indexed, len(x.batches)
+		x.mu.Unlock()
+		if done {
+			break
+		}
+		at := int64(-1) // where the index has reached, for progress
+		switch x.format {
+		case IPCFile:
+			if i >= n {
+				x.mu.Lock()
+				x.indexed = true
+				x.mu.Unlock()
+				break
+			}
+			if err := x.readHeader(i); err != nil {
+				return err
+			}
+			at = x.batchOffset(i)
+		case IPCStream:
+			if err := x.scanNext(); err != nil {
+				return err
+			}
+			at = x.scannedBytes()
+		}
+		if progress != nil && at >= 0 && i%64 == 0 {
+			progress(at, x.size)
+		}
+		if i%256 == 0 {
+			x.replace()
+		}
+	}
+	x.mu.Lock()
+	x.place()
+	x.indexed = true
+	x.mu.Unlock()
+	if progress != nil {
+		progress(x.size, x.size)
+	}
+	return nil
+}
+
+// batchOffset returns where batch i starts.
+func (x *ipcIndex) batchOffset(i int) int64 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.batches[i].offset
+}
+
+// scannedBytes returns how far a stream is scanned.
+func (x *ipcIndex) scannedBytes() int64 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.scanned
+}
