@@ -25,6 +25,15 @@
 // numpy.transpose(physical, permutation). A Tensor is a zero-copy strided view
 // of one row; Tensor.Logical returns the permuted view without copying.
 //
+// # Conversions
+//
+// Between tensor views, flat arrays, arrow-go tensors, strided Go buffers and
+// the two tensor types, one file each: iterate.go (the strided block walk
+// every copy uses), flat.go, arrowtensor.go, strided.go, fixedvariable.go.
+// All follow the spec's logical layout ("Canonical Extension Types › Fixed
+// shape tensor" and "› Variable shape tensor"): values row-major in the
+// physical shape, the logical view numpy.transpose(physical, permutation).
+//
 // # Leniency and validation
 //
 // arrow-go fails a whole IPC schema read when a registered extension type's
