@@ -58,7 +58,7 @@ func ToArrowTensor(t Tensor) (tensor.Interface, error) {
 			return true
 		})
 		if bad != nil {
-			return nil, fmt.Errorf("tensorext: element at index %s is null; arrow-go tensors cannot hold nulls", formatInts(bad))
+			return nil, fmt.Errorf("tensorext: element at index %s is null; arrow-go tensors cannot hold nulls", FormatShape(bad))
 		}
 	}
 	names := cloneStrings(t.DimNames)
@@ -282,7 +282,7 @@ func appendArrowTensorFixed(b *FixedShapeTensorBuilder, src tensor.Interface, lo
 		v = physicalFromLogical(v, typ.permutation)
 	}
 	if !slices.Equal(v.Shape, typ.shape) {
-		return fmt.Errorf("tensorext: tensor shape %s does not match the %s shape %s", formatInts(shapeOf(src)), which, formatInts(want))
+		return fmt.Errorf("tensorext: tensor shape %s does not match the %s shape %s", FormatShape(shapeOf(src)), which, FormatShape(want))
 	}
 	return appendView(b.ValueBuilder(), v, func() { b.Append(true) })
 }
@@ -325,7 +325,7 @@ func appendArrowTensorVariable(b *VariableShapeTensorBuilder, src tensor.Interfa
 		return fmt.Errorf("tensorext: cannot append a tensor of %s to a tensor column of %s", src.DataType(), typ.ValueType())
 	}
 	if len(v.Shape) != typ.ndim {
-		return fmt.Errorf("tensorext: tensor shape %s must have %d dimensions", formatInts(v.Shape), typ.ndim)
+		return fmt.Errorf("tensorext: tensor shape %s must have %d dimensions", FormatShape(v.Shape), typ.ndim)
 	}
 	if logical {
 		v = physicalFromLogical(v, typ.permutation)

@@ -1346,7 +1346,7 @@ func permutationCase(shape []int, variable bool) confCase {
 			n *= d
 		}
 		for _, perm := range allPerms(len(shape)) {
-			t.Run(formatInts(perm), func(t *testing.T) {
+			t.Run(FormatShape(perm), func(t *testing.T) {
 				var tt Tensor
 				if variable {
 					typ := mustVariable(t, arrow.PrimitiveTypes.Float64, len(shape), perm, names, nil)

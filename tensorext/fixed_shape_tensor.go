@@ -56,11 +56,11 @@ func NewFixedShapeTensorType(valueType arrow.DataType, shape, permutation []int,
 	}
 	n, ok := product(shape)
 	if !ok || n > int(^uint32(0)>>1) {
-		return nil, fmt.Errorf("tensorext: product of shape dimensions %s does not fit a FixedSizeList size (int32)", formatInts(shape))
+		return nil, fmt.Errorf("tensorext: product of shape dimensions %s does not fit a FixedSizeList size (int32)", FormatShape(shape))
 	}
 	if n == 0 {
 		// arrow.FixedSizeListOf rejects size 0, so arrow-go cannot hold such a column.
-		return nil, fmt.Errorf("tensorext: shape %s has no elements; arrow-go cannot build FixedSizeList[0]", formatInts(shape))
+		return nil, fmt.Errorf("tensorext: shape %s has no elements; arrow-go cannot build FixedSizeList[0]", FormatShape(shape))
 	}
 	t := &FixedShapeTensorType{
 		ExtensionBase: arrow.ExtensionBase{Storage: arrow.FixedSizeListOf(int32(n), valueType)},
@@ -146,10 +146,10 @@ func (t *FixedShapeTensorType) Validate() error { return t.err }
 func (t *FixedShapeTensorType) Serialize() string {
 	var b strings.Builder
 	b.WriteString(`{"shape":`)
-	b.WriteString(formatInts(t.shape))
+	b.WriteString(FormatShape(t.shape))
 	if len(t.permutation) > 0 {
 		b.WriteString(`,"permutation":`)
-		b.WriteString(formatInts(t.permutation))
+		b.WriteString(FormatShape(t.permutation))
 	}
 	if len(t.dimNames) > 0 {
 		b.WriteString(`,"dim_names":`)
@@ -208,7 +208,7 @@ func (t *FixedShapeTensorType) parse(storage arrow.DataType, data string) error 
 	}
 	n, ok := product(t.shape)
 	if !ok {
-		return fmt.Errorf("Product of shape dimensions %s overflows; it must match FixedSizeList size (%d)", formatInts(t.shape), fsl.Len())
+		return fmt.Errorf("Product of shape dimensions %s overflows; it must match FixedSizeList size (%d)", FormatShape(t.shape), fsl.Len())
 	}
 	if n != int(fsl.Len()) {
 		return fmt.Errorf("Product of shape dimensions (%d) does not match FixedSizeList size (%d)", n, fsl.Len())
@@ -245,9 +245,9 @@ func (t *FixedShapeTensorType) String() string {
 	} else {
 		b.WriteString("?")
 	}
-	b.WriteString(", shape=" + formatInts(t.shape))
+	b.WriteString(", shape=" + FormatShape(t.shape))
 	if t.permutation != nil {
-		b.WriteString(", permutation=" + formatInts(t.permutation))
+		b.WriteString(", permutation=" + FormatShape(t.permutation))
 	}
 	if t.dimNames != nil {
 		b.WriteString(", dim_names=[" + strings.Join(t.dimNames, ",") + "]")

@@ -140,7 +140,7 @@ func VariableToFixed(mem memory.Allocator, arr *VariableShapeTensorArray) (*Fixe
 			shape, first = t.Shape, i
 		} else if !slices.Equal(t.Shape, shape) {
 			return nil, fmt.Errorf("tensorext: row %d has shape %s, unlike row %d's shape %s; a fixed shape tensor needs one shape",
-				i, formatInts(t.Shape), first, formatInts(shape))
+				i, FormatShape(t.Shape), first, FormatShape(shape))
 		}
 		starts[i] = t.Offset
 	}
@@ -158,7 +158,7 @@ func VariableToFixed(mem memory.Allocator, arr *VariableShapeTensorArray) (*Fixe
 	}
 	for k, d := range typ.uniformShape {
 		if d != VaryingDim && d != shape[k] {
-			return nil, fmt.Errorf("tensorext: row %d: shape %s does not match uniform_shape in dimension %d", first, formatInts(shape), k)
+			return nil, fmt.Errorf("tensorext: row %d: shape %s does not match uniform_shape in dimension %d", first, FormatShape(shape), k)
 		}
 	}
 	ftyp, err := NewFixedShapeTensorType(typ.ValueType(), shape, typ.permutation, typ.dimNames)

@@ -24,7 +24,7 @@ func checkView(t Tensor) (n, lo, hi int, err error) {
 	}
 	n, ok := product(t.Shape)
 	if !ok {
-		return 0, 0, 0, fmt.Errorf("tensorext: shape %s is negative or too large", formatInts(t.Shape))
+		return 0, 0, 0, fmt.Errorf("tensorext: shape %s is negative or too large", FormatShape(t.Shape))
 	}
 	lo, hi = t.Offset, t.Offset
 	if n == 0 {

@@ -131,7 +131,7 @@ func checkPermutation(perm []int, ndim int) error {
 	for _, p := range perm {
 		if p < 0 || p >= ndim || seen[p] {
 			return fmt.Errorf("Permutation indices for %d dimensional tensors must be unique and within [0, %d] range. Got: %s",
-				ndim, ndim-1, formatInts(perm))
+				ndim, ndim-1, FormatShape(perm))
 		}
 		seen[p] = true
 	}
@@ -152,20 +152,6 @@ func isIdentity(perm []int) bool {
 		}
 	}
 	return true
-}
-
-// formatInts formats a list as [a,b,c] (the JSON spelling).
-func formatInts(v []int) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, x := range v {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(x))
-	}
-	b.WriteByte(']')
-	return b.String()
 }
 
 // writeJSONStrings writes a JSON array of strings as Arrow C++ (rapidjson)

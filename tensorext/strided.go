@@ -114,7 +114,7 @@ func FromStrided[T Element](values []T, shape, strides []int, dimNames []string)
 	}
 	n, ok := product(shape)
 	if !ok {
-		return RowMajor[T]{}, fmt.Errorf("tensorext: shape %s is negative or too large", formatInts(shape))
+		return RowMajor[T]{}, fmt.Errorf("tensorext: shape %s is negative or too large", FormatShape(shape))
 	}
 	last := 0
 	for k, s := range strides {
@@ -125,7 +125,7 @@ func FromStrided[T Element](values []T, shape, strides []int, dimNames []string)
 	}
 	if n > 0 && last >= len(values) {
 		return RowMajor[T]{}, fmt.Errorf("tensorext: shape %s with strides %s reads position %d of %d values",
-			formatInts(shape), formatInts(strides), last, len(values))
+			FormatShape(shape), FormatShape(strides), last, len(values))
 	}
 
 	// Worked example, the 3-cycle where Arrow C++ differs. Let B be a

@@ -144,7 +144,7 @@ func (t *VariableShapeTensorType) Validate() error { return t.err }
 func (t *VariableShapeTensorType) Serialize() string {
 	var parts []string
 	if len(t.permutation) > 0 {
-		parts = append(parts, `"permutation":`+formatInts(t.permutation))
+		parts = append(parts, `"permutation":`+FormatShape(t.permutation))
 	}
 	if len(t.dimNames) > 0 {
 		var b strings.Builder
@@ -232,7 +232,7 @@ func (t *VariableShapeTensorType) parse(storage arrow.DataType, data string) err
 		}
 		for _, d := range dims {
 			if d < 0 || d >= t.ndim {
-				return fmt.Errorf("ragged_dimensions must be within [0, %d], got %s", t.ndim-1, formatInts(dims))
+				return fmt.Errorf("ragged_dimensions must be within [0, %d], got %s", t.ndim-1, FormatShape(dims))
 			}
 		}
 	}
@@ -264,13 +264,13 @@ func (t *VariableShapeTensorType) String() string {
 	}
 	fmt.Fprintf(&b, ", ndim=%d", t.ndim)
 	if t.permutation != nil {
-		b.WriteString(", permutation=" + formatInts(t.permutation))
+		b.WriteString(", permutation=" + FormatShape(t.permutation))
 	}
 	if t.dimNames != nil {
 		b.WriteString(", dim_names=[" + strings.Join(t.dimNames, ",") + "]")
 	}
 	if t.uniformShape != nil {
-		s := strings.ReplaceAll(formatInts(t.uniformShape), "-1", "null")
+		s := strings.ReplaceAll(FormatShape(t.uniformShape), "-1", "null")
 		b.WriteString(", uniform_shape=" + s)
 	}
 	b.WriteString("]>")
@@ -390,7 +390,7 @@ func (a *VariableShapeTensorArray) ValidateFull() error {
 		for k, d := range typ.uniformShape {
 			if d != VaryingDim && t.Shape[k] != d {
 				return rowError(i, "shape %s does not match uniform_shape %s in dimension %d",
-					formatInts(t.Shape), strings.ReplaceAll(formatInts(typ.uniformShape), "-1", "null"), k)
+					FormatShape(t.Shape), strings.ReplaceAll(FormatShape(typ.uniformShape), "-1", "null"), k)
 			}
 		}
 	}
@@ -445,14 +445,14 @@ func (b *VariableShapeTensorBuilder) AppendTensor(shape []int, values any) error
 // disagreement with uniform_shape. what names the shape in messages.
 func (b *VariableShapeTensorBuilder) checkShape(shape []int, what string) error {
 	if len(shape) != b.typ.ndim {
-		return fmt.Errorf("tensorext: shape %s must have %d dimensions", formatInts(shape), b.typ.ndim)
+		return fmt.Errorf("tensorext: shape %s must have %d dimensions", FormatShape(shape), b.typ.ndim)
 	}
 	for k, d := range shape {
 		if d < 0 || d > int(^uint32(0)>>1) {
 			return fmt.Errorf("tensorext: shape must have non-negative int32 values, got %d", d)
 		}
 		if b.typ.uniformShape != nil && b.typ.uniformShape[k] != VaryingDim && b.typ.uniformShape[k] != d {
-			return fmt.Errorf("tensorext: %s %s does not match uniform_shape in dimension %d", what, formatInts(shape), k)
+			return fmt.Errorf("tensorext: %s %s does not match uniform_shape in dimension %d", what, FormatShape(shape), k)
 		}
 	}
 	return nil

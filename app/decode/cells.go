@@ -161,20 +161,6 @@ func Truncate(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-func fmtInts(v []int) string {
-	parts := make([]string, len(v))
-	for i, x := range v {
-		parts[i] = strconv.Itoa(x)
-	}
-	return "[" + strings.Join(parts, ",") + "]"
-}
-
-// JoinInts formats a shape for the viewer's attributes: "2,3".
-func JoinInts(v []int) string {
-	s := fmtInts(v)
-	return s[1 : len(s)-1]
-}
-
 // Tensor returns the view of the tensor in column col at global row. It
 // returns tensorext.ErrNullTensor for a null row and an error for a column
 // that is not a (valid) tensor column; it never panics.

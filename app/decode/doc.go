@@ -19,7 +19,8 @@
 //     Reading (the big reads under way), Batch, Cell, Tensor, CacheBytes,
 //     Fields, Warnings, AddWarning, Close. Its methods are safe for
 //     concurrent use.
-//   - Summarize, ValuesText, Truncate, JoinInts, HumanBytes: formatting.
+//   - Summarize, ValuesText, Truncate, HumanBytes: formatting (shapes:
+//     tensorext.FormatShape, JoinShape).
 //   - ErrTooLarge, ErrCanceled, ErrPanic: what errors wrap.
 //
 // Its parts, unexported:

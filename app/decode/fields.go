@@ -82,7 +82,7 @@ func describeField(i int, fld arrow.Field) Field {
 		}
 		tf := &TensorField{ValueType: t.ValueType().String(), NDim: t.NDim(), DimNames: t.DimNames(), Permutation: t.Permutation()}
 		if u := t.UniformShape(); u != nil {
-			tf.UniformShape = strings.ReplaceAll(fmtInts(u), "-1", "null")
+			tf.UniformShape = strings.ReplaceAll(tensorext.FormatShape(u), "-1", "null")
 		}
 		out.Tensor = tf
 	}

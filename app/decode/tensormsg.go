@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -348,15 +347,15 @@ func (m *tensorMeta) readShape(t vtab, meta []byte) error {
 			return tensorMsgErr("dimension %d has size %d", k, d)
 		}
 		if d != 0 && m.n > math.MaxInt64/d {
-			return tensorMsgErr("the product of its shape %s overflows a 64-bit integer", fmtInt64s(m.shape))
+			return tensorMsgErr("the product of its shape %s overflows a 64-bit integer", tensorext.FormatShape(m.shape))
 		}
 		m.n *= d
 	}
 	if m.n == 0 {
-		return tensorMsgErr("its shape %s holds no elements, which a fixed_shape_tensor column cannot hold (arrow-go has no FixedSizeList[0])", fmtInt64s(m.shape))
+		return tensorMsgErr("its shape %s holds no elements, which a fixed_shape_tensor column cannot hold (arrow-go has no FixedSizeList[0])", tensorext.FormatShape(m.shape))
 	}
 	if m.n > math.MaxInt32 {
-		return tensorMsgErr("its shape %s holds %d elements; a fixed_shape_tensor column (a FixedSizeList) holds at most %d", fmtInt64s(m.shape), m.n, math.MaxInt32)
+		return tensorMsgErr("its shape %s holds %d elements; a fixed_shape_tensor column (a FixedSizeList) holds at most %d", tensorext.FormatShape(m.shape), m.n, math.MaxInt32)
 	}
 	return nil
 }
@@ -381,14 +380,6 @@ func (m *tensorMeta) readStrides(t vtab) error {
 	return nil
 }
 
-func fmtInt64s(v []int64) string {
-	s := make([]string, len(v))
-	for k, x := range v {
-		s[k] = fmt.Sprint(x)
-	}
-	return "[" + strings.Join(s, ",") + "]"
-}
-
 // tensorStrides is how the tensor's values lie in its data buffer.
 type tensorStrides struct {
 	contiguous bool
@@ -405,7 +396,7 @@ func (m *tensorMeta) tensorLayout() (tensorStrides, error) {
 	need := m.n * m.width // ≤ (2^31-1) × 8
 	if m.strides == nil {
 		if m.data.length != need {
-			return tensorStrides{}, tensorMsgErr("its data buffer holds %d bytes; shape %s of %s needs %d", m.data.length, fmtInt64s(m.shape), m.typeString, need)
+			return tensorStrides{}, tensorMsgErr("its data buffer holds %d bytes; shape %s of %s needs %d", m.data.length, tensorext.FormatShape(m.shape), m.typeString, need)
 		}
 		return tensorStrides{contiguous: true, order: identityPerm(ndim)}, nil
 	}
@@ -426,7 +417,7 @@ func (m *tensorMeta) tensorLayout() (tensorStrides, error) {
 			return tensorStrides{}, tensorMsgErr("dimension %d has stride %d; strides are non-negative byte offsets (Tensor.fbs)", k, s)
 		}
 		if s > (limit-reach)/(d-1) {
-			return tensorStrides{}, tensorMsgErr("its strides %s reach past its %d-byte data buffer (shape %s of %s)", fmtInt64s(m.strides), m.data.length, fmtInt64s(m.shape), m.typeString)
+			return tensorStrides{}, tensorMsgErr("its strides %s reach past its %d-byte data buffer (shape %s of %s)", tensorext.FormatShape(m.strides), m.data.length, tensorext.FormatShape(m.shape), m.typeString)
 		}
 		st[k] = s
 		reach += s * (d - 1)
@@ -456,7 +447,7 @@ func (m *tensorMeta) tensorLayout() (tensorStrides, error) {
 	}
 	if contiguous {
 		if m.data.length != need {
-			return tensorStrides{}, tensorMsgErr("its data buffer holds %d bytes; shape %s of %s needs %d", m.data.length, fmtInt64s(m.shape), m.typeString, need)
+			return tensorStrides{}, tensorMsgErr("its data buffer holds %d bytes; shape %s of %s needs %d", m.data.length, tensorext.FormatShape(m.shape), m.typeString, need)
 		}
 		return tensorStrides{contiguous: true, order: order}, nil
 	}
@@ -480,7 +471,7 @@ func (m *tensorMeta) batch(r io.ReaderAt, size, budget int64) (arrow.RecordBatch
 	ndim := len(m.shape)
 	need := m.n * m.width
 	if total := need + l.span; total > budget {
-		ref := &refusal{want: total, limit: budget, size: size, what: fmt.Sprintf("the IPC Tensor message's %s tensor of shape %s", m.typeString, fmtInt64s(m.shape)), read: true}
+		ref := &refusal{want: total, limit: budget, size: size, what: fmt.Sprintf("the IPC Tensor message's %s tensor of shape %s", m.typeString, tensorext.FormatShape(m.shape)), read: true}
 		return nil, tensorMsgErr("%w", ref)
 	}
 	off := m.bodyStart + m.data.offset

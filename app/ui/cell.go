@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/tensorext"
 )
 
 // CellView shows one value: text, null, an error, or a tensor summary with
@@ -64,7 +65,7 @@ func tensorCell(field string, t *decode.TensorCell) app.HTMLDiv {
 	}
 	return app.Div().Class("cell tensor").
 		Attr("data-tensor", true).Attr("data-field", field).
-		Attr("data-shape", decode.JoinInts(t.Shape)).Attr("data-logical-shape", decode.JoinInts(t.LogicalShape)).
+		Attr("data-shape", tensorext.JoinShape(t.Shape)).Attr("data-logical-shape", tensorext.JoinShape(t.LogicalShape)).
 		Attr("data-dim-names", strings.Join(t.DimNames, ",")).Attr("data-logical-dim-names", strings.Join(t.LogicalDimNames, ",")).
 		Body(
 			app.If(t.Preview != nil, func() app.UI {
@@ -92,4 +93,4 @@ func dims(shape []int, names []string) string {
 	return s
 }
 
-func itoa(i int) string { return decode.JoinInts([]int{i}) }
+func itoa(i int) string { return tensorext.JoinShape([]int{i}) }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -56,7 +55,7 @@ func (c *InspectorControls) Render() app.UI {
 				}),
 				app.Text(" physical layout"),
 			),
-			app.Span().Class("layout").Attr("data-role", "layout").Text(layout+": shape ["+decode.JoinInts(t.Shape)+"]"+namesSuffix(t.DimNames)),
+			app.Span().Class("layout").Attr("data-role", "layout").Text(layout+": shape ["+tensorext.JoinShape(t.Shape)+"]"+namesSuffix(t.DimNames)),
 		),
 		app.Range(c.Sliders).Slice(func(i int) app.UI { return c.slider(c.Sliders[i]) }),
 		app.Div().Class("control-row").Body(

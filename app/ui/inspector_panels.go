@@ -10,7 +10,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -53,7 +52,7 @@ type StatsPanel struct {
 func (p *StatsPanel) Render() app.UI {
 	s := p.Stats
 	rows := [][2]string{
-		{"shape", "[" + decode.JoinInts(p.Shape) + "]"},
+		{"shape", "[" + tensorext.JoinShape(p.Shape) + "]"},
 		{"value type", p.ValueType},
 		{"count", strconv.Itoa(s.Count)},
 		{"nulls", strconv.Itoa(s.Nulls)},
@@ -126,8 +125,8 @@ func (p *ColumnPanel) Render() app.UI {
 		app.Ul().Class("shapes").Attr("data-role", "shapes").Body(
 			app.Range(c.Shapes).Slice(func(i int) app.UI {
 				sc := c.Shapes[i]
-				return app.Li().Attr("data-shape", decode.JoinInts(sc.Shape)).Attr("data-rows", sc.Rows).
-					Text(fmt.Sprintf("[%s] × %d", decode.JoinInts(sc.Shape), sc.Rows))
+				return app.Li().Attr("data-shape", tensorext.JoinShape(sc.Shape)).Attr("data-rows", sc.Rows).
+					Text(fmt.Sprintf("[%s] × %d", tensorext.JoinShape(sc.Shape), sc.Rows))
 			}),
 			app.If(c.OtherShapes > 0, func() app.UI {
 				return app.Li().Text(fmt.Sprintf("%d rows of other shapes", c.OtherShapes))

@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/tensorext"
 )
 
 // SchemaTable lists the schema's fields: name, Arrow type, nullability,
@@ -67,7 +68,7 @@ func tensorParams(t *decode.TensorField) app.UI {
 	var parts []string
 	parts = append(parts, "value type "+t.ValueType)
 	if t.Shape != nil {
-		parts = append(parts, "shape ["+decode.JoinInts(t.Shape)+"]")
+		parts = append(parts, "shape ["+tensorext.JoinShape(t.Shape)+"]")
 	} else {
 		parts = append(parts, "ndim "+itoa(t.NDim))
 	}
@@ -75,7 +76,7 @@ func tensorParams(t *decode.TensorField) app.UI {
 		parts = append(parts, "dim_names ["+strings.Join(t.DimNames, ", ")+"]")
 	}
 	if t.Permutation != nil {
-		parts = append(parts, "permutation ["+decode.JoinInts(t.Permutation)+"]")
+		parts = append(parts, "permutation ["+tensorext.JoinShape(t.Permutation)+"]")
 	}
 	if t.UniformShape != "" {
 		parts = append(parts, "uniform_shape "+t.UniformShape)

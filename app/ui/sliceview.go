@@ -8,7 +8,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -194,7 +193,7 @@ func (s *SliceView) readout() app.UI {
 		table = inspect.Neighbourhood(s.Tensor, s.View, s.hoverX, s.hoverY, 2)
 	}
 	return app.Div().Class("readout").Attr("data-role", "readout").
-		Attr("data-index", decode.JoinInts(idx)).Attr("data-value", text).Body(
+		Attr("data-index", tensorext.JoinShape(idx)).Attr("data-value", text).Body(
 		app.Code().Text("["+strings.Join(names, ", ")+"] = "),
 		app.Strong().Text(text),
 		app.If(len(table) > 0, func() app.UI {
