@@ -70,3 +70,13 @@ type number interface {
 func reader[T number](v []T) func(pos int) float64 {
 	return func(pos int) float64 { return float64(v[pos]) }
 }
+
+// Check reports why the view t cannot be read, or nil: it has no Values,
+// not one stride per dimension, a negative shape or one whose product
+// overflows int, or an element whose position (Offset + Σ index[k] ·
+// Strides[k]) lies outside [0, Values.Len()). Every consumer that walks a
+// view checks it this way first; a view read from a valid array passes.
+func (t Tensor) Check() error {
+	_, _, _, err := checkView(t)
+	return err
+}

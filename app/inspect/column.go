@@ -136,7 +136,7 @@ func (c *ColumnStats) fillHistogram(rows int, tensor func(i int) (tensorext.Tens
 			return err
 		}
 		t, ok, err := tensor(i)
-		if err != nil || !ok || t.Values == nil || checkTensorSpan(t) != nil {
+		if err != nil || !ok || t.Values == nil || t.Check() != nil {
 			continue
 		}
 		valid := validityOf(t.Values)

@@ -94,7 +94,7 @@ func WriteNPY(w io.Writer, t tensorext.Tensor) error {
 		return fmt.Errorf("inspect: cannot write values of type %s to .npy; need an integer, float16/32/64 or bool type", t.ValueType())
 	}
 	l := t.Logical()
-	if err := checkTensorSpan(l); err != nil {
+	if err := l.Check(); err != nil {
 		return err
 	}
 	if l.Values.NullN() > 0 {
@@ -250,27 +250,4 @@ func firstNull(t tensorext.Tensor) ([]int, bool) {
 // formatIndex formats an index as [1 2 0].
 func formatIndex(idx []int) string {
 	return strings.ReplaceAll(fmt.Sprint(idx), ",", "")
-}
-
-// checkTensorSpan returns an error when some element of t lies outside
-// t.Values.
-func checkTensorSpan(t tensorext.Tensor) error {
-	if t.Len() == 0 {
-		return nil
-	}
-	lo, hi := t.Offset, t.Offset
-	for d, n := range t.Shape {
-		if n < 0 {
-			return fmt.Errorf("inspect: dimension %d has negative size %d", d, n)
-		}
-		if step := (n - 1) * t.Strides[d]; step < 0 {
-			lo += step
-		} else {
-			hi += step
-		}
-	}
-	if lo < 0 || hi >= t.Values.Len() {
-		return fmt.Errorf("inspect: tensor reads value positions %d..%d outside the %d values", lo, hi, t.Values.Len())
-	}
-	return nil
 }

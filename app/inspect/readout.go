@@ -19,7 +19,7 @@ func ValueAt(t tensorext.Tensor, v View, x, y int) (index []int, text string, ok
 		return nil, "", false
 	}
 	g := v.geom(t)
-	if x < 0 || y < 0 || x >= g.w || y >= g.h || checkSpan(t, g) != nil {
+	if x < 0 || y < 0 || x >= g.w || y >= g.h || t.Check() != nil {
 		return nil, "", false
 	}
 	return v.index(t, x, y), pixelText(t, g, x, y), true
@@ -58,7 +58,7 @@ func Neighbourhood(t tensorext.Tensor, v View, x, y, radius int) [][]string {
 		return nil
 	}
 	g := v.geom(t)
-	if x < 0 || y < 0 || x >= g.w || y >= g.h || checkSpan(t, g) != nil {
+	if x < 0 || y < 0 || x >= g.w || y >= g.h || t.Check() != nil {
 		return nil
 	}
 	n := 2*radius + 1

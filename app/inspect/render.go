@@ -78,7 +78,7 @@ func RenderInto(dst *image.RGBA, t tensorext.Tensor, v View, cm Colormap, r Rang
 	if g.w > 0 && g.h > MaxImagePixels/g.w {
 		return dst, fmt.Errorf("inspect: a %d×%d picture exceeds %d pixels", g.w, g.h, MaxImagePixels)
 	}
-	if err := checkSpan(t, g); err != nil {
+	if err := t.Check(); err != nil {
 		return dst, err
 	}
 	n := 4 * g.w * g.h

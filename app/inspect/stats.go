@@ -36,7 +36,7 @@ func AutoRange(t tensorext.Tensor, v View, mode string) Range {
 		return Range{0, 1}
 	}
 	g := v.geom(t)
-	if checkSpan(t, g) != nil || (g.w > 0 && g.h > MaxImagePixels/g.w) {
+	if t.Check() != nil || (g.w > 0 && g.h > MaxImagePixels/g.w) {
 		return Range{0, 1}
 	}
 	valid := validityOf(t.Values)
@@ -220,7 +220,7 @@ func ComputeStats(t tensorext.Tensor, bins int) Stats {
 	if bins > 0 {
 		s.Hist = make([]int, bins)
 	}
-	if t.Values == nil || len(t.Strides) != len(t.Shape) || checkTensorSpan(t) != nil {
+	if t.Check() != nil {
 		return s
 	}
 	valid := validityOf(t.Values)

@@ -100,33 +100,3 @@ func drawable(t tensorext.Tensor) error {
 	}
 	return nil
 }
-
-// span returns the smallest and largest position a valid view's picture
-// reads (hi < lo for an empty picture).
-func (g geometry) span() (lo, hi int) {
-	if g.w == 0 || g.h == 0 {
-		return 0, -1
-	}
-	lo, hi = g.base, g.base
-	for _, d := range [][2]int{{g.w, g.sx}, {g.h, g.sy}, {g.channels, g.sc}} {
-		if d[0] == 0 {
-			continue
-		}
-		step := (d[0] - 1) * d[1]
-		if step < 0 {
-			lo += step
-		} else {
-			hi += step
-		}
-	}
-	return lo, hi
-}
-
-// checkSpan returns an error when a view reads outside t.Values (a tensor
-// whose Offset or Strides do not fit its values).
-func checkSpan(t tensorext.Tensor, g geometry) error {
-	if lo, hi := g.span(); hi >= lo && (lo < 0 || hi >= t.Values.Len()) {
-		return fmt.Errorf("inspect: view reads value positions %d..%d outside the %d values", lo, hi, t.Values.Len())
-	}
-	return nil
-}
