@@ -252,7 +252,7 @@ func physicalFromLogical(v Tensor, perm []int) Tensor {
 // appending nothing, when the value types differ, the shape differs, a stride
 // is negative or not a multiple of the element size, or src's data is too
 // short for its shape and strides.
-func AppendArrowTensor(b *FixedShapeTensorBuilder, src tensor.Interface) error {
+func (b *FixedShapeTensorBuilder) AppendArrowTensor(src tensor.Interface) error {
 	return appendArrowTensorFixed(b, src, false)
 }
 
@@ -262,7 +262,7 @@ func AppendArrowTensor(b *FixedShapeTensorBuilder, src tensor.Interface) error {
 // LogicalShape, and the values are stored transposed into physical row-major
 // order. It is the
 // inverse of ToArrowTensor(row.Logical()). Errors are AppendArrowTensor's.
-func AppendLogicalArrowTensor(b *FixedShapeTensorBuilder, src tensor.Interface) error {
+func (b *FixedShapeTensorBuilder) AppendLogicalArrowTensor(src tensor.Interface) error {
 	return appendArrowTensorFixed(b, src, true)
 }
 
@@ -295,22 +295,22 @@ func shapeOf(src tensor.Interface) []int {
 	return s
 }
 
-// AppendArrowTensorVariable appends src, an arrow-go tensor with any
+// AppendArrowTensor appends src, an arrow-go tensor with any
 // non-negative byte strides, as one row of the variable shape tensor builder
 // b (spec "Canonical Extension Types › Variable shape tensor"): src's shape
 // becomes the row's physical shape and its values are stored row-major. It returns an
 // error, appending nothing, when the value types differ, src's number of
 // dimensions is not the type's ndim, the shape disagrees with uniform_shape,
-// or src's strides or data are unusable (see AppendArrowTensor).
-func AppendArrowTensorVariable(b *VariableShapeTensorBuilder, src tensor.Interface) error {
+// or src's strides or data are unusable (as for FixedShapeTensorBuilder.AppendArrowTensor).
+func (b *VariableShapeTensorBuilder) AppendArrowTensor(src tensor.Interface) error {
 	return appendArrowTensorVariable(b, src, false)
 }
 
-// AppendLogicalArrowTensorVariable appends src as one row of b whose logical
+// AppendLogicalArrowTensor appends src as one row of b whose logical
 // view equals src: the row's physical shape is shape[permutation[i]] =
 // src.Shape()[i] and the values are stored transposed into physical
-// row-major order. Errors are AppendArrowTensorVariable's.
-func AppendLogicalArrowTensorVariable(b *VariableShapeTensorBuilder, src tensor.Interface) error {
+// row-major order. Errors are AppendArrowTensor's.
+func (b *VariableShapeTensorBuilder) AppendLogicalArrowTensor(src tensor.Interface) error {
 	return appendArrowTensorVariable(b, src, true)
 }
 

@@ -162,21 +162,21 @@ func TestConvertAppendArrowTensor(t *testing.T) {
 	defer logical.Release()
 
 	for _, src := range []tensor.Interface{rowMajor, colMajor, strided} {
-		if err := AppendArrowTensor(b, src); err != nil {
+		if err := b.AppendArrowTensor(src); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := AppendLogicalArrowTensor(b, logical); err != nil {
+	if err := b.AppendLogicalArrowTensor(logical); err != nil {
 		t.Fatal(err)
 	}
 	b.AppendNull()
 	// Errors append nothing.
 	wrongShape := tensor.NewFloat32(sliced.Data(), []int64{3, 2}, nil, nil)
 	defer wrongShape.Release()
-	if err := AppendArrowTensor(b, wrongShape); err == nil || err.Error() != "tensorext: tensor shape [3,2] does not match the physical shape [2,3]" {
+	if err := b.AppendArrowTensor(wrongShape); err == nil || err.Error() != "tensorext: tensor shape [3,2] does not match the physical shape [2,3]" {
 		t.Errorf("shape: %v", err)
 	}
-	if err := AppendLogicalArrowTensor(b, rowMajor); err == nil || err.Error() != "tensorext: tensor shape [2,3] does not match the logical shape [3,2]" {
+	if err := b.AppendLogicalArrowTensor(rowMajor); err == nil || err.Error() != "tensorext: tensor shape [2,3] does not match the logical shape [3,2]" {
 		t.Errorf("logical shape: %v", err)
 	}
 	ib := array.NewInt32Builder(mem)
@@ -186,17 +186,17 @@ func TestConvertAppendArrowTensor(t *testing.T) {
 	defer ints.Release()
 	it := tensor.NewInt32(ints.Data(), []int64{2, 3}, nil, nil)
 	defer it.Release()
-	if err := AppendArrowTensor(b, it); err == nil || err.Error() != "tensorext: cannot append a tensor of int32 to a tensor column of float32" {
+	if err := b.AppendArrowTensor(it); err == nil || err.Error() != "tensorext: cannot append a tensor of int32 to a tensor column of float32" {
 		t.Errorf("type: %v", err)
 	}
 	tooLong := tensor.NewFloat32(sliced.Data(), []int64{2, 3}, []int64{16, 4}, nil)
 	defer tooLong.Release()
-	if err := AppendArrowTensor(b, tooLong); err == nil || !strings.Contains(err.Error(), "view reads positions [0, 6] of a values array of length 6") {
+	if err := b.AppendArrowTensor(tooLong); err == nil || !strings.Contains(err.Error(), "view reads positions [0, 6] of a values array of length 6") {
 		t.Errorf("extent: %v", err)
 	}
 	odd := tensor.NewFloat32(sliced.Data(), []int64{2, 3}, []int64{12, 2}, nil)
 	defer odd.Release()
-	if err := AppendArrowTensor(b, odd); err == nil || !strings.Contains(err.Error(), "stride 2 is not a non-negative multiple of the 4-byte element size") {
+	if err := b.AppendArrowTensor(odd); err == nil || !strings.Contains(err.Error(), "stride 2 is not a non-negative multiple of the 4-byte element size") {
 		t.Errorf("odd stride: %v", err)
 	}
 
@@ -208,7 +208,7 @@ func TestConvertAppendArrowTensor(t *testing.T) {
 	defer withNull.Release()
 	nt := tensor.NewFloat32(withNull.Data(), []int64{2, 3}, []int64{4, 8}, nil) // column-major
 	defer nt.Release()
-	if err := AppendArrowTensor(b, nt); err != nil {
+	if err := b.AppendArrowTensor(nt); err != nil {
 		t.Fatal(err)
 	}
 
@@ -263,7 +263,7 @@ func TestConvertArrowTensorRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := AppendLogicalArrowTensor(b, lt); err != nil {
+				if err := b.AppendLogicalArrowTensor(lt); err != nil {
 					t.Fatal(err)
 				}
 				lt.Release()
@@ -271,7 +271,7 @@ func TestConvertArrowTensorRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := AppendArrowTensor(b, pt); err != nil {
+				if err := b.AppendArrowTensor(pt); err != nil {
 					t.Fatal(err)
 				}
 				pt.Release()
@@ -289,7 +289,7 @@ func TestConvertArrowTensorRoundTrip(t *testing.T) {
 	}
 }
 
-func TestConvertAppendArrowTensorVariable(t *testing.T) {
+func TestConvertVariableAppendArrowTensor(t *testing.T) {
 	mem := convCheckedMem(t)
 	ib := array.NewInt32Builder(mem)
 	ib.AppendValues([]int32{10, 11, 12, 13, 14, 15}, nil)
@@ -307,19 +307,19 @@ func TestConvertAppendArrowTensorVariable(t *testing.T) {
 	l := tensor.NewInt32(ints.Data(), []int64{3, 2}, nil, nil) // logical [3,2] -> physical [2,3]
 	defer l.Release()
 	for _, src := range []tensor.Interface{a, c} {
-		if err := AppendArrowTensorVariable(b, src); err != nil {
+		if err := b.AppendArrowTensor(src); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := AppendLogicalArrowTensorVariable(b, l); err != nil {
+	if err := b.AppendLogicalArrowTensor(l); err != nil {
 		t.Fatal(err)
 	}
-	if err := AppendArrowTensorVariable(b, l); err == nil || err.Error() != "tensorext: physical shape [3,2] does not match uniform_shape in dimension 1" {
+	if err := b.AppendArrowTensor(l); err == nil || err.Error() != "tensorext: physical shape [3,2] does not match uniform_shape in dimension 1" {
 		t.Errorf("uniform: %v", err)
 	}
 	v1 := tensor.NewInt32(ints.Data(), []int64{6}, nil, nil)
 	defer v1.Release()
-	if err := AppendArrowTensorVariable(b, v1); err == nil || err.Error() != "tensorext: tensor shape [6] must have 2 dimensions" {
+	if err := b.AppendArrowTensor(v1); err == nil || err.Error() != "tensorext: tensor shape [6] must have 2 dimensions" {
 		t.Errorf("ndim: %v", err)
 	}
 	arr := b.NewVariableShapeTensorArray()
