@@ -80,3 +80,22 @@ func (t Tensor) Check() error {
 	_, _, _, err := checkView(t)
 	return err
 }
+
+// FirstNull returns the index (in t's own dimension order) of t's first
+// null element in row-major order, and whether there is one; nulls of
+// Values outside the view do not count.
+func (t Tensor) FirstNull() (index []int, ok bool) {
+	if t.Values == nil || t.Values.NullN() == 0 {
+		return nil, false
+	}
+	k := 0
+	t.Positions(func(pos int) bool {
+		if t.Values.IsNull(pos) {
+			index, ok = unravel(k, t.Shape), true
+			return false
+		}
+		k++
+		return true
+	})
+	return index, ok
+}

@@ -46,20 +46,8 @@ func ToArrowTensor(t Tensor) (tensor.Interface, error) {
 	if !arrowTensorType(dt) {
 		return nil, fmt.Errorf("tensorext: arrow-go tensors do not support value type %s", dt)
 	}
-	if t.Values.NullN() > 0 {
-		k := 0
-		var bad []int
-		t.Positions(func(pos int) bool {
-			if t.Values.IsNull(pos) {
-				bad = unravel(k, t.Shape)
-				return false
-			}
-			k++
-			return true
-		})
-		if bad != nil {
-			return nil, fmt.Errorf("tensorext: element at index %s is null; arrow-go tensors cannot hold nulls", FormatShape(bad))
-		}
+	if bad, ok := t.FirstNull(); ok {
+		return nil, fmt.Errorf("tensorext: element at index %s is null; arrow-go tensors cannot hold nulls", FormatShape(bad))
 	}
 	names := cloneStrings(t.DimNames)
 	shape := make([]int64, len(t.Shape))

@@ -97,10 +97,8 @@ func WriteNPY(w io.Writer, t tensorext.Tensor) error {
 	if err := l.Check(); err != nil {
 		return err
 	}
-	if l.Values.NullN() > 0 {
-		if idx, found := firstNull(l); found {
-			return fmt.Errorf("inspect: element at index %s is null; NumPy arrays have no nulls", formatIndex(idx))
-		}
+	if idx, found := l.FirstNull(); found {
+		return fmt.Errorf("inspect: element at index %s is null; NumPy arrays have no nulls", tensorext.FormatShape(idx))
 	}
 	if _, err := w.Write(npyHeader(descr, l.Shape)); err != nil {
 		return err
@@ -221,33 +219,4 @@ func writeBool(w io.Writer, l tensorext.Tensor, r boolReader) error {
 		_, err = w.Write(buf)
 	}
 	return err
-}
-
-// firstNull returns the index, in t's order, of the first null element in C
-// order.
-func firstNull(t tensorext.Tensor) ([]int, bool) {
-	valid := validityOf(t.Values)
-	k, found := 0, false
-	t.Positions(func(pos int) bool {
-		if valid.null(pos) {
-			found = true
-			return false
-		}
-		k++
-		return true
-	})
-	if !found {
-		return nil, false
-	}
-	idx := make([]int, len(t.Shape))
-	for d := len(t.Shape) - 1; d >= 0; d-- {
-		idx[d] = k % t.Shape[d]
-		k /= t.Shape[d]
-	}
-	return idx, true
-}
-
-// formatIndex formats an index as [1 2 0].
-func formatIndex(idx []int) string {
-	return strings.ReplaceAll(fmt.Sprint(idx), ",", "")
 }

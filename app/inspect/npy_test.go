@@ -358,12 +358,12 @@ func TestWriteNPYErrors(t *testing.T) {
 	ten := withNulls(t, arrow.PrimitiveTypes.Float64, []int{2, 3}, vals, map[int]bool{2: true, 5: true})
 	var buf bytes.Buffer
 	err := WriteNPY(&buf, ten)
-	if err == nil || !strings.Contains(err.Error(), "element at index [0 2] is null") || buf.Len() != 0 {
+	if err == nil || !strings.Contains(err.Error(), "element at index [0,2] is null") || buf.Len() != 0 {
 		t.Errorf("null: %v (%d bytes)", err, buf.Len())
 	}
 	// Through a permutation the index is logical: physical (0,2) is logical (2,0).
 	ten.Permutation = []int{1, 0}
-	if err := WriteNPY(&buf, ten); err == nil || !strings.Contains(err.Error(), "element at index [2 0] is null") {
+	if err := WriteNPY(&buf, ten); err == nil || !strings.Contains(err.Error(), "element at index [2,0] is null") {
 		t.Errorf("null permuted: %v", err)
 	}
 	// Writer errors come back.
