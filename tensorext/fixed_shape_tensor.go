@@ -183,19 +183,8 @@ func (t *FixedShapeTensorType) parse(storage arrow.DataType, data string) error 
 		return errors.New(`extension metadata has no "shape"`)
 	}
 	t.strides = rowMajorStrides(t.shape)
-	raw, ok := obj["permutation"]
-	if !ok {
-		raw = obj["permutations"]
-	}
-	if !isNull(raw) {
-		if t.permutation, err = parseIntList("permutation", raw); err != nil {
-			return err
-		}
-	}
-	if raw := obj["dim_names"]; !isNull(raw) {
-		if t.dimNames, err = parseStringList("dim_names", raw); err != nil {
-			return err
-		}
+	if t.permutation, t.dimNames, err = parseLayout(obj); err != nil {
+		return err
 	}
 	fsl, ok := storage.(*arrow.FixedSizeListType)
 	if !ok {

@@ -28,6 +28,27 @@ func parseMetadataObject(data string) (map[string]json.RawMessage, error) {
 
 // isNull reports whether a raw JSON value is absent or the literal null;
 // arrow-rs writes absent parameters as null.
+// parseLayout reads the keys both tensor types share from their metadata
+// object (spec "Canonical Extension Types": permutation and dim_names, both
+// optional; arrow-rs writes "permutations", accepted too).
+func parseLayout(obj map[string]json.RawMessage) (perm []int, names []string, err error) {
+	raw, ok := obj["permutation"]
+	if !ok {
+		raw = obj["permutations"]
+	}
+	if !isNull(raw) {
+		if perm, err = parseIntList("permutation", raw); err != nil {
+			return nil, nil, err
+		}
+	}
+	if raw := obj["dim_names"]; !isNull(raw) {
+		if names, err = parseStringList("dim_names", raw); err != nil {
+			return nil, nil, err
+		}
+	}
+	return perm, names, nil
+}
+
 func isNull(raw json.RawMessage) bool {
 	return len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null"
 }

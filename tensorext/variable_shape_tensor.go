@@ -197,19 +197,8 @@ func (t *VariableShapeTensorType) parse(storage arrow.DataType, data string) err
 	if err != nil {
 		return err
 	}
-	raw, ok := obj["permutation"]
-	if !ok {
-		raw = obj["permutations"]
-	}
-	if !isNull(raw) {
-		if t.permutation, err = parseIntList("permutation", raw); err != nil {
-			return err
-		}
-	}
-	if raw := obj["dim_names"]; !isNull(raw) {
-		if t.dimNames, err = parseStringList("dim_names", raw); err != nil {
-			return err
-		}
+	if t.permutation, t.dimNames, err = parseLayout(obj); err != nil {
+		return err
 	}
 	if raw := obj["uniform_shape"]; !isNull(raw) {
 		if t.uniformShape, err = parseOptionalIntList("uniform_shape", raw); err != nil {
