@@ -410,6 +410,7 @@ func (b *browser) checkJSImages(want expected) {
 	if !reflect.DeepEqual(rgb, wantRGB) {
 		b.t.Errorf("rgb cells\n got %+v\nwant %+v", rgb, wantRGB)
 	}
+	b.checkNullTensors("rgb", wantRGB)
 	// uint8 RGB values are drawn exactly: pixel (h, w) = values[h][w][0:3], alpha 255.
 	for row := 0; row < 2; row++ {
 		vals := want.Files["js_images.arrow"].Columns["rgb"].Rows[row].Values
@@ -439,6 +440,22 @@ func (b *browser) checkJSImages(want expected) {
 	chw := b.tensorCells("chw")
 	if len(chw) == 0 || chw[0].Preview != "rgb" || chw[0].DimNames != "C,H,W" {
 		b.t.Errorf("CHW cell %+v: want an rgb preview with dim names C,H,W", chw)
+	}
+}
+
+// checkNullTensors checks that the null rows of a tensor column are null
+// tensors (data-tensor and data-null), whatever the tensor type.
+func (b *browser) checkNullTensors(field string, cells []tensorCell) {
+	b.t.Helper()
+	var want, got []string
+	for _, c := range cells {
+		if c.Null {
+			want = append(want, c.Row)
+		}
+	}
+	b.eval(fmt.Sprintf(`[...document.querySelectorAll('[data-row] [data-tensor][data-null][data-field=%q]')].map(e => e.closest('[data-row]').dataset.row)`, field), &got)
+	if len(want) == 0 || !reflect.DeepEqual(got, want) {
+		b.t.Errorf("%s: null tensors in rows %v, want %v", field, got, want)
 	}
 }
 
@@ -479,6 +496,7 @@ func TestBrowser(t *testing.T) {
 		if !reflect.DeepEqual(got, wantCells) {
 			t.Errorf("vt cells\n got %+v\nwant %+v", got, wantCells)
 		}
+		b.checkNullTensors("vt", wantCells)
 		var uniform string
 		b.eval(`document.querySelector('tr[data-field=vt]').textContent`, &uniform)
 		if !strings.Contains(uniform, "uniform_shape [null,null,3]") {

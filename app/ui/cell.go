@@ -15,10 +15,11 @@ import (
 // its image preview.
 type CellView struct {
 	app.Compo
-	Field string
-	Col   int
-	Row   int64
-	Cell  decode.Cell
+	Field  string
+	Col    int
+	Row    int64
+	Cell   decode.Cell
+	Tensor bool // the column holds tensors (its null rows are null tensors)
 }
 
 // Render draws the cell.
@@ -34,6 +35,9 @@ func (c *CellView) Render() app.UI {
 			app.Span().Class("cell-error").Text("⚠ "+cell.Err),
 			app.If(cell.Text != "", func() app.UI { return app.Div().Class("text").Text(cell.Text) }),
 		)
+	case cell.Null && c.Tensor:
+		// A null tensor, of either tensor type: data-tensor and data-null.
+		return app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", c.Field).Attr("data-null", true).Text("null")
 	case cell.Null:
 		return app.Div().Class("cell null").Attr("data-field", c.Field).Attr("data-null", true).Text("null")
 	}

@@ -156,6 +156,16 @@ func TestRowsTableNative(t *testing.T) {
 			t.Errorf("row %d label: %v", i, err)
 		}
 	}
+	// Row 2's rgb is a null tensor: the cell knows its column holds tensors
+	// and draws data-tensor with data-null.
+	rgb := column(t, f, "rgb")
+	null := &CellView{Field: "rgb", Col: rgb, Row: 2, Cell: decode.Cell{Null: true, Text: "(null)"}, Tensor: true}
+	if err := app.Match(null, r, 0, 2, 1, 2, 1+rgb); err != nil {
+		t.Errorf("row 2 rgb: %v", err)
+	}
+	if err := app.Match(app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", "rgb").Attr("data-null", true), null.Render()); err != nil {
+		t.Errorf("null tensor cell: %v", err)
+	}
 }
 
 // TestViewerNative renders the page in go-app's test engine: a refused

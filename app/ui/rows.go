@@ -344,7 +344,7 @@ func (r *RowsTable) row(i int64, grid string, fields []decode.Field) app.UI {
 	return div.Body(
 		app.Div().Class("row-index").Text(i),
 		app.Range(cells).Slice(func(c int) app.UI {
-			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c]}
+			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c], Tensor: fields[c].Tensor != nil}
 		}),
 	)
 }
