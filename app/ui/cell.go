@@ -28,7 +28,9 @@ func (c *CellView) Render() app.UI {
 	switch {
 	case cell.Tensor != nil:
 		return tensorCell(c.Field, cell.Tensor).TabIndex(0).Role("button").
-			Aria("label", fmt.Sprintf("inspect %s row %d", c.Field, c.Row)).
+			// Its accessible name is what it shows (shape, values); the
+			// title says what pressing it does.
+			Title(fmt.Sprintf("Inspect %s, row %d", c.Field, c.Row)).
 			OnClick(c.inspect).OnKeyDown(c.onKey)
 	case cell.Err != "":
 		return app.Div().Class("cell error").Attr("data-field", c.Field).Attr("data-cell-error", cell.Err).Title(cell.Err).Body(

@@ -185,3 +185,20 @@ func TestViewerNative(t *testing.T) {
 		}
 	}
 }
+
+// TestThemeCycle: the toggle goes system → light → dark → system, and an
+// unknown remembered value starts from the system's.
+func TestThemeCycle(t *testing.T) {
+	got := []string{}
+	for th, i := "", 0; i < 4; i++ {
+		got = append(got, themeLabel(th))
+		th = nextTheme(th)
+	}
+	want := []string{"Theme: system", "Theme: light", "Theme: dark", "Theme: system"}
+	if !slices.Equal(got, want) {
+		t.Errorf("cycle %q, want %q", got, want)
+	}
+	if nextTheme("sepia") != "" {
+		t.Error("an unknown theme does not restart the cycle")
+	}
+}

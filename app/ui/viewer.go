@@ -225,6 +225,7 @@ func (v *Viewer) Render() app.UI {
 			app.Header().Class("top").Body(
 				app.H1().Class("brand").Text("tensorview"),
 				app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
+				&ThemeToggle{},
 			),
 			// go-app matches children by position: everything that comes and
 			// goes lives inside fixed containers, so the file view below
