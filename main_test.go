@@ -913,13 +913,16 @@ func (b *browser) slowReads(minBytes, ms int) {
 // the rows beyond the view (drawn a frame after the first ones) come too.
 func TestSlowDisk(t *testing.T) {
 	skipWithoutSite(t)
-	path := batchesFile(t, "slow.arrow", false, 4, 8) // row 10, beyond the view, is in the second batch
+	path := batchesFile(t, "slow.arrow", false, 4, 8) // rows 8 and on, beyond the view, are in the second batch
 	b := newBrowser(t)
 	b.slowReads(0, 300)
 	b.upload(path)
 	b.waitFor(`document.querySelector('[data-state=loading] .loading')?.textContent === 'Reading slow.arrow…'`)
 	b.waitOpened("slow.arrow")
-	b.waitFor(`document.querySelector('[data-row="10"]:not([data-loading]) [data-field=id]')?.textContent === '10'`)
+	// The last row drawn (overscan beyond the view, in the second batch: 8
+	// rows a batch) shows its value.
+	b.waitFor(`(rows => rows.length > 8 && !rows[rows.length-1].hasAttribute('data-loading') &&
+		rows[rows.length-1].querySelector('[data-field=id]')?.textContent === rows[rows.length-1].dataset.row)([...document.querySelectorAll('[data-row]')])`)
 	var loading int
 	b.eval(`document.querySelectorAll('.loading').length`, &loading)
 	if loading != 0 {
@@ -1797,5 +1800,66 @@ func TestThemesAndAccessibility(t *testing.T) {
 	b.waitFor(`document.documentElement.dataset.theme === undefined`)
 	if got := background(); got != "rgb(18, 20, 23)" {
 		t.Errorf("back to the system's (dark): background %s", got)
+	}
+}
+
+// TestAppShell opens the main sample at 1280×800, 360×640 and 2560×1440: the
+// page fills the window and never scrolls, the first row's preview is in
+// view without scrolling, the rows scroll inside their own box; the schema
+// panel opens and closes with its button, and stays open across a reload.
+func TestAppShell(t *testing.T) {
+	skipWithoutSite(t)
+	b := newBrowser(t)
+	for _, size := range [][2]int64{{1280, 800}, {360, 640}, {2560, 1440}} {
+		b.run(emulation.SetDeviceMetricsOverride(size[0], size[1], 1, size[0] < 600))
+		b.run(chromedp.Navigate(b.base))
+		b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+		b.run(chromedp.Click(`button[data-sample="js_big.arrow"]`, chromedp.ByQuery))
+		b.waitOpened("js_big.arrow")
+		var page struct {
+			ScrollW, ScrollH, W, H  int
+			PreviewBottom, RowsView float64
+		}
+		b.eval(`(() => { const d = document.scrollingElement, c = document.querySelector('[data-row="0"] canvas[data-preview]');
+			return {ScrollW: d.scrollWidth, ScrollH: d.scrollHeight, W: innerWidth, H: innerHeight,
+				PreviewBottom: c ? c.getBoundingClientRect().bottom : 1e9,
+				RowsView: document.querySelector('[data-role=rows]').getBoundingClientRect().height} })()`, &page)
+		if page.ScrollW > page.W || page.ScrollH > page.H {
+			t.Errorf("%v: the page scrolls: %d×%d in a %d×%d window", size, page.ScrollW, page.ScrollH, page.W, page.H)
+		}
+		if page.PreviewBottom > float64(page.H) {
+			t.Errorf("%v: the first row's preview ends at %.0f px, below the %d px window", size, page.PreviewBottom, page.H)
+		}
+		if page.RowsView < 120 {
+			t.Errorf("%v: the rows get %.0f px", size, page.RowsView)
+		}
+		b.screenshot(fmt.Sprintf("shell-%dx%d", size[0], size[1]))
+	}
+	b.run(emulation.SetDeviceMetricsOverride(1280, 800, 1, false))
+	panelShown := func() bool {
+		var shown bool
+		b.eval(`getComputedStyle(document.querySelector('[data-role=schema-panel]')).display !== 'none'`, &shown)
+		return shown
+	}
+	if panelShown() {
+		t.Error("the schema panel is open before it was asked for")
+	}
+	b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-action=toggle-schema]').getAttribute('aria-expanded') === 'true'`)
+	if !panelShown() {
+		t.Error("the schema panel did not open")
+	}
+	b.screenshot("shell-schema")
+	b.run(chromedp.Reload())
+	b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+	b.run(chromedp.Click(`button[data-sample="js_big.arrow"]`, chromedp.ByQuery))
+	b.waitOpened("js_big.arrow")
+	if !panelShown() {
+		t.Error("the schema panel's state was not remembered across a reload")
+	}
+	b.run(chromedp.Click(`[data-action=close-schema]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-action=toggle-schema]').getAttribute('aria-expanded') === 'false'`)
+	if panelShown() {
+		t.Error("the schema panel did not close")
 	}
 }

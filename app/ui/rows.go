@@ -18,7 +18,7 @@ import (
 const (
 	rowHeight    = 84
 	headerHeight = 36
-	viewHeight   = 560 // height of the scrolling container
+	viewHeight   = 560 // height of the scrolling container until measured
 	overscan     = 4   // rows drawn beyond each edge of the view
 	cellCacheCap = 512 // rows whose summarised cells are kept
 	// maxSpacer is the tallest scroll area drawn: browsers cap element
@@ -36,6 +36,7 @@ type RowsTable struct {
 	File *decode.File
 	Rows int64 // row count (estimated while the file is being indexed)
 
+	viewH   int          // measured height of the scrolling container (0: viewHeight)
 	first   int          // first row in view
 	settled bool         // false for the first frame of a file: no overscan rows
 	top     float64      // scrollTop of the rows container
@@ -55,6 +56,11 @@ type RowsTable struct {
 // OnMount loads the batches of the first rows.
 func (r *RowsTable) OnMount(ctx app.Context) {
 	r.shown = r.File
+	ctx.Defer(func(ctx app.Context) {
+		if r.measure() { // the page's layout gives the table its height
+			ctx.Update()
+		}
+	})
 	ctx.Defer(r.fetch)
 	ctx.Defer(r.settle)
 	ctx.Handle(actionCancelRead, func(ctx app.Context, a app.Action) {
@@ -121,7 +127,7 @@ func (r *RowsTable) span() (from, to int) {
 		over = 0
 	}
 	from = max(0, min(r.first, n-1)-over)
-	to = min(n, r.first+viewHeight/rowHeight+over+1)
+	to = min(n, r.first+r.height()/rowHeight+over+1)
 	return from, to
 }
 
@@ -241,20 +247,59 @@ func geometry(rows int64) (spacer int64, scaled bool) {
 	return h, false
 }
 
-// firstRow is the first row in view for a scroll position.
-func firstRow(top float64, rows int64) int {
+// height is the height in CSS pixels of the scrolling container: the space
+// the page leaves it, as last measured.
+func (r *RowsTable) height() int {
+	if r.viewH > 0 {
+		return r.viewH
+	}
+	return viewHeight
+}
+
+// measure reads the scrolling container's height and reports whether it
+// changed.
+func (r *RowsTable) measure() bool {
+	el := r.JSValue()
+	if !el.Truthy() {
+		return false
+	}
+	v := el.Call("querySelector", "[data-role=rows]")
+	if !v.Truthy() {
+		return false
+	}
+	h := v.Get("clientHeight").Int()
+	if h <= 0 || h == r.viewH {
+		return false
+	}
+	r.viewH = h
+	return true
+}
+
+// OnResize draws the rows the new window size shows.
+func (r *RowsTable) OnResize(ctx app.Context) {
+	if !r.measure() {
+		ctx.PreventUpdate()
+		return
+	}
+	r.first = firstRow(r.top, r.Rows, r.height())
+	ctx.Defer(r.fetch)
+}
+
+// firstRow is the first row in view for a scroll position in a container
+// of the given height.
+func firstRow(top float64, rows int64, height int) int {
 	spacer, scaled := geometry(rows)
 	if !scaled {
 		return int(top) / rowHeight
 	}
-	visible := int64(viewHeight-headerHeight) / rowHeight
-	frac := top / float64(spacer-(viewHeight-headerHeight))
+	visible := int64(height-headerHeight) / rowHeight
+	frac := top / float64(spacer-int64(height-headerHeight))
 	return int(math.Min(1, math.Max(0, frac)) * float64(rows-visible))
 }
 
 func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 	top := ctx.JSSrc().Get("scrollTop").Float()
-	first := firstRow(top, r.Rows)
+	first := firstRow(top, r.Rows, r.height())
 	_, scaled := geometry(r.Rows)
 	if first == r.first && (!scaled || top == r.top) {
 		ctx.PreventUpdate()
@@ -292,7 +337,7 @@ func (r *RowsTable) Render() app.UI {
 				return &ProgressBar{Task: "read", Progress: *r.reading, OnCancel: actionCancelRead}
 			}),
 		),
-		app.Div().Class("rows-view").Attr("data-role", "rows").Style("height", fmt.Sprintf("%dpx", min(viewHeight, headerHeight+n*rowHeight+2))).
+		app.Div().Class("rows-view").Attr("data-role", "rows").
 			OnScroll(r.onScroll).Body(
 			app.Div().Class("rows-header").Style("grid-template-columns", grid).Style("width", width).Body(
 				app.Div().Class("row-index").Text("#"),

@@ -44,6 +44,7 @@ type Viewer struct {
 	over    bool // a drag is over the page
 	update  bool // a newer build has been downloaded
 	inspect *inspectTarget
+	schema  bool // the schema panel is open (remembered in local storage)
 
 	budget   int64 // cache budget in bytes (URL parameter cache=<MiB>)
 	rows     int64 // rows of file, estimated until exact
@@ -65,6 +66,7 @@ func (v *Viewer) OnAppUpdate(ctx app.Context) {
 // OnMount registers the handlers of the components' actions. Until it runs
 // (the server-rendered page, before the wasm starts) the state is "loading".
 func (v *Viewer) OnMount(ctx app.Context) {
+	_ = ctx.LocalStorage().Get(schemaKey, &v.schema)
 	v.budget = decode.DefaultBudget
 	if mib, err := strconv.ParseFloat(app.Window().URL().Query().Get("cache"), 64); err == nil && mib > 0 {
 		v.budget = int64(mib * (1 << 20))
@@ -264,8 +266,18 @@ func (v *Viewer) Render() app.UI {
 			),
 			app.If(v.file != nil, func() app.UI {
 				return app.Div().Class("file").Body(
-					&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches(), Warnings: len(v.file.Warnings())},
-					&SchemaTable{Fields: v.file.Fields()},
+					app.Div().Class("file-bar").Body(
+						&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches(), Warnings: len(v.file.Warnings())},
+						app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
+							Aria("expanded", v.schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
+					),
+					// In the page whether open or not (display: none when
+					// closed), so its hooks stay readable.
+					app.Aside().ID("schema-panel").Class(panelClass(v.schema)).Attr("data-role", "schema-panel").Body(
+						app.Button().Type("button").Class("close").Attr("data-action", "close-schema").Aria("label", "Close the schema").
+							Text("×").OnClick(v.toggleSchema),
+						&SchemaTable{Fields: v.file.Fields()},
+					),
 					&RowsTable{File: v.file, Rows: v.rows},
 				)
 			}),
@@ -273,6 +285,22 @@ func (v *Viewer) Render() app.UI {
 				return &Inspector{File: v.file, Col: v.inspect.Col, Row: v.inspect.Row}
 			}),
 		)
+}
+
+// schemaKey is the local storage key that remembers the schema panel.
+const schemaKey = "tensorview-schema-open"
+
+// toggleSchema opens or closes the schema panel and remembers it.
+func (v *Viewer) toggleSchema(ctx app.Context, e app.Event) {
+	v.schema = !v.schema
+	ctx.LocalStorage().Set(schemaKey, v.schema)
+}
+
+func panelClass(open bool) string {
+	if open {
+		return "schema-panel open"
+	}
+	return "schema-panel"
 }
 
 func (v *Viewer) onDragOver(ctx app.Context, e app.Event) {
