@@ -1863,3 +1863,52 @@ func TestAppShell(t *testing.T) {
 		t.Error("the schema panel did not close")
 	}
 }
+
+// TestKeyboard walks the rows grid of the main sample with the keyboard:
+// arrows move the focused cell, Enter opens the inspector on it and Escape
+// gives the focus back to it, Ctrl+End goes to the last row (scrolled into
+// view), "/" goes to the "go to row" box, which moves the focus to the row
+// typed.
+func TestKeyboard(t *testing.T) {
+	skipWithoutSite(t)
+	b := newBrowser(t)
+	b.run(chromedp.Click(`button[data-sample="js_big.arrow"]`, chromedp.ByQuery))
+	b.waitOpened("js_big.arrow")
+	focused := func() string {
+		var at string
+		b.eval(`(e => e && e.closest('[data-row]') ? e.closest('[data-row]').dataset.row + ',' + (e.dataset.col ?? e.dataset.role) : (e?.dataset.role || e?.tagName))(document.activeElement)`, &at)
+		return at
+	}
+	key := func(k string, mods ...input.Modifier) {
+		b.run(chromedp.KeyEvent(k, chromedp.KeyModifiers(mods...)))
+	}
+	b.run(chromedp.Click(`[data-row="0"] [data-col="0"]`, chromedp.ByQuery))
+	b.waitFor(`document.activeElement?.dataset.col === '0'`)
+	for range 3 {
+		key(kb.ArrowDown)
+	}
+	key(kb.ArrowRight)
+	key(kb.ArrowRight)
+	b.waitFor(`document.activeElement?.closest('[data-row]')?.dataset.row === '3' && document.activeElement?.dataset.col === '2'`)
+	key(kb.Enter)
+	b.waitFor(`document.querySelector('[data-role=inspector][data-row="3"][data-field=image]') !== null`)
+	b.waitFor(`document.activeElement?.dataset.role === 'inspector'`) // the dialog has the keyboard
+	key(kb.Escape)
+	b.waitFor(`document.querySelector('[data-role=inspector]') === null`)
+	b.waitFor(`document.activeElement?.closest('[data-row]')?.dataset.row === '3' && document.activeElement?.dataset.col === '2'`)
+	key(kb.End, input.ModifierCtrl)
+	b.waitFor(`document.activeElement?.closest('[data-row]')?.dataset.row === '63'`)
+	var inView bool
+	b.eval(`(() => { const v = document.querySelector('[data-role=rows]').getBoundingClientRect(), c = document.activeElement.getBoundingClientRect();
+		return c.top >= v.top && c.bottom <= v.bottom + 1 })()`, &inView)
+	if !inView || focused() != "63,4" {
+		t.Errorf("Ctrl+End: focus on %s, in view %v; want 63,4 in view", focused(), inView)
+	}
+	key("/")
+	b.waitFor(`document.activeElement?.dataset.role === 'goto-row'`)
+	b.run(chromedp.SendKeys(`[data-role=goto-row]`, "40"+kb.Enter, chromedp.ByQuery))
+	b.waitFor(`document.activeElement?.closest('[data-row]')?.dataset.row === '40'`)
+	if got := focused(); got != "40,4" {
+		t.Errorf("go to row 40: focus on %s, want 40,4", got)
+	}
+}

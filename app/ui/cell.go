@@ -20,30 +20,37 @@ type CellView struct {
 	Row    int64
 	Cell   decode.Cell
 	Tensor bool // the column holds tensors (its null rows are null tensors)
+	Active bool // the keyboard's cell: the one in the tab order
 }
 
 // Render draws the cell.
 func (c *CellView) Render() app.UI {
+	tab := -1 // roving tabindex: only the keyboard's cell is in the tab order
+	if c.Active {
+		tab = 0
+	}
 	cell := c.Cell
 	switch {
 	case cell.Tensor != nil:
-		return tensorCell(c.Field, cell.Tensor).TabIndex(0).Role("button").
+		return tensorCell(c.Field, cell.Tensor).Attr("data-col", c.Col).TabIndex(tab).Role("button").
 			// Its accessible name is what it shows (shape, values); the
 			// title says what pressing it does.
 			Title(fmt.Sprintf("Inspect %s, row %d", c.Field, c.Row)).
 			OnClick(c.inspect).OnKeyDown(c.onKey)
 	case cell.Err != "":
-		return app.Div().Class("cell error").Attr("data-field", c.Field).Attr("data-cell-error", cell.Err).Title(cell.Err).Body(
+		return app.Div().Class("cell error").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).
+			Attr("data-cell-error", cell.Err).Title(cell.Err).Body(
 			app.Span().Class("cell-error").Text("⚠ "+cell.Err),
 			app.If(cell.Text != "", func() app.UI { return app.Div().Class("text").Text(cell.Text) }),
 		)
 	case cell.Null && c.Tensor:
 		// A null tensor, of either tensor type: data-tensor and data-null.
-		return app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", c.Field).Attr("data-null", true).Text("null")
+		return app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", c.Field).Attr("data-col", c.Col).
+			TabIndex(tab).Attr("data-null", true).Text("null")
 	case cell.Null:
-		return app.Div().Class("cell null").Attr("data-field", c.Field).Attr("data-null", true).Text("null")
+		return app.Div().Class("cell null").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).Attr("data-null", true).Text("null")
 	}
-	return app.Div().Class("cell").Attr("data-field", c.Field).Body(app.Div().Class("text").Text(cell.Text))
+	return app.Div().Class("cell").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).Body(app.Div().Class("text").Text(cell.Text))
 }
 
 func (c *CellView) inspect(ctx app.Context, e app.Event) {
@@ -54,9 +61,8 @@ func (c *CellView) onKey(ctx app.Context, e app.Event) {
 	if k := e.Get("key").String(); k == "Enter" || k == " " {
 		e.PreventDefault()
 		c.inspect(ctx, e)
-		return
 	}
-	ctx.PreventUpdate()
+	// Other keys go on to the table, which moves the focus.
 }
 
 func tensorCell(field string, t *decode.TensorCell) app.HTMLDiv {

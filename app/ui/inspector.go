@@ -90,8 +90,12 @@ func (in *Inspector) OnMount(ctx app.Context) {
 		ctx.Update()
 	})
 	ctx.Defer(func(app.Context) {
+		// The dialog, not the backdrop (which Chromium makes focusable as
+		// a scroll container, and whose keys the dialog would not see).
 		if el := in.JSValue(); el.Truthy() {
-			el.Call("focus")
+			if d := el.Call("querySelector", "[data-role=inspector]"); d.Truthy() {
+				d.Call("focus")
+			}
 		}
 	})
 }

@@ -149,7 +149,8 @@ func TestRowsTableNative(t *testing.T) {
 	for i, want := range []string{"red-green", "gradient", "null-row"} {
 		// section > rows view > rows body > row i > cell (after the row number)
 		path := []int{0, 2, 1, i}
-		if err := app.Match(&CellView{Field: "id", Col: id, Row: int64(i), Cell: decode.Cell{Text: strconv.Itoa(i)}}, r, append(path, 1+id)...); err != nil {
+		// The keyboard starts on the first cell.
+		if err := app.Match(&CellView{Field: "id", Col: id, Row: int64(i), Cell: decode.Cell{Text: strconv.Itoa(i)}, Active: i == 0 && id == 0}, r, append(path, 1+id)...); err != nil {
 			t.Errorf("row %d id: %v", i, err)
 		}
 		if err := app.Match(&CellView{Field: "label", Col: label, Row: int64(i), Cell: decode.Cell{Text: want}}, r, append(path, 1+label)...); err != nil {
@@ -163,7 +164,7 @@ func TestRowsTableNative(t *testing.T) {
 	if err := app.Match(null, r, 0, 2, 1, 2, 1+rgb); err != nil {
 		t.Errorf("row 2 rgb: %v", err)
 	}
-	if err := app.Match(app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", "rgb").Attr("data-null", true), null.Render()); err != nil {
+	if err := app.Match(app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", "rgb").Attr("data-col", rgb).TabIndex(-1).Attr("data-null", true), null.Render()); err != nil {
 		t.Errorf("null tensor cell: %v", err)
 	}
 }
@@ -200,5 +201,36 @@ func TestThemeCycle(t *testing.T) {
 	}
 	if nextTheme("sepia") != "" {
 		t.Error("an unknown theme does not restart the cycle")
+	}
+}
+
+// TestMoveFocus: the keys of the rows grid and their limits.
+func TestMoveFocus(t *testing.T) {
+	for _, c := range []struct {
+		key      string
+		ctrl     bool
+		row      int64
+		col      int
+		wantRow  int64
+		wantCol  int
+		wantMove bool
+	}{
+		{"ArrowDown", false, 3, 1, 4, 1, true},
+		{"ArrowUp", false, 0, 1, 0, 1, true}, // stays in the table
+		{"ArrowRight", false, 3, 4, 3, 4, true},
+		{"ArrowLeft", false, 3, 1, 3, 0, true},
+		{"PageDown", false, 3, 1, 8, 1, true},
+		{"PageDown", false, 97, 1, 99, 1, true},
+		{"PageUp", false, 3, 1, 0, 1, true},
+		{"Home", false, 3, 4, 3, 0, true},
+		{"End", false, 3, 0, 3, 4, true},
+		{"Home", true, 50, 4, 0, 0, true},
+		{"End", true, 50, 0, 99, 4, true},
+		{"a", false, 3, 1, 3, 1, false},
+	} {
+		row, col, ok := moveFocus(c.key, c.ctrl, c.row, c.col, 100, 5, 5)
+		if row != c.wantRow || col != c.wantCol || ok != c.wantMove {
+			t.Errorf("%s (ctrl %v) from (%d,%d) = (%d,%d) %v, want (%d,%d) %v", c.key, c.ctrl, c.row, c.col, row, col, ok, c.wantRow, c.wantCol, c.wantMove)
+		}
 	}
 }

@@ -37,6 +37,9 @@ type RowsTable struct {
 	Rows int64 // row count (estimated while the file is being indexed)
 
 	viewH   int          // measured height of the scrolling container (0: viewHeight)
+	// the cell the keyboard is on (keyboard.go)
+	focusRow int64
+	focusCol int
 	first   int          // first row in view
 	settled bool         // false for the first frame of a file: no overscan rows
 	top     float64      // scrollTop of the rows container
@@ -326,6 +329,7 @@ func (r *RowsTable) Render() app.UI {
 	return app.Section().Class("rows").Body(
 		app.Div().Class("rows-title").Body(
 			app.H2().Text(fmt.Sprintf("Rows (%d)", n)),
+			r.gotoRow(),
 			app.Span().Class("cache").Attr("data-role", "cache").Attr("data-bytes", used).Attr("data-budget", budget).
 				Title("decoded record batches kept in memory").
 				Text(fmt.Sprintf("cache %s of %s", decode.HumanBytes(used), decode.HumanBytes(budget))),
@@ -338,7 +342,7 @@ func (r *RowsTable) Render() app.UI {
 			}),
 		),
 		app.Div().Class("rows-view").Attr("data-role", "rows").
-			OnScroll(r.onScroll).Body(
+			OnScroll(r.onScroll).OnKeyDown(r.onKey).On("focusin", r.onFocusIn).Body(
 			app.Div().Class("rows-header").Style("grid-template-columns", grid).Style("width", width).Body(
 				app.Div().Class("row-index").Text("#"),
 				app.Range(fields).Slice(func(i int) app.UI {
@@ -389,7 +393,8 @@ func (r *RowsTable) row(i int64, grid string, fields []decode.Field) app.UI {
 	return div.Body(
 		app.Div().Class("row-index").Text(i),
 		app.Range(cells).Slice(func(c int) app.UI {
-			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c], Tensor: fields[c].Tensor != nil}
+			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c], Tensor: fields[c].Tensor != nil,
+				Active: i == r.focusRow && c == r.focusCol}
 		}),
 	)
 }

@@ -7,6 +7,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -97,10 +98,20 @@ func (v *Viewer) OnMount(ctx app.Context) {
 		ctx.Update()
 	})
 	ctx.Handle(actionCloseInspect, func(ctx app.Context, a app.Action) {
+		t := v.inspect
 		v.inspect = nil
 		ctx.Update()
 		// Give the keyboard back to the cell the inspector was opened from.
-		ctx.Defer(func(app.Context) { app.Window().Get("document").Get("body").Call("focus") })
+		ctx.Defer(func(app.Context) {
+			doc := app.Window().Get("document")
+			if t != nil {
+				if c := doc.Call("querySelector", fmt.Sprintf(`[data-row="%d"] [data-col="%d"]`, t.Row, t.Col)); c.Truthy() {
+					c.Call("focus", map[string]any{"preventScroll": true})
+					return
+				}
+			}
+			doc.Get("body").Call("focus")
+		})
 	})
 }
 
@@ -223,6 +234,7 @@ func (v *Viewer) Render() app.UI {
 	}
 	return app.Div().Class("viewer").Attr("data-state", state).
 		OnDragEnter(v.onDragOver).OnDragOver(v.onDragOver).OnDragLeave(v.onDragLeave).OnDrop(v.onDrop).
+		OnKeyDown(v.onKeyDown).
 		Body(
 			app.Header().Class("top").Body(
 				app.H1().Class("brand").Text("tensorview"),
@@ -301,6 +313,22 @@ func panelClass(open bool) string {
 		return "schema-panel open"
 	}
 	return "schema-panel"
+}
+
+// onKeyDown: "/" anywhere but in a text field goes to the "go to row" box.
+func (v *Viewer) onKeyDown(ctx app.Context, e app.Event) {
+	ctx.PreventUpdate()
+	if e.Get("key").String() != "/" {
+		return
+	}
+	switch e.Get("target").Get("tagName").String() {
+	case "INPUT", "SELECT", "TEXTAREA":
+		return
+	}
+	if box := app.Window().Get("document").Call("querySelector", "[data-role=goto-row]"); box.Truthy() {
+		e.PreventDefault()
+		box.Call("focus")
+	}
 }
 
 func (v *Viewer) onDragOver(ctx app.Context, e app.Event) {
