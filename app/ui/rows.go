@@ -36,16 +36,16 @@ type RowsTable struct {
 	File *decode.File
 	Rows int64 // row count (estimated while the file is being indexed)
 
-	viewH   int          // measured height of the scrolling container (0: viewHeight)
+	viewH int // measured height of the scrolling container (0: viewHeight)
 	// the cell the keyboard is on (keyboard.go)
 	focusRow int64
 	focusCol int
-	first   int          // first row in view
-	settled bool         // false for the first frame of a file: no overscan rows
-	top     float64      // scrollTop of the rows container
-	shown   *decode.File // the file the state below belongs to
-	cache   map[int64][]decode.Cell
-	failed  map[[2]int]bool // chunks (batch, window) that could not be read: their rows show the error
+	first    int          // first row in view
+	settled  bool         // false for the first frame of a file: no overscan rows
+	top      float64      // scrollTop of the rows container
+	shown    *decode.File // the file the state below belongs to
+	cache    map[int64][]decode.Cell
+	failed   map[[2]int]bool // chunks (batch, window) that could not be read: their rows show the error
 	// cancelled chunks: their reads were cancelled, their rows offer to
 	// read again.
 	cancelled map[[2]int]bool
