@@ -1912,3 +1912,67 @@ func TestKeyboard(t *testing.T) {
 		t.Errorf("go to row 40: focus on %s, want 40,4", got)
 	}
 }
+
+// TestRowHeights: rows are as tall as what they show: one line of text in a
+// file without tensors; in a file with previews, the preview size the
+// control chooses (remembered across a reload).
+func TestRowHeights(t *testing.T) {
+	skipWithoutSite(t)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int32}, {Name: "name", Type: arrow.BinaryTypes.String}}, nil)
+	ib, sb := array.NewInt32Builder(memory.DefaultAllocator), array.NewStringBuilder(memory.DefaultAllocator)
+	for i := range 100 {
+		ib.Append(int32(i))
+		sb.Append(fmt.Sprintf("row %d", i))
+	}
+	ids, names := ib.NewArray(), sb.NewArray()
+	defer ids.Release()
+	defer names.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{ids, names}, 100)
+	defer rec.Release()
+	path := writeIPCFile(t, "text.arrow", schema, rec)
+
+	b := newBrowser(t)
+	rowStep := func() (step float64, size string) {
+		var got struct {
+			Step float64
+			Size string
+		}
+		b.eval(`(() => { const a = document.querySelector('[data-row="0"]'), c = document.querySelector('[data-row="1"]');
+			return {Step: c.getBoundingClientRect().top - a.getBoundingClientRect().top, Size: document.querySelector('[data-role=rows]').dataset.size} })()`, &got)
+		return got.Step, got.Size
+	}
+	b.upload(path)
+	b.waitOpened("text.arrow")
+	if step, size := rowStep(); step != 36 || size != "text" {
+		t.Errorf("text-only rows: %v px apart, data-size %q; want 36, text", step, size)
+	}
+	var controls int
+	b.eval(`document.querySelectorAll('[data-role=preview-size]').length`, &controls)
+	if controls != 0 {
+		t.Error("a file without previews offers a preview size")
+	}
+	b.run(chromedp.Click(`button[data-sample="js_big.arrow"]`, chromedp.ByQuery))
+	b.waitOpened("js_big.arrow")
+	if step, size := rowStep(); step != 84 || size != "medium" {
+		t.Errorf("js_big.arrow: rows %v px apart, data-size %q; want 84, medium", step, size)
+	}
+	for _, c := range []struct {
+		size          string
+		step, preview float64
+	}{{"large", 164, 200}, {"small", 52, 56}} {
+		b.setValue(`[data-role=preview-size]`, c.size)
+		b.waitFor(fmt.Sprintf(`document.querySelector('[data-role=rows]').dataset.size === %q`, c.size))
+		var width float64
+		b.eval(`document.querySelector('[data-row="0"] canvas[data-preview]').getBoundingClientRect().width`, &width)
+		if step, _ := rowStep(); step != c.step || width != c.preview {
+			t.Errorf("%s: rows %v px apart, previews %v px wide; want %v, %v", c.size, step, width, c.step, c.preview)
+		}
+	}
+	b.run(chromedp.Reload())
+	b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+	b.run(chromedp.Click(`button[data-sample="js_big.arrow"]`, chromedp.ByQuery))
+	b.waitOpened("js_big.arrow")
+	if _, size := rowStep(); size != "small" {
+		t.Errorf("after a reload the preview size is %q, want small", size)
+	}
+}

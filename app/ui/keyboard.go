@@ -49,7 +49,7 @@ func moveFocus(key string, ctrl bool, row int64, col int, rows int64, cols, page
 // onKey moves the focused cell.
 func (r *RowsTable) onKey(ctx app.Context, e app.Event) {
 	ctrl := e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()
-	page := max(1, (r.height()-headerHeight)/rowHeight-1)
+	page := max(1, (r.height()-headerHeight)/r.rowH()-1)
 	row, col, ok := moveFocus(e.Get("key").String(), ctrl, r.focusRow, r.focusCol, r.Rows, len(r.File.Fields()), page)
 	if !ok {
 		ctx.PreventUpdate()
@@ -84,21 +84,22 @@ func (r *RowsTable) goTo(ctx app.Context, row int64, col int) {
 	if v := r.view(); v.Truthy() {
 		top := v.Get("scrollTop").Float()
 		visible := float64(r.height() - headerHeight)
-		spacer, scaled := geometry(r.Rows)
-		y := float64(row * rowHeight)
+		rowH := r.rowH()
+		spacer, scaled := geometry(r.Rows, rowH)
+		y := float64(row * int64(rowH))
 		switch {
 		case scaled:
-			fit := int64(visible) / rowHeight
+			fit := int64(visible) / int64(rowH)
 			frac := float64(row) / float64(max(1, r.Rows-fit))
 			top = min(1, frac) * (float64(spacer) - visible)
 		case y < top:
 			top = y
-		case y+rowHeight > top+visible:
-			top = y + rowHeight - visible
+		case y+float64(rowH) > top+visible:
+			top = y + float64(rowH) - visible
 		}
 		v.Set("scrollTop", top)
 		top = v.Get("scrollTop").Float()
-		r.first, r.top = firstRow(top, r.Rows, r.height()), top
+		r.first, r.top = firstRow(top, r.Rows, r.height(), rowH), top
 	}
 	ctx.Defer(r.fetch)
 	ctx.Defer(func(ctx app.Context) { r.focusCell() })
@@ -134,4 +135,38 @@ func (r *RowsTable) gotoRow() app.UI {
 			}
 			r.goTo(ctx, row, r.focusCol)
 		}, app.EventScope("goto"))
+}
+
+// sizeSelect chooses the preview size (and so the row height); the first
+// row in view stays in view.
+func (r *RowsTable) sizeSelect() app.UI {
+	current := r.rowKind()
+	return app.Select().Class("preview-size").Attr("data-role", "preview-size").Aria("label", "Preview size").
+		OnChange(func(ctx app.Context, e app.Event) {
+			size := ctx.JSSrc().Get("value").String()
+			if _, ok := rowHeights[size]; !ok || size == "text" || size == current {
+				ctx.PreventUpdate()
+				return
+			}
+			first := r.first
+			r.size = size
+			ctx.LocalStorage().Set(previewSizeKey, size)
+			ctx.Defer(func(ctx app.Context) {
+				v := r.view()
+				if !v.Truthy() {
+					return
+				}
+				if _, scaled := geometry(r.Rows, r.rowH()); !scaled {
+					v.Set("scrollTop", first*r.rowH())
+				}
+				r.top = v.Get("scrollTop").Float()
+				r.first = firstRow(r.top, r.Rows, r.height(), r.rowH())
+				r.fetch(ctx)
+				ctx.Update()
+			})
+		}).Body(
+		app.Range(previewSizes).Slice(func(i int) app.UI {
+			return app.Option().Value(previewSizes[i]).Selected(previewSizes[i] == current).Text(previewSizes[i] + " previews")
+		}),
+	)
 }

@@ -16,7 +16,6 @@ import (
 
 // Geometry of the windowed rows table, in CSS pixels.
 const (
-	rowHeight    = 84
 	headerHeight = 36
 	viewHeight   = 560 // height of the scrolling container until measured
 	overscan     = 4   // rows drawn beyond each edge of the view
@@ -36,7 +35,8 @@ type RowsTable struct {
 	File *decode.File
 	Rows int64 // row count (estimated while the file is being indexed)
 
-	viewH int // measured height of the scrolling container (0: viewHeight)
+	viewH int    // measured height of the scrolling container (0: viewHeight)
+	size  string // preview size: small, medium or large (remembered)
 	// the cell the keyboard is on (keyboard.go)
 	focusRow int64
 	focusCol int
@@ -59,6 +59,7 @@ type RowsTable struct {
 // OnMount loads the batches of the first rows.
 func (r *RowsTable) OnMount(ctx app.Context) {
 	r.shown = r.File
+	_ = ctx.LocalStorage().Get(previewSizeKey, &r.size)
 	ctx.Defer(func(ctx app.Context) {
 		if r.measure() { // the page's layout gives the table its height
 			ctx.Update()
@@ -130,7 +131,7 @@ func (r *RowsTable) span() (from, to int) {
 		over = 0
 	}
 	from = max(0, min(r.first, n-1)-over)
-	to = min(n, r.first+r.height()/rowHeight+over+1)
+	to = min(n, r.first+r.height()/r.rowH()+over+1)
 	return from, to
 }
 
@@ -240,10 +241,39 @@ func (r *RowsTable) cells(row int64, columns int) []decode.Cell {
 	return c
 }
 
-// geometry returns the height of the scroll area and whether rows are
-// mapped to it proportionally (too many rows for one pixel row each).
-func geometry(rows int64) (spacer int64, scaled bool) {
-	h := rows * rowHeight
+// Row heights in CSS pixels by what the rows show: one line of text when
+// the file has no tensor column, else room for previews of the chosen size
+// (web/style.css draws the same heights).
+var rowHeights = map[string]int{"text": 36, "small": 52, "medium": 84, "large": 164}
+
+// previewSizes are the choices of the preview size control, in order.
+var previewSizes = []string{"small", "medium", "large"}
+
+// previewSizeKey is the local storage key that remembers the choice.
+const previewSizeKey = "tensorview-preview-size"
+
+// rowKind is "text" for a file without tensor columns, else the preview
+// size.
+func (r *RowsTable) rowKind() string {
+	for _, f := range r.File.Fields() {
+		if f.Tensor != nil {
+			if _, ok := rowHeights[r.size]; ok && r.size != "text" {
+				return r.size
+			}
+			return "medium"
+		}
+	}
+	return "text"
+}
+
+// rowH is the height of a row in CSS pixels.
+func (r *RowsTable) rowH() int { return rowHeights[r.rowKind()] }
+
+// geometry returns the height of the scroll area for rows of rowH pixels
+// and whether rows are mapped to it proportionally (too many rows for one
+// pixel row each).
+func geometry(rows int64, rowH int) (spacer int64, scaled bool) {
+	h := rows * int64(rowH)
 	if h > maxSpacer {
 		return maxSpacer, true
 	}
@@ -284,26 +314,26 @@ func (r *RowsTable) OnResize(ctx app.Context) {
 		ctx.PreventUpdate()
 		return
 	}
-	r.first = firstRow(r.top, r.Rows, r.height())
+	r.first = firstRow(r.top, r.Rows, r.height(), r.rowH())
 	ctx.Defer(r.fetch)
 }
 
 // firstRow is the first row in view for a scroll position in a container
-// of the given height.
-func firstRow(top float64, rows int64, height int) int {
-	spacer, scaled := geometry(rows)
+// of the given height, with rows of rowH pixels.
+func firstRow(top float64, rows int64, height, rowH int) int {
+	spacer, scaled := geometry(rows, rowH)
 	if !scaled {
-		return int(top) / rowHeight
+		return int(top) / rowH
 	}
-	visible := int64(height-headerHeight) / rowHeight
+	visible := int64(height-headerHeight) / int64(rowH)
 	frac := top / float64(spacer-int64(height-headerHeight))
 	return int(math.Min(1, math.Max(0, frac)) * float64(rows-visible))
 }
 
 func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 	top := ctx.JSSrc().Get("scrollTop").Float()
-	first := firstRow(top, r.Rows, r.height())
-	_, scaled := geometry(r.Rows)
+	first := firstRow(top, r.Rows, r.height(), r.rowH())
+	_, scaled := geometry(r.Rows, r.rowH())
 	if first == r.first && (!scaled || top == r.top) {
 		ctx.PreventUpdate()
 		return
@@ -323,13 +353,15 @@ func (r *RowsTable) Render() app.UI {
 	}
 	used, budget := f.CacheBytes()
 	fields := f.Fields()
-	spacer, _ := geometry(r.Rows)
+	kind := r.rowKind()
+	spacer, _ := geometry(r.Rows, r.rowH())
 	grid := fmt.Sprintf("72px repeat(%d, minmax(180px, 1fr))", len(fields))
 	width := fmt.Sprintf("max(100%%, %dpx)", 72+180*len(fields))
 	return app.Section().Class("rows").Body(
 		app.Div().Class("rows-title").Body(
 			app.H2().Text(fmt.Sprintf("Rows (%d)", n)),
 			r.gotoRow(),
+			app.If(kind != "text", func() app.UI { return r.sizeSelect() }),
 			app.Span().Class("cache").Attr("data-role", "cache").Attr("data-bytes", used).Attr("data-budget", budget).
 				Title("decoded record batches kept in memory").
 				Text(fmt.Sprintf("cache %s of %s", decode.HumanBytes(used), decode.HumanBytes(budget))),
@@ -341,7 +373,7 @@ func (r *RowsTable) Render() app.UI {
 				return &ProgressBar{Task: "read", Progress: *r.reading, OnCancel: actionCancelRead}
 			}),
 		),
-		app.Div().Class("rows-view").Attr("data-role", "rows").
+		app.Div().Class("rows-view").Attr("data-role", "rows").Attr("data-size", kind).
 			OnScroll(r.onScroll).OnKeyDown(r.onKey).On("focusin", r.onFocusIn).Body(
 			app.Div().Class("rows-header").Style("grid-template-columns", grid).Style("width", width).Body(
 				app.Div().Class("row-index").Text("#"),
@@ -359,9 +391,10 @@ func (r *RowsTable) Render() app.UI {
 }
 
 func (r *RowsTable) row(i int64, grid string, fields []decode.Field) app.UI {
-	top := i * rowHeight
-	if _, scaled := geometry(r.Rows); scaled {
-		top = int64(r.top) + (i-int64(r.first))*rowHeight
+	h := int64(r.rowH())
+	top := i * h
+	if _, scaled := geometry(r.Rows, int(h)); scaled {
+		top = int64(r.top) + (i-int64(r.first))*h
 	}
 	div := app.Div().Class("row").Attr("data-row", i).
 		Style("top", strconv.FormatInt(top, 10)+"px").Style("grid-template-columns", grid)
