@@ -1833,6 +1833,16 @@ func TestAppShell(t *testing.T) {
 		if page.RowsView < 120 {
 			t.Errorf("%v: the rows get %.0f px", size, page.RowsView)
 		}
+		if size[0] < 600 {
+			// The grid scrolls sideways inside its box; the row numbers stay.
+			var pos struct{ Index, View, ScrollLeft float64 }
+			b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollLeft = 300;
+				return {Index: document.querySelector('[data-row="0"] .row-index').getBoundingClientRect().left,
+					View: v.getBoundingClientRect().left, ScrollLeft: v.scrollLeft} })()`, &pos)
+			if pos.ScrollLeft < 300 || pos.Index < pos.View || pos.Index > pos.View+2 {
+				t.Errorf("%v: scrolled %v px sideways, row number at %v px, the grid at %v px", size, pos.ScrollLeft, pos.Index, pos.View)
+			}
+		}
 		b.screenshot(fmt.Sprintf("shell-%dx%d", size[0], size[1]))
 	}
 	b.run(emulation.SetDeviceMetricsOverride(1280, 800, 1, false))
