@@ -1986,3 +1986,49 @@ func TestRowHeights(t *testing.T) {
 		t.Errorf("after a reload the preview size is %q, want small", size)
 	}
 }
+
+// TestManyColumns opens a file of 500 int32 columns (c0 … c499, value
+// 1000·row + column): only the columns in view are drawn; scrolling to the
+// right end shows the last ones with their values, and End moves the
+// keyboard there.
+func TestManyColumns(t *testing.T) {
+	skipWithoutSite(t)
+	const cols, rows = 500, 50
+	fields := make([]arrow.Field, cols)
+	arrs := make([]arrow.Array, cols)
+	for c := range cols {
+		fields[c] = arrow.Field{Name: fmt.Sprintf("c%d", c), Type: arrow.PrimitiveTypes.Int32}
+		bld := array.NewInt32Builder(memory.DefaultAllocator)
+		for r := range rows {
+			bld.Append(int32(1000*r + c))
+		}
+		arrs[c] = bld.NewArray()
+		defer arrs[c].Release()
+	}
+	schema := arrow.NewSchema(fields, nil)
+	rec := array.NewRecordBatch(schema, arrs, rows)
+	defer rec.Release()
+	path := writeIPCFile(t, "wide.arrow", schema, rec)
+
+	b := newBrowser(t)
+	b.upload(path)
+	b.waitOpened("wide.arrow")
+	var drawn int
+	b.eval(`document.querySelectorAll('[data-row="0"] [data-col]').length`, &drawn)
+	if drawn == 0 || drawn > 20 {
+		t.Errorf("%d of 500 columns drawn in row 0", drawn)
+	}
+	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollLeft = v.scrollWidth; return true })()`, nil)
+	b.waitFor(`document.querySelector('[data-row="3"] [data-field=c499]')?.textContent === '3499'`)
+	var head string
+	b.eval(`document.querySelector('.rows-header [data-col="499"]')?.textContent ?? ''`, &head)
+	if head != "c499" {
+		t.Errorf("header of the last column %q, want c499", head)
+	}
+	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollLeft = 0; return true })()`, nil)
+	b.waitFor(`document.querySelector('[data-row="0"] [data-col="0"]') !== null`)
+	b.run(chromedp.Click(`[data-row="1"] [data-col="0"]`, chromedp.ByQuery))
+	b.run(chromedp.KeyEvent(kb.End))
+	b.waitFor(`document.activeElement?.dataset.col === '499' && document.activeElement?.textContent === '1499'`)
+	b.screenshot("many-columns")
+}

@@ -100,6 +100,19 @@ func (r *RowsTable) goTo(ctx app.Context, row int64, col int) {
 		v.Set("scrollTop", top)
 		top = v.Get("scrollTop").Float()
 		r.first, r.top = firstRow(top, r.Rows, r.height(), rowH), top
+		if n := len(r.File.Fields()); n > manyColumns {
+			// Columns not drawn cannot take the focus: scroll to it first.
+			left, w := v.Get("scrollLeft").Float(), float64(v.Get("clientWidth").Int()-indexWidth)
+			x := float64(col * colWidth)
+			switch {
+			case x < left:
+				left = x
+			case x+colWidth > left+w:
+				left = x + colWidth - w
+			}
+			v.Set("scrollLeft", left)
+			r.left = v.Get("scrollLeft").Float()
+		}
 	}
 	ctx.Defer(r.fetch)
 	ctx.Defer(func(ctx app.Context) { r.focusCell() })
@@ -119,6 +132,7 @@ func (r *RowsTable) focusCell() {
 		c := el.Call("querySelector", fmt.Sprintf(`[data-row="%d"] [data-col="%d"]`, r.focusRow, r.focusCol))
 		if c.Truthy() {
 			c.Call("focus", map[string]any{"preventScroll": true})
+			c.Call("scrollIntoView", map[string]any{"block": "nearest", "inline": "nearest"})
 		}
 	}
 }

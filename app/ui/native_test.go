@@ -234,3 +234,27 @@ func TestMoveFocus(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnSpan: up to manyColumns columns are all drawn and share the
+// width; more are drawn only where they are in view (plus colOverscan).
+func TestColumnSpan(t *testing.T) {
+	for _, c := range []struct {
+		n        int
+		left     float64
+		width    int
+		from, to int
+		grid     string
+	}{
+		{5, 0, 1280, 0, 5, "72px repeat(5, minmax(180px, 1fr))"},
+		{24, 900, 1280, 0, 24, "72px repeat(24, minmax(180px, 1fr))"},
+		{500, 0, 1280, 0, 10, "72px 0px repeat(10, 180px) 88200px"},
+		{500, 1800, 1280, 8, 20, "72px 1440px repeat(12, 180px) 86400px"},
+		{500, 89000, 1280, 492, 500, "72px 88560px repeat(8, 180px) 0px"},
+	} {
+		from, to := colSpan(c.n, c.left, c.width)
+		grid, _ := gridColumns(c.n, from, to)
+		if from != c.from || to != c.to || grid != c.grid {
+			t.Errorf("%d columns at %v: [%d, %d) %q, want [%d, %d) %q", c.n, c.left, from, to, grid, c.from, c.to, c.grid)
+		}
+	}
+}

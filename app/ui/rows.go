@@ -37,6 +37,8 @@ type RowsTable struct {
 
 	viewH int    // measured height of the scrolling container (0: viewHeight)
 	size  string // preview size: small, medium or large (remembered)
+	viewW int     // measured width of the scrolling container
+	left  float64 // its scrollLeft (columns.go)
 	// the cell the keyboard is on (keyboard.go)
 	focusRow int64
 	focusCol int
@@ -300,11 +302,11 @@ func (r *RowsTable) measure() bool {
 	if !v.Truthy() {
 		return false
 	}
-	h := v.Get("clientHeight").Int()
-	if h <= 0 || h == r.viewH {
+	h, w := v.Get("clientHeight").Int(), v.Get("clientWidth").Int()
+	if h <= 0 || (h == r.viewH && w == r.viewW) {
 		return false
 	}
-	r.viewH = h
+	r.viewH, r.viewW = h, w
 	return true
 }
 
@@ -331,10 +333,13 @@ func firstRow(top float64, rows int64, height, rowH int) int {
 }
 
 func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
-	top := ctx.JSSrc().Get("scrollTop").Float()
+	top, left := ctx.JSSrc().Get("scrollTop").Float(), ctx.JSSrc().Get("scrollLeft").Float()
 	first := firstRow(top, r.Rows, r.height(), r.rowH())
 	_, scaled := geometry(r.Rows, r.rowH())
-	if first == r.first && (!scaled || top == r.top) {
+	n := len(r.File.Fields())
+	from, to := r.columns(n)
+	r.left = left
+	if nf, nt := r.columns(n); first == r.first && (!scaled || top == r.top) && nf == from && nt == to {
 		ctx.PreventUpdate()
 		return
 	}
@@ -355,8 +360,9 @@ func (r *RowsTable) Render() app.UI {
 	fields := f.Fields()
 	kind := r.rowKind()
 	spacer, _ := geometry(r.Rows, r.rowH())
-	grid := fmt.Sprintf("72px repeat(%d, minmax(180px, 1fr))", len(fields))
-	width := fmt.Sprintf("max(100%%, %dpx)", 72+180*len(fields))
+	cFrom, cTo := r.columns(len(fields))
+	cols := colRange(cFrom, cTo)
+	grid, width := gridColumns(len(fields), cFrom, cTo)
 	return app.Section().Class("rows").Body(
 		app.Div().Class("rows-title").Body(
 			app.H2().Text(fmt.Sprintf("Rows (%d)", n)),
@@ -377,20 +383,23 @@ func (r *RowsTable) Render() app.UI {
 			OnScroll(r.onScroll).OnKeyDown(r.onKey).On("focusin", r.onFocusIn).Body(
 			app.Div().Class("rows-header").Style("grid-template-columns", grid).Style("width", width).Body(
 				app.Div().Class("row-index").Text("#"),
-				app.Range(fields).Slice(func(i int) app.UI {
-					return app.Div().Class("col-head").Title(fields[i].Type).Text(fields[i].Name)
+				colSpacer(len(fields)),
+				app.Range(cols).Slice(func(i int) app.UI {
+					f := fields[cols[i]]
+					return app.Div().Class("col-head").Attr("data-col", cols[i]).Title(f.Type).Text(f.Name)
 				}),
+				colSpacer(len(fields)),
 			),
 			app.Div().Class("rows-body").Style("height", fmt.Sprintf("%dpx", spacer)).Style("width", width).Body(
 				app.Range(rows).Slice(func(k int) app.UI {
-					return r.row(int64(rows[k]), grid, fields)
+					return r.row(int64(rows[k]), grid, fields, cols)
 				}),
 			),
 		),
 	)
 }
 
-func (r *RowsTable) row(i int64, grid string, fields []decode.Field) app.UI {
+func (r *RowsTable) row(i int64, grid string, fields []decode.Field, cols []int) app.UI {
 	h := int64(r.rowH())
 	top := i * h
 	if _, scaled := geometry(r.Rows, int(h)); scaled {
@@ -425,9 +434,12 @@ func (r *RowsTable) row(i int64, grid string, fields []decode.Field) app.UI {
 	cells := r.cells(i, len(fields))
 	return div.Body(
 		app.Div().Class("row-index").Text(i),
-		app.Range(cells).Slice(func(c int) app.UI {
+		colSpacer(len(fields)),
+		app.Range(cols).Slice(func(k int) app.UI {
+			c := cols[k]
 			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c], Tensor: fields[c].Tensor != nil,
 				Active: i == r.focusRow && c == r.focusCol}
 		}),
+		colSpacer(len(fields)),
 	)
 }
