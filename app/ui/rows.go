@@ -35,8 +35,8 @@ type RowsTable struct {
 	File *decode.File
 	Rows int64 // row count (estimated while the file is being indexed)
 
-	viewH int    // measured height of the scrolling container (0: viewHeight)
-	size  string // preview size: small, medium or large (remembered)
+	viewH int     // measured height of the scrolling container (0: viewHeight)
+	size  string  // preview size: small, medium or large (remembered)
 	viewW int     // measured width of the scrolling container
 	left  float64 // its scrollLeft (columns.go)
 	// the cell the keyboard is on (keyboard.go)
