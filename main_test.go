@@ -2032,3 +2032,40 @@ func TestManyColumns(t *testing.T) {
 	b.waitFor(`document.activeElement?.dataset.col === '499' && document.activeElement?.textContent === '1499'`)
 	b.screenshot("many-columns")
 }
+
+// TestColumnResize drags the edge of a column's header to widen it by 120
+// px, and double-clicks another's to fit it to its content.
+func TestColumnResize(t *testing.T) {
+	skipWithoutSite(t)
+	b := newBrowser(t)
+	b.run(chromedp.Click(`button[data-sample="js_big.arrow"]`, chromedp.ByQuery))
+	b.waitOpened("js_big.arrow")
+	width := func(col int) float64 {
+		var w float64
+		b.eval(fmt.Sprintf(`document.querySelector('.rows-header [data-col="%d"]').getBoundingClientRect().width`, col), &w)
+		return w
+	}
+	var handle struct{ X, Y float64 }
+	b.eval(`(r => ({X: r.left + r.width / 2, Y: r.top + r.height / 2}))(document.querySelector('.rows-header [data-col="1"] .col-resize').getBoundingClientRect())`, &handle)
+	before := width(1)
+	b.run(chromedp.MouseEvent(input.MouseMoved, handle.X, handle.Y),
+		chromedp.MouseEvent(input.MousePressed, handle.X, handle.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, handle.X+60, handle.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, handle.X+120, handle.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseReleased, handle.X+120, handle.Y, chromedp.ButtonLeft))
+	b.waitFor(fmt.Sprintf(`document.querySelector('.rows-header [data-col="1"]').getBoundingClientRect().width > %v`, before+100))
+	if after := width(1); math.Abs(after-before-120) > 2 {
+		t.Errorf("dragged 120 px: the column went from %v to %v px", before, after)
+	}
+	// Cells follow their header.
+	var cell float64
+	b.eval(`document.querySelector('[data-row="0"] [data-col="1"]').getBoundingClientRect().width`, &cell)
+	if math.Abs(cell-width(1)) > 1 {
+		t.Errorf("cell %v px wide under a %v px header", cell, width(1))
+	}
+	b.run(chromedp.DoubleClick(`.rows-header [data-col="0"] .col-resize`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('.rows-header [data-col="0"]').getBoundingClientRect().width < 120`)
+	if w := width(0); w < 48 {
+		t.Errorf("fitted id column %v px wide", w)
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -18,27 +19,83 @@ const (
 	colOverscan = 2
 )
 
+// colWidths are the widths of the grid's columns in CSS pixels: colWidth
+// unless the reader resized one (by dragging its header's edge, or
+// double-clicking it to fit).
+type colWidths map[int]int
+
+// of is column c's width.
+func (w colWidths) of(c int) int {
+	if x, ok := w[c]; ok {
+		return x
+	}
+	return colWidth
+}
+
+// x is where column c starts, after the row numbers.
+func (w colWidths) x(c int) int {
+	if len(w) == 0 {
+		return c * colWidth
+	}
+	x := 0
+	for k := range c {
+		x += w.of(k)
+	}
+	return x
+}
+
 // colSpan is the columns drawn, [from, to), of n, for a scroll position
 // left and a view width width (both in CSS pixels).
-func colSpan(n int, left float64, width int) (from, to int) {
+func colSpan(n int, left float64, width int, w colWidths) (from, to int) {
 	if n <= manyColumns {
 		return 0, n
 	}
-	from = max(0, int(left)/colWidth-colOverscan)
-	to = min(n, (int(left)+width)/colWidth+1+colOverscan)
-	return from, max(from, to)
+	from, to = n, n
+	for c, x := 0, 0; c < n; c++ {
+		end := x + w.of(c)
+		if from == n && float64(end) > left {
+			from = c
+		}
+		if float64(x) >= left+float64(width) {
+			to = c
+			break
+		}
+		x = end
+	}
+	return max(0, from-colOverscan), min(n, to+colOverscan)
 }
 
 // gridColumns is the CSS grid template of a header or row drawing columns
 // [from, to) of n: the row number, a spacer for the columns before, the
-// columns, a spacer for those after.
-func gridColumns(n, from, to int) (template, width string) {
+// columns, a spacer for those after; and the grid's width.
+func gridColumns(n, from, to int, w colWidths) (template, width string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%dpx", indexWidth)
 	if n <= manyColumns {
-		return fmt.Sprintf("%dpx repeat(%d, minmax(%dpx, 1fr))", indexWidth, n, colWidth),
-			fmt.Sprintf("max(100%%, %dpx)", indexWidth+colWidth*n)
+		if len(w) == 0 {
+			return fmt.Sprintf("%dpx repeat(%d, minmax(%dpx, 1fr))", indexWidth, n, colWidth),
+				fmt.Sprintf("max(100%%, %dpx)", indexWidth+colWidth*n)
+		}
+		for c := range n {
+			if x, ok := w[c]; ok {
+				fmt.Fprintf(&b, " %dpx", x)
+			} else {
+				fmt.Fprintf(&b, " minmax(%dpx, 1fr)", colWidth)
+			}
+		}
+		return b.String(), fmt.Sprintf("max(100%%, %dpx)", indexWidth+w.x(n))
 	}
-	return fmt.Sprintf("%dpx %dpx repeat(%d, %dpx) %dpx", indexWidth, from*colWidth, to-from, colWidth, (n-to)*colWidth),
-		fmt.Sprintf("%dpx", indexWidth+colWidth*n)
+	total := w.x(n)
+	if len(w) == 0 {
+		return fmt.Sprintf("%dpx %dpx repeat(%d, %dpx) %dpx", indexWidth, from*colWidth, to-from, colWidth, (n-to)*colWidth),
+			fmt.Sprintf("%dpx", indexWidth+total)
+	}
+	fmt.Fprintf(&b, " %dpx", w.x(from))
+	for c := from; c < to; c++ {
+		fmt.Fprintf(&b, " %dpx", w.of(c))
+	}
+	fmt.Fprintf(&b, " %dpx", total-w.x(to))
+	return b.String(), fmt.Sprintf("%dpx", indexWidth+total)
 }
 
 // colSpacer stands for columns not drawn, in a virtualized grid.
@@ -61,5 +118,80 @@ func (r *RowsTable) columns(n int) (from, to int) {
 	if w <= 0 {
 		w = 1280
 	}
-	return colSpan(n, r.left, w)
+	return colSpan(n, r.left, w, r.widths)
+}
+
+// Column widths, in CSS pixels, that resizing keeps within.
+const minColWidth, maxColWidth = 48, 1200
+
+// resizeHandle is the edge of column c's header: drag it to resize the
+// column, double-click it to fit the column to what it shows.
+func (r *RowsTable) resizeHandle(c int) app.UI {
+	return app.Div().Class("col-resize").Attr("data-action", "resize-col").Attr("data-col", c).Aria("hidden", true).
+		On("pointerdown", func(ctx app.Context, e app.Event) {
+			e.PreventDefault()
+			e.StopImmediatePropagation()
+			ctx.JSSrc().Call("setPointerCapture", e.Get("pointerId"))
+			r.drag = &colDrag{col: c, startX: e.Get("clientX").Float(), startW: r.headWidth(c)}
+			ctx.PreventUpdate()
+		}).
+		On("pointermove", func(ctx app.Context, e app.Event) {
+			d := r.drag
+			if d == nil || d.col != c {
+				ctx.PreventUpdate()
+				return
+			}
+			r.setWidth(c, d.startW+int(e.Get("clientX").Float()-d.startX))
+		}).
+		On("pointerup", func(ctx app.Context, e app.Event) {
+			r.drag = nil
+			ctx.PreventUpdate()
+		}).
+		OnDblClick(func(ctx app.Context, e app.Event) {
+			r.setWidth(c, r.fitWidth(c))
+		})
+}
+
+// colDrag is a resize under way.
+type colDrag struct {
+	col    int
+	startX float64
+	startW int
+}
+
+func (r *RowsTable) setWidth(c, w int) {
+	if r.widths == nil {
+		r.widths = colWidths{}
+	}
+	r.widths[c] = max(minColWidth, min(maxColWidth, w))
+}
+
+// headWidth is column c's drawn width.
+func (r *RowsTable) headWidth(c int) int {
+	if el := r.JSValue(); el.Truthy() {
+		if h := el.Call("querySelector", fmt.Sprintf(`.rows-header [data-col="%d"]`, c)); h.Truthy() {
+			return int(h.Call("getBoundingClientRect").Get("width").Float())
+		}
+	}
+	return r.widths.of(c)
+}
+
+// fitWidth is the width that shows column c's header and drawn cells
+// without clipping (their content's widest natural width).
+func (r *RowsTable) fitWidth(c int) int {
+	el := r.JSValue()
+	if !el.Truthy() {
+		return colWidth
+	}
+	w := minColWidth
+	cells := el.Call("querySelectorAll", fmt.Sprintf(`.rows-header [data-col="%d"] .col-name, [data-row] [data-col="%d"]`, c, c))
+	for i := range cells.Length() {
+		cell := cells.Index(i)
+		// The natural width: measured as max-content, then put back.
+		old := cell.Get("style").Get("width").String()
+		cell.Get("style").Set("width", "max-content")
+		w = max(w, int(cell.Call("getBoundingClientRect").Get("width").Float())+24)
+		cell.Get("style").Set("width", old)
+	}
+	return w
 }

@@ -103,12 +103,12 @@ func (r *RowsTable) goTo(ctx app.Context, row int64, col int) {
 		if n := len(r.File.Fields()); n > manyColumns {
 			// Columns not drawn cannot take the focus: scroll to it first.
 			left, w := v.Get("scrollLeft").Float(), float64(v.Get("clientWidth").Int()-indexWidth)
-			x := float64(col * colWidth)
+			x, cw := float64(r.widths.x(col)), float64(r.widths.of(col))
 			switch {
 			case x < left:
 				left = x
-			case x+colWidth > left+w:
-				left = x + colWidth - w
+			case x+cw > left+w:
+				left = x + cw - w
 			}
 			v.Set("scrollLeft", left)
 			r.left = v.Get("scrollLeft").Float()

@@ -251,10 +251,32 @@ func TestColumnSpan(t *testing.T) {
 		{500, 1800, 1280, 8, 20, "72px 1440px repeat(12, 180px) 86400px"},
 		{500, 89000, 1280, 492, 500, "72px 88560px repeat(8, 180px) 0px"},
 	} {
-		from, to := colSpan(c.n, c.left, c.width)
-		grid, _ := gridColumns(c.n, from, to)
+		from, to := colSpan(c.n, c.left, c.width, nil)
+		grid, _ := gridColumns(c.n, from, to, nil)
 		if from != c.from || to != c.to || grid != c.grid {
 			t.Errorf("%d columns at %v: [%d, %d) %q, want [%d, %d) %q", c.n, c.left, from, to, grid, c.from, c.to, c.grid)
 		}
+	}
+}
+
+// TestResizedColumns: resized columns keep their width in the template and
+// move the virtualized span.
+func TestResizedColumns(t *testing.T) {
+	w := colWidths{1: 300}
+	if grid, width := gridColumns(3, 0, 3, w); grid != "72px minmax(180px, 1fr) 300px minmax(180px, 1fr)" || width != "max(100%, 732px)" {
+		t.Errorf("3 columns: %q %q", grid, width)
+	}
+	// 100 columns, column 0 made 1000 px wide: at scroll 0 only it and the
+	// overscan are drawn; at 1000 px the span starts after it.
+	w = colWidths{0: 1000}
+	if from, to := colSpan(100, 0, 800, w); from != 0 || to != 3 {
+		t.Errorf("at 0: [%d, %d), want [0, 3)", from, to)
+	}
+	if from, to := colSpan(100, 1000, 800, w); from != 0 || to != 8 {
+		t.Errorf("at 1000: [%d, %d), want [0, 8)", from, to)
+	}
+	grid, width := gridColumns(100, 0, 3, w)
+	if grid != "72px 0px 1000px 180px 180px 17460px" || width != "18892px" {
+		t.Errorf("template %q %q", grid, width)
 	}
 }

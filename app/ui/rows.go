@@ -35,10 +35,12 @@ type RowsTable struct {
 	File *decode.File
 	Rows int64 // row count (estimated while the file is being indexed)
 
-	viewH int     // measured height of the scrolling container (0: viewHeight)
-	size  string  // preview size: small, medium or large (remembered)
-	viewW int     // measured width of the scrolling container
-	left  float64 // its scrollLeft (columns.go)
+	viewH  int       // measured height of the scrolling container (0: viewHeight)
+	size   string    // preview size: small, medium or large (remembered)
+	viewW  int       // measured width of the scrolling container
+	left   float64   // its scrollLeft (columns.go)
+	widths colWidths // columns the reader resized
+	drag   *colDrag  // a column resize under way
 	// the cell the keyboard is on (keyboard.go)
 	focusRow int64
 	focusCol int
@@ -362,7 +364,7 @@ func (r *RowsTable) Render() app.UI {
 	spacer, _ := geometry(r.Rows, r.rowH())
 	cFrom, cTo := r.columns(len(fields))
 	cols := colRange(cFrom, cTo)
-	grid, width := gridColumns(len(fields), cFrom, cTo)
+	grid, width := gridColumns(len(fields), cFrom, cTo, r.widths)
 	return app.Section().Class("rows").Body(
 		app.Div().Class("rows-title").Body(
 			app.H2().Text(fmt.Sprintf("Rows (%d)", n)),
@@ -386,7 +388,10 @@ func (r *RowsTable) Render() app.UI {
 				colSpacer(len(fields)),
 				app.Range(cols).Slice(func(i int) app.UI {
 					f := fields[cols[i]]
-					return app.Div().Class("col-head").Attr("data-col", cols[i]).Title(f.Type).Text(f.Name)
+					return app.Div().Class("col-head").Attr("data-col", cols[i]).Title(f.Type).Body(
+						app.Span().Class("col-name").Text(f.Name),
+						r.resizeHandle(cols[i]),
+					)
 				}),
 				colSpacer(len(fields)),
 			),
