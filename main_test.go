@@ -856,7 +856,7 @@ func TestLargeFiles(t *testing.T) {
 		t.Errorf("single batch: cache %+v over budget", cache)
 	}
 	var warnings int
-	b.eval(`document.querySelectorAll('.file-info .warning').length`, &warnings)
+	b.eval(`document.querySelectorAll('[data-role=file-warnings] .warning').length`, &warnings)
 	if warnings != 0 {
 		t.Errorf("%d warnings: the batch should be read by windows, not whole", warnings)
 	}
@@ -1463,7 +1463,7 @@ func (b *browser) settle(name string, timeout time.Duration) (opened, error) {
 		}
 		if (st !== 'ready' || document.querySelector('[data-role=file-info] h2')?.textContent !== name
 			|| document.querySelector('[data-row][data-loading], [data-role=progress]')) return null;
-		const errs = [...document.querySelectorAll('[data-cell-error], tr[data-error], .file-info .warning')]
+		const errs = [...document.querySelectorAll('[data-cell-error], tr[data-error], [data-role=file-warnings] .warning')]
 			.map(e => e.dataset.cellError || e.dataset.error || e.textContent);
 		return {State: st, Text: errs[0] || '', Errors: errs.length, Rows: document.querySelector('[data-role=num-rows]')?.textContent || ''};
 	})(%q)`, name)
@@ -2068,4 +2068,133 @@ func TestColumnResize(t *testing.T) {
 	if w := width(0); w < 48 {
 		t.Errorf("fitted id column %v px wide", w)
 	}
+}
+
+// touch sends one touch event with the given fingers (viewport CSS pixels;
+// none for a touchEnd).
+func (b *browser) touch(typ input.TouchType, fingers ...[2]float64) {
+	b.t.Helper()
+	pts := make([]*input.TouchPoint, len(fingers))
+	for i, f := range fingers {
+		pts[i] = &input.TouchPoint{X: f[0], Y: f[1], ID: float64(i + 1), RadiusX: 1, RadiusY: 1, Force: 1}
+	}
+	b.run(chromedp.ActionFunc(func(ctx context.Context) error {
+		return input.DispatchTouchEvent(typ, pts).Do(ctx)
+	}))
+}
+
+// readoutAt taps the inspector's picture at viewport position p, waits for
+// the readout to show the element at index want ("n,c,h,w") and returns its
+// value.
+func (b *browser) readoutAt(p [2]float64, want string) (value string) {
+	b.t.Helper()
+	b.touch(input.TouchStart, p)
+	b.touch(input.TouchEnd)
+	b.waitFor(fmt.Sprintf(`document.querySelector('[data-role=readout]')?.dataset.index === %q`, want))
+	b.eval(`document.querySelector('[data-role=readout]').dataset.value`, &value)
+	return value
+}
+
+// TestTouch uses the viewer as a phone does, at 360×640 with touch input: a
+// tap on a tensor cell opens the inspector, which fits the screen (the page
+// never scrolls sideways); a tap on the picture reads out the element under
+// the finger (its value checked against the file's), one finger drags, two
+// fingers pinch (zoom 2 for fingers twice as far apart) and drag at once,
+// keeping the element under the fingers under them. axe-core finds no
+// serious or critical violation at this size, with the schema sheet open
+// or the inspector.
+func TestTouch(t *testing.T) {
+	skipWithoutSite(t)
+	b := newBrowser(t)
+	b.run(emulation.SetDeviceMetricsOverride(360, 640, 2, true),
+		emulation.SetTouchEmulationEnabled(true).WithMaxTouchPoints(5))
+	b.run(chromedp.Navigate(b.base))
+	b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+	path, row1 := tensor4DFile(t)
+	b.upload(path)
+	b.waitOpened("tensor4d.arrow")
+	for _, v := range b.axe() {
+		t.Errorf("360 px, file: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
+	}
+	b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-action=toggle-schema]').getAttribute('aria-expanded') === 'true'`)
+	for _, v := range b.axe() {
+		t.Errorf("360 px, schema sheet: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
+	}
+	b.screenshot("touch-schema")
+	b.run(chromedp.Click(`[data-action=close-schema]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-action=toggle-schema]').getAttribute('aria-expanded') === 'false'`)
+
+	// A tap on row 1's cell opens the inspector.
+	var cell [2]float64
+	b.eval(`(r => [r.left + r.width / 2, r.top + r.height / 2])(document.querySelector('[data-row="1"] [data-tensor][data-field="t"]').getBoundingClientRect())`, &cell)
+	b.touch(input.TouchStart, cell)
+	b.touch(input.TouchEnd)
+	b.waitFor(`document.querySelector('[data-role=inspector][data-field="t"][data-row="1"] canvas[data-role=slice]') !== null`)
+	b.setValue(`select[data-role=channel]`, "-1") // one value per pixel
+	b.waitFor(`document.querySelectorAll('input[type=range][data-dim]').length === 2`)
+	for _, v := range b.axe() {
+		t.Errorf("360 px, inspector: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
+	}
+	var fit struct {
+		ScrollW, W           int
+		Left, Right, VW, VH  float64
+		CanvasW, CanvasH     int
+		ViewportL, ViewportT float64
+	}
+	b.eval(`(() => { const v = document.querySelector('[data-role=inspector] .viewport').getBoundingClientRect(), c = document.querySelector('canvas[data-role=slice]'), r = c.getBoundingClientRect();
+		return {ScrollW: document.scrollingElement.scrollWidth, W: innerWidth, Left: v.left, Right: v.right, VW: r.width, VH: r.height,
+			CanvasW: c.width, CanvasH: c.height, ViewportL: r.left, ViewportT: r.top} })()`, &fit)
+	if fit.ScrollW > fit.W || fit.Left < 0 || fit.Right > float64(fit.W) {
+		t.Errorf("the inspector does not fit 360 px: page %d px wide in %d, picture from %.0f to %.0f px", fit.ScrollW, fit.W, fit.Left, fit.Right)
+	}
+	if fit.CanvasW != 5 || fit.CanvasH != 4 {
+		t.Fatalf("the picture is %d×%d, want W×H = 5×4", fit.CanvasW, fit.CanvasH)
+	}
+	b.screenshot("touch-inspector")
+	// Element (x, y) of the picture is drawn from (x, y)·k (k CSS pixels per
+	// element at zoom 1).
+	k := fit.VW / 5
+	at := func(x, y float64) [2]float64 { return [2]float64{fit.ViewportL + x*k, fit.ViewportT + y*k} }
+	value := func(index string) string {
+		var n, c, h, w int
+		if _, err := fmt.Sscanf(index, "%d,%d,%d,%d", &n, &c, &h, &w); err != nil {
+			t.Fatalf("readout index %q: %v", index, err)
+		}
+		return strconv.FormatFloat(float64(row1[((n*3+c)*4+h)*5+w]), 'g', -1, 32)
+	}
+	// Each check taps another element than the one before (the readout
+	// waits for the index tapped).
+	check := func(what string, p [2]float64, wantH, wantW int) {
+		t.Helper()
+		index := fmt.Sprintf("0,0,%d,%d", wantH, wantW)
+		if got, want := b.readoutAt(p, index), value(index); got != want {
+			t.Errorf("%s: the readout says %s at [%s], the file has %s", what, got, index, want)
+		}
+	}
+	check("tap", at(3.5, 2.5), 2, 3)
+
+	// One finger drags the picture one element right and down.
+	b.touch(input.TouchStart, at(1.5, 1.5))
+	b.touch(input.TouchMove, at(2, 2))
+	b.touch(input.TouchMove, at(2.5, 2.5))
+	b.touch(input.TouchEnd)
+	b.waitFor(`document.querySelector('[data-action=reset-zoom]') !== null`)
+	check("after a drag", at(3.5, 2.5), 1, 2)
+	b.run(chromedp.Click(`[data-action=reset-zoom]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-action=reset-zoom]') === null`)
+
+	// Two fingers spread from 1 to 2 elements apart about the centre of
+	// element (2, 1) and move it to (2.5, 2.5): zoom 2, the element under
+	// the fingers stays under them.
+	b.touch(input.TouchStart, at(2, 1.5), at(3, 1.5))
+	b.touch(input.TouchMove, at(1.75, 2), at(3.25, 2))
+	b.touch(input.TouchMove, at(1.5, 2.5), at(3.5, 2.5))
+	b.touch(input.TouchEnd)
+	b.waitFor(`document.querySelector('[data-role=zoom]')?.textContent === 'zoom 2.0\u00d7'`)
+	// At zoom 2 each element is 2k wide: one element right of the fingers'
+	// midpoint is the middle of element 3.
+	check("after a pinch, one element right", at(4.5, 2.5), 1, 3)
+	check("after a pinch", at(2.5, 2.5), 1, 2)
+	b.screenshot("touch-pinch")
 }

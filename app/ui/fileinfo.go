@@ -8,38 +8,65 @@ import (
 	"github.com/tensorview/tensorview/app/decode"
 )
 
-// FileInfo shows facts about the opened file and its schema-level metadata.
+// FileInfo shows the opened file's name and facts on one line of the top
+// bar: size, format, record batches, rows, columns. Each fact is a dt/dd
+// pair (read as "Rows 64"), drawn value first ("64 rows").
 type FileInfo struct {
 	app.Compo
-	File     *decode.File
-	Rows     int64 // estimated until Exact
-	Exact    bool
-	Batches  int
-	Warnings int // how many File.Warnings there are (so new ones show)
+	File    *decode.File
+	Rows    int64 // estimated until Exact
+	Exact   bool
+	Batches int
 }
 
 // Render draws the facts.
 func (f *FileInfo) Render() app.UI {
 	file := f.File
-	warnings := file.Warnings()
+	fact := func(label string, dd app.HTMLDd) app.UI {
+		return app.Div().Body(app.Dt().Text(label), dd)
+	}
 	return app.Section().Class("file-info").Attr("data-role", "file-info").Body(
-		app.H2().Text(file.Name),
+		app.H2().Title(file.Name).Text(file.Name),
 		app.Dl().Body(
-			app.Dt().Text("Size"), app.Dd().Attr("data-bytes", file.Size).Text(decode.HumanBytes(file.Size)),
-			app.Dt().Text("Format"), app.Dd().Attr("data-role", "format").Text(string(file.Format)),
-			app.Dt().Text("Record batches"), app.Dd().Attr("data-role", "batches").Text(f.Batches),
-			app.Dt().Text("Rows"), app.Dd().Attr("data-role", "num-rows").Attr("data-exact", f.Exact).Text(rowsText(f.Rows, f.Exact)),
-			app.Dt().Text("Columns"), app.Dd().Text(len(file.Fields())),
+			fact("Format", app.Dd().Attr("data-role", "format").Text(string(file.Format))),
+			fact("Size", app.Dd().Attr("data-bytes", file.Size).Text(decode.HumanBytes(file.Size))),
+			fact("Record batches", app.Dd().Attr("data-role", "batches").Text(f.Batches)),
+			fact("Rows", app.Dd().Attr("data-role", "num-rows").Attr("data-exact", f.Exact).Text(rowsText(f.Rows, f.Exact))),
+			fact("Columns", app.Dd().Text(len(file.Fields()))),
 		),
+	)
+}
+
+// FileWarnings lists what the reader noticed about the file (File.Warnings)
+// under the top bar; Count makes new warnings show.
+type FileWarnings struct {
+	app.Compo
+	File  *decode.File
+	Count int
+}
+
+// Render draws the warnings.
+func (w *FileWarnings) Render() app.UI {
+	warnings := w.File.Warnings()
+	return app.Div().Class("file-warnings").Attr("data-role", "file-warnings").Body(
 		app.Range(warnings).Slice(func(i int) app.UI {
 			return app.P().Class("warning").Role("alert").Text(warnings[i])
 		}),
-		app.If(len(file.Metadata) > 0, func() app.UI {
-			return app.Details().Class("metadata").Body(
-				app.Summary().Text(fmt.Sprintf("Schema metadata (%d)", len(file.Metadata))),
-				&MetadataList{Items: file.Metadata},
-			)
-		}),
+	)
+}
+
+// SchemaMetadata shows the schema-level key/value metadata (in the schema
+// panel), closed until asked for.
+type SchemaMetadata struct {
+	app.Compo
+	Items []decode.KV
+}
+
+// Render draws the metadata, nothing when there is none.
+func (m *SchemaMetadata) Render() app.UI {
+	return app.Details().Class("metadata").Body(
+		app.Summary().Text(fmt.Sprintf("Schema metadata (%d)", len(m.Items))),
+		&MetadataList{Items: m.Items},
 	)
 }
 

@@ -43,9 +43,9 @@ func fieldRow(f decode.Field) app.UI {
 	}
 	return tr.Body(
 		app.Td().Class("name").Text(f.Name),
-		app.Td().Body(app.Code().Text(f.Type)),
-		app.Td().Text(nullable),
-		app.Td().Body(
+		app.Td().Attr("data-label", "Type").Body(app.Code().Text(f.Type)),
+		app.Td().Attr("data-label", "Nullable").Text(nullable),
+		app.Td().Attr("data-label", "Extension").Body(
 			app.If(f.Extension != "", func() app.UI {
 				return app.Div().Body(
 					app.Code().Class("ext-name").Text(f.Extension),
@@ -55,7 +55,7 @@ func fieldRow(f decode.Field) app.UI {
 				)
 			}),
 		),
-		app.Td().Body(
+		app.Td().Attr("data-label", "Tensor").Body(
 			app.If(f.Tensor != nil, func() app.UI { return tensorParams(f.Tensor) }),
 			app.If(f.Err != "", func() app.UI {
 				return app.P().Class("column-error").Role("alert").Text(f.Err)

@@ -14,31 +14,73 @@ import (
 
 // Display geometry of the inspector's picture, in CSS pixels.
 const (
-	sliceBox     = 512 // the picture fits this square at zoom 1
-	maxZoom      = 64
+	sliceBox     = 512 // the picture fits this square at zoom 1 (less on narrow screens)
+	minSliceBox  = 160
+	tapSlop      = 6       // a touch that moves less than this is a tap
 	neighbourMax = 64 * 64 // tensors up to this many elements get a table of values around the pointer
 )
 
-// SliceView draws the inspector's picture one canvas pixel per element,
-// zooms with the wheel (nearest-neighbour pixels), pans by dragging, and
-// reads out the index and exact value under the pointer.
+// SliceView draws the inspector's picture one canvas pixel per element and
+// reads out the index and exact value under the pointer (or under a tap).
+// The mouse zooms with the wheel and pans by dragging; on touch screens one
+// finger drags and two fingers pinch and drag at once (inspect.Camera holds
+// the geometry).
 type SliceView struct {
 	app.Compo
 	Tensor tensorext.Tensor
 	View   inspect.View
 	Img    *image.RGBA
 
-	zoom         float64
-	panX, panY   float64
-	dragging     bool
-	lastX, lastY float64
-	hoverX       int
-	hoverY       int
-	hover        bool
+	box      float64 // the square the picture fits at zoom 1, measured
+	cam      inspect.Camera
+	pointers map[int]inspect.Point // pointers down, viewport positions
+	pinch    pinchStart            // the two-finger gesture under way
+	start    inspect.Point         // where a single touch went down
+	tap      bool                  // the single touch has not moved beyond tapSlop
+	hoverX   int
+	hoverY   int
+	hover    bool
 }
 
-// OnMount draws the picture.
-func (s *SliceView) OnMount(ctx app.Context) { s.zoom = 1; s.draw() }
+// pinchStart is the state a two-finger gesture started from: each move
+// applies the whole gesture to it (so zoom clamping in between loses
+// nothing).
+type pinchStart struct {
+	on     bool
+	ida    int
+	idb    int
+	a, b   inspect.Point
+	camera inspect.Camera
+}
+
+// OnMount measures the room the picture has and draws it.
+func (s *SliceView) OnMount(ctx app.Context) {
+	s.measure()
+	ctx.Defer(func(app.Context) { s.draw() })
+}
+
+// OnResize fits the picture to the new width.
+func (s *SliceView) OnResize(ctx app.Context) {
+	if !s.measure() {
+		ctx.PreventUpdate()
+	}
+}
+
+// measure sets the picture's box from the width of the component's element:
+// sliceBox on wide screens, the available width on phones.
+func (s *SliceView) measure() bool {
+	box := float64(sliceBox)
+	if el := s.JSValue(); el.Truthy() {
+		if w := el.Get("clientWidth").Float() - 2; w > 0 {
+			box = math.Max(minSliceBox, math.Min(sliceBox, math.Floor(w)))
+		}
+	}
+	if box == s.box {
+		return false
+	}
+	s.box = box
+	return true
+}
 
 // OnUpdate redraws once the canvas has its new size.
 func (s *SliceView) OnUpdate(ctx app.Context) {
@@ -56,111 +98,173 @@ func (s *SliceView) draw() {
 	putImage(el.Call("querySelector", "canvas[data-role=slice]"), s.Img)
 }
 
+func (s *SliceView) boxSize() float64 {
+	if s.box == 0 {
+		return sliceBox
+	}
+	return s.box
+}
+
 // scale is the CSS size of one element at zoom 1.
 func (s *SliceView) scale() float64 {
 	b := s.Img.Bounds()
-	return math.Min(float64(sliceBox)/float64(b.Dx()), float64(sliceBox)/float64(b.Dy()))
+	return math.Min(s.boxSize()/float64(b.Dx()), s.boxSize()/float64(b.Dy()))
 }
 
-// pixelAt maps a pointer position to the picture pixel under it.
-func (s *SliceView) pixelAt(e app.Event) (x, y int, ok bool) {
-	canvas := e.Get("target")
-	r := canvas.Call("getBoundingClientRect")
-	w, h := r.Get("width").Float(), r.Get("height").Float()
-	if w <= 0 || h <= 0 {
-		return 0, 0, false
-	}
+// pixelAt maps a viewport position to the picture pixel drawn there.
+func (s *SliceView) pixelAt(v inspect.Point) (x, y int, ok bool) {
 	b := s.Img.Bounds()
-	fx := (e.Get("clientX").Float() - r.Get("left").Float()) / w * float64(b.Dx())
-	fy := (e.Get("clientY").Float() - r.Get("top").Float()) / h * float64(b.Dy())
-	x, y = int(math.Floor(fx)), int(math.Floor(fy))
+	k := s.cam.Scale() * s.scale()
+	x = int(math.Floor((v.X - s.cam.Pan.X) / k))
+	y = int(math.Floor((v.Y - s.cam.Pan.Y) / k))
 	return x, y, x >= 0 && y >= 0 && x < b.Dx() && y < b.Dy()
 }
 
-func (s *SliceView) onMove(ctx app.Context, e app.Event) {
-	if s.dragging {
-		cx, cy := e.Get("clientX").Float(), e.Get("clientY").Float()
-		s.panX += cx - s.lastX
-		s.panY += cy - s.lastY
-		s.lastX, s.lastY = cx, cy
-		return
+// viewportPoint is a pointer event's position relative to the top-left
+// corner inside the border of the viewport element (the handlers'
+// currentTarget), where the canvas is placed.
+func viewportPoint(e app.Event) inspect.Point {
+	el := e.Get("currentTarget")
+	r := el.Call("getBoundingClientRect")
+	return inspect.Point{
+		X: e.Get("clientX").Float() - r.Get("left").Float() - el.Get("clientLeft").Float(),
+		Y: e.Get("clientY").Float() - r.Get("top").Float() - el.Get("clientTop").Float(),
 	}
-	x, y, ok := s.pixelAt(e)
+}
+
+// setHover points the readout at the pixel under v; false when nothing changed.
+func (s *SliceView) setHover(v inspect.Point) bool {
+	x, y, ok := s.pixelAt(v)
 	if ok == s.hover && x == s.hoverX && y == s.hoverY {
+		return false
+	}
+	s.hover, s.hoverX, s.hoverY = ok, x, y
+	return true
+}
+
+func (s *SliceView) onPointerDown(ctx app.Context, e app.Event) {
+	if e.Get("pointerType").String() == "mouse" && e.Get("button").Int() != 0 {
 		ctx.PreventUpdate()
 		return
 	}
-	s.hover, s.hoverX, s.hoverY = ok, x, y
+	e.PreventDefault()
+	e.Get("currentTarget").Call("setPointerCapture", e.Get("pointerId"))
+	if s.pointers == nil {
+		s.pointers = map[int]inspect.Point{}
+	}
+	v, id := viewportPoint(e), e.Get("pointerId").Int()
+	if len(s.pointers) >= 2 {
+		ctx.PreventUpdate() // a third finger is ignored
+		return
+	}
+	s.pointers[id] = v
+	s.start, s.tap = v, len(s.pointers) == 1
+	if len(s.pointers) == 2 {
+		other, _ := s.otherPointer(id)
+		s.pinch = pinchStart{on: true, ida: s.otherID(id), idb: id, a: other, b: v, camera: s.cam}
+	}
+	ctx.PreventUpdate()
+}
+
+func (s *SliceView) onPointerMove(ctx app.Context, e app.Event) {
+	id, v := e.Get("pointerId").Int(), viewportPoint(e)
+	prev, down := s.pointers[id]
+	switch {
+	case !down: // a mouse hovering
+		if !s.setHover(v) {
+			ctx.PreventUpdate()
+		}
+	case len(s.pointers) == 1:
+		if s.tap && math.Hypot(v.X-s.start.X, v.Y-s.start.Y) < tapSlop {
+			ctx.PreventUpdate() // still a tap: keep the picture still
+			return
+		}
+		s.tap = false
+		s.pointers[id] = v
+		s.cam.PanBy(inspect.Point{X: v.X - prev.X, Y: v.Y - prev.Y})
+	default: // two fingers
+		s.tap = false
+		s.pointers[id] = v
+		p := s.pinch
+		a, aok := s.pointers[p.ida]
+		b, bok := s.pointers[p.idb]
+		if !p.on || !aok || !bok {
+			ctx.PreventUpdate()
+			return
+		}
+		s.cam = p.camera
+		s.cam.Pinch(p.a, p.b, a, b)
+	}
+}
+
+// otherID returns the id of the pointer down other than id (-1 if none).
+func (s *SliceView) otherID(id int) int {
+	for k := range s.pointers {
+		if k != id {
+			return k
+		}
+	}
+	return -1
+}
+
+// otherPointer returns the position of the pointer down other than id.
+func (s *SliceView) otherPointer(id int) (inspect.Point, bool) {
+	p, ok := s.pointers[s.otherID(id)]
+	return p, ok
+}
+
+func (s *SliceView) onPointerUp(ctx app.Context, e app.Event) {
+	id := e.Get("pointerId").Int()
+	if _, down := s.pointers[id]; !down {
+		ctx.PreventUpdate()
+		return
+	}
+	delete(s.pointers, id)
+	s.pinch = pinchStart{} // a finger left: the other one drags on from where it is
+	// A tap (touch or pen) reads out the value under it; a mouse's hover
+	// already did.
+	if s.tap && e.Get("type").String() == "pointerup" && e.Get("pointerType").String() != "mouse" && len(s.pointers) == 0 {
+		s.setHover(viewportPoint(e))
+		return
+	}
+	ctx.PreventUpdate()
 }
 
 func (s *SliceView) onLeave(ctx app.Context, e app.Event) {
-	s.dragging = false
-	if !s.hover {
+	if len(s.pointers) > 0 || !s.hover || e.Get("pointerType").String() != "mouse" {
 		ctx.PreventUpdate()
 		return
 	}
 	s.hover = false
 }
 
-func (s *SliceView) onDown(ctx app.Context, e app.Event) {
-	if e.Get("button").Int() != 0 {
-		ctx.PreventUpdate()
-		return
-	}
-	e.PreventDefault()
-	s.dragging = true
-	s.lastX, s.lastY = e.Get("clientX").Float(), e.Get("clientY").Float()
-	ctx.PreventUpdate()
-}
-
-func (s *SliceView) onUp(ctx app.Context, e app.Event) {
-	s.dragging = false
-	ctx.PreventUpdate()
-}
-
 // onWheel zooms about the pointer.
 func (s *SliceView) onWheel(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	factor := math.Pow(1.0015, -e.Get("deltaY").Float())
-	z := math.Max(1, math.Min(maxZoom, s.zoom*factor))
-	if z == s.zoom {
+	if !s.cam.ZoomAbout(viewportPoint(e), inspect.WheelFactor(e.Get("deltaY").Float())) {
 		ctx.PreventUpdate()
-		return
 	}
-	// Keep the point under the pointer fixed: positions are relative to the
-	// viewport element's top-left corner.
-	vp := e.Get("currentTarget").Call("getBoundingClientRect")
-	px := e.Get("clientX").Float() - vp.Get("left").Float()
-	py := e.Get("clientY").Float() - vp.Get("top").Float()
-	s.panX = px - (px-s.panX)*z/s.zoom
-	s.panY = py - (py-s.panY)*z/s.zoom
-	s.zoom = z
 }
 
-func (s *SliceView) resetZoom(ctx app.Context, e app.Event) {
-	s.zoom, s.panX, s.panY = 1, 0, 0
-}
+func (s *SliceView) resetZoom(ctx app.Context, e app.Event) { s.cam = inspect.Camera{} }
 
 // Render draws the viewport, the canvas and the readout.
 func (s *SliceView) Render() app.UI {
 	b := s.Img.Bounds()
-	sc := s.scale()
+	sc, box := s.scale(), s.boxSize()
 	w, h := float64(b.Dx())*sc, float64(b.Dy())*sc
-	zoom := s.zoom
-	if zoom == 0 {
-		zoom = 1
-	}
+	zoom := s.cam.Scale()
 	return app.Div().Class("slice").Body(
-		app.Div().Class("viewport").Style("width", fmt.Sprintf("%.0fpx", math.Min(w, sliceBox))).Style("height", fmt.Sprintf("%.0fpx", math.Min(h, sliceBox))).
-			OnWheel(s.onWheel).OnMouseDown(s.onDown).OnMouseUp(s.onUp).Body(
+		app.Div().Class("viewport").Style("width", fmt.Sprintf("%.0fpx", math.Min(w, box))).Style("height", fmt.Sprintf("%.0fpx", math.Min(h, box))).
+			OnWheel(s.onWheel).On("pointerdown", s.onPointerDown).On("pointermove", s.onPointerMove).
+			On("pointerup", s.onPointerUp).On("pointercancel", s.onPointerUp).On("pointerleave", s.onLeave).Body(
 			app.Canvas().Attr("data-role", "slice").Width(b.Dx()).Height(b.Dy()).
 				Style("width", fmt.Sprintf("%.3fpx", w)).Style("height", fmt.Sprintf("%.3fpx", h)).
-				Style("transform", fmt.Sprintf("translate(%.1fpx,%.1fpx) scale(%.4f)", s.panX, s.panY, zoom)).
-				OnMouseMove(s.onMove).OnMouseLeave(s.onLeave),
+				Style("transform", fmt.Sprintf("translate(%.1fpx,%.1fpx) scale(%.4f)", s.cam.Pan.X, s.cam.Pan.Y, zoom)),
 		),
 		app.Div().Class("zoom").Body(
 			app.Span().Attr("data-role", "zoom").Text(fmt.Sprintf("zoom %.1f×", zoom)),
-			app.If(zoom != 1 || s.panX != 0 || s.panY != 0, func() app.UI {
+			app.If(s.cam.Moved(), func() app.UI {
 				return app.Button().Type("button").Class("link").Attr("data-action", "reset-zoom").Text("reset").OnClick(s.resetZoom)
 			}),
 		),
@@ -170,7 +274,7 @@ func (s *SliceView) Render() app.UI {
 
 func (s *SliceView) readout() app.UI {
 	if !s.hover {
-		return app.Div().Class("readout").Attr("data-role", "readout").Text("Point at the picture to read a value.")
+		return app.Div().Class("readout").Attr("data-role", "readout").Text("Point at or tap the picture to read a value.")
 	}
 	idx, text, ok := inspect.ValueAt(s.Tensor, s.View, s.hoverX, s.hoverY)
 	if !ok {

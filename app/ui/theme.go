@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // Themes the toggle cycles through: "" follows the system
 // (prefers-color-scheme), "light" and "dark" override it.
@@ -59,7 +63,10 @@ func (t *ThemeToggle) apply() {
 // Render draws the button.
 func (t *ThemeToggle) Render() app.UI {
 	return app.Button().Type("button").Class("theme").Attr("data-action", "theme").Attr("data-theme", t.theme).
-		Title("Colour theme: follow the system, light or dark").Text(themeLabel(t.theme)).
+		Title("Colour theme: follow the system, light or dark").Body(
+		// "Theme: " is hidden on phones (still read out).
+		app.Span().Class("theme-word").Text("Theme: "), app.Text(strings.TrimPrefix(themeLabel(t.theme), "Theme: ")),
+	).
 		OnClick(func(ctx app.Context, e app.Event) {
 			t.theme = nextTheme(t.theme)
 			ctx.LocalStorage().Set(themeKey, t.theme)

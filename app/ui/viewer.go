@@ -236,9 +236,21 @@ func (v *Viewer) Render() app.UI {
 		OnDragEnter(v.onDragOver).OnDragOver(v.onDragOver).OnDragLeave(v.onDragLeave).OnDrop(v.onDrop).
 		OnKeyDown(v.onKeyDown).
 		Body(
+			// The top bar: with a file, one line of name, Open file…, the
+			// file's facts and the schema button. The file's items come and
+			// go together, before the theme button (go-app matches children
+			// by position).
 			app.Header().Class("top").Body(
 				app.H1().Class("brand").Text("tensorview"),
 				app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
+				app.IfSlice(v.file != nil, func() []app.UI {
+					return []app.UI{
+						&DropZone{Compact: true, Over: v.over},
+						&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches()},
+						app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
+							Aria("expanded", v.schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
+					}
+				}),
 				&ThemeToggle{},
 			),
 			// go-app matches children by position: everything that comes and
@@ -252,7 +264,10 @@ func (v *Viewer) Render() app.UI {
 					)
 				}),
 			),
-			&DropZone{Compact: v.file != nil, Over: v.over},
+			// With no file, the drop zone and the samples, centred.
+			app.Div().Class("start").Body(
+				app.If(v.file == nil, func() app.UI { return &DropZone{Over: v.over} }),
+			),
 			app.Div().Class("messages").Body(
 				app.If(state == stateLoading && v.loading != "", func() app.UI {
 					return app.P().Class("loading").Attr("aria-live", "polite").Text("Reading " + v.loading + "…")
@@ -278,16 +293,13 @@ func (v *Viewer) Render() app.UI {
 			),
 			app.If(v.file != nil, func() app.UI {
 				return app.Div().Class("file").Body(
-					app.Div().Class("file-bar").Body(
-						&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches(), Warnings: len(v.file.Warnings())},
-						app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
-							Aria("expanded", v.schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
-					),
+					&FileWarnings{File: v.file, Count: len(v.file.Warnings())},
 					// In the page whether open or not (display: none when
 					// closed), so its hooks stay readable.
 					app.Aside().ID("schema-panel").Class(panelClass(v.schema)).Attr("data-role", "schema-panel").Body(
 						app.Button().Type("button").Class("close").Attr("data-action", "close-schema").Aria("label", "Close the schema").
 							Text("×").OnClick(v.toggleSchema),
+						app.If(len(v.file.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: v.file.Metadata} }),
 						&SchemaTable{Fields: v.file.Fields()},
 					),
 					&RowsTable{File: v.file, Rows: v.rows},
