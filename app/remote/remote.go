@@ -13,11 +13,13 @@
 // files by URL): a single-range Range request header is CORS-safelisted (no
 // preflight); a cross-origin response's Content-Range is invisible unless
 // the server exposes it (Access-Control-Expose-Headers), but Content-Length
-// is always visible. So Open asks for "bytes=0-": a server that honours it
-// answers 206 with a Content-Length of the whole file, whatever it exposes,
-// and the body is dropped after its first bytes. Some servers and redirects
-// drop Range and answer 200: Open reports ErrNoRange and the caller
-// downloads the file whole instead.
+// is always visible. So Open asks for the first block; when the 206's
+// Content-Range is not visible, the file's size comes from the
+// Content-Length of a HEAD request (HEAD is a CORS-safelisted method), or,
+// where HEAD fails (URLs signed for GET only), from a "bytes=0-" request
+// whose body is dropped after its headers. Some servers and redirects drop
+// Range and answer 200: Open reports ErrNoRange and the caller downloads the
+// file whole instead.
 package remote
 
 import (
@@ -31,14 +33,19 @@ import (
 )
 
 // Request is one GET of a Fetcher: bytes Off to Off+N-1 of URL with a Range
-// header, or from Off to the end ("bytes=Off-") when N < 0.
+// header, or from Off to the end ("bytes=Off-") when N < 0; or, with Head,
+// a HEAD request without a Range header (for the file's Content-Length).
 type Request struct {
 	URL    string
 	Off, N int64
+	Head   bool
 }
 
 // Header is the Range header value of the request.
 func (r Request) Header() string {
+	if r.Head {
+		return ""
+	}
 	if r.N < 0 {
 		return fmt.Sprintf("bytes=%d-", r.Off)
 	}
@@ -58,7 +65,7 @@ type Response struct {
 	LastModified  string
 }
 
-// A Fetcher performs one HTTP GET with a Range header. An error is a
+// A Fetcher performs one HTTP GET with a Range header (or one HEAD). An error is a
 // network failure (including CORS refusals, which browsers do not tell apart
 // from network errors); HTTP error statuses are Responses.
 type Fetcher interface {
@@ -140,6 +147,7 @@ type Reader struct {
 	limit   int64
 	stats   Stats
 	changed bool
+	pieces  []piece // small reads' bytes, oldest first
 }
 
 // block is one cached block, or one being fetched (done open).
@@ -149,10 +157,11 @@ type block struct {
 	done chan struct{}
 }
 
-// Open probes the file at url: it asks for "bytes=0-", takes the file's size
-// from the 206 response's Content-Length (or Content-Range when visible),
-// keeps the first Options.Probe bytes, records the validators (ETag,
-// Last-Modified) and drops the rest of the body. It returns ErrNoRange, with
+// Open probes the file at url: it asks for its first Options.Probe bytes,
+// keeps them, records the validators (ETag, Last-Modified) and takes the
+// file's size from the 206 response's Content-Range when visible, else
+// from a HEAD request's Content-Length, else from the Content-Length of a
+// "bytes=0-" request whose body it does not read. It returns ErrNoRange, with
 // the open 200 Response for the caller to download (size -1 when not
 // known), when the server answers 200; a *StatusError for an HTTP error; the
 // Fetcher's error for a network failure. ctx bounds Open's request only.
@@ -166,7 +175,7 @@ func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Re
 	if opt.Probe <= 0 {
 		opt.Probe = opt.Block
 	}
-	resp, err := f.Fetch(ctx, Request{URL: url, Off: 0, N: -1})
+	resp, err := f.Fetch(ctx, Request{URL: url, Off: 0, N: opt.Probe})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -179,24 +188,33 @@ func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Re
 		return nil, nil, &StatusError{URL: url, Status: resp.Status}
 	}
 	defer resp.Body.Close()
-	size := resp.ContentLength
-	if total, ok := rangeTotal(resp.ContentRange); ok {
-		size = total
+	// The probe: up to opt.Probe bytes (fewer when the file is shorter).
+	probe := make([]byte, opt.Probe)
+	n, err := io.ReadFull(resp.Body, probe)
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		probe = probe[:n]
+	case err != nil:
+		return nil, nil, fmt.Errorf("reading the start of %s: %w", url, err)
 	}
-	if size < 0 {
-		return nil, nil, fmt.Errorf("the server did not say how large %s is (no Content-Length on its 206 response)", url)
+	stats := Stats{Requests: 1, Bytes: int64(n)}
+	size, ok := rangeTotal(resp.ContentRange)
+	if !ok && int64(n) < opt.Probe {
+		size, ok = int64(n), true // the whole file came with the probe
+	}
+	if !ok {
+		size, err = probeSize(ctx, f, url)
+		stats.Requests++
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	if size < int64(len(probe)) {
+		return nil, nil, fmt.Errorf("the server says %s is %d bytes but sent %d", url, size, len(probe))
 	}
 	rctx, cancel := context.WithCancel(context.Background())
 	r := &Reader{url: url, f: f, size: size, etag: resp.ETag, mod: resp.LastModified, block: opt.Block,
-		ctx: rctx, cancel: cancel, blocks: map[int64]*block{}, limit: opt.Cache}
-	// The first blocks come with the probe.
-	probe := make([]byte, min(opt.Probe, size))
-	n, err := io.ReadFull(resp.Body, probe)
-	r.stats = Stats{Requests: 1, Bytes: int64(n)}
-	if err != nil {
-		cancel()
-		return nil, nil, fmt.Errorf("reading the start of %s: %w", url, err)
-	}
+		ctx: rctx, cancel: cancel, blocks: map[int64]*block{}, limit: opt.Cache, stats: stats}
 	// Whole blocks, and the last one when the probe holds the whole file.
 	for b := int64(0); b*r.block < int64(len(probe)); b++ {
 		end := (b + 1) * r.block
@@ -209,6 +227,27 @@ func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Re
 		r.put(b, probe[b*r.block:end])
 	}
 	return r, nil, nil
+}
+
+// probeSize asks for the size of the file at url when Content-Range is not
+// visible: the Content-Length of a HEAD request, else that of a "bytes=0-"
+// GET, whose body is closed unread.
+func probeSize(ctx context.Context, f Fetcher, url string) (int64, error) {
+	if resp, err := f.Fetch(ctx, Request{URL: url, Head: true}); err == nil {
+		resp.Body.Close()
+		if resp.Status == 200 && resp.ContentLength >= 0 {
+			return resp.ContentLength, nil
+		}
+	}
+	resp, err := f.Fetch(ctx, Request{URL: url, Off: 0, N: -1})
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	if (resp.Status == 206 || resp.Status == 200) && resp.ContentLength >= 0 {
+		return resp.ContentLength, nil
+	}
+	return 0, fmt.Errorf("the server did not say how large %s is (no Content-Length, and Content-Range not exposed to this page)", url)
 }
 
 // rangeTotal reads the complete length of a Content-Range header
@@ -248,6 +287,20 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 	}
 	want := min(int64(len(p)), r.size-off)
 	first, last := off/r.block, (off+want-1)/r.block
+	if want <= SmallRead && !r.cachedBlocks(first, last) {
+		// A small read (a record batch's header, while indexing; the
+		// footer) fetches its bytes rounded out to pieceAlign, kept among
+		// the last few pieces: blocks would cost a block each.
+		data, err := r.piece(off, want)
+		if err != nil {
+			return 0, err
+		}
+		n := copy(p, data)
+		if int64(n) < int64(len(p)) {
+			return n, io.EOF
+		}
+		return n, nil
+	}
 	n := 0
 	for b := first; b <= last; {
 		data, next, err := r.get(b, last)
@@ -267,6 +320,72 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 		return n, io.EOF
 	}
 	return n, nil
+}
+
+// SmallRead is the largest read that fetches only its own bytes when they
+// are not cached, rather than whole blocks.
+const SmallRead = 16 << 10
+
+// pieceAlign is the alignment small reads are rounded out to, and
+// maxPieces how many such pieces are kept.
+const (
+	pieceAlign = 4 << 10
+	maxPieces  = 64
+)
+
+// piece returns bytes off to off+n-1 from a kept piece, or fetches them
+// rounded out to pieceAlign and keeps that piece.
+func (r *Reader) piece(off, n int64) ([]byte, error) {
+	r.mu.Lock()
+	if r.changed {
+		r.mu.Unlock()
+		return nil, ErrChanged
+	}
+	for _, pc := range r.pieces {
+		if off >= pc.off && off+n <= pc.off+int64(len(pc.data)) {
+			r.mu.Unlock()
+			return pc.data[off-pc.off : off-pc.off+n], nil
+		}
+	}
+	r.mu.Unlock()
+	// Aligned, at least pieceAlign long, inside the file (near its end, the
+	// piece reaches back: the footer's length is read before the footer).
+	start := off / pieceAlign * pieceAlign
+	end := max((off+n+pieceAlign-1)/pieceAlign*pieceAlign, start+pieceAlign)
+	if end > r.size {
+		end = r.size
+		start = max(0, min(start, (end-pieceAlign)/pieceAlign*pieceAlign))
+	}
+	data, err := r.fetch(start, end-start)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.pieces = append(r.pieces, piece{start, data})
+	if len(r.pieces) > maxPieces {
+		r.pieces = r.pieces[1:]
+	}
+	r.mu.Unlock()
+	return data[off-start : off-start+n], nil
+}
+
+// piece is the bytes of a small read, from off.
+type piece struct {
+	off  int64
+	data []byte
+}
+
+// cachedBlocks reports whether blocks first to last are all cached (or
+// being fetched).
+func (r *Reader) cachedBlocks(first, last int64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for b := first; b <= last; b++ {
+		if _, ok := r.blocks[b]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // get returns block b and, when they are missing too, the following ones up
@@ -328,6 +447,12 @@ func (r *Reader) get(b, last int64) (data []byte, next int64, err error) {
 
 // fetch reads bytes off to off+n-1 in one request.
 func (r *Reader) fetch(off, n int64) ([]byte, error) {
+	r.mu.Lock()
+	changed := r.changed
+	r.mu.Unlock()
+	if changed {
+		return nil, ErrChanged
+	}
 	resp, err := r.f.Fetch(r.ctx, Request{URL: r.url, Off: off, N: n})
 	if err != nil {
 		return nil, err

@@ -25,11 +25,17 @@ type httpFetcher struct {
 }
 
 func (h *httpFetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
-	hr, err := http.NewRequestWithContext(ctx, "GET", req.URL, nil)
+	method := "GET"
+	if req.Head {
+		method = "HEAD"
+	}
+	hr, err := http.NewRequestWithContext(ctx, method, req.URL, nil)
 	if err != nil {
 		return nil, err
 	}
-	hr.Header.Set("Range", req.Header())
+	if h := req.Header(); h != "" {
+		hr.Header.Set("Range", h)
+	}
 	resp, err := http.DefaultClient.Do(hr)
 	if err != nil {
 		return nil, err
@@ -99,10 +105,13 @@ func TestReadAt(t *testing.T) {
 			}{
 				{0, 100, 0},                        // in the probe
 				{60 << 10, 10 << 10, 1},            // block 0 cached, block 1 fetched
-				{int64(len(data)) - 1000, 1000, 1}, // the footer
+				{int64(len(data)) - 10, 10, 1},     // the footer's length: a small read, one 4 KiB piece
+				{int64(len(data)) - 1000, 1000, 0}, // the footer: in that piece
+				{2<<20 + 5, 300, 1},                // a record batch header: a piece, not a block
+				{2<<20 + 400, 100, 0},              // in that piece
 				{1 << 20, 300 << 10, 1},            // five blocks, one request
 				{1<<20 + 100, 200 << 10, 0},        // all cached
-				{int64(len(data)) - 10, 10, 0},     // cached
+				{1<<20 + 100, 200, 0},              // small, but in cached blocks
 			} {
 				before := f.requests.Load()
 				p := make([]byte, c.n)
@@ -124,8 +133,8 @@ func TestReadAt(t *testing.T) {
 	}
 }
 
-// TestOpenTransfersLittle: opening a 64 MB file transfers little more than
-// the probe, although "bytes=0-" asks for all of it.
+// TestOpenTransfersLittle: opening a 64 MB file transfers the probe, and
+// reading its footer one more block.
 func TestOpenTransfersLittle(t *testing.T) {
 	data := testFile(64 << 20)
 	srv, sent := rangeServer(t, data)
@@ -141,8 +150,8 @@ func TestOpenTransfersLittle(t *testing.T) {
 	// The server stops when the client closes the connection: what it wrote
 	// before is bounded by socket buffers, not the file.
 	srv.CloseClientConnections()
-	if s := r.Stats(); s.Requests != 2 || s.Bytes != DefaultBlock+DefaultBlock {
-		t.Errorf("stats %+v, want 2 requests of one block each", s)
+	if s := r.Stats(); s.Requests != 2 || s.Bytes != DefaultBlock+4096 {
+		t.Errorf("stats %+v, want 2 requests: the probe's block and a 4 KiB piece", s)
 	}
 	if n := sent.Load(); n > 16<<20 {
 		t.Errorf("the server sent %d bytes for a 64 MB file", n)
@@ -230,5 +239,54 @@ func TestConcurrentReads(t *testing.T) {
 	// 32 blocks, the first came with Open: at most 31 more requests.
 	if n := f.requests.Load(); n > 32 {
 		t.Errorf("%d requests for 32 blocks", n)
+	}
+}
+
+// TestSizeWithoutContentRange: when Content-Range is not visible, the size
+// comes from a HEAD request, or, where HEAD is refused (a URL signed for GET
+// only), from the Content-Length of a "bytes=0-" request; a file shorter
+// than the probe needs neither.
+func TestSizeWithoutContentRange(t *testing.T) {
+	data := testFile(1<<20 + 7)
+	var heads atomic.Int32
+	for _, c := range []struct {
+		name       string
+		refuseHead bool
+		data       []byte
+		requests   int
+	}{
+		{"HEAD", false, data, 2},
+		{"HEAD refused", true, data, 3},
+		{"shorter than the probe", false, data[:1000], 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == "HEAD" {
+					heads.Add(1)
+					if c.refuseHead {
+						w.WriteHeader(403)
+						return
+					}
+				}
+				http.ServeContent(w, r, "f", time.Time{}, bytes.NewReader(c.data))
+			}))
+			defer srv.Close()
+			f := &httpFetcher{hide: true}
+			r, _, err := Open(context.Background(), f, srv.URL+"/f", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if r.Size() != int64(len(c.data)) {
+				t.Errorf("size %d, want %d", r.Size(), len(c.data))
+			}
+			if got := int(f.requests.Load()); got != c.requests {
+				t.Errorf("%d requests to open, want %d", got, c.requests)
+			}
+			p := make([]byte, 10)
+			if _, err := r.ReadAt(p, int64(len(c.data))-10); err != nil || !bytes.Equal(p, c.data[len(c.data)-10:]) {
+				t.Errorf("the last bytes: %v", err)
+			}
+		})
 	}
 }

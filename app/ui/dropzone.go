@@ -32,6 +32,7 @@ func (d *DropZone) Render() app.UI {
 				app.Text("Open file…"),
 				app.Input().Type("file").Accept(Accepted).Attr("data-role", "file-input").Class("visually-hidden").OnChange(d.onPick),
 			),
+			app.If(!d.Compact, func() app.UI { return &URLForm{} }),
 			&Samples{},
 		)
 }

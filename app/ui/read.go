@@ -1,37 +1,31 @@
 package ui
 
 import (
+	"io"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// fileBlob is a browser Blob to open, with its name and size.
-type fileBlob struct {
-	Name string
-	Blob app.Value
-	Size int64
+// source is a file to open: a browser Blob (dropped, picked, posted or
+// downloaded) or a file read by HTTP Range requests, as an io.ReaderAt.
+type source struct {
+	Name   string
+	Size   int64
+	Reader io.ReaderAt
+	URL    string // the address it was read from ("" for a local file)
+	Close  func() // stops its reads (nil when there is nothing to stop)
+	gen    int    // the Viewer's count of opens when it was asked for (0: now)
+}
+
+// blobSource is a source reading a browser Blob lazily.
+func blobSource(name string, blob app.Value) source {
+	size := int64(blob.Get("size").Float())
+	return source{Name: name, Size: size, Reader: &blobReader{blob: blob, size: size}}
 }
 
 // readFile hands a browser File to the Viewer, which reads it lazily.
 func readFile(ctx app.Context, file app.Value) {
-	ctx.NewActionWithValue(actionOpen, fileBlob{Name: file.Get("name").String(), Blob: file, Size: int64(file.Get("size").Float())})
-}
-
-// fetchFile downloads a file shipped with the site and opens it.
-func fetchFile(ctx app.Context, name, url string) {
-	ctx.NewActionWithValue(actionLoading, name)
-	then(app.Window().Call("fetch", url), func(resp app.Value) {
-		if !resp.Get("ok").Bool() {
-			ctx.NewActionWithValue(actionFail, "could not download "+name+": HTTP "+resp.Get("status").String())
-			return
-		}
-		then(resp.Call("blob"), func(blob app.Value) {
-			ctx.NewActionWithValue(actionOpen, fileBlob{Name: name, Blob: blob, Size: int64(blob.Get("size").Float())})
-		}, func(reason string) {
-			ctx.NewActionWithValue(actionFail, "could not download "+name+": "+reason)
-		})
-	}, func(reason string) {
-		ctx.NewActionWithValue(actionFail, "could not download "+name+": "+reason)
-	})
+	ctx.NewActionWithValue(actionOpen, blobSource(file.Get("name").String(), file))
 }
 
 // then calls ok with a promise's value or fail with its rejection (go-app's

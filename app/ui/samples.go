@@ -18,7 +18,8 @@ var SampleFiles = []Sample{
 	{"js_variable.arrow", "variable shape tensors"},
 }
 
-// Samples offers the sample files as links.
+// Samples offers the sample files as links that open them by URL
+// ("?url=web/samples/<file>"), so they can be shared.
 type Samples struct {
 	app.Compo
 }
@@ -29,12 +30,8 @@ func (s *Samples) Render() app.UI {
 		app.Text("Try a sample: "),
 		app.Range(SampleFiles).Slice(func(i int) app.UI {
 			smp := SampleFiles[i]
-			// A button, not a link: go-app routes link clicks inside the app.
-			return app.Button().Type("button").Class("link").Attr("data-sample", smp.File).Title(smp.Title).
-				OnClick(func(ctx app.Context, e app.Event) {
-					fetchFile(ctx, smp.File, ctx.ResolveStaticResource("/web/samples/"+smp.File))
-				}, app.EventScope(smp.File)).
-				Text(smp.File)
+			return app.A().Class("link").Attr("data-sample", smp.File).Title(smp.Title).
+				Href(urlQuery("web/samples/" + smp.File)).Text(smp.File)
 		}),
 	)
 }

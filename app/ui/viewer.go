@@ -19,7 +19,7 @@ import (
 // Actions the components send to the Viewer.
 const (
 	actionLoading    = "tv/loading"     // value: the file name
-	actionOpen       = "tv/open"        // value: fileBlob
+	actionOpen       = "tv/open"        // value: source
 	actionFail       = "tv/fail"        // value: error text
 	actionCancel     = "tv/cancel"      // no value: stop indexing
 	actionCancelRead = "tv/cancel-read" // no value: stop the record batch reads under way
@@ -51,8 +51,12 @@ type Viewer struct {
 	rows     int64 // rows of file, estimated until exact
 	exact    bool
 	progress *progress
+	task     string // what progress measures: "index" or "download"
 	cancel   context.CancelFunc
-	opens    int // files asked to open so far: a slow open that a newer one overtook is dropped
+	src      source // where file is read from
+	urlParam string // the url parameter last opened
+	changed  string // the file changed on the server while being read
+	opens    int    // files asked to open so far: a slow open that a newer one overtook is dropped
 }
 
 // OnAppUpdate is called when the service worker has fetched a newer build.
@@ -88,6 +92,18 @@ func (v *Viewer) OnMount(ctx app.Context) {
 		ctx.Update()
 	})
 	ctx.Handle(actionOpen, v.open)
+	ctx.Handle(actionOpenURL, func(ctx app.Context, a app.Action) { v.openURL(ctx, a.Value.(string)) })
+	ctx.Handle(actionProgress, func(ctx app.Context, a app.Action) {
+		if v.cancel != nil && v.task == "download" {
+			v.progress = a.Value.(*progress)
+			ctx.Update()
+		}
+	})
+	ctx.Handle(actionChanged, func(ctx app.Context, a app.Action) {
+		v.changed = a.Value.(string)
+		v.stopIndexing()
+		ctx.Update()
+	})
 	ctx.Handle(actionCancel, func(ctx app.Context, a app.Action) {
 		v.stopIndexing()
 		ctx.Update()
@@ -115,6 +131,17 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	})
 }
 
+// OnNav opens the file the address's url parameter names, when it is not
+// the one shown (on load, after a link to another file, Back and Forward).
+func (v *Viewer) OnNav(ctx app.Context) {
+	raw := app.Window().URL().Query().Get("url")
+	if raw == "" || raw == v.urlParam {
+		return
+	}
+	v.urlParam = raw
+	v.openURL(ctx, raw)
+}
+
 // quickOpen is how long opening a file may hold the page before it shows
 // "Reading …": a file that opens sooner shows its rows in the next frame,
 // without a frame of the message in between (go-app draws a dispatch's
@@ -125,11 +152,18 @@ const quickOpen = 100 * time.Millisecond
 // it, then indexes the rest of its record batches in the background with a
 // progress bar that can be cancelled.
 func (v *Viewer) open(ctx app.Context, a app.Action) {
-	fb := a.Value.(fileBlob)
+	src := a.Value.(source)
+	if src.gen == 0 {
+		v.opens++ // asked for now: it overtakes any file being opened
+	} else if src.gen != v.opens {
+		if src.Close != nil {
+			src.Close() // a URL that another file overtook
+		}
+		return
+	}
 	v.stopIndexing()
-	v.opens++
 	gen := v.opens
-	v.state, v.loading, v.errText = stateLoading, fb.Name, ""
+	v.state, v.loading, v.errText = stateLoading, src.Name, ""
 	budget := v.budget
 	type opened struct {
 		f   *decode.File
@@ -137,7 +171,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 	}
 	done := make(chan opened, 1)
 	ctx.Async(func() {
-		f, err := decode.OpenReader(fb.Name, &blobReader{blob: fb.Blob, size: fb.Size}, fb.Size, decode.Options{Budget: budget})
+		f, err := decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: budget})
 		if err == nil && f.ChunkBytes(0) < decode.BigRead {
 			// Read the first rows now, so the table shows them in its first
 			// frame instead of a round of "loading…". A bigger read is left
@@ -151,16 +185,26 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			if o.f != nil {
 				o.f.Close() // another file was chosen meanwhile
 			}
+			if src.Close != nil {
+				src.Close()
+			}
 			return
 		}
 		v.stopIndexing()
 		if o.err != nil {
 			v.state, v.errText = stateError, o.err.Error()
+			if src.Close != nil {
+				src.Close()
+			}
 			return
 		}
 		if v.file != nil {
 			v.file.Close()
 		}
+		if v.src.Close != nil {
+			v.src.Close()
+		}
+		v.src, v.changed = src, ""
 		v.file, v.state, v.inspect = o.f, stateReady, nil
 		v.rows, v.exact = o.f.Rows()
 		if !v.exact {
@@ -190,7 +234,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 // showing progress; cancelling keeps what is known (the rest estimated).
 func (v *Viewer) index(ctx app.Context, f *decode.File) {
 	ictx, cancel := context.WithCancel(context.Background())
-	v.cancel = cancel
+	v.cancel, v.task = cancel, "index"
 	v.progress = &progress{Label: "Indexing record batches", Total: f.Size}
 	last := time.Now()
 	ctx.Async(func() {
@@ -223,7 +267,7 @@ func (v *Viewer) stopIndexing() {
 	if v.cancel != nil {
 		v.cancel()
 	}
-	v.cancel, v.progress = nil, nil
+	v.cancel, v.progress, v.task = nil, nil, ""
 }
 
 // Render draws the page.
@@ -246,6 +290,7 @@ func (v *Viewer) Render() app.UI {
 				app.IfSlice(v.file != nil, func() []app.UI {
 					return []app.UI{
 						&DropZone{Compact: true, Over: v.over},
+						&URLForm{Compact: true},
 						&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches()},
 						app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 							Aria("expanded", v.schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
@@ -287,8 +332,18 @@ func (v *Viewer) Render() app.UI {
 				}),
 			),
 			app.Div().Class("messages").Body(
+				app.If(v.changed != "", func() app.UI {
+					return app.Div().Class("alert").Role("alert").Attr("data-role", "changed").Body(
+						app.Strong().Text("Stopped reading. "),
+						app.Span().Text(v.changed+": what is shown may mix two versions. "),
+						app.Button().Type("button").Class("link").Attr("data-action", "reopen").Text("Open it again").
+							OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionOpenURL, v.src.URL) }),
+					)
+				}),
+			),
+			app.Div().Class("messages").Body(
 				app.If(v.progress != nil, func() app.UI {
-					return &ProgressBar{Task: "index", Progress: *v.progress, OnCancel: actionCancel}
+					return &ProgressBar{Task: v.task, Progress: *v.progress, OnCancel: actionCancel}
 				}),
 			),
 			app.If(v.file != nil, func() app.UI {

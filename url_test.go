@@ -1,0 +1,266 @@
+//go:build !wasm
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// fileHost is a file server on another origin than the page, with one
+// behaviour per path prefix:
+//
+//	/range/<f>     Range honoured (http.ServeContent), CORS allowed, nothing exposed
+//	/norange/<f>   CORS allowed, Range ignored: 200 with the whole file
+//	/nocors/<f>    Range honoured, no CORS headers
+//	/changing/<f>  as /range/, ETag exposed; the ETag changes once changed is set
+//	/missing/<f>   404 (CORS allowed)
+//
+// It counts the body bytes and requests it answered.
+type fileHost struct {
+	srv      *httptest.Server
+	mu       sync.Mutex
+	files    map[string]string // name → path on disk
+	sent     atomic.Int64
+	requests atomic.Int64
+	changed  atomic.Bool
+}
+
+type countingWriter struct {
+	http.ResponseWriter
+	n *atomic.Int64
+}
+
+func (c countingWriter) Write(p []byte) (int, error) {
+	n, err := c.ResponseWriter.Write(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+func newFileHost(t *testing.T, files map[string]string) *fileHost {
+	h := &fileHost{files: files}
+	h.srv = httptest.NewServer(http.HandlerFunc(h.serve))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+func (h *fileHost) url(mode, name string) string { return h.srv.URL + "/" + mode + "/" + name }
+
+func (h *fileHost) serve(w http.ResponseWriter, r *http.Request) {
+	mode, name, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	h.requests.Add(1)
+	if mode != "nocors" {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+	}
+	path, ok := h.files[name]
+	if mode == "missing" || !ok {
+		http.NotFound(w, r)
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		http.Error(w, err.Error(), 500)
+		return
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	cw := countingWriter{w, &h.sent}
+	switch mode {
+	case "norange":
+		w.Header().Set("Content-Length", fmt.Sprint(st.Size()))
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.WriteHeader(200)
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := f.Read(buf)
+			if n > 0 {
+				cw.Write(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	case "changing":
+		w.Header().Set("Access-Control-Expose-Headers", "ETag")
+		etag := `"v1"`
+		if h.changed.Load() {
+			etag = `"v2"`
+		}
+		w.Header().Set("ETag", etag)
+		fallthrough
+	default:
+		http.ServeContent(cw, r, name, time.Time{}, f)
+	}
+}
+
+// waitAlert waits for the page's alert and returns its text.
+func (b *browser) waitAlert() string {
+	b.t.Helper()
+	b.waitFor(`document.querySelector('.alert[role=alert]') !== null`)
+	var text string
+	b.eval(`document.querySelector('.alert[role=alert]').textContent`, &text)
+	return text
+}
+
+// TestOpenURL opens files by ?url= and by the "Open URL…" form from a server
+// on another origin that honours HTTP Range, one that ignores it (a whole
+// download with its progress), one without CORS, a 404 and a file that
+// changes while it is read; the sample links open by URL on the page's own
+// origin. The values shown by URL are checked like a dropped file's, and
+// the page survives every failure.
+func TestOpenURL(t *testing.T) {
+	skipWithoutSite(t)
+	// ≈ 75 MiB, 400 record batches: larger than the page's block cache and
+	// than files indexed in the background by URL, so scrolling to the end
+	// makes new requests.
+	changing := batchesFile(t, "changing.arrow", false, 400, 64)
+	host := newFileHost(t, map[string]string{
+		"js_images.arrow": filepath.Join("testdata", "js_images.arrow"),
+		"changing.arrow":  changing,
+	})
+	want := loadExpected(t)
+	b := newBrowser(t)
+	open := func(raw string) {
+		b.t.Helper()
+		b.run(chromedp.Navigate(b.base + "?url=" + url.QueryEscape(raw)))
+	}
+
+	t.Run("range, cross-origin, Content-Range not exposed", func(t *testing.T) {
+		open(host.url("range", "js_images.arrow"))
+		b.waitOpened("js_images.arrow")
+		b.checkJSImages(want)
+	})
+	t.Run("a server that ignores Range: one download", func(t *testing.T) {
+		before := host.requests.Load()
+		open(host.url("norange", "js_images.arrow"))
+		b.waitOpened("js_images.arrow")
+		b.checkJSImages(want)
+		if n := host.requests.Load() - before; n != 1 {
+			t.Errorf("%d requests for a server without Range, want 1 (the download)", n)
+		}
+	})
+	t.Run("no CORS: says which header to set", func(t *testing.T) {
+		open(host.url("nocors", "js_images.arrow"))
+		text := b.waitAlert()
+		for _, s := range []string{"Access-Control-Allow-Origin", strings.TrimPrefix(host.srv.URL, "http://")} {
+			if !strings.Contains(text, s) {
+				t.Errorf("the alert says %q, want it to name %q", text, s)
+			}
+		}
+	})
+	t.Run("404", func(t *testing.T) {
+		open(host.url("missing", "js_images.arrow"))
+		if text := b.waitAlert(); !strings.Contains(text, "not found") || !strings.Contains(text, "404") {
+			t.Errorf("the alert says %q", text)
+		}
+	})
+	t.Run("not a URL the page may fetch", func(t *testing.T) {
+		open("javascript:alert(1)")
+		if text := b.waitAlert(); !strings.Contains(text, "not an http: or https: address") {
+			t.Errorf("the alert says %q", text)
+		}
+	})
+	t.Run("the file changes while it is read", func(t *testing.T) {
+		open(host.url("changing", "changing.arrow"))
+		b.waitOpened("changing.arrow")
+		host.changed.Store(true)
+		// The middle of the file (its end came with the footer), before the
+		// background indexing reaches it.
+		b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = v.scrollHeight / 2; return true })()`, nil)
+		b.waitFor(`document.querySelector('[data-role=changed][role=alert]') !== null`)
+		var text string
+		b.eval(`document.querySelector('[data-role=changed]').textContent`, &text)
+		if !strings.Contains(text, "changed on the server") {
+			t.Errorf("the alert says %q", text)
+		}
+		host.changed.Store(false)
+		b.screenshot("url-changed")
+	})
+	t.Run("the Open URL form", func(t *testing.T) {
+		b.run(chromedp.Click(`[data-action=open-url]`, chromedp.ByQuery))
+		b.waitFor(`document.activeElement?.dataset.role === 'url-input'`)
+		b.run(chromedp.SendKeys(`[data-role=url-input]`, host.url("range", "js_images.arrow"), chromedp.ByQuery),
+			chromedp.Click(`[data-action=open-url-go]`, chromedp.ByQuery))
+		b.waitOpened("js_images.arrow")
+		var loc string
+		b.eval(`new URL(location.href).searchParams.get('url')`, &loc)
+		if loc != host.url("range", "js_images.arrow") {
+			t.Errorf("the address holds url=%q", loc)
+		}
+	})
+	t.Run("sample links open by URL", func(t *testing.T) {
+		b.run(chromedp.Navigate(b.base))
+		b.waitFor(`document.querySelector('[data-state=empty] a[data-sample]') !== null`)
+		var href string
+		b.eval(`document.querySelector('a[data-sample="js_images.arrow"]').getAttribute('href')`, &href)
+		if href != "?url=web%2Fsamples%2Fjs_images.arrow" {
+			t.Errorf("the sample link is %q", href)
+		}
+		b.run(chromedp.Click(`a[data-sample="js_images.arrow"]`, chromedp.ByQuery))
+		b.waitOpened("js_images.arrow")
+		b.checkJSImages(want)
+	})
+}
+
+// TestOpenLargeURL opens a generated file of about 300 MiB by URL from a
+// Range server: the first previews show after transferring under 2 % of
+// its bytes (counted by the server), and the last row reads by range too.
+func TestOpenLargeURL(t *testing.T) {
+	skipWithoutSite(t)
+	big := batchesFile(t, "big.arrow", false, 1600, 64) // 1600 × 64 rows × 3 KiB ≈ 300 MiB
+	st, err := os.Stat(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := newFileHost(t, map[string]string{"big.arrow": big})
+	b := newBrowser(t)
+	b.run(chromedp.Navigate(b.base + "?url=" + url.QueryEscape(host.url("range", "big.arrow"))))
+	b.waitOpened("big.arrow")
+	b.waitFor(`document.querySelector('[data-row="0"] [data-field=image] canvas[data-preview=rgb]') !== null`)
+	sent, requests := host.sent.Load(), host.requests.Load()
+	t.Logf("first previews of a %s file by URL: %s in %d requests (%.2f %%)", mib(st.Size()), mib(sent), requests, 100*float64(sent)/float64(st.Size()))
+	if float64(sent) > 0.02*float64(st.Size()) {
+		t.Errorf("%s transferred before the first previews: more than 2 %% of %s", mib(sent), mib(st.Size()))
+	}
+	var rows string
+	b.eval(`document.querySelector('[data-role=num-rows]').textContent`, &rows)
+	// The row count is exact once the background indexing has read every
+	// record batch's header (a small range request each).
+	b.waitFor(`document.querySelector('[data-role=num-rows]').textContent === '102400'`)
+	// A row in the middle, then the last row, by range, with its values: id 102399, first pixel
+	// (id + k) % 251 for k = 0, 1, 2.
+	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = v.scrollHeight / 2; return true })()`, nil)
+	b.waitFor(`[...document.querySelectorAll('[data-row]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]')].some(c => +c.closest('[data-row]').dataset.row > 50000)`)
+	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = v.scrollHeight; return true })()`, nil)
+	b.waitFor(`document.querySelector('[data-row="102399"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`)
+	_, _, pix := b.canvas(102399, "image")
+	id := 102399
+	if wantPix := []int{id % 251, (id + 1) % 251, (id + 2) % 251}; len(pix) < 3 || !bytes.Equal(intsToBytes(pix[:3]), intsToBytes(wantPix)) {
+		t.Errorf("row 102399's first pixel %v, want %v", pix[:min(len(pix), 3)], wantPix)
+	}
+	total := host.sent.Load()
+	t.Logf("after indexing and reading a middle and the last row: %s in %d requests (%.2f %%)", mib(total), host.requests.Load(), 100*float64(total)/float64(st.Size()))
+	if float64(total) > 0.05*float64(st.Size()) {
+		t.Errorf("%s transferred to show the first and last rows of %s", mib(total), mib(st.Size()))
+	}
+}
+
+func intsToBytes(v []int) []byte {
+	out := make([]byte, len(v))
+	for i, x := range v {
+		out[i] = byte(x)
+	}
+	return out
+}
