@@ -1860,9 +1860,7 @@ func TestAppShell(t *testing.T) {
 		t.Error("the schema panel did not open")
 	}
 	b.screenshot("shell-schema")
-	b.run(chromedp.Reload())
-	b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
-	b.openSample("js_big.arrow")
+	b.run(chromedp.Reload()) // the address holds the sample's URL: it opens again
 	b.waitOpened("js_big.arrow")
 	if !panelShown() {
 		t.Error("the schema panel's state was not remembered across a reload")
@@ -1978,9 +1976,7 @@ func TestRowHeights(t *testing.T) {
 			t.Errorf("%s: rows %v px apart, previews %v px wide; want %v, %v", c.size, step, width, c.step, c.preview)
 		}
 	}
-	b.run(chromedp.Reload())
-	b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
-	b.openSample("js_big.arrow")
+	b.run(chromedp.Reload()) // the address holds the sample's URL: it opens again
 	b.waitOpened("js_big.arrow")
 	if _, size := rowStep(); size != "small" {
 		t.Errorf("after a reload the preview size is %q, want small", size)

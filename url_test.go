@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -263,4 +264,90 @@ func intsToBytes(v []int) []byte {
 		out[i] = byte(x)
 	}
 	return out
+}
+
+// TestDeepLink opens the inspector on a file by URL, moves a slider and
+// changes the colormap, channel and axes: the address holds all of it, the
+// browser's Back closes the inspector, and the address taken before opens
+// the same picture (the slice canvas's pixels compared) in a fresh browser.
+func TestDeepLink(t *testing.T) {
+	skipWithoutSite(t)
+	path, _ := tensor4DFile(t)
+	host := newFileHost(t, map[string]string{"tensor4d.arrow": path})
+	b := newBrowser(t)
+	b.run(chromedp.Navigate(b.base + "?url=" + url.QueryEscape(host.url("range", "tensor4d.arrow"))))
+	b.waitOpened("tensor4d.arrow")
+	b.run(chromedp.Click(`[data-row="1"] [data-tensor][data-field="t"]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=inspector][data-field="t"][data-row="1"]') !== null`)
+	b.waitFor(`new URL(location.href).searchParams.get('f') === 't'`)
+	b.setValue(`select[data-role=channel]`, "-1")
+	b.waitFor(`document.querySelectorAll('input[type=range][data-dim]').length === 2`)
+	b.setValue(`input[type=range][data-dim="1"]`, "2")
+	b.setValue(`select[data-role=colormap]`, "magma")
+	b.setValue(`select[data-role=axis-y]`, "3")
+	b.waitFor(`(p => p.get('cmap') === 'magma' && p.get('y') === '3' && p.get('ch') === '-1' && p.get('i') === '0,2,0,0')(new URL(location.href).searchParams)`)
+	pixels := func(b *browser) []int {
+		var pix []int
+		b.eval(`(c => Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data))(document.querySelector('canvas[data-role=slice]'))`, &pix)
+		return pix
+	}
+	want := pixels(b)
+	var link string
+	b.eval(`location.href`, &link)
+	t.Logf("deep link: %s", link)
+
+	// Back closes the inspector.
+	b.eval(`history.back(), true`, nil)
+	b.waitFor(`document.querySelector('[data-role=inspector]') === null && !new URL(location.href).searchParams.has('f')`)
+
+	// The link in a fresh browser: the same picture.
+	b2 := newBrowser(t)
+	b2.run(chromedp.Navigate(link))
+	b2.waitFor(`document.querySelector('[data-role=inspector][data-field="t"][data-row="1"] canvas[data-role=slice]') !== null
+		&& document.querySelector('select[data-role=colormap]').value === 'magma'`)
+	b2.waitFor(`(c => c.width === 4 && c.height === 5)(document.querySelector('canvas[data-role=slice]'))`)
+	if got := pixels(b2); len(got) == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("the link shows other pixels: %d values, want %d", len(got), len(want))
+	}
+	b2.screenshot("deep-link")
+}
+
+// TestEmbed opens web/embed.html (the example host page, with its own
+// query) at 1024×900: the iframe by URL shows rows with previews at
+// 480×320, the postMessage'd file opens in the second, the viewers post
+// ready and state, and the host page's address and history are untouched.
+func TestEmbed(t *testing.T) {
+	skipWithoutSite(t)
+	b := newBrowser(t)
+	var before int
+	b.eval(`history.length`, &before)
+	b.run(chromedp.Navigate(b.base + "web/embed.html?host=1"))
+	frameQ := func(id, sel string) string {
+		return fmt.Sprintf(`document.getElementById(%q).contentDocument?.querySelector(%q)`, id, sel)
+	}
+	b.waitFor(frameQ("by-url", `[data-row="0"] canvas[data-preview=rgb]`) + ` != null`)
+	b.waitFor(frameQ("by-message", `[data-state=ready] [data-role=file-info] h2`) + `?.textContent === 'js_images.arrow'`)
+	var page struct {
+		Search   string
+		History  int
+		Messages string
+		Open     string
+		FrameW   float64
+		Embed    string
+	}
+	b.waitFor(`document.getElementById('messages').textContent.includes('tensorview:state')`)
+	b.eval(`({Search: location.search, History: history.length, Messages: document.getElementById('messages').textContent,
+		Open: `+frameQ("by-url", `[data-role=open-full]`)+`?.href || '',
+		FrameW: document.getElementById('by-url').getBoundingClientRect().width,
+		Embed: `+frameQ("by-url", `.viewer`)+`?.dataset.embed || ''})`, &page)
+	if page.Search != "?host=1" || page.History != before+1 {
+		t.Errorf("the host page's address or history changed: %q, %d entries, want %d", page.Search, page.History, before+1)
+	}
+	if !strings.Contains(page.Messages, "tensorview:ready") {
+		t.Errorf("messages from the viewers: %q", page.Messages)
+	}
+	if page.Embed != "true" || !strings.Contains(page.Open, "/tensorview/web/samples/js_big.arrow") || strings.Contains(page.Open, "embed=") {
+		t.Errorf("embed %q, Open in tensorview link %q", page.Embed, page.Open)
+	}
+	b.screenshot("embed")
 }

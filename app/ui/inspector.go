@@ -10,6 +10,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -20,6 +21,8 @@ const (
 	actionCloseInspect = "tv/inspect-close" // no value
 	actionStartColumn  = "tv/column-start"  // no value
 	actionCancelColumn = "tv/column-cancel" // no value
+	actionCamera       = "tv/camera"        // value: inspect.Camera, the picture's new zoom and pan
+	actionInspectState = "tv/inspect-state" // value: *viewstate.Inspector, for the address
 )
 
 // inspectTarget names the tensor to inspect.
@@ -43,7 +46,11 @@ type Inspector struct {
 	File *decode.File
 	Col  int
 	Row  int64
+	// Restore is a link's state of the inspector, applied when it names
+	// this tensor.
+	Restore *viewstate.Inspector
 
+	cam      inspect.Camera   // the picture's zoom and pan
 	target   inspectKey       // which tensor the state below belongs to
 	session  *inspect.Session // nil when the tensor cannot be shown
 	err      string
@@ -89,6 +96,11 @@ func (in *Inspector) OnMount(ctx app.Context) {
 		in.stopColumn()
 		ctx.Update()
 	})
+	ctx.Handle(actionCamera, func(ctx app.Context, a app.Action) {
+		in.cam = a.Value.(inspect.Camera)
+		in.report(ctx)
+	})
+	in.report(ctx)
 	ctx.Defer(func(app.Context) {
 		// The dialog, not the backdrop (which Chromium makes focusable as
 		// a scroll container, and whose keys the dialog would not see).
@@ -102,8 +114,54 @@ func (in *Inspector) OnMount(ctx app.Context) {
 
 // OnUpdate loads another tensor when the parent passes one.
 func (in *Inspector) OnUpdate(ctx app.Context) {
-	in.load()
+	if in.load() {
+		in.report(ctx)
+	}
 	in.autoColumn(ctx)
+}
+
+// report sends the inspector's state to the Viewer, for the address.
+func (in *Inspector) report(ctx app.Context) {
+	st := &viewstate.Inspector{Field: in.File.Fields()[in.Col].Name, Row: in.Row, Y: -1, X: -1, Channel: -1}
+	if s := in.session; s != nil {
+		v := s.View
+		st.Physical, st.HasAxes, st.Y, st.X, st.Channel = s.Physical, true, v.Y, v.X, v.Channel
+		st.Index = append([]int(nil), v.Index...)
+		st.FlipY, st.FlipX, st.Colormap, st.Range = v.FlipY, v.FlipX, s.Colormap, s.RangeMode
+		if s.RangeMode == inspect.Manual {
+			st.Range = "" // a typed range is not kept in links
+		}
+		st.Zoom, st.PanX, st.PanY = in.cam.Scale(), in.cam.Pan.X, in.cam.Pan.Y
+	}
+	ctx.NewActionWithValue(actionInspectState, st)
+}
+
+// restore applies a link's state to the session; what does not apply to
+// this tensor (a dimension out of range, an unknown colormap) is skipped.
+func restore(s *inspect.Session, r *viewstate.Inspector) {
+	if r.Physical {
+		s.SetPhysical(true)
+	}
+	if r.HasAxes {
+		s.SetAxisY(r.Y)
+		s.SetAxisX(r.X)
+		s.SetChannel(r.Channel)
+	}
+	for k, i := range r.Index {
+		s.SetIndex(k, i)
+	}
+	if r.FlipY != s.View.FlipY {
+		s.FlipRows()
+	}
+	if r.FlipX != s.View.FlipX {
+		s.FlipColumns()
+	}
+	if r.Colormap != "" {
+		s.SetColormap(r.Colormap)
+	}
+	if r.Range != "" {
+		s.SetRangeMode(r.Range)
+	}
 }
 
 // OnDismount stops the column statistics under way.
@@ -155,11 +213,12 @@ func (in *Inspector) stopColumn() {
 	}
 }
 
-// load reads the tensor and opens a session on it when the target changed.
-func (in *Inspector) load() {
+// load reads the tensor and opens a session on it when the target changed,
+// and reports whether it did.
+func (in *Inspector) load() bool {
 	key := inspectKey{in.File, in.Col, in.Row}
 	if key == in.target {
-		return
+		return false
 	}
 	if key.file != in.target.file || key.col != in.target.col {
 		in.stopColumn()
@@ -167,7 +226,7 @@ func (in *Inspector) load() {
 		rows, exact := in.File.Rows()
 		in.colAuto = exact && rows <= autoColumnRows && in.File.Size <= autoColumnBytes
 	}
-	in.target, in.session, in.err = key, nil, ""
+	in.target, in.session, in.err, in.cam = key, nil, "", inspect.Camera{}
 	t, err := in.File.Tensor(in.Row, in.Col)
 	switch {
 	case errors.Is(err, tensorext.ErrNullTensor):
@@ -176,7 +235,14 @@ func (in *Inspector) load() {
 		in.err = err.Error()
 	default:
 		in.session = inspect.NewSession(t, histogramBins)
+		if r := in.Restore; r != nil && r.Field == in.File.Fields()[in.Col].Name && r.Row == in.Row {
+			restore(in.session, r)
+			if r.Zoom >= 1 {
+				in.cam = inspect.Camera{Zoom: r.Zoom, Pan: inspect.Point{X: r.PanX, Y: r.PanY}}
+			}
+		}
 	}
+	return true
 }
 
 // command applies a change to the session; the inspector and its parts
@@ -184,7 +250,9 @@ func (in *Inspector) load() {
 func (in *Inspector) command(ctx app.Context, cmd func(*inspect.Session) bool) {
 	if !in.apply(cmd) {
 		ctx.PreventUpdate()
+		return
 	}
+	in.report(ctx)
 }
 
 // apply runs cmd on the session and reports whether it changed anything.
@@ -241,7 +309,7 @@ func (in *Inspector) body() app.UI {
 				)
 			}),
 			app.If(s.Image != nil, func() app.UI {
-				return &SliceView{Tensor: t, View: s.View, Img: s.Image}
+				return &SliceView{Tensor: t, View: s.View, Img: s.Image, Start: in.cam}
 			}),
 			app.If(s.Image != nil && s.View.Channel < 0, func() app.UI {
 				return &Colorbar{Colormap: s.Colormap, Range: s.Range}

@@ -32,8 +32,9 @@ const (
 // cache show as loading while the batch is read in the background.
 type RowsTable struct {
 	app.Compo
-	File *decode.File
-	Rows int64 // row count (estimated while the file is being indexed)
+	File  *decode.File
+	Rows  int64 // row count (estimated while the file is being indexed)
+	Start int64 // the first row in view when File is first shown (a link's row)
 
 	viewH  int       // measured height of the scrolling container (0: viewHeight)
 	size   string    // preview size: small, medium or large (remembered)
@@ -68,6 +69,7 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 		if r.measure() { // the page's layout gives the table its height
 			ctx.Update()
 		}
+		r.scrollToStart()
 	})
 	ctx.Defer(r.fetch)
 	ctx.Defer(r.settle)
@@ -114,13 +116,7 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 		r.cancelLoads()
 		r.first, r.top, r.cache, r.failed, r.cancelled, r.settled = 0, 0, nil, nil, nil, false
 		r.reading, r.loads, r.watching = nil, nil, false
-		ctx.Defer(func(ctx app.Context) {
-			if el := r.JSValue(); el.Truthy() {
-				if body := el.Call("querySelector", "[data-role=rows]"); body.Truthy() {
-					body.Set("scrollTop", 0)
-				}
-			}
-		})
+		ctx.Defer(func(ctx app.Context) { r.scrollToStart() })
 	}
 	ctx.Defer(r.fetch)
 	ctx.Defer(r.settle)
@@ -345,8 +341,30 @@ func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 		ctx.PreventUpdate()
 		return
 	}
+	if first != r.first {
+		ctx.NewActionWithValue(actionFirstRow, int64(first))
+	}
 	r.first, r.top = first, top
 	ctx.Defer(r.fetch)
+}
+
+// scrollToStart puts row Start at the top of the view (0: the top).
+func (r *RowsTable) scrollToStart() {
+	v := r.view()
+	if !v.Truthy() {
+		return
+	}
+	row := min(max(r.Start, 0), max(r.Rows-1, 0))
+	rowH := r.rowH()
+	top := float64(row * int64(rowH))
+	if spacer, scaled := geometry(r.Rows, rowH); scaled {
+		visible := float64(r.height() - headerHeight)
+		fit := int64(visible) / int64(rowH)
+		top = min(1, float64(row)/float64(max(1, r.Rows-fit))) * (float64(spacer) - visible)
+	}
+	v.Set("scrollTop", top)
+	top = v.Get("scrollTop").Float()
+	r.first, r.top = firstRow(top, r.Rows, r.height(), rowH), top
 }
 
 // Render draws the header and the rows in view.

@@ -30,6 +30,7 @@ type SliceView struct {
 	Tensor tensorext.Tensor
 	View   inspect.View
 	Img    *image.RGBA
+	Start  inspect.Camera // the zoom and pan it opens with (a link's)
 
 	box      float64 // the square the picture fits at zoom 1, measured
 	cam      inspect.Camera
@@ -55,6 +56,7 @@ type pinchStart struct {
 
 // OnMount measures the room the picture has and draws it.
 func (s *SliceView) OnMount(ctx app.Context) {
+	s.cam = s.Start
 	s.measure()
 	ctx.Defer(func(app.Context) { s.draw() })
 }
@@ -221,6 +223,9 @@ func (s *SliceView) onPointerUp(ctx app.Context, e app.Event) {
 	}
 	delete(s.pointers, id)
 	s.pinch = pinchStart{} // a finger left: the other one drags on from where it is
+	if !s.tap && len(s.pointers) == 0 {
+		ctx.NewActionWithValue(actionCamera, s.cam) // a drag or pinch ended
+	}
 	// A tap (touch or pen) reads out the value under it; a mouse's hover
 	// already did.
 	if s.tap && e.Get("type").String() == "pointerup" && e.Get("pointerType").String() != "mouse" && len(s.pointers) == 0 {
@@ -243,10 +248,15 @@ func (s *SliceView) onWheel(ctx app.Context, e app.Event) {
 	e.PreventDefault()
 	if !s.cam.ZoomAbout(viewportPoint(e), inspect.WheelFactor(e.Get("deltaY").Float())) {
 		ctx.PreventUpdate()
+		return
 	}
+	ctx.NewActionWithValue(actionCamera, s.cam)
 }
 
-func (s *SliceView) resetZoom(ctx app.Context, e app.Event) { s.cam = inspect.Camera{} }
+func (s *SliceView) resetZoom(ctx app.Context, e app.Event) {
+	s.cam = inspect.Camera{}
+	ctx.NewActionWithValue(actionCamera, s.cam)
+}
 
 // Render draws the viewport, the canvas and the readout.
 func (s *SliceView) Render() app.UI {

@@ -14,6 +14,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/viewstate"
 )
 
 // Actions the components send to the Viewer.
@@ -56,7 +57,15 @@ type Viewer struct {
 	src      source // where file is read from
 	urlParam string // the url parameter last opened
 	changed  string // the file changed on the server while being read
-	opens    int    // files asked to open so far: a slow open that a newer one overtook is dropped
+
+	view       viewstate.State      // what the address holds
+	pending    *viewstate.State     // a link's view, for the next file opened
+	restore    *viewstate.Inspector // a link's inspector state
+	startRow   int64                // a link's first row
+	pushed     bool                 // the inspector's history entry is ours to pop
+	addressDue bool                 // an address update is scheduled
+	note       string               // a short status in the top bar ("link copied")
+	opens      int                  // files asked to open so far: a slow open that a newer one overtook is dropped
 }
 
 // OnAppUpdate is called when the service worker has fetched a newer build.
@@ -92,6 +101,8 @@ func (v *Viewer) OnMount(ctx app.Context) {
 		ctx.Update()
 	})
 	ctx.Handle(actionOpen, v.open)
+	v.handleAddress(ctx)
+	v.handleMessages(ctx)
 	ctx.Handle(actionOpenURL, func(ctx app.Context, a app.Action) { v.openURL(ctx, a.Value.(string)) })
 	ctx.Handle(actionProgress, func(ctx app.Context, a app.Action) {
 		if v.cancel != nil && v.task == "download" {
@@ -110,12 +121,21 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	})
 	ctx.Handle(actionInspect, func(ctx app.Context, a app.Action) {
 		t := a.Value.(inspectTarget)
-		v.inspect = &t
+		v.inspect, v.restore = &t, nil
+		v.view.Inspector = &viewstate.Inspector{Field: v.file.Fields()[t.Col].Name, Row: t.Row, Y: -1, X: -1, Channel: -1}
+		v.writeAddress(true)
+		v.pushed = !v.view.Embed
 		ctx.Update()
 	})
 	ctx.Handle(actionCloseInspect, func(ctx app.Context, a app.Action) {
 		t := v.inspect
-		v.inspect = nil
+		v.inspect, v.view.Inspector = nil, nil
+		if v.pushed {
+			v.pushed = false
+			app.Window().Get("history").Call("back") // to the address before the inspector
+		} else {
+			v.writeAddress(false)
+		}
 		ctx.Update()
 		// Give the keyboard back to the cell the inspector was opened from.
 		ctx.Defer(func(app.Context) {
@@ -134,12 +154,38 @@ func (v *Viewer) OnMount(ctx app.Context) {
 // OnNav opens the file the address's url parameter names, when it is not
 // the one shown (on load, after a link to another file, Back and Forward).
 func (v *Viewer) OnNav(ctx app.Context) {
-	raw := app.Window().URL().Query().Get("url")
-	if raw == "" || raw == v.urlParam {
+	st := viewstate.Parse(app.Window().URL().Query())
+	v.view.Embed, v.view.Origin = st.Embed, st.Origin
+	if st.URL == "" || st.URL == v.urlParam {
+		if v.file == nil && v.pending == nil && (st.Row > 0 || st.Inspector != nil || st.Schema) {
+			v.pending = &st // a link's view, for the file dropped next
+		}
 		return
 	}
-	v.urlParam = raw
-	v.openURL(ctx, raw)
+	v.urlParam, v.pending = st.URL, &st
+	v.openURL(ctx, st.URL)
+}
+
+// applyPending sets up a link's view of the file just opened from src: its
+// first row, schema panel and inspector.
+func (v *Viewer) applyPending(src source) {
+	p := v.pending
+	v.pending, v.restore, v.startRow = nil, nil, 0
+	v.view = viewstate.State{URL: src.URL, Embed: v.view.Embed, Origin: v.view.Origin, Schema: v.schema}
+	if p == nil || (p.URL != "" && p.URL != src.URL) {
+		return
+	}
+	v.startRow, v.view.Row = p.Row, p.Row
+	if p.Schema {
+		v.schema, v.view.Schema = true, true
+	}
+	if in := p.Inspector; in != nil {
+		if col, ok := v.fieldIndex(in.Field); ok {
+			if rows, _ := v.file.Rows(); in.Row < rows {
+				v.inspect, v.restore, v.view.Inspector = &inspectTarget{Col: col, Row: in.Row}, in, in
+			}
+		}
+	}
 }
 
 // quickOpen is how long opening a file may hold the page before it shows
@@ -205,8 +251,13 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			v.src.Close()
 		}
 		v.src, v.changed = src, ""
+		if src.URL != "" {
+			v.urlParam = src.URL
+		}
 		v.file, v.state, v.inspect = o.f, stateReady, nil
 		v.rows, v.exact = o.f.Rows()
+		v.applyPending(src)
+		v.writeAddress(false)
 		if !v.exact {
 			// In a later task than the first frame's: the browser paints
 			// the rows in view before any of this work starts.
@@ -276,7 +327,7 @@ func (v *Viewer) Render() app.UI {
 	if state == "" {
 		state = stateLoading
 	}
-	return app.Div().Class("viewer").Attr("data-state", state).
+	return app.Div().Class("viewer").Attr("data-state", state).Attr("data-embed", v.view.Embed).
 		OnDragEnter(v.onDragOver).OnDragOver(v.onDragOver).OnDragLeave(v.onDragLeave).OnDrop(v.onDrop).
 		OnKeyDown(v.onKeyDown).
 		Body(
@@ -294,6 +345,11 @@ func (v *Viewer) Render() app.UI {
 						&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches()},
 						app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 							Aria("expanded", v.schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
+						app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
+							Title("Copy a link to this view").Text("Copy link").OnClick(v.copyLink),
+						app.Span().Class("note").Attr("data-role", "note").Attr("aria-live", "polite").Text(v.note),
+						app.A().Class("open-full").Attr("data-role", "open-full").Href(v.link()).Target("_blank").Rel("noopener").
+							Text("Open in tensorview ↗"),
 					}
 				}),
 				&ThemeToggle{},
@@ -357,11 +413,11 @@ func (v *Viewer) Render() app.UI {
 						app.If(len(v.file.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: v.file.Metadata} }),
 						&SchemaTable{Fields: v.file.Fields()},
 					),
-					&RowsTable{File: v.file, Rows: v.rows},
+					&RowsTable{File: v.file, Rows: v.rows, Start: v.startRow},
 				)
 			}),
 			app.If(v.file != nil && v.inspect != nil, func() app.UI {
-				return &Inspector{File: v.file, Col: v.inspect.Col, Row: v.inspect.Row}
+				return &Inspector{File: v.file, Col: v.inspect.Col, Row: v.inspect.Row, Restore: v.restore}
 			}),
 		)
 }
@@ -373,6 +429,8 @@ const schemaKey = "tensorview-schema-open"
 func (v *Viewer) toggleSchema(ctx app.Context, e app.Event) {
 	v.schema = !v.schema
 	ctx.LocalStorage().Set(schemaKey, v.schema)
+	v.view.Schema = v.schema
+	v.writeAddress(false)
 }
 
 func panelClass(open bool) string {

@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Embed mode (?embed=1) shows only the viewer, for an iframe in a
+// documentation page, with an "Open in tensorview" link to the same view on
+// the full page. A host page talks to it with postMessage:
+//
+//	into the iframe: {type: "tensorview:open", url}            open a file by URL
+//	                 {type: "tensorview:open", name, data}     data: ArrayBuffer or Blob
+//	out of it:       {type: "tensorview:ready"}                once it listens
+//	                 {type: "tensorview:state", state, link}   state: the view's query; link: the full page's address
+//
+// Messages are taken only from the window that embeds the page
+// (event.source === window.parent) and, when ?origin= is given, only from
+// that origin; messages out go to window.parent, to that origin only when
+// given ("*" otherwise). The page never reads or writes anything of the
+// host page.
+
+// handleMessages listens to the host page and says it is ready.
+func (v *Viewer) handleMessages(ctx app.Context) {
+	win := app.Window()
+	parent := win.Get("parent")
+	if !parent.Truthy() || parent.Equal(win.JSValue()) {
+		return // not in a frame
+	}
+	listen := app.FuncOf(func(this app.Value, args []app.Value) any {
+		e := args[0]
+		if !e.Get("source").Equal(parent) {
+			return nil
+		}
+		if o := v.view.Origin; o != "" && e.Get("origin").String() != o {
+			return nil
+		}
+		data := e.Get("data")
+		if !data.Truthy() || data.Type() != app.TypeObject || data.Get("type").String() != "tensorview:open" {
+			return nil
+		}
+		if u := data.Get("url"); u.Type() == app.TypeString {
+			raw := u.String()
+			ctx.Dispatch(func(ctx app.Context) {
+				v.urlParam = raw
+				v.openURL(ctx, raw)
+			})
+			return nil
+		}
+		name := "data.arrow"
+		if n := data.Get("name"); n.Type() == app.TypeString && n.String() != "" {
+			name = n.String()
+		}
+		blob := data.Get("data")
+		if blob.Truthy() && !blob.InstanceOf(win.Get("Blob")) {
+			if !blob.InstanceOf(win.Get("ArrayBuffer")) && !win.Get("ArrayBuffer").Call("isView", blob).Bool() {
+				return nil
+			}
+			blob = win.Get("Blob").New([]any{blob})
+		}
+		if blob.Truthy() {
+			ctx.NewActionWithValue(actionOpen, blobSource(name, blob))
+		}
+		return nil
+	})
+	win.Call("addEventListener", "message", listen)
+	v.post(map[string]any{"type": "tensorview:ready"})
+}
+
+// postState tells the host page the view changed.
+func (v *Viewer) postState() {
+	v.post(map[string]any{"type": "tensorview:state", "state": v.view.Encode(nil), "link": v.link()})
+}
+
+// post sends a message to the embedding page, if any.
+func (v *Viewer) post(msg map[string]any) {
+	win := app.Window()
+	parent := win.Get("parent")
+	if !parent.Truthy() || parent.Equal(win.JSValue()) {
+		return
+	}
+	target := "*"
+	if v.view.Origin != "" {
+		target = v.view.Origin
+	}
+	parent.Call("postMessage", msg, target)
+}

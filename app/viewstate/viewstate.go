@@ -1,0 +1,187 @@
+// Package viewstate writes what the page shows into its address and reads
+// it back, so that every view is a link: the file's URL, the first row in
+// view, the schema panel, the inspector (field, row, layout, displayed
+// dimensions, slider positions, channel, flips, colormap, range mode, zoom
+// and pan) and embed mode. It is pure Go (net/url), tested natively.
+//
+// Entry points: Parse (address query → State) and State.Encode (State →
+// query, keeping parameters it does not own, such as cache). Parameter
+// names are short, as they are read in links: url, row, schema, embed,
+// origin, and for the inspector f (field name), r (row), phys, y, x, ch,
+// i (slider positions, comma-separated), flip (y, x or yx), cmap, range,
+// zoom, pan ("x,y" in CSS pixels).
+package viewstate
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// State is a view of the page.
+type State struct {
+	URL    string // the file's address ("" for a dropped or picked file)
+	Row    int64  // first row in view
+	Schema bool   // the schema panel is open
+	Embed  bool   // embed mode: only the viewer, for an iframe
+	Origin string // embed: the only origin whose messages are taken and to which messages go ("": any parent)
+	// Inspector is the inspector's state, nil when it is closed.
+	Inspector *Inspector
+}
+
+// Inspector is the state of the inspector on one tensor. Dimension numbers
+// are in the order of the tensor shown (its logical view, or its physical
+// layout with Physical); -1 means "the default" for Y, X and Channel when
+// Set is false for them.
+type Inspector struct {
+	Field    string
+	Row      int64
+	Physical bool
+	// HasAxes is true when Y, X and Channel were given.
+	HasAxes    bool
+	Y, X       int
+	Channel    int // -1: none (a colormapped picture)
+	Index      []int
+	FlipY      bool
+	FlipX      bool
+	Colormap   string
+	Range      string // inspect.MinMax or inspect.P1to99 ("" : the default)
+	Zoom       float64
+	PanX, PanY float64
+}
+
+// Parse reads a State from an address's query. Values that do not parse
+// are ignored (a hand-edited link opens what it can).
+func Parse(q url.Values) State {
+	s := State{URL: q.Get("url"), Schema: q.Get("schema") == "1", Embed: q.Get("embed") == "1", Origin: q.Get("origin")}
+	if n, err := strconv.ParseInt(q.Get("row"), 10, 64); err == nil && n >= 0 {
+		s.Row = n
+	}
+	if !q.Has("f") {
+		return s
+	}
+	in := &Inspector{Field: q.Get("f"), Y: -1, X: -1, Channel: -1}
+	if n, err := strconv.ParseInt(q.Get("r"), 10, 64); err == nil && n >= 0 {
+		in.Row = n
+	}
+	in.Physical = q.Get("phys") == "1"
+	y, ey := strconv.Atoi(q.Get("y"))
+	x, ex := strconv.Atoi(q.Get("x"))
+	if ey == nil && ex == nil && y >= 0 && x >= 0 {
+		in.HasAxes, in.Y, in.X = true, y, x
+		if c, err := strconv.Atoi(q.Get("ch")); err == nil && c >= -1 {
+			in.Channel = c
+		}
+	}
+	if idx := q.Get("i"); idx != "" {
+		for _, p := range strings.Split(idx, ",") {
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 0 {
+				in.Index = nil
+				break
+			}
+			in.Index = append(in.Index, n)
+		}
+	}
+	flip := q.Get("flip")
+	in.FlipY, in.FlipX = strings.Contains(flip, "y"), strings.Contains(flip, "x")
+	in.Colormap, in.Range = q.Get("cmap"), q.Get("range")
+	if z, err := strconv.ParseFloat(q.Get("zoom"), 64); err == nil && z >= 1 && z <= 64 {
+		in.Zoom = z
+	}
+	if px, py, ok := strings.Cut(q.Get("pan"), ","); ok {
+		fx, e1 := strconv.ParseFloat(px, 64)
+		fy, e2 := strconv.ParseFloat(py, 64)
+		if e1 == nil && e2 == nil && abs(fx) < 1e6 && abs(fy) < 1e6 {
+			in.PanX, in.PanY = fx, fy
+		}
+	}
+	s.Inspector = in
+	return s
+}
+
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+// owned are the parameters Encode writes; others are kept.
+var owned = []string{"url", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan"}
+
+// Encode writes s into a copy of keep (the current query: parameters the
+// State does not own, such as cache, stay) and returns it encoded, in a
+// stable order. Defaults are left out: a view at row 0 with the schema
+// closed and no inspector is just "url=…".
+func (s State) Encode(keep url.Values) string {
+	q := url.Values{}
+	for k, v := range keep {
+		q[k] = v
+	}
+	for _, k := range owned {
+		q.Del(k)
+	}
+	set := func(k, v string) {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	set("url", s.URL)
+	if s.Row > 0 {
+		set("row", strconv.FormatInt(s.Row, 10))
+	}
+	if s.Schema {
+		set("schema", "1")
+	}
+	if s.Embed {
+		set("embed", "1")
+		set("origin", s.Origin)
+	}
+	if in := s.Inspector; in != nil {
+		q.Set("f", in.Field)
+		q.Set("r", strconv.FormatInt(in.Row, 10))
+		if in.Physical {
+			set("phys", "1")
+		}
+		if in.HasAxes {
+			set("y", strconv.Itoa(in.Y))
+			set("x", strconv.Itoa(in.X))
+			set("ch", strconv.Itoa(in.Channel))
+		}
+		if len(in.Index) > 0 && !allZero(in.Index) {
+			parts := make([]string, len(in.Index))
+			for i, n := range in.Index {
+				parts[i] = strconv.Itoa(n)
+			}
+			set("i", strings.Join(parts, ","))
+		}
+		flip := ""
+		if in.FlipY {
+			flip += "y"
+		}
+		if in.FlipX {
+			flip += "x"
+		}
+		set("flip", flip)
+		set("cmap", in.Colormap)
+		set("range", in.Range)
+		if in.Zoom > 1 {
+			set("zoom", strconv.FormatFloat(in.Zoom, 'f', 3, 64))
+		}
+		if in.PanX != 0 || in.PanY != 0 {
+			set("pan", strconv.FormatFloat(in.PanX, 'f', 1, 64)+","+strconv.FormatFloat(in.PanY, 'f', 1, 64))
+		}
+	}
+	// Readable links: the file's address unescaped where a query allows it.
+	return strings.NewReplacer("%2F", "/", "%3A", ":", "%2C", ",").Replace(q.Encode())
+}
+
+func allZero(v []int) bool {
+	for _, n := range v {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}

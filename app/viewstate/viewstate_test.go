@@ -1,0 +1,58 @@
+package viewstate
+
+import (
+	"net/url"
+	"reflect"
+	"testing"
+)
+
+func TestRoundTrip(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		state State
+		query string
+	}{
+		{"a file", State{URL: "https://h.org/d/a.arrow"}, "url=https://h.org/d/a.arrow"},
+		{"a signed URL keeps its own query escaped", State{URL: "https://s3.example/a?X-Sig=a&b=c d"},
+			"url=https://s3.example/a%3FX-Sig%3Da%26b%3Dc+d"},
+		{"row and schema", State{URL: "u", Row: 17, Schema: true}, "row=17&schema=1&url=u"},
+		{"embed", State{URL: "u", Embed: true, Origin: "https://docs.example"}, "embed=1&origin=https://docs.example&url=u"},
+		{"inspector, defaults", State{URL: "u", Inspector: &Inspector{Field: "image", Row: 3, Y: -1, X: -1, Channel: -1}}, "f=image&r=3&url=u"},
+		{"inspector, everything", State{Row: 5, Inspector: &Inspector{Field: "t", Row: 1, Physical: true, HasAxes: true, Y: 3, X: 2, Channel: -1,
+			Index: []int{0, 2, 0, 0}, FlipY: true, FlipX: true, Colormap: "magma", Range: "p1-99", Zoom: 2.5, PanX: -10.5, PanY: 3}},
+			"ch=-1&cmap=magma&f=t&flip=yx&i=0,2,0,0&pan=-10.5,3.0&phys=1&r=1&range=p1-99&row=5&x=2&y=3&zoom=2.500"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := c.state.Encode(nil)
+			if got != c.query {
+				t.Errorf("Encode = %q, want %q", got, c.query)
+			}
+			q, err := url.ParseQuery(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back := Parse(q); !reflect.DeepEqual(back, c.state) {
+				t.Errorf("Parse(Encode) = %+v (inspector %+v), want %+v (inspector %+v)", back, back.Inspector, c.state, c.state.Inspector)
+			}
+		})
+	}
+}
+
+func TestEncodeKeepsOthers(t *testing.T) {
+	keep := url.Values{"cache": {"64"}, "row": {"99"}, "f": {"old"}}
+	if got := (State{URL: "u"}).Encode(keep); got != "cache=64&url=u" {
+		t.Errorf("Encode = %q, want the cache parameter kept and the old view dropped", got)
+	}
+	if keep.Get("row") != "99" {
+		t.Error("Encode changed the values passed in")
+	}
+}
+
+func TestParseIgnoresNonsense(t *testing.T) {
+	q, _ := url.ParseQuery("url=u&row=-4&f=t&r=x&y=1&x=nan&i=1,-2&zoom=1e9&pan=1,inf&flip=zz")
+	s := Parse(q)
+	want := State{URL: "u", Inspector: &Inspector{Field: "t", Y: -1, X: -1, Channel: -1}}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("Parse = %+v (inspector %+v), want %+v (inspector %+v)", s, s.Inspector, want, want.Inspector)
+	}
+}
