@@ -2,6 +2,7 @@ package ui
 
 import (
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -85,14 +86,7 @@ func (v *Viewer) scheduleAddress(ctx app.Context) {
 // push (never when embedded), else in place.
 func (v *Viewer) writeAddress(push bool) {
 	loc := app.Window().Get("location")
-	cur, err := url.ParseQuery(trimQuestion(loc.Get("search").String()))
-	if err != nil {
-		cur = url.Values{}
-	}
-	search := v.view.Encode(cur)
-	if search != "" {
-		search = "?" + search
-	}
+	search := search(v.view)
 	if search == loc.Get("search").String() {
 		return
 	}
@@ -104,11 +98,14 @@ func (v *Viewer) writeAddress(push bool) {
 	v.postState()
 }
 
-func trimQuestion(s string) string {
-	if len(s) > 0 && s[0] == '?' {
-		return s[1:]
+// search is the address's query ("?…", or "" for none) for st, keeping
+// the parameters of the current address that st does not own (cache=).
+func search(st viewstate.State) string {
+	cur, _ := url.ParseQuery(strings.TrimPrefix(app.Window().Get("location").Get("search").String(), "?"))
+	if q := st.Encode(cur); q != "" {
+		return "?" + q
 	}
-	return s
+	return ""
 }
 
 // link is the address of the view for the full page (embed mode off).
@@ -116,12 +113,7 @@ func (v *Viewer) link() string {
 	st := v.view
 	st.Embed, st.Origin = false, ""
 	loc := app.Window().Get("location")
-	cur, _ := url.ParseQuery(trimQuestion(loc.Get("search").String()))
-	search := st.Encode(cur)
-	if search != "" {
-		search = "?" + search
-	}
-	return loc.Get("origin").String() + loc.Get("pathname").String() + search
+	return loc.Get("origin").String() + loc.Get("pathname").String() + search(st)
 }
 
 // copyLink copies the view's link to the clipboard.

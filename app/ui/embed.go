@@ -22,8 +22,8 @@ import (
 // handleMessages listens to the host page and says it is ready.
 func (v *Viewer) handleMessages(ctx app.Context) {
 	win := app.Window()
-	parent := win.Get("parent")
-	if !parent.Truthy() || parent.Equal(win.JSValue()) {
+	parent, ok := embedder()
+	if !ok {
 		return // not in a frame
 	}
 	listen := app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -66,6 +66,14 @@ func (v *Viewer) handleMessages(ctx app.Context) {
 	v.post(map[string]any{"type": "tensorview:ready"})
 }
 
+// embedder is the window that embeds the page in a frame; ok is false at
+// the top level.
+func embedder() (parent app.Value, ok bool) {
+	win := app.Window()
+	parent = win.Get("parent")
+	return parent, parent.Truthy() && !parent.Equal(win.JSValue())
+}
+
 // postState tells the host page the view changed.
 func (v *Viewer) postState() {
 	v.post(map[string]any{"type": "tensorview:state", "state": v.view.Encode(nil), "link": v.link()})
@@ -73,9 +81,8 @@ func (v *Viewer) postState() {
 
 // post sends a message to the embedding page, if any.
 func (v *Viewer) post(msg map[string]any) {
-	win := app.Window()
-	parent := win.Get("parent")
-	if !parent.Truthy() || parent.Equal(win.JSValue()) {
+	parent, ok := embedder()
+	if !ok {
 		return
 	}
 	target := "*"

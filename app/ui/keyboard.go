@@ -89,9 +89,7 @@ func (r *RowsTable) goTo(ctx app.Context, row int64, col int) {
 		y := float64(row * int64(rowH))
 		switch {
 		case scaled:
-			fit := int64(visible) / int64(rowH)
-			frac := float64(row) / float64(max(1, r.Rows-fit))
-			top = min(1, frac) * (float64(spacer) - visible)
+			top = r.scaledTop(row, spacer, visible)
 		case y < top:
 			top = y
 		case y+float64(rowH) > top+visible:

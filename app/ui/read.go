@@ -17,6 +17,13 @@ type source struct {
 	gen    int    // the Viewer's count of opens when it was asked for (0: now)
 }
 
+// stop stops the source's reads, if it has any to stop.
+func (s source) stop() {
+	if s.Close != nil {
+		s.Close()
+	}
+}
+
 // blobSource is a source reading a browser Blob lazily.
 func blobSource(name string, blob app.Value) source {
 	size := int64(blob.Get("size").Float())

@@ -348,6 +348,13 @@ func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 	ctx.Defer(r.fetch)
 }
 
+// scaledTop is the scrollTop that shows row first when the spacer is scaled
+// (a file too long for its true height): firstRow's mapping inverted.
+func (r *RowsTable) scaledTop(row, spacer int64, visible float64) float64 {
+	fit := int64(visible) / int64(r.rowH())
+	return min(1, float64(row)/float64(max(1, r.Rows-fit))) * (float64(spacer) - visible)
+}
+
 // scrollToStart puts row Start at the top of the view (0: the top).
 func (r *RowsTable) scrollToStart() {
 	v := r.view()
@@ -358,9 +365,7 @@ func (r *RowsTable) scrollToStart() {
 	rowH := r.rowH()
 	top := float64(row * int64(rowH))
 	if spacer, scaled := geometry(r.Rows, rowH); scaled {
-		visible := float64(r.height() - headerHeight)
-		fit := int64(visible) / int64(rowH)
-		top = min(1, float64(row)/float64(max(1, r.Rows-fit))) * (float64(spacer) - visible)
+		top = r.scaledTop(row, spacer, float64(r.height()-headerHeight))
 	}
 	v.Set("scrollTop", top)
 	top = v.Get("scrollTop").Float()

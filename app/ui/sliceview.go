@@ -47,7 +47,6 @@ type SliceView struct {
 // applies the whole gesture to it (so zoom clamping in between loses
 // nothing).
 type pinchStart struct {
-	on     bool
 	ida    int
 	idb    int
 	a, b   inspect.Point
@@ -162,8 +161,8 @@ func (s *SliceView) onPointerDown(ctx app.Context, e app.Event) {
 	s.pointers[id] = v
 	s.start, s.tap = v, len(s.pointers) == 1
 	if len(s.pointers) == 2 {
-		other, _ := s.otherPointer(id)
-		s.pinch = pinchStart{on: true, ida: s.otherID(id), idb: id, a: other, b: v, camera: s.cam}
+		other := s.otherID(id)
+		s.pinch = pinchStart{ida: other, idb: id, a: s.pointers[other], b: v, camera: s.cam}
 	}
 	ctx.PreventUpdate()
 }
@@ -190,7 +189,7 @@ func (s *SliceView) onPointerMove(ctx app.Context, e app.Event) {
 		p := s.pinch
 		a, aok := s.pointers[p.ida]
 		b, bok := s.pointers[p.idb]
-		if !p.on || !aok || !bok {
+		if !aok || !bok || p.ida == p.idb { // no gesture started from these two
 			ctx.PreventUpdate()
 			return
 		}
@@ -207,12 +206,6 @@ func (s *SliceView) otherID(id int) int {
 		}
 	}
 	return -1
-}
-
-// otherPointer returns the position of the pointer down other than id.
-func (s *SliceView) otherPointer(id int) (inspect.Point, bool) {
-	p, ok := s.pointers[s.otherID(id)]
-	return p, ok
 }
 
 func (s *SliceView) onPointerUp(ctx app.Context, e app.Event) {

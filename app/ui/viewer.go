@@ -202,9 +202,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 	if src.gen == 0 {
 		v.opens++ // asked for now: it overtakes any file being opened
 	} else if src.gen != v.opens {
-		if src.Close != nil {
-			src.Close() // a URL that another file overtook
-		}
+		src.stop() // a URL that another file overtook
 		return
 	}
 	v.stopIndexing()
@@ -231,25 +229,19 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			if o.f != nil {
 				o.f.Close() // another file was chosen meanwhile
 			}
-			if src.Close != nil {
-				src.Close()
-			}
+			src.stop()
 			return
 		}
 		v.stopIndexing()
 		if o.err != nil {
 			v.state, v.errText = stateError, o.err.Error()
-			if src.Close != nil {
-				src.Close()
-			}
+			src.stop()
 			return
 		}
 		if v.file != nil {
 			v.file.Close()
 		}
-		if v.src.Close != nil {
-			v.src.Close()
-		}
+		v.src.stop()
 		v.src, v.changed = src, ""
 		if src.URL != "" {
 			v.urlParam = src.URL
