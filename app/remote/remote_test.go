@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tensorview/tensorview/internal/httpmeter"
 )
 
 // httpFetcher is a Fetcher over net/http, as a page's fetch behaves with
@@ -65,21 +67,10 @@ func rangeServer(t *testing.T, data []byte) (*httptest.Server, *atomic.Int64) {
 	var sent atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("ETag", `"v1"`)
-		http.ServeContent(countWriter{w, &sent}, r, "f.arrow", time.Unix(1700000000, 0), bytes.NewReader(data))
+		http.ServeContent(httpmeter.Writer{ResponseWriter: w, N: &sent}, r, "f.arrow", time.Unix(1700000000, 0), bytes.NewReader(data))
 	}))
 	t.Cleanup(srv.Close)
 	return srv, &sent
-}
-
-type countWriter struct {
-	http.ResponseWriter
-	n *atomic.Int64
-}
-
-func (c countWriter) Write(p []byte) (int, error) {
-	n, err := c.ResponseWriter.Write(p)
-	c.n.Add(int64(n))
-	return n, err
 }
 
 // TestReadAt: reads anywhere in a 3 MB file equal the file, whatever the

@@ -18,6 +18,13 @@
 //     tableFromIPC(await file.arrayBuffer()) until table.get(0), and the
 //     JS heap and ArrayBuffer bytes then, or the error it hit;
 //
+// With the source "url" (BENCH_SOURCES), each file is opened by URL from the
+// same local server (Go's http.FileServer, which honours HTTP Range) instead:
+// tensorview through its Open URL form (the time from the form's submit to
+// row 0's preview, reading with Range requests), arrow-js as its
+// documentation shows, tableFromIPC(await fetch(url)); the server counts the
+// bytes each transferred by then.
+//
 // and prints a Markdown table (also written as JSON to BENCH_DIR).
 //
 // Environment:
@@ -27,6 +34,7 @@
 //	BENCH_LAYOUTS    b256, single and/or single32 (b256,single); single32 is
 //	                 one batch capped at 14266 rows so int32 lengths suffice
 //	BENCH_VIEWERS    tensorview and/or arrow-js (tensorview,arrow-js)
+//	BENCH_SOURCES    file (input[type=file]) and/or url (HTTP) (file,url)
 //	BENCH_TIMEOUT    per measurement (120s)
 //	BENCH_REPEAT     measurements of each file by each viewer (1); the table
 //	                 shows the run with the median first-row time, and the
@@ -56,11 +64,14 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/tensorview/tensorview/internal/httpmeter"
 )
 
 type config struct {
 	dir, dist, base, arrowJS string
 	sizes, layouts, viewers  []string
+	sources                  []string
 	timeout                  time.Duration
 	genOnly                  bool
 	profileDir               string
@@ -93,6 +104,7 @@ func loadConfig() (config, error) {
 		sizes:      list(env("BENCH_SIZES", "100M,1G,6G")),
 		layouts:    list(env("BENCH_LAYOUTS", "b256,single")),
 		viewers:    list(env("BENCH_VIEWERS", "tensorview,arrow-js")),
+		sources:    list(env("BENCH_SOURCES", "file,url")),
 		genOnly:    os.Getenv("BENCH_GEN_ONLY") != "",
 		profileDir: os.Getenv("BENCH_PROFILE"),
 		scrollMs:   2000,
@@ -108,6 +120,11 @@ func loadConfig() (config, error) {
 	}
 	if c.repeat, err = strconv.Atoi(env("BENCH_REPEAT", "1")); err != nil || c.repeat < 1 {
 		return c, fmt.Errorf("BENCH_REPEAT: want a count of at least 1, not %q", os.Getenv("BENCH_REPEAT"))
+	}
+	for _, s := range c.sources {
+		if s != sourceFile && s != sourceURL {
+			return c, fmt.Errorf("BENCH_SOURCES: %q is neither %s nor %s", s, sourceFile, sourceURL)
+		}
 	}
 	if c.genOnly {
 		return c, nil
@@ -126,9 +143,16 @@ func loadConfig() (config, error) {
 	return c, nil
 }
 
-// Results of one file.
+// Where the viewers read a file from.
+const (
+	sourceFile = "file" // chosen through input[type=file]: read with File.slice
+	sourceURL  = "url"  // by URL from the local server: HTTP (Range) requests
+)
+
+// Results of one file from one source.
 type result struct {
 	File       benchFile  `json:"file"`
+	Source     string     `json:"source"`
 	Tensorview *tvResult  `json:"tensorview,omitempty"` // the run with the median first-previews time
 	ArrowJS    *ajsResult `json:"arrow_js,omitempty"`   // the run with the median first-row time
 	// Every run, when BENCH_REPEAT > 1.
@@ -153,6 +177,9 @@ type tvResult struct {
 	CacheBytes    string  `json:"cache_bytes,omitempty"`
 	CacheBudget   string  `json:"cache_budget,omitempty"`
 	PageError     string  `json:"page_error,omitempty"` // last exception or console error
+	// By URL: what the server sent until row 0's preview showed.
+	FirstBytes    int64 `json:"first_bytes,omitempty"`
+	FirstRequests int64 `json:"first_requests,omitempty"`
 }
 
 type ajsResult struct {
@@ -166,6 +193,10 @@ type ajsResult struct {
 	Error        string  `json:"error,omitempty"`
 	FailMs       float64 `json:"fail_ms,omitempty"` // when the error came
 	Status       string  `json:"status,omitempty"`  // timeout, crashed, or why it did not run
+	// By URL: what the server sent until the first row was read (or the
+	// error came).
+	Bytes    int64 `json:"bytes,omitempty"`
+	Requests int64 `json:"requests,omitempty"`
 }
 
 func logf(format string, args ...any) {
@@ -217,7 +248,8 @@ func run() error {
 	// The static build under its base path, the files, and apache-arrow.
 	mux := http.NewServeMux()
 	mux.Handle(c.base, http.StripPrefix(strings.TrimSuffix(c.base, "/"), http.FileServer(http.Dir(c.dist))))
-	mux.Handle("/bench/files/", http.StripPrefix("/bench/files/", http.FileServer(http.Dir(c.dir))))
+	served := &httpmeter.Meter{}
+	mux.Handle("/bench/files/", served.Wrap(http.StripPrefix("/bench/files/", http.FileServer(http.Dir(c.dir)))))
 	mux.Handle("/bench/arrow/", http.StripPrefix("/bench/arrow/", http.FileServer(http.Dir(c.arrowJS))))
 	mux.HandleFunc("/bench/arrowjs.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -240,29 +272,31 @@ func run() error {
 
 	var results []result
 	for _, f := range files {
-		r := result{File: f}
-		// The viewers take turns, so that a slower spell of the machine
-		// does not fall on one of them only.
-		for k := 0; f.Path != "" && k < c.repeat; k++ {
-			if has(c.viewers, "tensorview") {
-				logf("tensorview: %s (run %d of %d)", filepath.Base(f.Path), k+1, c.repeat)
-				tv := measureTensorview(c, origin, f)
-				logf("  %+v", *tv)
-				r.TensorviewRuns = append(r.TensorviewRuns, tv)
+		for _, source := range c.sources {
+			r := result{File: f, Source: source}
+			// The viewers take turns, so that a slower spell of the machine
+			// does not fall on one of them only.
+			for k := 0; f.Path != "" && k < c.repeat; k++ {
+				if has(c.viewers, "tensorview") {
+					logf("tensorview: %s by %s (run %d of %d)", filepath.Base(f.Path), source, k+1, c.repeat)
+					tv := measureTensorview(c, origin, f, source, served)
+					logf("  %+v", *tv)
+					r.TensorviewRuns = append(r.TensorviewRuns, tv)
+				}
+				if has(c.viewers, "arrow-js") {
+					logf("arrow-js: %s by %s (run %d of %d)", filepath.Base(f.Path), source, k+1, c.repeat)
+					ajs := measureArrowJS(c, origin, f, source, served)
+					logf("  %+v", *ajs)
+					r.ArrowJSRuns = append(r.ArrowJSRuns, ajs)
+				}
 			}
-			if has(c.viewers, "arrow-js") {
-				logf("arrow-js: %s (run %d of %d)", filepath.Base(f.Path), k+1, c.repeat)
-				ajs := measureArrowJS(c, origin, f)
-				logf("  %+v", *ajs)
-				r.ArrowJSRuns = append(r.ArrowJSRuns, ajs)
+			r.Tensorview = median(r.TensorviewRuns, tvFirst)
+			r.ArrowJS = median(r.ArrowJSRuns, arrowFirst)
+			if c.repeat == 1 {
+				r.TensorviewRuns, r.ArrowJSRuns = nil, nil
 			}
+			results = append(results, r)
 		}
-		r.Tensorview = median(r.TensorviewRuns, tvFirst)
-		r.ArrowJS = median(r.ArrowJSRuns, arrowFirst)
-		if c.repeat == 1 {
-			r.TensorviewRuns, r.ArrowJSRuns = nil, nil
-		}
-		results = append(results, r)
 	}
 	printTable(os.Stdout, c, results)
 	out := filepath.Join(c.dir, "results-"+time.Now().Format("20060102-150405")+".json")
@@ -328,7 +362,12 @@ func has(list []string, s string) bool {
 
 func ms(d time.Duration) int { return int(d / time.Millisecond) }
 
-func measureTensorview(c config, origin string, f benchFile) *tvResult {
+// fileURL is where the server has f.
+func fileURL(origin string, f benchFile) string {
+	return origin + "/bench/files/" + filepath.Base(f.Path)
+}
+
+func measureTensorview(c config, origin string, f benchFile, source string, served *httpmeter.Meter) *tvResult {
 	r := &tvResult{WasmBytes: -1, JSHeapBytes: -1, BackingBytes: -1}
 	t, err := newTab(time.Minute)
 	if err != nil {
@@ -356,7 +395,16 @@ func measureTensorview(c config, origin string, f benchFile) *tvResult {
 		err = t.startProfile()
 	}
 	if err == nil {
-		err = t.run(time.Minute, chromedp.SetUploadFiles(`input[type=file]`, []string{f.Path}, chromedp.ByQuery))
+		served.Reset()
+		if source == sourceURL {
+			var opened struct{ Error string }
+			err = t.eval(20*time.Second, fmt.Sprintf(`__bench.openURL(%q)`, fileURL(origin, f)), &opened)
+			if err == nil && opened.Error != "" {
+				err = fmt.Errorf("%s", opened.Error)
+			}
+		} else {
+			err = t.run(time.Minute, chromedp.SetUploadFiles(`input[type=file]`, []string{f.Path}, chromedp.ByQuery))
+		}
 	}
 	var first struct {
 		Ms        float64
@@ -384,6 +432,9 @@ func measureTensorview(c config, origin string, f benchFile) *tvResult {
 		r.FirstStatus = first.Error
 	default:
 		r.FirstMs = first.Ms
+		if source == sourceURL {
+			r.FirstBytes, r.FirstRequests = served.Read()
+		}
 	}
 	if r.FirstStatus == "" {
 		var jump struct {
@@ -432,7 +483,7 @@ func measureTensorview(c config, origin string, f benchFile) *tvResult {
 	return r
 }
 
-func measureArrowJS(c config, origin string, f benchFile) *ajsResult {
+func measureArrowJS(c config, origin string, f benchFile, source string, served *httpmeter.Meter) *ajsResult {
 	r := &ajsResult{JSHeapBytes: -1, BackingBytes: -1}
 	t, err := newTab(time.Minute)
 	if err != nil {
@@ -448,9 +499,6 @@ func measureArrowJS(c config, origin string, f benchFile) *ajsResult {
 	if err == nil && !ready {
 		err = fmt.Errorf("apache-arrow did not load from %s", c.arrowJS)
 	}
-	if err == nil {
-		err = t.run(time.Minute, chromedp.SetUploadFiles(`input[type=file]`, []string{f.Path}, chromedp.ByQuery))
-	}
 	var res struct {
 		ReadMs, FirstRowMs, FailMs float64
 		Rows, Batches              int
@@ -458,8 +506,15 @@ func measureArrowJS(c config, origin string, f benchFile) *ajsResult {
 		Error                      string
 		Timeout                    bool
 	}
-	if err == nil {
-		err = t.eval(c.timeout+10*time.Second, `window.__benchArrow`, &res)
+	served.Reset()
+	if err == nil && source == sourceURL {
+		err = t.eval(c.timeout+10*time.Second, fmt.Sprintf(`__bench.arrowJSURL(%q, %d)`, fileURL(origin, f), ms(c.timeout)), &res)
+		r.Bytes, r.Requests = served.Read()
+	} else if err == nil {
+		err = t.run(time.Minute, chromedp.SetUploadFiles(`input[type=file]`, []string{f.Path}, chromedp.ByQuery))
+		if err == nil {
+			err = t.eval(c.timeout+10*time.Second, `window.__benchArrow`, &res)
+		}
 	}
 	switch {
 	case err != nil:

@@ -12,10 +12,14 @@
   const i = WebAssembly.instantiate;
   WebAssembly.instantiate = function () { return keep(i.apply(this, arguments)); };
 
-  // The time the file input last changed (SetUploadFiles fires change).
+  // The time the file input last changed (SetUploadFiles fires change), or
+  // the Open URL form was submitted.
   window.__benchChange = null;
   window.addEventListener('change', (e) => {
     if (e.target && e.target.type === 'file') window.__benchChange = performance.now();
+  }, true);
+  window.addEventListener('submit', (e) => {
+    if (e.target && e.target.dataset && e.target.dataset.role === 'url-form') window.__benchChange = performance.now();
   }, true);
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -101,6 +105,21 @@
         rowsSeen: document.querySelectorAll('[data-row] canvas[data-preview]').length, scrolledPx: Math.min(range, ms / 1000 * pxPerSec) };
     },
 
+    // openURL opens url through the page's Open URL form, as a person would
+    // (the form is unfolded first; submitting records the start time).
+    async openURL(url) {
+      const button = document.querySelector('[data-action=open-url]');
+      if (button && !document.querySelector('[data-role=url-input]')) button.click();
+      const r = await this.waitFor(() => document.querySelector('[data-role=url-input]'), 10000);
+      if (r.timeout) return { error: 'no [data-role=url-input] after Open URL…' };
+      const input = r.v;
+      input.value = url;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await sleep(50); // let go-app's input handler run before the submit
+      input.form.requestSubmit();
+      return {};
+    },
+
     memory() {
       const c = document.querySelector('[data-role=cache]');
       return {
@@ -109,6 +128,31 @@
         cacheBytes: c ? c.dataset.bytes || '' : '',
         cacheBudget: c ? c.dataset.budget || '' : '',
       };
+    },
+
+    // arrowJSURL reads url with apache-arrow as its documentation shows,
+    // tableFromIPC(await fetch(url)), then the first row.
+    async arrowJSURL(url, timeoutMs) {
+      const t0 = performance.now();
+      const r = {};
+      const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs));
+      try {
+        const table = await Promise.race([Arrow.tableFromIPC(fetch(url)), timeout]);
+        if (table === 'timeout') return { timeout: true };
+        r.readMs = performance.now() - t0;
+        const row = table.get(0);
+        const img = row && row.image;
+        r.firstValue = img && img.get ? img.get(0) : null;
+        r.firstRowMs = performance.now() - t0;
+        r.rows = table.numRows;
+        r.batches = table.batches.length;
+        window.__benchKeep = table;
+      } catch (e) {
+        r.error = `${e && e.name}: ${e && e.message}`;
+        r.failMs = performance.now() - t0;
+      }
+      r.jsHeapBytes = performance.memory ? performance.memory.usedJSHeapSize : -1;
+      return r;
     },
 
     // arrowJS reads the file of the input with apache-arrow once it is

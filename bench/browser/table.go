@@ -38,8 +38,8 @@ func printTable(w io.Writer, c config, results []result) {
 		fmt.Fprintf(w, "; %d runs of each: the run with the median first-row time, (the range of all runs)", c.repeat)
 	}
 	fmt.Fprint(w, "\n\n")
-	fmt.Fprintln(w, "| file | layout | size MB | rows | batches | tv first previews ms | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row |")
-	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
+	fmt.Fprintln(w, "| file | layout | source | size MB | rows | batches | tv first previews ms | tv MB transferred (requests) | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB transferred | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row |")
+	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
 	var notes []string
 	note := func(s string) int {
 		notes = append(notes, s)
@@ -52,14 +52,17 @@ func printTable(w io.Writer, c config, results []result) {
 		if f.Note != "" {
 			label += fmt.Sprintf(" [%d]", note(name+": "+f.Note))
 		}
-		cells := []string{label, f.Layout, mbf(float64(f.Bytes)), fmt.Sprint(f.Rows), fmt.Sprint(f.Batches)}
-		first, jump, frames, wasm, cache := "", "", "", "", ""
+		cells := []string{label, f.Layout, r.Source, mbf(float64(f.Bytes)), fmt.Sprint(f.Rows), fmt.Sprint(f.Batches)}
+		first, sent, jump, frames, wasm, cache := "", "–", "", "", "", ""
 		if t := r.Tensorview; t != nil {
 			switch {
 			case t.FirstStatus != "":
 				first = short(t.FirstStatus) + fmt.Sprintf(" [%d]", note("tensorview, "+name+": "+t.FirstStatus+pageErr(t.PageError)))
 			default:
 				first = msf(t.FirstMs) + spread(r.TensorviewRuns, tvFirst)
+				if r.Source == sourceURL {
+					sent = transferred(t.FirstBytes, f.Bytes) + fmt.Sprintf(" (%d)", t.FirstRequests)
+				}
 			}
 			switch {
 			case t.FirstStatus != "":
@@ -82,8 +85,8 @@ func printTable(w io.Writer, c config, results []result) {
 				cache = "–"
 			}
 		}
-		cells = append(cells, first, jump, frames, wasm, cache)
-		ajsFirst, ajsMB, ajsErr, ratio := "", "", "", ""
+		cells = append(cells, first, sent, jump, frames, wasm, cache)
+		ajsFirst, ajsSent, ajsMB, ajsErr, ratio := "", "–", "", "", ""
 		if a := r.ArrowJS; a != nil {
 			switch {
 			case a.Status != "":
@@ -101,13 +104,16 @@ func printTable(w io.Writer, c config, results []result) {
 					ratio = fmt.Sprintf("%.2f", a.FirstRowMs/t.FirstMs)
 				}
 			}
+			if r.Source == sourceURL && a.Status == "" {
+				ajsSent = transferred(a.Bytes, f.Bytes)
+			}
 			if a.JSHeapBytes >= 0 {
 				ajsMB = mbf(a.JSHeapBytes) + " + " + mbf(a.BackingBytes)
 			} else {
 				ajsMB = "?"
 			}
 		}
-		cells = append(cells, ajsFirst, ajsMB, ajsErr, ratio)
+		cells = append(cells, ajsFirst, ajsSent, ajsMB, ajsErr, ratio)
 		fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
 	}
 	if len(notes) > 0 {
@@ -116,6 +122,14 @@ func printTable(w io.Writer, c config, results []result) {
 			fmt.Fprintf(w, "[%d] %s\n", i+1, n)
 		}
 	}
+}
+
+// transferred writes bytes sent in MB with their share of the file.
+func transferred(sent, file int64) string {
+	if file <= 0 {
+		return mbf(float64(sent))
+	}
+	return fmt.Sprintf("%s (%.2f %%)", mbf(float64(sent)), 100*float64(sent)/float64(file))
 }
 
 func tvFirst(t *tvResult) (float64, bool) { return t.FirstMs, t.FirstStatus == "" }

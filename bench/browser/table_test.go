@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMedianAndSpread(t *testing.T) {
 	runs := []*tvResult{{FirstMs: 60}, {FirstStatus: "timeout"}, {FirstMs: 40}, {FirstMs: 50}, {FirstMs: 45}}
@@ -22,5 +25,27 @@ func TestMedianAndSpread(t *testing.T) {
 	}
 	if median[tvResult](nil, tvFirst) != nil {
 		t.Error("median of no runs is not nil")
+	}
+}
+
+func TestTableURLColumns(t *testing.T) {
+	f := benchFile{Size: "1G", Layout: "b256", Rows: 100, Batches: 1, Bytes: 1e9}
+	results := []result{
+		{File: f, Source: sourceURL, Tensorview: &tvResult{FirstMs: 120, FirstBytes: 4e6, FirstRequests: 5, WasmBytes: 1e8},
+			ArrowJS: &ajsResult{FirstRowMs: 2400, Bytes: 1e9, JSHeapBytes: 1e6, BackingBytes: 1e9}},
+		{File: f, Source: sourceFile, Tensorview: &tvResult{FirstMs: 50, WasmBytes: 1e8},
+			ArrowJS: &ajsResult{FirstRowMs: 700, JSHeapBytes: 1e6, BackingBytes: 1e9}},
+	}
+	var b strings.Builder
+	printTable(&b, config{}, results)
+	for _, want := range []string{
+		"| tensors-1G-b256 | b256 | url | 1000 | 100 | 1 | 120 | 4 (0.40 %) (5) |",
+		"| 2400 | 1000 (100.00 %) | 1 + 1000 |  | 20.00 |",
+		"| tensors-1G-b256 | b256 | file | 1000 | 100 | 1 | 50 | – |",
+		"| 700 | – | 1 + 1000 |  | 14.00 |",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
 	}
 }
