@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/decode"
 )
 
 // Columns of the rows grid. A file of up to manyColumns columns shares the
@@ -18,6 +20,34 @@ const (
 	manyColumns = 24
 	colOverscan = 2
 )
+
+// Narrow views (phones, small embeds): below narrowView CSS pixels the
+// columns of a file of up to manyColumns columns start narrower, plain
+// columns more so than tensor columns, so that the tensors and their
+// previews come into view (a 480-pixel embed of id, caption and image
+// columns shows the images).
+const (
+	narrowView        = 640
+	narrowPlainWidth  = 96
+	narrowTensorWidth = 150
+)
+
+// minWidths are the least widths of the shared layout's columns of fields
+// in a view viewW pixels wide: nil (colWidth each) unless the view is
+// narrow.
+func minWidths(fields []decode.Field, viewW int) []int {
+	if viewW <= 0 || viewW >= narrowView || len(fields) > manyColumns {
+		return nil
+	}
+	mins := make([]int, len(fields))
+	for c, f := range fields {
+		mins[c] = narrowPlainWidth
+		if f.Tensor != nil {
+			mins[c] = narrowTensorWidth
+		}
+	}
+	return mins
+}
 
 // colWidths are the widths of the grid's columns in CSS pixels: colWidth
 // unless the reader resized one (by dragging its header's edge, or
@@ -67,23 +97,32 @@ func colSpan(n int, left float64, width int, w colWidths) (from, to int) {
 
 // gridColumns is the CSS grid template of a header or row drawing columns
 // [from, to) of n: the row number, a spacer for the columns before, the
-// columns, a spacer for those after; and the grid's width.
-func gridColumns(n, from, to int, w colWidths) (template, width string) {
+// columns, a spacer for those after; and the grid's width. Up to
+// manyColumns columns share the view's width, each at least its entry of
+// mins (colWidth when mins is nil) unless resized.
+func gridColumns(n, from, to int, w colWidths, mins []int) (template, width string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%dpx", indexWidth)
 	if n <= manyColumns {
-		if len(w) == 0 {
+		if len(w) == 0 && mins == nil {
 			return fmt.Sprintf("%dpx repeat(%d, minmax(%dpx, 1fr))", indexWidth, n, colWidth),
 				fmt.Sprintf("max(100%%, %dpx)", indexWidth+colWidth*n)
 		}
+		total := indexWidth
 		for c := range n {
+			least := colWidth
+			if mins != nil {
+				least = mins[c]
+			}
 			if x, ok := w[c]; ok {
 				fmt.Fprintf(&b, " %dpx", x)
+				total += x
 			} else {
-				fmt.Fprintf(&b, " minmax(%dpx, 1fr)", colWidth)
+				fmt.Fprintf(&b, " minmax(%dpx, 1fr)", least)
+				total += least
 			}
 		}
-		return b.String(), fmt.Sprintf("max(100%%, %dpx)", indexWidth+w.x(n))
+		return b.String(), fmt.Sprintf("max(100%%, %dpx)", total)
 	}
 	total := w.x(n)
 	if len(w) == 0 {

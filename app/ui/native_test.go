@@ -252,7 +252,7 @@ func TestColumnSpan(t *testing.T) {
 		{500, 89000, 1280, 492, 500, "72px 88560px repeat(8, 180px) 0px"},
 	} {
 		from, to := colSpan(c.n, c.left, c.width, nil)
-		grid, _ := gridColumns(c.n, from, to, nil)
+		grid, _ := gridColumns(c.n, from, to, nil, nil)
 		if from != c.from || to != c.to || grid != c.grid {
 			t.Errorf("%d columns at %v: [%d, %d) %q, want [%d, %d) %q", c.n, c.left, from, to, grid, c.from, c.to, c.grid)
 		}
@@ -263,7 +263,7 @@ func TestColumnSpan(t *testing.T) {
 // move the virtualized span.
 func TestResizedColumns(t *testing.T) {
 	w := colWidths{1: 300}
-	if grid, width := gridColumns(3, 0, 3, w); grid != "72px minmax(180px, 1fr) 300px minmax(180px, 1fr)" || width != "max(100%, 732px)" {
+	if grid, width := gridColumns(3, 0, 3, w, nil); grid != "72px minmax(180px, 1fr) 300px minmax(180px, 1fr)" || width != "max(100%, 732px)" {
 		t.Errorf("3 columns: %q %q", grid, width)
 	}
 	// 100 columns, column 0 made 1000 px wide: at scroll 0 only it and the
@@ -275,8 +275,30 @@ func TestResizedColumns(t *testing.T) {
 	if from, to := colSpan(100, 1000, 800, w); from != 0 || to != 8 {
 		t.Errorf("at 1000: [%d, %d), want [0, 8)", from, to)
 	}
-	grid, width := gridColumns(100, 0, 3, w)
+	grid, width := gridColumns(100, 0, 3, w, nil)
 	if grid != "72px 0px 1000px 180px 180px 17460px" || width != "18892px" {
 		t.Errorf("template %q %q", grid, width)
+	}
+}
+
+// TestNarrowColumns: below narrowView pixels plain columns start at 96 px
+// and tensor columns at 150 px; wide views and resized columns are as
+// before.
+func TestNarrowColumns(t *testing.T) {
+	fields := []decode.Field{{Name: "id"}, {Name: "caption"}, {Name: "image", Tensor: &decode.TensorField{}}}
+	if m := minWidths(fields, 1280); m != nil {
+		t.Errorf("wide view: %v, want nil", m)
+	}
+	m := minWidths(fields, 480)
+	grid, width := gridColumns(3, 0, 3, nil, m)
+	if grid != "72px minmax(96px, 1fr) minmax(96px, 1fr) minmax(150px, 1fr)" || width != "max(100%, 414px)" {
+		t.Errorf("narrow: %q %q", grid, width)
+	}
+	grid, width = gridColumns(3, 0, 3, colWidths{1: 200}, m)
+	if grid != "72px minmax(96px, 1fr) 200px minmax(150px, 1fr)" || width != "max(100%, 518px)" {
+		t.Errorf("narrow, resized: %q %q", grid, width)
+	}
+	if m := minWidths(make([]decode.Field, manyColumns+1), 480); m != nil {
+		t.Errorf("virtualized columns: %v, want nil", m)
 	}
 }
