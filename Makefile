@@ -14,9 +14,9 @@ BENCH_DIR ?= /tmp/tensorview-bench
 SAMPLES := js_big.arrow js_images.arrow js_permuted.arrow js_variable.arrow
 GO_SOURCES := $(shell find . -name '*.go' -not -path './dist/*' -not -path './testdata/node_modules/*') go.mod go.sum
 
-.PHONY: run static wasm samples test lint chromium testdata-js clean size bench-browser fuzz FORCE
+.PHONY: run static wasm samples vendor test lint chromium testdata-js clean size bench-browser fuzz FORCE
 
-wasm: web/app.wasm samples
+wasm: web/app.wasm samples vendor
 
 # STRIP= keeps the function names (for profiles); .ldflags remembers the
 # flags of the last build, so that changing them rebuilds.
@@ -31,6 +31,13 @@ web/app.wasm: $(GO_SOURCES) .ldflags
 samples:
 	@mkdir -p web/samples
 	@for f in $(SAMPLES); do cp testdata/$$f web/samples/$$f; done
+
+# npm's @uwdata/flechette (pinned in testdata/package-lock.json) for the
+# example page web/embed.html, which writes the Arrow data it embeds.
+vendor: testdata/node_modules
+	@mkdir -p web/vendor
+	@cp testdata/node_modules/@uwdata/flechette/dist/flechette.min.js web/vendor/
+	@cp testdata/node_modules/@uwdata/flechette/LICENSE web/vendor/flechette.LICENSE
 
 # Serve the app at http://127.0.0.1:$(PORT).
 run: wasm
@@ -96,4 +103,4 @@ fuzz:
 	$(GO) test ./app/decode -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
 
 clean:
-	rm -rf $(DIST) web/app.wasm web/samples .ldflags
+	rm -rf $(DIST) web/app.wasm web/samples web/vendor .ldflags
