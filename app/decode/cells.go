@@ -70,8 +70,8 @@ func (f *File) Cell(row int64, col int) (c Cell) {
 		return Cell{Err: e}
 	}
 	arr := ch.rec.Column(col)
-	if f.fields[col].Tensor != nil {
-		return tensorCell(arr, i)
+	if tr := f.tensors[col]; tr != nil {
+		return tensorCell(tr, arr, i)
 	}
 	if arr.IsNull(i) {
 		return Cell{Null: true, Text: array.NullValueStr}
@@ -97,17 +97,20 @@ type tensorArray interface {
 	Tensor(i int) (tensorext.Tensor, error)
 }
 
-func tensorCell(arr arrow.Array, i int) Cell {
-	ta, ok := arr.(tensorArray)
-	if !ok {
-		return Cell{Text: truncate(valueStr(arr, i))}
-	}
-	t, err := ta.Tensor(i)
+func tensorCell(read tensorReader, arr arrow.Array, i int) Cell {
+	t, err := read(arr, i)
 	if errors.Is(err, tensorext.ErrNullTensor) {
 		return Cell{Null: true, Text: array.NullValueStr}
 	}
 	if err != nil {
-		return Cell{Err: err.Error(), Text: truncate(valueStr(arr.(array.ExtensionArray).Storage(), i))}
+		storage := arr
+		if ext, ok := arr.(array.ExtensionArray); ok {
+			storage = ext.Storage()
+		}
+		return Cell{Err: err.Error(), Text: truncate(valueStr(storage, i))}
+	}
+	if err := t.Check(); err != nil {
+		return Cell{Err: err.Error(), Text: truncate(valueStr(arr, i))}
 	}
 	return Cell{Tensor: Summarize(t)}
 }
@@ -169,7 +172,8 @@ func (f *File) Tensor(row int64, col int) (t tensorext.Tensor, err error) {
 	if col < 0 || col >= len(f.fields) {
 		return t, fmt.Errorf("no column %d", col)
 	}
-	if f.fields[col].Tensor == nil {
+	read := f.tensors[col]
+	if read == nil {
 		return t, fmt.Errorf("column %q is not a tensor column", f.fields[col].Name)
 	}
 	ch, i, err := f.rowData(context.Background(), row)
@@ -182,11 +186,10 @@ func (f *File) Tensor(row int64, col int) (t tensorext.Tensor, err error) {
 	if e := ch.colErr[col]; e != "" {
 		return t, errors.New(e)
 	}
-	ta, ok := ch.rec.Column(col).(tensorArray)
-	if !ok {
-		return t, fmt.Errorf("column %q is not a tensor column", f.fields[col].Name)
+	if t, err = read(ch.rec.Column(col), i); err != nil {
+		return t, err
 	}
-	return ta.Tensor(i)
+	return t, t.Check()
 }
 
 // ValuesText lists a tensor's values in its view order, nested like

@@ -1,11 +1,13 @@
 package decode
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/tensorview/tensorview/app/dialect"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -27,8 +29,17 @@ type Field struct {
 	// the registered type, or raw from the field metadata for unregistered
 	// ones.
 	ExtensionMetadata string
-	// Tensor is set for a column decoded as a tensor extension type.
+	// Tensor is set for a column read as tensors: a canonical tensor
+	// extension type, or another layout a dialect adapter reads (Dialect).
 	Tensor *TensorField
+	// Dialect names the layout of a tensor column that is not a canonical
+	// tensor type (package dialect: "Ray tensor (ray.data.arrow_tensor)",
+	// "nested FixedSizeList", …) and DialectWhy says what made it so;
+	// both are empty for canonical tensor columns and plain columns.
+	Dialect, DialectWhy string
+	// Note says why a column that looks like tensors is shown as its
+	// storage (Ray metadata that is a pickle, say); empty otherwise.
+	Note string
 	// Err is why the column cannot be decoded as its extension type (its
 	// storage values are shown instead), or, in File.Fields, the first
 	// error arrow-go's validation found in the column of a record batch
@@ -47,7 +58,10 @@ type TensorField struct {
 	UniformShape string // variable shape only: like [null,null,3]; empty if absent
 }
 
-func describeField(i int, fld arrow.Field) Field {
+// describeField describes field i of a schema whose custom metadata is
+// schemaMeta, and returns how its rows are read as tensors (nil for a
+// column that is not a tensor column).
+func describeField(i int, fld arrow.Field, schemaMeta arrow.Metadata) (Field, tensorReader) {
 	out := Field{Index: i, Name: fld.Name, Type: fld.Type.String(), Nullable: fld.Nullable}
 	if ext, ok := fld.Type.(arrow.ExtensionType); ok {
 		out.Extension = ext.ExtensionName()
@@ -86,7 +100,35 @@ func describeField(i int, fld arrow.Field) Field {
 		}
 		out.Tensor = tf
 	}
-	return out
+	if out.Tensor != nil {
+		return out, canonicalTensor
+	}
+	if out.Err != "" {
+		return out, nil
+	}
+	col, err := dialect.Detect(dialect.Input{Field: fld, Extension: out.Extension, Metadata: out.ExtensionMetadata, Schema: schemaMeta})
+	if err != nil {
+		out.Note = err.Error()
+	}
+	if col == nil {
+		return out, nil
+	}
+	out.Dialect, out.DialectWhy = col.Dialect, col.Why
+	out.Tensor = &TensorField{ValueType: col.ValueType.String(), Shape: col.Shape, NDim: col.NDim, DimNames: col.DimNames}
+	return out, col.Tensor
+}
+
+// tensorReader reads row i of a column's array as a tensor view in
+// physical order (tensorext.ErrNullTensor for a null row).
+type tensorReader func(arr arrow.Array, i int) (tensorext.Tensor, error)
+
+// canonicalTensor reads the canonical tensor extension arrays.
+func canonicalTensor(arr arrow.Array, i int) (tensorext.Tensor, error) {
+	ta, ok := arr.(tensorArray)
+	if !ok {
+		return tensorext.Tensor{}, fmt.Errorf("a %s column is not a tensor array", arr.DataType())
+	}
+	return ta.Tensor(i)
 }
 
 func safeSerialize(ext arrow.ExtensionType) (s string) {

@@ -41,13 +41,14 @@ type File struct {
 	Schema   *arrow.Schema
 	Metadata []KV // schema-level custom metadata
 
-	fields []Field // as described at open (describeField)
-	budget int64   // the cache budget, in bytes
-	meter  *meter  // the reader passed in: splits, shows and stops big reads
-	ends   *ends   // the meter with the first and last bytes cached: what every read goes through
-	index  *ipcIndex
-	cache  *batchCache
-	notes  notes
+	fields  []Field        // as described at open (describeField)
+	tensors []tensorReader // per column: how its rows are read as tensors, or nil
+	budget  int64          // the cache budget, in bytes
+	meter   *meter         // the reader passed in: splits, shows and stops big reads
+	ends    *ends          // the meter with the first and last bytes cached: what every read goes through
+	index   *ipcIndex
+	cache   *batchCache
+	notes   notes
 
 	// windowReads counts the row windows read from large batches.
 	windowReads atomic.Int64
@@ -101,7 +102,9 @@ func (f *File) describe() {
 		}
 	}
 	for i, fld := range f.Schema.Fields() {
-		f.fields = append(f.fields, describeField(i, fld))
+		d, tr := describeField(i, fld, f.Schema.Metadata())
+		f.fields = append(f.fields, d)
+		f.tensors = append(f.tensors, tr)
 	}
 }
 

@@ -56,7 +56,16 @@ func fieldRow(f decode.Field) app.UI {
 			}),
 		),
 		app.Td().Attr("data-label", "Tensor").Body(
+			app.If(f.Dialect != "", func() app.UI {
+				return app.P().Class("dialect").Attr("data-role", "dialect").Attr("data-dialect", f.Dialect).Body(
+					app.Text("read as "), app.Strong().Text(f.Dialect),
+					app.If(f.DialectWhy != "", func() app.UI { return app.Span().Class("why").Text(": " + f.DialectWhy) }),
+				)
+			}),
 			app.If(f.Tensor != nil, func() app.UI { return tensorParams(f.Tensor) }),
+			app.If(f.Note != "", func() app.UI {
+				return app.P().Class("column-note").Attr("data-role", "column-note").Text(f.Note)
+			}),
 			app.If(f.Err != "", func() app.UI {
 				return app.P().Class("column-error").Role("alert").Text(f.Err)
 			}),
@@ -69,8 +78,10 @@ func tensorParams(t *decode.TensorField) app.UI {
 	parts = append(parts, "value type "+t.ValueType)
 	if t.Shape != nil {
 		parts = append(parts, "shape ["+tensorext.JoinShape(t.Shape)+"]")
-	} else {
+	} else if t.NDim >= 0 {
 		parts = append(parts, "ndim "+itoa(t.NDim))
+	} else {
+		parts = append(parts, "shape per row")
 	}
 	if t.DimNames != nil {
 		parts = append(parts, "dim_names ["+strings.Join(t.DimNames, ", ")+"]")
