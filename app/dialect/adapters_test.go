@@ -75,6 +75,7 @@ func TestDetectRefuses(t *testing.T) {
 		{"List of timestamps", arrow.Field{Name: "a", Type: arrow.ListOf(arrow.FixedWidthTypes.Timestamp_s)}, ""},
 		{"a struct", arrow.Field{Name: "a", Type: rayVarF32}, ""},
 		{"FSL 65 deep", arrow.Field{Name: "a", Type: deepFSL(65)}, "65 levels of nesting"},
+		{"FSL 500 deep", arrow.Field{Name: "a", Type: deepFSL(500)}, "500 levels of nesting"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

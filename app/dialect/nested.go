@@ -86,9 +86,6 @@ func fslShape(dt arrow.DataType) (shape []int, vt arrow.DataType, ok bool) {
 		}
 		shape = append(shape, int(f.Len()))
 		dt = f.Elem()
-		if len(shape) > maxNDim+1 {
-			break // deep enough to refuse; stop walking
-		}
 	}
 	if len(shape) == 0 || !isNumericType(dt) {
 		return nil, nil, false
