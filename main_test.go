@@ -201,10 +201,18 @@ func (b *browser) eval(js string, out any) {
 	}))
 }
 
-// waitFor polls a JavaScript expression until it is truthy.
+// waitFor polls a JavaScript expression until it is truthy, for up to 30 s.
 func (b *browser) waitFor(js string) {
 	b.t.Helper()
-	b.run(chromedp.Poll(js, nil, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
+	b.waitWithin(js, 30*time.Second)
+}
+
+// waitWithin polls a JavaScript expression until it is truthy, for up to d:
+// for work whose length follows the machine's load (indexing a file of
+// many record batches by URL, a request each).
+func (b *browser) waitWithin(js string, d time.Duration) {
+	b.t.Helper()
+	b.run(chromedp.Poll(js, nil, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(d)))
 }
 
 // upload opens a file through the page's <input type=file>.

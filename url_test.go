@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -17,7 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"github.com/tensorview/tensorview/internal/httpmeter"
 )
 
 // fileHost is a file server on another origin than the page, with one
@@ -37,21 +41,11 @@ type fileHost struct {
 	sent     atomic.Int64
 	requests atomic.Int64
 	changed  atomic.Bool
-}
-
-type countingWriter struct {
-	http.ResponseWriter
-	n *atomic.Int64
-}
-
-func (c countingWriter) Write(p []byte) (int, error) {
-	n, err := c.ResponseWriter.Write(p)
-	c.n.Add(int64(n))
-	return n, err
+	aborts   chan struct{} // a stalled download the client gave up
 }
 
 func newFileHost(t *testing.T, files map[string]string) *fileHost {
-	h := &fileHost{files: files}
+	h := &fileHost{files: files, aborts: make(chan struct{}, 8)}
 	h.srv = httptest.NewServer(http.HandlerFunc(h.serve))
 	t.Cleanup(h.srv.Close)
 	return h
@@ -77,8 +71,31 @@ func (h *fileHost) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 	st, _ := f.Stat()
-	cw := countingWriter{w, &h.sent}
+	cw := httpmeter.Writer{ResponseWriter: w, N: &h.sent}
 	switch mode {
+	case "huge", "stall":
+		// Servers without Range: "huge" declares 3 GiB and sends nothing,
+		// "stall" sends the first 64 KiB of the file, then nothing; both
+		// hold the response until the client gives up (or 20 s).
+		size := st.Size()
+		if mode == "huge" {
+			size = 3 << 30
+		}
+		w.Header().Set("Content-Length", fmt.Sprint(size))
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.WriteHeader(200)
+		if mode == "stall" {
+			io.CopyN(cw, f, 64<<10)
+		}
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+			select {
+			case h.aborts <- struct{}{}:
+			default:
+			}
+		case <-time.After(20 * time.Second):
+		}
 	case "norange":
 		w.Header().Set("Content-Length", fmt.Sprint(st.Size()))
 		w.Header().Set("Content-Type", "application/octet-stream")
@@ -129,6 +146,7 @@ func TestOpenURL(t *testing.T) {
 	changing := batchesFile(t, "changing.arrow", false, 400, 64)
 	host := newFileHost(t, map[string]string{
 		"js_images.arrow": filepath.Join("testdata", "js_images.arrow"),
+		"js_big.arrow":    filepath.Join("testdata", "js_big.arrow"),
 		"changing.arrow":  changing,
 	})
 	want := loadExpected(t)
@@ -201,6 +219,51 @@ func TestOpenURL(t *testing.T) {
 			t.Errorf("the address holds url=%q", loc)
 		}
 	})
+	t.Run("a download past the limit is refused when it starts", func(t *testing.T) {
+		open(host.url("huge", "js_images.arrow"))
+		text := b.waitAlert()
+		for _, s := range []string{"does not honour HTTP Range", "it is 3.0 GiB: more than the 2.0 GiB tensorview downloads"} {
+			if !strings.Contains(text, s) {
+				t.Errorf("the alert says %q, want %q", text, s)
+			}
+		}
+	})
+	t.Run("Cancel stops a download", func(t *testing.T) {
+		for len(host.aborts) > 0 { // earlier tests' aborts
+			<-host.aborts
+		}
+		open(host.url("stall", "js_big.arrow"))
+		b.waitFor(`document.querySelector('[data-role=progress][data-task=download] [data-action=cancel]') !== null`)
+		var bar struct{ Done, Total string }
+		b.waitFor(`document.querySelector('[data-role=progress][data-task=download]').dataset.bytesRead === '65536'`)
+		b.eval(`(() => { const p = document.querySelector('[data-role=progress][data-task=download]');
+			return {Done: p.dataset.bytesRead, Total: p.dataset.bytesTotal}; })()`, &bar)
+		if st, _ := os.Stat(filepath.Join("testdata", "js_big.arrow")); bar.Total != fmt.Sprint(st.Size()) {
+			t.Errorf("the progress bar says %s of %s bytes, want 65536 of %d", bar.Done, bar.Total, st.Size())
+		}
+		b.run(chromedp.Click(`[data-task=download] [data-action=cancel]`, chromedp.ByQuery))
+		if text := b.waitAlert(); !strings.Contains(text, "the download was cancelled") {
+			t.Errorf("the alert says %q", text)
+		}
+		select { // the browser dropped the response
+		case <-host.aborts:
+		case <-b.ctx.Done():
+			t.Fatal("the server's response was not aborted")
+		}
+	})
+	t.Run("offline", func(t *testing.T) {
+		open(host.url("range", "js_images.arrow"))
+		b.waitOpened("js_images.arrow")
+		b.run(network.Enable(), network.EmulateNetworkConditions(true, 0, -1, -1))
+		defer b.run(network.EmulateNetworkConditions(false, 0, -1, -1))
+		b.run(chromedp.Click(`[data-action=open-url]`, chromedp.ByQuery))
+		b.waitFor(`document.querySelector('[data-role=url-input]') !== null`)
+		b.run(chromedp.SendKeys(`[data-role=url-input]`, host.url("range", "js_big.arrow"), chromedp.ByQuery),
+			chromedp.Click(`[data-action=open-url-go]`, chromedp.ByQuery))
+		if text := b.waitAlert(); !strings.Contains(text, "the browser is offline") {
+			t.Errorf("the alert says %q", text)
+		}
+	})
 	t.Run("sample links open by URL", func(t *testing.T) {
 		b.run(chromedp.Navigate(b.base))
 		b.waitFor(`document.querySelector('[data-state=empty] a[data-sample]') !== null`)
@@ -239,7 +302,7 @@ func TestOpenLargeURL(t *testing.T) {
 	b.eval(`document.querySelector('[data-role=num-rows]').textContent`, &rows)
 	// The row count is exact once the background indexing has read every
 	// record batch's header (a small range request each).
-	b.waitFor(`document.querySelector('[data-role=num-rows]').textContent === '102400'`)
+	b.waitWithin(`document.querySelector('[data-role=num-rows]').textContent === '102400'`, 2*time.Minute)
 	// A row in the middle, then the last row, by range, with its values: id 102399, first pixel
 	// (id + k) % 251 for k = 0, 1, 2.
 	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = v.scrollHeight / 2; return true })()`, nil)
@@ -299,6 +362,19 @@ func TestDeepLink(t *testing.T) {
 	// Back closes the inspector.
 	b.eval(`history.back(), true`, nil)
 	b.waitFor(`document.querySelector('[data-role=inspector]') === null && !new URL(location.href).searchParams.has('f')`)
+	// Forward opens it again on the same view.
+	b.eval(`history.forward(), true`, nil)
+	b.waitFor(`document.querySelector('[data-role=inspector][data-field="t"][data-row="1"] canvas[data-role=slice]') !== null
+		&& document.querySelector('select[data-role=colormap]').value === 'magma'`)
+	b.waitFor(`(c => c.width === 4 && c.height === 5)(document.querySelector('canvas[data-role=slice]'))`)
+	if got := pixels(b); !reflect.DeepEqual(got, want) {
+		t.Errorf("Forward shows other pixels: %d values, want %d", len(got), len(want))
+	}
+	var again string
+	b.eval(`location.href`, &again)
+	if again != link {
+		t.Errorf("after Forward the address is %s, want %s", again, link)
+	}
 
 	// The link in a fresh browser: the same picture.
 	b2 := newBrowser(t)
@@ -326,7 +402,44 @@ func TestEmbed(t *testing.T) {
 		return fmt.Sprintf(`document.getElementById(%q).contentDocument?.querySelector(%q)`, id, sel)
 	}
 	b.waitFor(frameQ("by-url", `[data-row="0"] canvas[data-preview=rgb]`) + ` != null`)
-	b.waitFor(frameQ("by-message", `[data-state=ready] [data-role=file-info] h2`) + `?.textContent === 'js_images.arrow'`)
+	b.waitFor(frameQ("by-message", `[data-state=ready] [data-role=file-info] h2`) + `?.textContent === 'generated.arrows'`)
+
+	// At 480×320 the images of js_big (after its id and caption columns)
+	// are in view: narrow views give plain columns less room.
+	var preview struct{ Left, Right, FrameW float64 }
+	b.eval(`(() => { const r = `+frameQ("by-url", `[data-row="0"] canvas[data-preview=rgb]`)+`.getBoundingClientRect();
+		return {Left: r.left, Right: r.right, FrameW: document.getElementById('by-url').clientWidth}; })()`, &preview)
+	if preview.Left < 0 || preview.Right > preview.FrameW {
+		t.Errorf("row 0's preview spans x %v..%v of the %v-pixel embed: not in view", preview.Left, preview.Right, preview.FrameW)
+	}
+
+	// The dataset embed.js computed and wrote with flechette: every pixel
+	// of row 2's 48×64 image preview is the page's formula, and the
+	// float32 field has its shape and dim names.
+	b.waitFor(frameQ("by-message", `[data-row="2"] canvas[data-preview=rgb]`) + ` != null`)
+	var posted struct {
+		W, H       int
+		Pix        []int
+		FieldShape string
+		FieldNames string
+	}
+	b.eval(`(() => { const c = `+frameQ("by-message", `[data-row="2"] [data-field=image] canvas[data-preview=rgb]`)+`;
+		const f = `+frameQ("by-message", `[data-row="2"] [data-tensor][data-field=field]`)+`;
+		return {W: c.width, H: c.height, Pix: Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data),
+			FieldShape: f.dataset.shape, FieldNames: f.dataset.dimNames}; })()`, &posted)
+	if posted.W != 64 || posted.H != 48 || posted.FieldShape != "16,16" || posted.FieldNames != "y,x" {
+		t.Fatalf("posted dataset: %dx%d preview, field shape %q names %q", posted.W, posted.H, posted.FieldShape, posted.FieldNames)
+	}
+	for y, bad := 0, 0; y < 48 && bad < 3; y++ {
+		for x := 0; x < 64 && bad < 3; x++ {
+			p := (y*64 + x) * 4
+			want := [4]int{(4*x + 40*2) % 256, (5 * y) % 256, (2*(x+y) + 20*2) % 256, 255}
+			if got := [4]int(posted.Pix[p : p+4]); got != want {
+				t.Errorf("row 2 pixel (%d, %d) = %v, want %v", y, x, got, want)
+				bad++
+			}
+		}
+	}
 	var page struct {
 		Search   string
 		History  int

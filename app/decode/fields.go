@@ -11,12 +11,6 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// Arrow's field metadata keys for extension types.
-const (
-	extNameKey = "ARROW:extension:name"
-	extMetaKey = "ARROW:extension:metadata"
-)
-
 // Field describes one column of the schema as the viewer shows it.
 type Field struct {
 	Index    int
@@ -62,23 +56,15 @@ type TensorField struct {
 // schemaMeta, and returns how its rows are read as tensors (nil for a
 // column that is not a tensor column).
 func describeField(i int, fld arrow.Field, schemaMeta arrow.Metadata) (Field, tensorReader) {
-	out := Field{Index: i, Name: fld.Name, Type: fld.Type.String(), Nullable: fld.Nullable}
+	in := dialect.NewInput(fld, schemaMeta)
+	out := Field{Index: i, Name: fld.Name, Type: fld.Type.String(), Nullable: fld.Nullable,
+		Extension: in.Extension, ExtensionMetadata: in.Metadata}
 	if ext, ok := fld.Type.(arrow.ExtensionType); ok {
-		out.Extension = ext.ExtensionName()
 		out.Type = ext.StorageType().String()
-		out.ExtensionMetadata = safeSerialize(ext)
 	}
-	if fld.HasMetadata() {
-		for k, key := range fld.Metadata.Keys() {
-			val := fld.Metadata.Values()[k]
-			switch key {
-			case extNameKey:
-				out.Extension = val
-			case extMetaKey:
-				out.ExtensionMetadata = val
-			default:
-				out.Metadata = append(out.Metadata, KV{key, val})
-			}
+	for k, key := range fld.Metadata.Keys() {
+		if key != dialect.ExtensionNameKey && key != dialect.ExtensionMetadataKey {
+			out.Metadata = append(out.Metadata, KV{key, fld.Metadata.Values()[k]})
 		}
 	}
 	switch t := fld.Type.(type) {
@@ -106,7 +92,7 @@ func describeField(i int, fld arrow.Field, schemaMeta arrow.Metadata) (Field, te
 	if out.Err != "" {
 		return out, nil
 	}
-	col, err := dialect.Detect(dialect.Input{Field: fld, Extension: out.Extension, Metadata: out.ExtensionMetadata, Schema: schemaMeta})
+	col, err := dialect.Detect(in)
 	if err != nil {
 		out.Note = err.Error()
 	}
@@ -129,15 +115,6 @@ func canonicalTensor(arr arrow.Array, i int) (tensorext.Tensor, error) {
 		return tensorext.Tensor{}, fmt.Errorf("a %s column is not a tensor array", arr.DataType())
 	}
 	return ta.Tensor(i)
-}
-
-func safeSerialize(ext arrow.ExtensionType) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = ""
-		}
-	}()
-	return ext.Serialize()
 }
 
 // clone returns a copy of the field that shares nothing with it.

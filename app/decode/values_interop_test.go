@@ -229,12 +229,24 @@ func referenceText(arr arrow.Array, i int) (text string, null bool) {
 // permutation applied here), the inline values and the value range. It
 // returns how many elements it compared.
 func compareTensor(f *File, row int64, c int, got Cell, arr arrow.Array, i int, mismatch func(int64, string, ...any)) int {
-	ext, ok := arr.(array.ExtensionArray)
-	if !ok {
+	var (
+		vals  arrow.Array
+		start int
+		shape []int
+		null  bool
+		err   error
+	)
+	ext, isExt := arr.(array.ExtensionArray)
+	switch {
+	case isExt:
+		vals, start, shape, null, err = storageTensor(ext, i)
+	case plainList(arr.DataType()):
+		// A plain list column, which a dialect adapter reads as tensors.
+		vals, start, shape, null = listTensor(arr, i)
+	default:
 		mismatch(row, "a tensor cell, but the reference column is %s", arr.DataType())
 		return 0
 	}
-	vals, start, shape, null, err := storageTensor(ext, i)
 	if err != nil {
 		mismatch(row, "shows a tensor, but its storage is not one: %v", err)
 		return 0
@@ -255,7 +267,7 @@ func compareTensor(f *File, row int64, c int, got Cell, arr arrow.Array, i int, 
 	}
 	var perm []int
 	var names []string
-	switch typ := ext.DataType().(type) {
+	switch typ := arr.DataType().(type) {
 	case *tensorext.FixedShapeTensorType:
 		perm, names = typ.Permutation(), typ.DimNames()
 	case *tensorext.VariableShapeTensorType:
@@ -317,6 +329,55 @@ func compareTensor(f *File, row int64, c int, got Cell, arr arrow.Array, i int, 
 // values, where the row's values start in them and its physical shape, read
 // from the storage (FixedSizeList for fixed_shape_tensor, Struct{data,
 // shape} for variable_shape_tensor) without tensorext's views.
+// plainList reports whether dt is a List or LargeList of numbers, or a
+// nest of FixedSizeLists around numbers: the layouts the viewer reads as
+// tensors without an extension type.
+func plainList(dt arrow.DataType) bool {
+	switch t := dt.(type) {
+	case *arrow.ListType:
+		return arrow.IsInteger(t.Elem().ID()) || arrow.IsFloating(t.Elem().ID()) || t.Elem().ID() == arrow.BOOL
+	case *arrow.LargeListType:
+		return arrow.IsInteger(t.Elem().ID()) || arrow.IsFloating(t.Elem().ID()) || t.Elem().ID() == arrow.BOOL
+	case *arrow.FixedSizeListType:
+		e := t.Elem()
+		if _, ok := e.(*arrow.FixedSizeListType); ok {
+			return plainList(e)
+		}
+		return arrow.IsInteger(e.ID()) || arrow.IsFloating(e.ID()) || e.ID() == arrow.BOOL
+	}
+	return false
+}
+
+// listTensor reads row i of a plain list column as arrow-go's arrays give
+// it: a List row is one dimension of its length; a nest of FixedSizeLists
+// has the nest's sizes as its shape, its values where the innermost list's
+// offsets say.
+func listTensor(arr arrow.Array, i int) (vals arrow.Array, start int, shape []int, null bool) {
+	if arr.IsNull(i) {
+		return nil, 0, nil, true
+	}
+	switch a := arr.(type) {
+	case *array.List:
+		s, e := a.ValueOffsets(i)
+		return a.ListValues(), int(s), []int{int(e - s)}, false
+	case *array.LargeList:
+		s, e := a.ValueOffsets(i)
+		return a.ListValues(), int(s), []int{int(e - s)}, false
+	}
+	level := arr.(*array.FixedSizeList)
+	pos := i
+	for {
+		size := int(level.DataType().(*arrow.FixedSizeListType).Len())
+		shape = append(shape, size)
+		s, _ := level.ValueOffsets(pos)
+		inner, ok := level.ListValues().(*array.FixedSizeList)
+		if !ok {
+			return level.ListValues(), int(s), shape, false
+		}
+		level, pos = inner, int(s)
+	}
+}
+
 func storageTensor(ext array.ExtensionArray, i int) (vals arrow.Array, start int, shape []int, null bool, err error) {
 	switch typ := ext.DataType().(type) {
 	case *tensorext.FixedShapeTensorType:

@@ -283,14 +283,20 @@ func TestNonGoWriters(t *testing.T) {
 			}
 		})
 	}
-	// nodejs-polars writes a plain FixedSizeList (no extension): shown as text.
+	// nodejs-polars writes a plain FixedSizeList<float32>[4] (no
+	// extension): read as 1-D tensors of shape [4] by the nested
+	// FixedSizeList dialect.
 	for _, name := range []string{"polars_fsl_float32x4.arrow", "polars_fsl_float32x4.arrows", "polars_fsl_float32x4_lz4.arrow", "polars_fsl_float32x4_zstd.arrow"} {
 		t.Run(name, func(t *testing.T) {
 			f := open(t, filepath.Join(dir, name))
 			c := column(t, f, "tensor")
-			for r, want := range []string{"[1,2,3,4]", "[5,6,7,8]", "[9,10,11,12]"} {
-				if got := f.Cell(int64(r), c); got.Text != want || got.Tensor != nil {
-					t.Errorf("row %d: %+v, want text %q", r, got, want)
+			if fld := f.Fields()[c]; fld.Dialect == "" || fld.Tensor == nil || !reflect.DeepEqual(fld.Tensor.Shape, []int{4}) {
+				t.Fatalf("not read as a [4] tensor column: %+v", fld)
+			}
+			for r, want := range []string{"[1 2 3 4]", "[5 6 7 8]", "[9 10 11 12]"} {
+				got := f.Cell(int64(r), c)
+				if got.Tensor == nil || got.Tensor.Values != want || !reflect.DeepEqual(got.Tensor.Shape, []int{4}) {
+					t.Errorf("row %d: %+v, want a [4] tensor %s", r, got, want)
 				}
 			}
 		})

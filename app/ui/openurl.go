@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -108,14 +109,28 @@ func (v *Viewer) download(ctx app.Context, octx context.Context, name, addr stri
 	}
 	label := "Downloading " + name + " whole (the server does not honour HTTP Range)"
 	ctx.NewActionWithValue(actionProgress, &progress{Label: label, Total: max(resp.ContentLength, 0)})
-	last := time.Now()
-	blob, err := body.download(DownloadLimit, func(done int64) {
-		if time.Since(last) < 100*time.Millisecond {
-			return
+	// The bar shows the bytes received every 100 ms while they change, so
+	// a download that stalls shows how far it got.
+	var got atomic.Int64
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		shown := int64(0)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if done := got.Load(); done != shown {
+					shown = done
+					ctx.NewActionWithValue(actionProgress, &progress{Label: label, Done: done, Total: max(resp.ContentLength, done)})
+				}
+			}
 		}
-		last = time.Now()
-		ctx.NewActionWithValue(actionProgress, &progress{Label: label, Done: done, Total: max(resp.ContentLength, done)})
-	})
+	}()
+	blob, err := body.download(DownloadLimit, got.Store)
 	if errors.Is(err, errTooBig) {
 		return app.Null(), tooBig()
 	}
