@@ -99,11 +99,11 @@ func TestBFloat16Values(t *testing.T) {
 		{0x3f8d, 1.1015625, "1.1015625"},
 		{0x0000, 0, "0"},
 		{0x8000, math.Copysign(0, -1), "-0"},
-		{0x0001, math.Ldexp(1, -133), "9.1835e-41"},                  // smallest subnormal
-		{0x007f, math.Ldexp(127, -133), "1.1663108e-38"},             // largest subnormal
-		{0x0080, math.Ldexp(1, -126), "1.1754944e-38"},               // smallest normal
-		{0x7f7f, math.Ldexp(255, 120), "3.3895314e+38"},              // largest finite
-		{0x7f80, math.Inf(1), "+Inf"},                                // arrow-go's text for +Inf
+		{0x0001, math.Ldexp(1, -133), "9.1835e-41"},      // smallest subnormal
+		{0x007f, math.Ldexp(127, -133), "1.1663108e-38"}, // largest subnormal
+		{0x0080, math.Ldexp(1, -126), "1.1754944e-38"},   // smallest normal
+		{0x7f7f, math.Ldexp(255, 120), "3.3895314e+38"},  // largest finite
+		{0x7f80, math.Inf(1), "+Inf"},                    // arrow-go's text for +Inf
 		{0xff80, math.Inf(-1), "-Inf"},
 		{0x7fc0, math.NaN(), "NaN"},
 	}
