@@ -21,8 +21,8 @@ import (
 // tensors' Values are *BFloat16Array, and every element's bits and value
 // equal the generator's.
 func TestLanceBFloat16File(t *testing.T) {
-	schema, recs := readIPCFile(t, filepath.Join("..", "..", "testdata", "lance_bfloat16.arrow"))
-	want := readExpected(t)["lance_bfloat16.arrow"]
+	schema, recs := dlReadFile(t, filepath.Join("..", "..", "testdata", "lance_bfloat16.arrow"))
+	want := dlExpected(t)["lance_bfloat16.arrow"]
 	rec := recs[0]
 	for i, f := range schema.Fields() {
 		exp := want[f.Name]
@@ -60,7 +60,7 @@ func TestLanceBFloat16File(t *testing.T) {
 				if !ok {
 					t.Fatalf("row %d: values %T", r, tn.Values)
 				}
-				checkRow(t, r, tn, er, nil)
+				dlCheckRow(t, r, tn, er, nil)
 				k := 0
 				tn.Positions(func(pos int) bool {
 					bits, ok := ba.Bits(pos)
@@ -68,12 +68,12 @@ func TestLanceBFloat16File(t *testing.T) {
 						t.Errorf("row %d element %d: bits %#04x, want %#04x", r, k, bits, er.Bits[k])
 					}
 					f32 := float64(ba.Value(pos))
-					if want := jsNumber(t, er.Values[k]); !sameFloat(f32, want) {
+					if want := dlNumber(t, er.Values[k]); !dlSame(f32, want) {
 						t.Errorf("row %d element %d: Value %v, want %v", r, k, f32, want)
 					}
 					// The text is the shortest that reads back as the same float32.
 					s := tn.ValueStr(pos)
-					if back, err := strconv.ParseFloat(s, 32); err != nil || !sameFloat(back, f32) {
+					if back, err := strconv.ParseFloat(s, 32); err != nil || !dlSame(back, f32) {
 						t.Errorf("row %d element %d: ValueStr %q does not read back as %v", r, k, s, f32)
 					}
 					k++
@@ -122,7 +122,7 @@ func TestBFloat16Values(t *testing.T) {
 		t.Fatal("Float64Reader does not read bfloat16")
 	}
 	for i, c := range cases {
-		if got := at(i); !sameFloat(got, c.want) {
+		if got := at(i); !dlSame(got, c.want) {
 			t.Errorf("%#04x: %v, want %v", c.bits, got, c.want)
 		}
 		if got := arr.ValueStr(i); got != c.text {

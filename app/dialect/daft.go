@@ -29,11 +29,11 @@ const DaftName = "daft.super_extension"
 // limit): a longer shape, in the metadata or in a row, is an error.
 const MaxDaftDims = 64
 
-// imageDims are the dim names given to Daft images, whose pixels are stored
+// daftImageDims are the dim names given to Daft images, whose pixels are stored
 // row-major as height × width × channel (Daft's image arrays hold the
 // interleaved buffers of the Rust image crate: src/daft-core/src/array/
 // image_array.rs, src/daft-image), so that package layout finds the picture.
-var imageDims = []string{"height", "width", "channel"}
+var daftImageDims = []string{"height", "width", "channel"}
 
 // daftMode is one of Daft's image modes (ImageMode in
 // src/daft-schema/src/image_mode.rs): its number, as stored in an Image
@@ -41,16 +41,19 @@ var imageDims = []string{"height", "width", "channel"}
 type daftMode struct {
 	name     string
 	channels int
-	value    arrow.Type
+	value    arrow.DataType
 }
 
-var daftModes = []daftMode{
-	{"L", 1, arrow.UINT8}, {"LA", 2, arrow.UINT8}, {"RGB", 3, arrow.UINT8}, {"RGBA", 4, arrow.UINT8},
-	{"L16", 1, arrow.UINT16}, {"LA16", 2, arrow.UINT16}, {"RGB16", 3, arrow.UINT16}, {"RGBA16", 4, arrow.UINT16},
-	{"RGB32F", 3, arrow.FLOAT32}, {"RGBA32F", 4, arrow.FLOAT32},
-}
+var daftModes = func() []daftMode {
+	u8, u16, f32 := arrow.PrimitiveTypes.Uint8, arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Float32
+	return []daftMode{
+		{"L", 1, u8}, {"LA", 2, u8}, {"RGB", 3, u8}, {"RGBA", 4, u8},
+		{"L16", 1, u16}, {"LA16", 2, u16}, {"RGB16", 3, u16}, {"RGBA16", 4, u16},
+		{"RGB32F", 3, f32}, {"RGBA32F", 4, f32},
+	}
+}()
 
-func modeByName(s string) (daftMode, bool) {
+func daftModeByName(s string) (daftMode, bool) {
 	for _, m := range daftModes {
 		if m.name == s {
 			return m, true
@@ -101,7 +104,7 @@ func parseVariant(raw json.RawMessage) (daftType, error) {
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil || len(obj) != 1 {
-		return daftType{}, fmt.Errorf("not a Daft data type: %s", clip(string(raw)))
+		return daftType{}, fmt.Errorf("not a Daft data type: %s", daftClip(string(raw)))
 	}
 	t := daftType{raw: raw}
 	for k, v := range obj {
@@ -110,8 +113,8 @@ func parseVariant(raw json.RawMessage) (daftType, error) {
 	return t, nil
 }
 
-// clip shortens text for an error message.
-func clip(s string) string {
+// daftClip shortens text for an error message.
+func daftClip(s string) string {
 	s = strings.TrimSpace(s)
 	if len(s) > 80 {
 		return s[:80] + "…"
@@ -123,14 +126,14 @@ func clip(s string) string {
 func (t daftType) args(n int) ([]json.RawMessage, error) {
 	var parts []json.RawMessage
 	if err := json.Unmarshal(t.arg, &parts); err != nil || len(parts) != n {
-		return nil, fmt.Errorf("Daft %s needs %d arguments, got %s", t.kind, n, clip(string(t.arg)))
+		return nil, fmt.Errorf("Daft %s needs %d arguments, got %s", t.kind, n, daftClip(string(t.arg)))
 	}
 	return parts, nil
 }
 
-// elementType reads a tensor's element type argument and returns its name
+// daftElementType reads a tensor's element type argument and returns its name
 // and Arrow type ID (arrow.NULL when it is not a primitive Daft knows).
-func elementType(raw json.RawMessage) (string, arrow.Type, error) {
+func daftElementType(raw json.RawMessage) (string, arrow.Type, error) {
 	e, err := parseVariant(raw)
 	if err != nil {
 		return "", 0, err
@@ -145,13 +148,13 @@ func elementType(raw json.RawMessage) (string, arrow.Type, error) {
 	return e.kind, id, nil
 }
 
-// dimension reads one non-negative integer dimension from JSON.
-func dimension(raw json.RawMessage) (int, error) {
+// daftDimension reads one non-negative integer dimension from JSON.
+func daftDimension(raw json.RawMessage) (int, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var n json.Number
 	if err := d.Decode(&n); err != nil {
-		return 0, fmt.Errorf("dimension %s is not a number", clip(string(raw)))
+		return 0, fmt.Errorf("dimension %s is not a number", daftClip(string(raw)))
 	}
 	v, err := n.Int64()
 	if err != nil || v < 0 || v > math.MaxInt32 {
@@ -160,8 +163,8 @@ func dimension(raw json.RawMessage) (int, error) {
 	return int(v), nil
 }
 
-// product returns the product of shape, or an error when it exceeds 2^62.
-func product(shape []int) (int, error) {
+// daftProduct returns the product of shape, or an error when it exceeds 2^62.
+func daftProduct(shape []int) (int, error) {
 	p := 1
 	for _, d := range shape {
 		if d != 0 && p > (1<<62)/d {
@@ -215,7 +218,7 @@ func (daftAdapter) Match(in Input) (*Column, error) {
 	if ext, ok := storage.(arrow.ExtensionType); ok {
 		storage = ext.StorageType()
 	}
-	why := fmt.Sprintf("extension name %q, Daft type %s from its JSON metadata", DaftName, compact(t.raw))
+	why := fmt.Sprintf("extension name %q, Daft type %s from its JSON metadata", DaftName, daftCompact(t.raw))
 	if version != "" {
 		why += " (written by Daft " + version + ")"
 	}
@@ -243,43 +246,43 @@ func (daftAdapter) Match(in Input) (*Column, error) {
 	return c, nil
 }
 
-// compact returns raw as compact JSON, clipped, for messages.
-func compact(raw json.RawMessage) string {
+// daftCompact returns raw as compact JSON, clipped, for messages.
+func daftCompact(raw json.RawMessage) string {
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
-		return clip(string(raw))
+		return daftClip(string(raw))
 	}
-	return clip(b.String())
+	return daftClip(b.String())
 }
 
-// checkElement returns an error when the metadata's element type (a
+// daftCheckElement returns an error when the metadata's element type (a
 // primitive Daft knows) is not the storage's value type.
-func checkElement(kind string, id arrow.Type, value arrow.DataType) error {
+func daftCheckElement(kind string, id arrow.Type, value arrow.DataType) error {
 	if id != arrow.NULL && value.ID() != id {
 		return fmt.Errorf("Daft metadata says %s values, the storage holds %s", kind, value)
 	}
 	return nil
 }
 
-// storageOf unwraps an extension array (daft.super_extension registered
+// daftStorage unwraps an extension array (daft.super_extension registered
 // with arrow-go by someone else) to its storage.
-func storageOf(arr arrow.Array) arrow.Array {
+func daftStorage(arr arrow.Array) arrow.Array {
 	if e, ok := arr.(array.ExtensionArray); ok {
 		return e.Storage()
 	}
 	return arr
 }
 
-// structChild returns the index of the child named name of a struct type,
+// daftChild returns the index of the child named name of a struct type,
 // checking that it is list-like (list) or an integer (otherwise).
-func structChild(st *arrow.StructType, name string, list bool) (int, error) {
+func daftChild(st *arrow.StructType, name string, list bool) (int, error) {
 	i, ok := st.FieldIdx(name)
 	if !ok {
 		return 0, fmt.Errorf("storage %s has no field %q", st, name)
 	}
 	dt := st.Field(i).Type
 	switch {
-	case list && !isList(dt):
+	case list && !daftIsList(dt):
 		return 0, fmt.Errorf("field %q is %s, not a list", name, dt)
 	case !list && !arrow.IsInteger(dt.ID()):
 		return 0, fmt.Errorf("field %q is %s, not an integer", name, dt)
@@ -287,7 +290,7 @@ func structChild(st *arrow.StructType, name string, list bool) (int, error) {
 	return i, nil
 }
 
-func isList(dt arrow.DataType) bool {
+func daftIsList(dt arrow.DataType) bool {
 	switch dt.ID() {
 	case arrow.LIST, arrow.LARGE_LIST, arrow.FIXED_SIZE_LIST:
 		return true
@@ -295,12 +298,12 @@ func isList(dt arrow.DataType) bool {
 	return false
 }
 
-func listElem(dt arrow.DataType) arrow.DataType { return dt.(arrow.ListLikeType).Elem() }
+func daftElem(dt arrow.DataType) arrow.DataType { return dt.(arrow.ListLikeType).Elem() }
 
-// structRow returns the struct array of arr (the column, or its storage)
+// daftStructRow returns the struct array of arr (the column, or its storage)
 // and checks row i is in range and not null.
-func structRow(arr arrow.Array, i int) (*array.Struct, error) {
-	st, ok := storageOf(arr).(*array.Struct)
+func daftStructRow(arr arrow.Array, i int) (*array.Struct, error) {
+	st, ok := daftStorage(arr).(*array.Struct)
 	if !ok {
 		return nil, fmt.Errorf("the array is %s, not a struct", arr.DataType())
 	}
@@ -313,9 +316,9 @@ func structRow(arr arrow.Array, i int) (*array.Struct, error) {
 	return st, nil
 }
 
-// intAt reads element i of an integer array as a non-negative int; name is
+// daftInt reads element i of an integer array as a non-negative int; name is
 // for errors.
-func intAt(a arrow.Array, i int, name string) (int, error) {
+func daftInt(a arrow.Array, i int, name string) (int, error) {
 	if i < 0 || i >= a.Len() {
 		return 0, fmt.Errorf("%s: row %d out of range", name, i)
 	}
@@ -359,7 +362,7 @@ func intAt(a arrow.Array, i int, name string) (int, error) {
 
 // daftTensor reads Tensor(T).
 func daftTensor(t daftType, storage arrow.DataType) (*Column, error) {
-	kind, id, err := elementType(t.arg)
+	kind, id, err := daftElementType(t.arg)
 	if err != nil {
 		return nil, fmt.Errorf("Daft Tensor: %w", err)
 	}
@@ -367,19 +370,19 @@ func daftTensor(t daftType, storage arrow.DataType) (*Column, error) {
 	if !ok {
 		return nil, fmt.Errorf("Daft Tensor needs storage struct<data: large_list, shape: large_list<uint64>>, got %s", storage)
 	}
-	di, err := structChild(st, "data", true)
+	di, err := daftChild(st, "data", true)
 	if err != nil {
 		return nil, fmt.Errorf("Daft Tensor: %w", err)
 	}
-	si, err := structChild(st, "shape", true)
+	si, err := daftChild(st, "shape", true)
 	if err != nil {
 		return nil, fmt.Errorf("Daft Tensor: %w", err)
 	}
-	if e := listElem(st.Field(si).Type); !arrow.IsInteger(e.ID()) {
+	if e := daftElem(st.Field(si).Type); !arrow.IsInteger(e.ID()) {
 		return nil, fmt.Errorf("Daft Tensor: shape holds %s, not integers", e)
 	}
-	value := listElem(st.Field(di).Type)
-	if err := checkElement(kind, id, value); err != nil {
+	value := daftElem(st.Field(di).Type)
+	if err := daftCheckElement(kind, id, value); err != nil {
 		return nil, err
 	}
 	return &Column{
@@ -388,7 +391,7 @@ func daftTensor(t daftType, storage arrow.DataType) (*Column, error) {
 		ValueType: value,
 		NDim:      -1,
 		Tensor: func(arr arrow.Array, i int) (tensorext.Tensor, error) {
-			s, err := structRow(arr, i)
+			s, err := daftStructRow(arr, i)
 			if err != nil {
 				return tensorext.Tensor{}, err
 			}
@@ -408,7 +411,7 @@ func daftTensor(t daftType, storage arrow.DataType) (*Column, error) {
 			}
 			shape := make([]int, se-ss)
 			for k := range shape {
-				if shape[k], err = intAt(shapes, ss+k, "shape dimension"); err != nil {
+				if shape[k], err = daftInt(shapes, ss+k, "shape dimension"); err != nil {
 					return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
 				}
 			}
@@ -421,11 +424,11 @@ func daftTensor(t daftType, storage arrow.DataType) (*Column, error) {
 	}, nil
 }
 
-// fixedRows returns a Tensor function for FixedSizeList storage whose
+// daftFixedRows returns a Tensor function for FixedSizeList storage whose
 // every row has the given shape.
-func fixedRows(shape []int, dimNames []string) func(arr arrow.Array, i int) (tensorext.Tensor, error) {
+func daftFixedRows(shape []int, dimNames []string) func(arr arrow.Array, i int) (tensorext.Tensor, error) {
 	return func(arr arrow.Array, i int) (tensorext.Tensor, error) {
-		vals, start, end, err := ListRow(storageOf(arr), i)
+		vals, start, end, err := ListRow(daftStorage(arr), i)
 		if err != nil {
 			if IsNull(err) {
 				return tensorext.Tensor{}, err
@@ -440,9 +443,9 @@ func fixedRows(shape []int, dimNames []string) func(arr arrow.Array, i int) (ten
 	}
 }
 
-// fixedList checks storage is a FixedSizeList of n elements and returns
+// daftFixedList checks storage is a FixedSizeList of n elements and returns
 // its value type.
-func fixedList(what string, storage arrow.DataType, n int) (arrow.DataType, error) {
+func daftFixedList(what string, storage arrow.DataType, n int) (arrow.DataType, error) {
 	fsl, ok := storage.(*arrow.FixedSizeListType)
 	if !ok {
 		return nil, fmt.Errorf("Daft %s needs storage fixed_size_list[%d], got %s", what, n, storage)
@@ -459,32 +462,32 @@ func daftFixedShapeTensor(t daftType, storage arrow.DataType) (*Column, error) {
 	if err != nil {
 		return nil, err
 	}
-	kind, id, err := elementType(parts[0])
+	kind, id, err := daftElementType(parts[0])
 	if err != nil {
 		return nil, fmt.Errorf("Daft FixedShapeTensor: %w", err)
 	}
 	var dims []json.RawMessage
 	if err := json.Unmarshal(parts[1], &dims); err != nil {
-		return nil, fmt.Errorf("Daft FixedShapeTensor: shape %s is not a list", clip(string(parts[1])))
+		return nil, fmt.Errorf("Daft FixedShapeTensor: shape %s is not a list", daftClip(string(parts[1])))
 	}
 	if len(dims) > MaxDaftDims {
 		return nil, fmt.Errorf("Daft FixedShapeTensor: shape has %d dimensions, more than %d", len(dims), MaxDaftDims)
 	}
 	shape := make([]int, len(dims))
 	for k, d := range dims {
-		if shape[k], err = dimension(d); err != nil {
+		if shape[k], err = daftDimension(d); err != nil {
 			return nil, fmt.Errorf("Daft FixedShapeTensor: %w", err)
 		}
 	}
-	n, err := product(shape)
+	n, err := daftProduct(shape)
 	if err != nil {
 		return nil, fmt.Errorf("Daft FixedShapeTensor: %w", err)
 	}
-	value, err := fixedList("FixedShapeTensor", storage, n)
+	value, err := daftFixedList("FixedShapeTensor", storage, n)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkElement(kind, id, value); err != nil {
+	if err := daftCheckElement(kind, id, value); err != nil {
 		return nil, err
 	}
 	return &Column{
@@ -493,7 +496,7 @@ func daftFixedShapeTensor(t daftType, storage arrow.DataType) (*Column, error) {
 		ValueType: value,
 		Shape:     shape,
 		NDim:      len(shape),
-		Tensor:    fixedRows(shape, nil),
+		Tensor:    daftFixedRows(shape, nil),
 	}, nil
 }
 
@@ -503,19 +506,19 @@ func daftEmbedding(t daftType, storage arrow.DataType) (*Column, error) {
 	if err != nil {
 		return nil, err
 	}
-	kind, id, err := elementType(parts[0])
+	kind, id, err := daftElementType(parts[0])
 	if err != nil {
 		return nil, fmt.Errorf("Daft Embedding: %w", err)
 	}
-	n, err := dimension(parts[1])
+	n, err := daftDimension(parts[1])
 	if err != nil {
 		return nil, fmt.Errorf("Daft Embedding: %w", err)
 	}
-	value, err := fixedList("Embedding", storage, n)
+	value, err := daftFixedList("Embedding", storage, n)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkElement(kind, id, value); err != nil {
+	if err := daftCheckElement(kind, id, value); err != nil {
 		return nil, err
 	}
 	shape := []int{n}
@@ -525,29 +528,29 @@ func daftEmbedding(t daftType, storage arrow.DataType) (*Column, error) {
 		ValueType: value,
 		Shape:     shape,
 		NDim:      1,
-		Tensor:    fixedRows(shape, nil),
+		Tensor:    daftFixedRows(shape, nil),
 	}, nil
 }
 
-// imageMode reads an image mode argument ("RGB", or null when allowed).
-func imageMode(raw json.RawMessage, nullable bool) (daftMode, bool, error) {
+// daftImageMode reads an image mode argument ("RGB", or null when allowed).
+func daftImageMode(raw json.RawMessage, nullable bool) (daftMode, bool, error) {
 	if nullable && (raw == nil || string(bytes.TrimSpace(raw)) == "null") {
 		return daftMode{}, false, nil
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return daftMode{}, false, fmt.Errorf("image mode %s is not a string", clip(string(raw)))
+		return daftMode{}, false, fmt.Errorf("image mode %s is not a string", daftClip(string(raw)))
 	}
-	m, ok := modeByName(s)
+	m, ok := daftModeByName(s)
 	if !ok {
-		return daftMode{}, false, fmt.Errorf("unknown image mode %q", clip(s))
+		return daftMode{}, false, fmt.Errorf("unknown image mode %q", daftClip(s))
 	}
 	return m, true, nil
 }
 
 // daftImage reads Image(mode).
 func daftImage(t daftType, storage arrow.DataType) (*Column, error) {
-	mode, fixed, err := imageMode(t.arg, true)
+	mode, fixed, err := daftImageMode(t.arg, true)
 	if err != nil {
 		return nil, fmt.Errorf("Daft Image: %w", err)
 	}
@@ -557,14 +560,14 @@ func daftImage(t daftType, storage arrow.DataType) (*Column, error) {
 	}
 	var idx [5]int
 	for k, name := range []string{"data", "channel", "height", "width", "mode"} {
-		if idx[k], err = structChild(st, name, k == 0); err != nil {
+		if idx[k], err = daftChild(st, name, k == 0); err != nil {
 			return nil, fmt.Errorf("Daft Image: %w", err)
 		}
 	}
-	value := listElem(st.Field(idx[0]).Type)
+	value := daftElem(st.Field(idx[0]).Type)
 	why := "mode per row (Image[MIXED]): channels from each row's channel field; "
 	if fixed {
-		if value.ID() != mode.value {
+		if value.ID() != mode.value.ID() {
 			return nil, fmt.Errorf("Daft Image mode %s needs %s pixels, the storage holds %s", mode.name, mode.value, value)
 		}
 		why = fmt.Sprintf("mode %s: %d channel(s) of %s; ", mode.name, mode.channels, value)
@@ -575,9 +578,9 @@ func daftImage(t daftType, storage arrow.DataType) (*Column, error) {
 		Why:       why,
 		ValueType: value,
 		NDim:      3,
-		DimNames:  imageDims,
+		DimNames:  daftImageDims,
 		Tensor: func(arr arrow.Array, i int) (tensorext.Tensor, error) {
-			s, err := structRow(arr, i)
+			s, err := daftStructRow(arr, i)
 			if err != nil {
 				return tensorext.Tensor{}, err
 			}
@@ -590,14 +593,14 @@ func daftImage(t daftType, storage arrow.DataType) (*Column, error) {
 			}
 			var dims [3]int // channel, height, width
 			for k, name := range []string{"channel", "height", "width"} {
-				if dims[k], err = intAt(s.Field(idx[k+1]), i, name); err != nil {
+				if dims[k], err = daftInt(s.Field(idx[k+1]), i, name); err != nil {
 					return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
 				}
 			}
 			c, h, w := dims[0], dims[1], dims[2]
 			m, known := mode, fixed
 			if s.Field(idx[4]).IsValid(i) {
-				n, err := intAt(s.Field(idx[4]), i, "mode")
+				n, err := daftInt(s.Field(idx[4]), i, "mode")
 				if err != nil || n < 1 || n > len(daftModes) {
 					return tensorext.Tensor{}, fmt.Errorf("row %d: mode is not one of Daft's image modes 1..%d", i, len(daftModes))
 				}
@@ -610,7 +613,7 @@ func daftImage(t daftType, storage arrow.DataType) (*Column, error) {
 			if known && m.channels != c {
 				return tensorext.Tensor{}, fmt.Errorf("row %d: mode %s has %d channel(s), the row says %d", i, m.name, m.channels, c)
 			}
-			t, err := RowMajor(vals, start, end, []int{h, w, c}, imageDims)
+			t, err := RowMajor(vals, start, end, []int{h, w, c}, daftImageDims)
 			if err != nil {
 				return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
 			}
@@ -625,26 +628,26 @@ func daftFixedShapeImage(t daftType, storage arrow.DataType) (*Column, error) {
 	if err != nil {
 		return nil, err
 	}
-	mode, _, err := imageMode(parts[0], false)
+	mode, _, err := daftImageMode(parts[0], false)
 	if err != nil {
 		return nil, fmt.Errorf("Daft FixedShapeImage: %w", err)
 	}
 	var hw [2]int
 	for k := range hw {
-		if hw[k], err = dimension(parts[k+1]); err != nil {
+		if hw[k], err = daftDimension(parts[k+1]); err != nil {
 			return nil, fmt.Errorf("Daft FixedShapeImage: %w", err)
 		}
 	}
 	shape := []int{hw[0], hw[1], mode.channels}
-	n, err := product(shape)
+	n, err := daftProduct(shape)
 	if err != nil {
 		return nil, fmt.Errorf("Daft FixedShapeImage: %w", err)
 	}
-	value, err := fixedList("FixedShapeImage", storage, n)
+	value, err := daftFixedList("FixedShapeImage", storage, n)
 	if err != nil {
 		return nil, err
 	}
-	if value.ID() != mode.value {
+	if value.ID() != mode.value.ID() {
 		return nil, fmt.Errorf("Daft FixedShapeImage mode %s needs %s pixels, the storage holds %s", mode.name, mode.value, value)
 	}
 	return &Column{
@@ -654,7 +657,7 @@ func daftFixedShapeImage(t daftType, storage arrow.DataType) (*Column, error) {
 		ValueType: value,
 		Shape:     shape,
 		NDim:      3,
-		DimNames:  imageDims,
-		Tensor:    fixedRows(shape, imageDims),
+		DimNames:  daftImageDims,
+		Tensor:    daftFixedRows(shape, daftImageDims),
 	}, nil
 }

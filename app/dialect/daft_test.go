@@ -17,8 +17,8 @@ import (
 // gen_daft_lance.mjs in Daft's layouts) with arrow-go's IPC reader and checks
 // every row of every Daft column against daft_lance_expected.json.
 func TestDaftFile(t *testing.T) {
-	schema, recs := readIPCFile(t, filepath.Join("..", "..", "testdata", "dialects_daft.arrow"))
-	want := readExpected(t)["dialects_daft.arrow"]
+	schema, recs := dlReadFile(t, filepath.Join("..", "..", "testdata", "dialects_daft.arrow"))
+	want := dlExpected(t)["dialects_daft.arrow"]
 	if len(recs) != 1 {
 		t.Fatalf("%d record batches", len(recs))
 	}
@@ -31,7 +31,7 @@ func TestDaftFile(t *testing.T) {
 		}
 		seen++
 		t.Run(f.Name, func(t *testing.T) {
-			in := inputOf(schema, i)
+			in := dlInput(schema, i)
 			if in.Extension != DaftName {
 				t.Fatalf("extension %q", in.Extension)
 			}
@@ -70,7 +70,7 @@ func TestDaftFile(t *testing.T) {
 					t.Errorf("row %d: %v", r, err)
 					continue
 				}
-				checkRow(t, r, tn, er, exp.DimNames)
+				dlCheckRow(t, r, tn, er, exp.DimNames)
 				if col.Shape != nil && !slices.Equal(col.Shape, tn.Shape) {
 					t.Errorf("row %d: shape %v, column says %v", r, tn.Shape, col.Shape)
 				}
@@ -88,9 +88,9 @@ func TestDaftFile(t *testing.T) {
 	}
 }
 
-// checkRow compares a tensor view with an expected row, element by element
+// dlCheckRow compares a tensor view with an expected row, element by element
 // in row-major order.
-func checkRow(t *testing.T, r int, tn tensorext.Tensor, er *expectedRow, dimNames []string) {
+func dlCheckRow(t *testing.T, r int, tn tensorext.Tensor, er *dlRow, dimNames []string) {
 	t.Helper()
 	if err := tn.Check(); err != nil {
 		t.Errorf("row %d: %v", r, err)
@@ -106,7 +106,7 @@ func checkRow(t *testing.T, r int, tn tensorext.Tensor, er *expectedRow, dimName
 	k := 0
 	tn.Positions(func(pos int) bool {
 		got, ok := tn.Float64(pos)
-		if want := jsNumber(t, er.Values[k]); !ok || !sameFloat(got, want) {
+		if want := dlNumber(t, er.Values[k]); !ok || !dlSame(got, want) {
 			t.Errorf("row %d element %d: %v (%v), want %v", r, k, got, ok, want)
 		}
 		k++
@@ -145,7 +145,7 @@ func TestDaftMatchErrors(t *testing.T) {
 		{"fixed overflow", `{"datatype":{"FixedShapeTensor":["Float32",[2147483647,2147483647,2147483647]]}}`, arrow.FixedSizeListOf(6, f32), "Daft FixedShapeTensor: shape [2147483647,2147483647,2147483647] has too many elements"},
 		{"embedding args", `{"datatype":{"Embedding":["Float32"]}}`, arrow.FixedSizeListOf(4, f32), `Daft Embedding needs 2 arguments, got ["Float32"]`},
 		{"image mode", `{"datatype":{"Image":"CMYK"}}`, f32, `Daft Image: unknown image mode "CMYK"`},
-		{"fixed image pixels", `{"datatype":{"FixedShapeImage":["RGB32F",1,1]}}`, arrow.FixedSizeListOf(3, u8), "Daft FixedShapeImage mode RGB32F needs FLOAT32 pixels, the storage holds uint8"},
+		{"fixed image pixels", `{"datatype":{"FixedShapeImage":["RGB32F",1,1]}}`, arrow.FixedSizeListOf(3, u8), "Daft FixedShapeImage mode RGB32F needs float32 pixels, the storage holds uint8"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

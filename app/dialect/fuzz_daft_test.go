@@ -15,10 +15,10 @@ import (
 // tensor they return must be a valid view with the column's shape, number
 // of dimensions and dim names.
 func FuzzDaft(f *testing.F) {
-	schema, recs := readIPCFile(f, filepath.Join("..", "..", "testdata", "dialects_daft.arrow"))
+	schema, recs := dlReadFile(f, filepath.Join("..", "..", "testdata", "dialects_daft.arrow"))
 	rec := recs[0]
 	for i := range schema.Fields() {
-		f.Add(inputOf(schema, i).Metadata, uint8(i))
+		f.Add(dlInput(schema, i).Metadata, uint8(i))
 	}
 	f.Add(`{"datatype":{"FixedShapeTensor":["UInt8",[0]]}}`, uint8(5))
 	f.Add(`{"datatype":{"FixedShapeImage":["L",4,1]}}`, uint8(6))

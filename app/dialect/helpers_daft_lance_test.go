@@ -13,9 +13,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// readIPCFile reads every record batch of an Arrow IPC file with arrow-go's
+// dlReadFile reads every record batch of an Arrow IPC file with arrow-go's
 // reader.
-func readIPCFile(t testing.TB, path string) (*arrow.Schema, []arrow.RecordBatch) {
+func dlReadFile(t testing.TB, path string) (*arrow.Schema, []arrow.RecordBatch) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -40,8 +40,8 @@ func readIPCFile(t testing.TB, path string) (*arrow.Schema, []arrow.RecordBatch)
 	return r.Schema(), recs
 }
 
-// inputOf builds the Input Detect sees for field i of schema.
-func inputOf(schema *arrow.Schema, i int) Input {
+// dlInput builds the Input Detect sees for field i of schema.
+func dlInput(schema *arrow.Schema, i int) Input {
 	f := schema.Field(i)
 	in := Input{Field: f, Schema: schema.Metadata()}
 	if ext, ok := f.Type.(arrow.ExtensionType); ok {
@@ -57,25 +57,25 @@ func inputOf(schema *arrow.Schema, i int) Input {
 	return in
 }
 
-// expectedRow is one row of daft_lance_expected.json: the physical shape
+// dlRow is one row of daft_lance_expected.json: the physical shape
 // and the row-major values (numbers, or for bfloat16 JavaScript's text of
 // the exact float32 value and the bits).
-type expectedRow struct {
+type dlRow struct {
 	Shape  []int             `json:"shape"`
 	Values []json.RawMessage `json:"values"`
 	Bits   []uint16          `json:"bits"`
 }
 
-type expectedColumn struct {
+type dlColumn struct {
 	DaftType  json.RawMessage `json:"daft_type"`
 	ValueType string          `json:"value_type"`
 	DimNames  []string        `json:"dim_names"`
 	Shape     []int           `json:"shape"`
 	Error     string          `json:"error"`
-	Rows      []*expectedRow  `json:"rows"`
+	Rows      []*dlRow        `json:"rows"`
 }
 
-func readExpected(t testing.TB) map[string]map[string]expectedColumn {
+func dlExpected(t testing.TB) map[string]map[string]dlColumn {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "daft_lance_expected.json"))
 	if err != nil {
@@ -85,9 +85,9 @@ func readExpected(t testing.TB) map[string]map[string]expectedColumn {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]map[string]expectedColumn{}
+	out := map[string]map[string]dlColumn{}
 	for _, file := range []string{"dialects_daft.arrow", "lance_bfloat16.arrow"} {
-		var cols map[string]expectedColumn
+		var cols map[string]dlColumn
 		if err := json.Unmarshal(doc[file], &cols); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -96,9 +96,9 @@ func readExpected(t testing.TB) map[string]map[string]expectedColumn {
 	return out
 }
 
-// jsNumber parses a value the generator wrote: a JSON number, or a string
+// dlNumber parses a value the generator wrote: a JSON number, or a string
 // in JavaScript's number syntax ("-0", "NaN", "Infinity", "1e+38").
-func jsNumber(t testing.TB, raw json.RawMessage) float64 {
+func dlNumber(t testing.TB, raw json.RawMessage) float64 {
 	t.Helper()
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
@@ -111,8 +111,8 @@ func jsNumber(t testing.TB, raw json.RawMessage) float64 {
 	return v
 }
 
-// sameFloat reports whether a and b are the same value: equal bits, or
+// dlSame reports whether a and b are the same value: equal bits, or
 // both NaN.
-func sameFloat(a, b float64) bool {
+func dlSame(a, b float64) bool {
 	return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
 }
