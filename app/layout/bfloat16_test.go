@@ -9,8 +9,8 @@ import (
 )
 
 // TestDetectBFloat16 checks that Lance's bfloat16 (a tensorext.FloatType
-// naming float32) finds the same picture as float32, channels included,
-// and that a bfloat16 type with broken storage is not numeric.
+// naming float32) finds the same picture as float32 and float16, channels
+// included, and that a bfloat16 type with broken storage is not numeric.
 func TestDetectBFloat16(t *testing.T) {
 	bf16 := dialect.NewBFloat16Type()
 	broken, err := bf16.Deserialize(arrow.PrimitiveTypes.Uint16, "")
@@ -32,8 +32,10 @@ func TestDetectBFloat16(t *testing.T) {
 		if !ok || got != c.want {
 			t.Errorf("%v %q: %+v %v, want %+v", c.shape, c.names, got, ok, c.want)
 		}
-		if f, _ := Detect(c.shape, c.names, arrow.PrimitiveTypes.Float32); f != got {
-			t.Errorf("%v: bfloat16 %+v, float32 %+v", c.shape, got, f)
+		for _, dt := range []arrow.DataType{arrow.PrimitiveTypes.Float32, arrow.FixedWidthTypes.Float16} {
+			if f, _ := Detect(c.shape, c.names, dt); f != got {
+				t.Errorf("%v: bfloat16 %+v, %s %+v", c.shape, got, dt, f)
+			}
 		}
 		if _, ok := Detect(c.shape, c.names, broken); ok {
 			t.Errorf("%v: broken bfloat16 detected as numeric", c.shape)
