@@ -90,16 +90,18 @@ type Float64Source interface {
 // Arrow has no type for, typically extension types such as Lance's
 // lance.bfloat16, whose arrays implement Float64Source. Float returns the
 // Arrow floating point type (float32 or float64) that holds every value of
-// the type exactly: code that decides by value type (which dimensions hold
-// colour channels, how many digits to print, the .npy dtype to write)
-// decides by it instead, through StandardType.
+// the type exactly, or nil when the type cannot be read (an extension type
+// over storage of an unexpected type): code that decides by value type
+// (which dimensions hold colour channels, how many digits to print, the
+// .npy dtype to write) decides by it instead, through StandardType.
 type FloatType interface {
 	arrow.DataType
 	Float() arrow.DataType
 }
 
 // StandardType returns the Arrow type to decide by for values of type dt:
-// dt's Float() when dt implements FloatType, else dt itself (nil for nil).
+// dt's Float() when dt implements FloatType and Float is not nil, else dt
+// itself (nil for nil).
 func StandardType(dt arrow.DataType) arrow.DataType {
 	if f, ok := dt.(FloatType); ok {
 		if s := f.Float(); s != nil {
