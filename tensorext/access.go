@@ -10,9 +10,11 @@ import (
 // resolved once, then each call indexes the array's value buffer. values
 // must be numeric: an integer type (integers beyond 2^53 lose precision),
 // float16 (exactly, Float16ToFloat64), float32, float64 or boolean (0 or
-// 1); ok is false for any other type. Nulls are not checked (a null slot
-// reads as whatever its buffer holds): test IsNull first. pos must be in
-// [0, values.Len()).
+// 1), or an array of another type that implements Float64Source (an
+// extension type's array, such as Lance's bfloat16, whose reader it
+// returns); ok is false for any other type. Nulls are not checked (a null
+// slot reads as whatever its buffer holds): test IsNull first. pos must be
+// in [0, values.Len()).
 //
 // This is the one place that maps Arrow's numeric arrays to float64;
 // Tensor.Float64 and the viewer's previews, statistics and inspector read
@@ -49,18 +51,64 @@ func Float64Reader(values arrow.Array) (at func(pos int) float64, ok bool) {
 			}
 			return 0
 		}, true
+	case Float64Source:
+		return a.Float64Reader()
 	}
 	return nil, false
 }
 
 // IsNumeric reports whether Float64Reader reads values.
 func IsNumeric(values arrow.Array) bool {
-	switch values.(type) {
+	switch a := values.(type) {
 	case *array.Uint8, *array.Int8, *array.Uint16, *array.Int16, *array.Uint32, *array.Int32,
 		*array.Uint64, *array.Int64, *array.Float16, *array.Float32, *array.Float64, *array.Boolean:
 		return true
+	case Float64Source:
+		_, ok := a.Float64Reader()
+		return ok
 	}
 	return false
+}
+
+// Float64Source is implemented by arrays of numeric value types this
+// package does not know, typically extension types whose storage holds
+// numbers in an encoding Arrow has no type for (Lance's lance.bfloat16:
+// FixedSizeBinary(2) storage, see app/dialect/bfloat16.go). Float64Reader
+// and IsNumeric accept them, so Tensor.Float64, and everything that reads
+// tensors through Float64Reader, works with their values. Such an array
+// formats its elements in its own ValueStr, which Tensor.ValueStr calls.
+type Float64Source interface {
+	arrow.Array
+	// Float64Reader returns a function that reads element pos (in
+	// [0, Len())) as a float64, resolving buffers once; nulls are not
+	// checked. ok is false when the array cannot be read (storage of an
+	// unexpected type, say).
+	Float64Reader() (at func(pos int) float64, ok bool)
+}
+
+// FloatType is implemented by data types of floating point values that
+// Arrow has no type for, typically extension types such as Lance's
+// lance.bfloat16, whose arrays implement Float64Source. Float returns the
+// Arrow floating point type (float32 or float64) that holds every value of
+// the type exactly, or nil when the type cannot be read (an extension type
+// over storage of an unexpected type): code that decides by value type
+// (which dimensions hold colour channels, how many digits to print, the
+// .npy dtype to write) decides by it instead, through StandardType.
+type FloatType interface {
+	arrow.DataType
+	Float() arrow.DataType
+}
+
+// StandardType returns the Arrow type to decide by for values of type dt:
+// dt's Float() when dt implements FloatType and Float is not nil, else dt
+// itself (nil for nil).
+func StandardType(dt arrow.DataType) arrow.DataType {
+	if f, ok := dt.(FloatType); ok {
+		if s := f.Float(); s != nil {
+			return s
+		}
+	}
+	return dt
 }
 
 type number interface {

@@ -103,7 +103,9 @@ func (t Tensor) IsNull(pos int) bool { return t.Values.IsNull(pos) }
 
 // ValueStr returns the element at position pos of Values as text, as
 // arrow-go's array.ValueStr does ("(null)" for null), except that float16 is
-// formatted from an exact conversion (Float16ToFloat64).
+// formatted from an exact conversion (Float16ToFloat64). Arrays of types
+// this package does not know (Float64Source) format their elements in their
+// own ValueStr.
 func (t Tensor) ValueStr(pos int) string {
 	if f, ok := t.Values.(*array.Float16); ok && f.IsValid(pos) {
 		return strconv.FormatFloat(Float16ToFloat64(f.Value(pos)), 'g', -1, 32)
@@ -113,8 +115,8 @@ func (t Tensor) ValueStr(pos int) string {
 
 // Float64 returns the element at position pos of Values as a float64. ok is
 // false when the element is null or the value type is not numeric (integer,
-// floating point or boolean, which reads as 0 or 1). Integers beyond 2^53
-// lose precision.
+// floating point, boolean, which reads as 0 or 1, or an array implementing
+// Float64Source; see Float64Reader). Integers beyond 2^53 lose precision.
 func (t Tensor) Float64(pos int) (v float64, ok bool) {
 	if t.Values.IsNull(pos) {
 		return 0, false

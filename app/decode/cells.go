@@ -140,7 +140,13 @@ func Summarize(t tensorext.Tensor) *TensorCell {
 	return tc
 }
 
+// formatNumber formats a tensor's minimum or maximum for the table: exact
+// integers for integer and boolean types, else 6 significant digits of the
+// value as float32 (float16, float32, and types implementing
+// tensorext.FloatType that float32 holds, such as Lance's bfloat16) or
+// float64.
 func formatNumber(v float64, dt arrow.DataType) string {
+	dt = tensorext.StandardType(dt)
 	if arrow.IsInteger(dt.ID()) || dt.ID() == arrow.BOOL {
 		if math.Abs(v) < 1<<53 {
 			return strconv.FormatInt(int64(v), 10)

@@ -32,12 +32,14 @@ import (
 
 // NPYDescr returns the NumPy dtype descr WriteNPY writes for an Arrow value
 // type ('|u1', '<i2', '<f2', '|b1', ...) and whether the type is supported:
-// the eight integer types, float16/32/64 and bool, little-endian.
+// the eight integer types, float16/32/64 and bool, little-endian, and types
+// implementing tensorext.FloatType, written as the float32 or float64 they
+// name ('<f4' for Lance's bfloat16, which NumPy lacks; NPYNote says so).
 func NPYDescr(dt arrow.DataType) (string, bool) {
 	if dt == nil {
 		return "", false
 	}
-	switch dt.ID() {
+	switch dt := tensorext.StandardType(dt); dt.ID() {
 	case arrow.BOOL:
 		return "|b1", true
 	case arrow.UINT8:
@@ -66,6 +68,23 @@ func NPYDescr(dt arrow.DataType) (string, bool) {
 	return "", false
 }
 
+// NPYNote returns, for a value type WriteNPY writes as another dtype than
+// its own (a tensorext.FloatType such as Lance's bfloat16), a sentence
+// saying so for the person saving the file, for example
+// "extension<lance.bfloat16> values are written as float32 ('<f4'), exactly:
+// NumPy has no extension<lance.bfloat16> dtype"; "" for every other type.
+func NPYNote(dt arrow.DataType) string {
+	std := tensorext.StandardType(dt)
+	if std == dt || std == nil {
+		return ""
+	}
+	descr, ok := NPYDescr(std)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s values are written as %s ('%s'), exactly: NumPy has no %s dtype", dt, std, descr, dt)
+}
+
 // npyAlign is the alignment of the data numpy.save uses (ARRAY_ALIGN).
 const npyAlign = 64
 
@@ -78,8 +97,10 @@ const npyAlign = 64
 // {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), } followed by
 // numpy's spare room for growing axis 0 and by spaces and a newline so that
 // the data start at a multiple of 64 bytes. float16 bits and NaN payloads
-// are copied unchanged. (NumPy itself loads at most 64 dimensions, 32
-// before NumPy 2.)
+// are copied unchanged. Values of a tensorext.FloatType (bfloat16) are
+// converted exactly to the float32 or float64 it names, through
+// tensorext.Float64Reader (NaNs stay NaN; their payload bits may not).
+// (NumPy itself loads at most 64 dimensions, 32 before NumPy 2.)
 //
 // It returns an error, before writing anything, for a value type NPYDescr
 // does not support, for a null element (NumPy arrays have no nulls; the
@@ -128,6 +149,14 @@ func WriteNPY(w io.Writer, t tensorext.Tensor) error {
 		return writeData(w, l, a.Float64Values(), 8, func(b []byte, v float64) { binary.LittleEndian.PutUint64(b, math.Float64bits(v)) })
 	case *array.Boolean:
 		return writeBool(w, l, boolOf(a))
+	}
+	if at, ok := tensorext.Float64Reader(l.Values); ok {
+		switch descr {
+		case "<f4":
+			return writeFunc(w, l, at, 4, func(b []byte, v float64) { binary.LittleEndian.PutUint32(b, math.Float32bits(float32(v))) })
+		case "<f8":
+			return writeFunc(w, l, at, 8, func(b []byte, v float64) { binary.LittleEndian.PutUint64(b, math.Float64bits(v)) })
+		}
 	}
 	return fmt.Errorf("inspect: cannot write %T to .npy", l.Values)
 }
@@ -191,6 +220,27 @@ func writeData[T any](w io.Writer, l tensorext.Tensor, vals []T, size int, put f
 		n := len(buf)
 		buf = buf[:n+size]
 		put(buf[n:], vals[pos])
+		if len(buf)+size > cap(buf) {
+			_, err = w.Write(buf)
+			buf = buf[:0]
+		}
+		return err == nil
+	})
+	if err == nil && len(buf) > 0 {
+		_, err = w.Write(buf)
+	}
+	return err
+}
+
+// writeFunc writes the elements of l in C order as read by at, size bytes
+// each.
+func writeFunc(w io.Writer, l tensorext.Tensor, at func(pos int) float64, size int, put func([]byte, float64)) error {
+	buf := make([]byte, 0, npyChunk)
+	var err error
+	l.Positions(func(pos int) bool {
+		n := len(buf)
+		buf = buf[:n+size]
+		put(buf[n:], at(pos))
 		if len(buf)+size > cap(buf) {
 			_, err = w.Write(buf)
 			buf = buf[:0]

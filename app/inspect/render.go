@@ -51,8 +51,9 @@ func (r Range) Symmetric() Range {
 // transparent); a colour pixel takes them when any of its channels is null,
 // else NaN, else +Inf, else -Inf, in that order of precedence.
 //
-// Booleans read as 0 and 1; every integer type and float16/32/64 are read
-// as float64 (int64/uint64 beyond 2^53 lose precision). Render returns an
+// Booleans read as 0 and 1; every integer type, float16/32/64 and arrays
+// implementing tensorext.Float64Source (Lance's bfloat16) are read as
+// float64 (int64/uint64 beyond 2^53 lose precision). Render returns an
 // error for an invalid view (View.Validate), another value type, a Range
 // bound that is not finite, a picture larger than MaxImagePixels, or a
 // tensor whose strides reach outside its values.
@@ -114,6 +115,9 @@ func RenderInto(dst *image.RGBA, t tensorext.Tensor, v View, cm Colormap, r Rang
 		draw(&p, numReader[float64](a.Float64Values()))
 	case *array.Boolean:
 		draw(&p, boolOf(a))
+	default: // a tensorext.Float64Source (drawable checked IsNumeric)
+		at, _ := tensorext.Float64Reader(a)
+		draw(&p, funcReader(at))
 	}
 	return dst, nil
 }

@@ -47,6 +47,20 @@ func (r halfReader) gather(dst []float64, pos, step int) {
 	}
 }
 
+// funcReader reads through tensorext.Float64Reader's function: the loop for
+// value types without one of their own (tensorext.Float64Source arrays, such
+// as Lance's bfloat16).
+type funcReader func(pos int) float64
+
+func (r funcReader) at(pos int) float64 { return r(pos) }
+
+func (r funcReader) gather(dst []float64, pos, step int) {
+	for i := range dst {
+		dst[i] = r(pos)
+		pos += step
+	}
+}
+
 type boolReader struct {
 	bits   []byte
 	offset int

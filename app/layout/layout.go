@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/tensorview/tensorview/tensorext"
 )
 
 // Dimension names the rule recognises, compared case-insensitively after
@@ -42,7 +44,9 @@ func (l Layout) Colour(shape []int) bool {
 // Detect finds the picture in a tensor of the given shape, dim_names (nil,
 // or one per dimension, in the shape's order) and value type. ok is false
 // for fewer than 2 dimensions or a value type that is not numeric (integer,
-// floating point, boolean).
+// floating point, boolean). A value type that implements
+// tensorext.FloatType (Lance's bfloat16, say) counts as the floating point
+// type it names (tensorext.StandardType).
 //
 // The rule:
 //   - Channel: only for uint8 and floating point values and at least 3
@@ -55,6 +59,7 @@ func (l Layout) Colour(shape []int) bool {
 //     ColumnNames) when both exist apart from Channel; else the last two
 //     dimensions other than Channel.
 func Detect(shape []int, dimNames []string, valueType arrow.DataType) (l Layout, ok bool) {
+	valueType = tensorext.StandardType(valueType)
 	n := len(shape)
 	if n < 2 || !numeric(valueType) {
 		return Layout{}, false
