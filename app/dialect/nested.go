@@ -94,10 +94,15 @@ func fslShape(dt arrow.DataType) (shape []int, vt arrow.DataType, ok bool) {
 }
 
 // isNumericType reports whether arrays of dt are ones tensorext.IsNumeric
-// accepts: integers, float16/32/64 and boolean.
+// accepts: integers, float16/32/64 and boolean, and extension types that
+// name the float type holding their values (tensorext.FloatType: Lance's
+// bfloat16, whose vectors Lance stores as plain FixedSizeLists).
 func isNumericType(dt arrow.DataType) bool {
 	if dt == nil {
 		return false
+	}
+	if f, ok := dt.(tensorext.FloatType); ok {
+		return f.Float() != nil
 	}
 	switch dt.ID() {
 	case arrow.INT8, arrow.UINT8, arrow.INT16, arrow.UINT16, arrow.INT32, arrow.UINT32,

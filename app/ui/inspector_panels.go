@@ -195,7 +195,19 @@ func (p *ExportPanel) Render() app.UI {
 				})
 		}),
 		app.If(p.note != "", func() app.UI { return app.P().Class("note").Attr("aria-live", "polite").Text(p.note) }),
+		app.If(npyNote(t) != "", func() app.UI {
+			return app.P().Class("note").Attr("data-role", "npy-note").Text(npyNote(t))
+		}),
 	)
+}
+
+// npyNote says how the .npy file holds t's values when NumPy has no dtype
+// for them (bfloat16), else "".
+func npyNote(t tensorext.Tensor) string {
+	if t.Values == nil {
+		return ""
+	}
+	return inspect.NPYNote(t.ValueType())
 }
 
 // safeName keeps letters, digits, '-', '_' and '.', replacing the rest
