@@ -37,6 +37,13 @@ func Decode(b []byte, lim Limits) (tensorext.Tensor, error) {
 	}
 	w, h, c := info.Width, info.Height, info.Channels
 	pix := reuse(img, info)
+	if m, ok := img.(*image.YCbCr); ok && pix == nil && c == 3 && m.Rect == image.Rect(0, 0, w, h) {
+		pix = make([]byte, h*w*c) // a colour JPEG or lossy WebP: no RGBA row between
+		span := ycbcrSpan(m, nil, 0, 3)
+		for y := range h {
+			span(y, 0, w, pix[y*w*c:(y+1)*w*c])
+		}
+	}
 	if pix == nil {
 		pix = make([]byte, h*w*c)
 		read := rowReader(img, w, c)
@@ -243,10 +250,19 @@ func spanReader(img image.Image) func(y, x0, x1 int, dst []byte) {
 	}
 }
 
-// ycbcrReader converts with color.YCbCrToRGB (JFIF's full-range BT.601, as
-// browsers do for JPEG and WebP), indexing the chroma planes as
-// image.YCbCr.COffset does; a is the alpha plane of an NYCbCrA, or nil.
+// ycbcrReader converts with JFIF's full-range BT.601 matrix (as browsers
+// do for JPEG and WebP), exactly as color.YCbCrToRGB does, indexing the
+// chroma planes as image.YCbCr.COffset does; a is the alpha plane of an
+// NYCbCrA, or nil.
 func ycbcrReader(m *image.YCbCr, a []byte, aStride int) func(y, x0, x1 int, dst []byte) {
+	return ycbcrSpan(m, a, aStride, 4)
+}
+
+// ycbcrSpan writes pixels x0..x1-1 of row y as n bytes each (3: RGB, 4:
+// RGBA) at dst[n*x:]. The integer arithmetic is color.YCbCrToRGB's (JFIF
+// coefficients ×65536, Y' scaled by 0x10101), with each chroma sample's
+// terms computed once for the pixels that share it.
+func ycbcrSpan(m *image.YCbCr, a []byte, aStride int, n int) func(y, x0, x1 int, dst []byte) {
 	hs, vs := 0, 0 // log2 of the horizontal and vertical chroma subsampling
 	switch m.SubsampleRatio {
 	case image.YCbCrSubsampleRatio422:
@@ -263,17 +279,37 @@ func ycbcrReader(m *image.YCbCr, a []byte, aStride int) func(y, x0, x1 int, dst 
 	// x and y are >= 0 here, so shifts equal COffset's divisions for them.
 	cx0, cy0 := m.Rect.Min.X/(1<<hs), m.Rect.Min.Y/(1<<vs)
 	return func(y, x0, x1 int, dst []byte) {
-		yi := m.YOffset(x0, y)
+		yrow := m.Y[m.YOffset(x0, y):]
 		ci := (y>>vs - cy0) * m.CStride
-		ai := (y-m.Rect.Min.Y)*aStride + (x0 - m.Rect.Min.X)
+		var arow []byte
+		if a != nil {
+			arow = a[(y-m.Rect.Min.Y)*aStride+(x0-m.Rect.Min.X):]
+		}
+		last := -1
+		var rc, gc, bc int32
 		for x := x0; x < x1; x++ {
-			c := ci + x>>hs - cx0
-			d := dst[4*x : 4*x+4 : 4*x+4]
-			d[0], d[1], d[2] = color.YCbCrToRGB(m.Y[yi+x-x0], m.Cb[c], m.Cr[c])
-			d[3] = 255
-			if a != nil {
-				d[3] = a[ai+x-x0]
+			if c := ci + x>>hs - cx0; c != last {
+				last = c
+				cb1, cr1 := int32(m.Cb[c])-128, int32(m.Cr[c])-128
+				rc, gc, bc = 91881*cr1, -22554*cb1-46802*cr1, 116130*cb1
+			}
+			yy1 := int32(yrow[x-x0]) * 0x10101
+			d := dst[n*x : n*x+n : n*x+n]
+			d[0], d[1], d[2] = clamp16(yy1+rc), clamp16(yy1+gc), clamp16(yy1+bc)
+			if n == 4 {
+				d[3] = 255
+				if arow != nil {
+					d[3] = arow[x-x0]
+				}
 			}
 		}
 	}
+}
+
+// clamp16 is v>>16 clamped to 0..255, as in color.YCbCrToRGB.
+func clamp16(v int32) uint8 {
+	if uint32(v)&0xff000000 == 0 {
+		return uint8(v >> 16)
+	}
+	return uint8(^(v >> 31))
 }

@@ -660,3 +660,30 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// TestYCbCrExact checks ycbcrSpan's arithmetic against color.YCbCrToRGB for
+// every (Y, Cb, Cr): one 4:4:4 image of 256×256 (Y, Cb) per Cr.
+func TestYCbCrExact(t *testing.T) {
+	m := image.NewYCbCr(image.Rect(0, 0, 256, 256), image.YCbCrSubsampleRatio444)
+	for i := range m.Y {
+		m.Y[i], m.Cb[i] = uint8(i), uint8(i>>8)
+	}
+	for _, n := range []int{3, 4} {
+		span := ycbcrSpan(m, nil, 0, n)
+		row := make([]byte, n*256)
+		for cr := range 256 {
+			for i := range m.Cr {
+				m.Cr[i] = uint8(cr)
+			}
+			for y := range 256 {
+				span(y, 0, 256, row)
+				for x := range 256 {
+					r, g, b := color.YCbCrToRGB(uint8(x), uint8(y), uint8(cr))
+					if d := row[n*x:]; d[0] != r || d[1] != g || d[2] != b || (n == 4 && d[3] != 255) {
+						t.Fatalf("n %d Y %d Cb %d Cr %d: %v, want %d %d %d", n, x, y, cr, d[:n], r, g, b)
+					}
+				}
+			}
+		}
+	}
+}
