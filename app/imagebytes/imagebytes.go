@@ -104,6 +104,9 @@ type Info struct {
 	// BitDepth is the declared bits per sample: 16 for 16-bit PNGs (which
 	// Decode reduces to 8), else 8 (1, 2 and 4-bit PNGs count as 8).
 	BitDepth int
+	// Lossless reports a lossless encoding: always for PNG and GIF, for
+	// WebP when it is VP8L (alone or in VP8X), never for JPEG.
+	Lossless bool
 }
 
 // Pixels returns Width×Height.
@@ -206,7 +209,9 @@ func Config(b []byte) (info Info, err error) {
 		info.Channels = gifChannels(b, c.Width, c.Height)
 	case WebP:
 		info.Channels = webpChannels(b)
+		info.Lossless = webpLossless(b)
 	}
+	info.Lossless = info.Lossless || f == PNG || f == GIF
 	return info, nil
 }
 
@@ -384,4 +389,24 @@ func webpChannels(b []byte) int {
 		return 4
 	}
 	return 4
+}
+
+// webpLossless reports a VP8L chunk among the top-level chunks (RFC 9649
+// §2.5-2.7: a simple lossless file, or VP8X followed by VP8L).
+func webpLossless(b []byte) bool {
+	for p := 12; p+8 <= len(b); {
+		switch string(b[p : p+4]) {
+		case "VP8L":
+			return true
+		case "VP8 ":
+			return false
+		}
+		next := int64(p) + 8 + int64(binary.LittleEndian.Uint32(b[p+4:]))
+		next += next & 1 // chunks are padded to an even size
+		if next > int64(len(b)) {
+			return false
+		}
+		p = int(next)
+	}
+	return false
 }

@@ -159,24 +159,24 @@ func samples(t testing.TB) []struct {
 		b    []byte
 		info Info
 	}{
-		{"png gray", grayPNG, Info{PNG, 4, 3, 1, 8}},
-		{"png gray tRNS", withChunk(grayPNG, "tRNS", []byte{0, 0}), Info{PNG, 4, 3, 4, 8}},
-		{"png gray16", encodePNG(t, gray16()), Info{PNG, 3, 2, 1, 16}},
-		{"png rgb", rgbPNG, Info{PNG, 5, 2, 3, 8}},
-		{"png rgb tRNS", withChunk(rgbPNG, "tRNS", []byte{0, 255, 0, 255, 0, 255}), Info{PNG, 5, 2, 4, 8}},
-		{"png rgba", encodePNG(t, nrgba), Info{PNG, 2, 2, 4, 8}},
-		{"png rgba16", encodePNG(t, nrgba64), Info{PNG, 2, 1, 4, 16}},
-		{"png palette", encodePNG(t, opaquePal), Info{PNG, 3, 3, 3, 8}},
-		{"png palette alpha", encodePNG(t, alphaPal), Info{PNG, 3, 3, 4, 8}},
-		{"jpeg gray", encodeJPEG(t, gray, 90), Info{JPEG, 4, 3, 1, 8}},
-		{"jpeg colour", encodeJPEG(t, colour, 90), Info{JPEG, 16, 8, 3, 8}},
-		{"gif opaque", g(false, image.Rect(0, 0, 6, 4)), Info{GIF, 6, 4, 3, 8}},
-		{"gif transparent", g(true, image.Rect(0, 0, 6, 4)), Info{GIF, 6, 4, 4, 8}},
-		{"gif part frame", g(false, image.Rect(1, 1, 6, 4)), Info{GIF, 6, 4, 4, 8}},
-		{"webp lossless", readTestdata(t, "gopher-doc.8bpp.lossless.webp"), Info{WebP, 75, 100, 3, 8}},
-		{"webp lossless alpha", readTestdata(t, "gopher-doc.with-alpha.lossless.webp"), Info{WebP, 75, 100, 4, 8}},
-		{"webp lossy", readTestdata(t, "video-001.lossy.webp"), Info{WebP, 150, 103, 3, 8}},
-		{"webp lossy alpha", readTestdata(t, "yellow_rose.lossy-with-alpha.webp"), Info{WebP, 400, 301, 4, 8}},
+		{"png gray", grayPNG, Info{PNG, 4, 3, 1, 8, true}},
+		{"png gray tRNS", withChunk(grayPNG, "tRNS", []byte{0, 0}), Info{PNG, 4, 3, 4, 8, true}},
+		{"png gray16", encodePNG(t, gray16()), Info{PNG, 3, 2, 1, 16, true}},
+		{"png rgb", rgbPNG, Info{PNG, 5, 2, 3, 8, true}},
+		{"png rgb tRNS", withChunk(rgbPNG, "tRNS", []byte{0, 255, 0, 255, 0, 255}), Info{PNG, 5, 2, 4, 8, true}},
+		{"png rgba", encodePNG(t, nrgba), Info{PNG, 2, 2, 4, 8, true}},
+		{"png rgba16", encodePNG(t, nrgba64), Info{PNG, 2, 1, 4, 16, true}},
+		{"png palette", encodePNG(t, opaquePal), Info{PNG, 3, 3, 3, 8, true}},
+		{"png palette alpha", encodePNG(t, alphaPal), Info{PNG, 3, 3, 4, 8, true}},
+		{"jpeg gray", encodeJPEG(t, gray, 90), Info{JPEG, 4, 3, 1, 8, false}},
+		{"jpeg colour", encodeJPEG(t, colour, 90), Info{JPEG, 16, 8, 3, 8, false}},
+		{"gif opaque", g(false, image.Rect(0, 0, 6, 4)), Info{GIF, 6, 4, 3, 8, true}},
+		{"gif transparent", g(true, image.Rect(0, 0, 6, 4)), Info{GIF, 6, 4, 4, 8, true}},
+		{"gif part frame", g(false, image.Rect(1, 1, 6, 4)), Info{GIF, 6, 4, 4, 8, true}},
+		{"webp lossless", readTestdata(t, "gopher-doc.8bpp.lossless.webp"), Info{WebP, 75, 100, 3, 8, true}},
+		{"webp lossless alpha", readTestdata(t, "gopher-doc.with-alpha.lossless.webp"), Info{WebP, 75, 100, 4, 8, true}},
+		{"webp lossy", readTestdata(t, "video-001.lossy.webp"), Info{WebP, 150, 103, 3, 8, false}},
+		{"webp lossy alpha", readTestdata(t, "yellow_rose.lossy-with-alpha.webp"), Info{WebP, 400, 301, 4, 8, false}},
 	}
 }
 
@@ -199,9 +199,9 @@ func TestConfig(t *testing.T) {
 		info Info
 		want string
 	}{
-		{Info{PNG, 640, 480, 3, 8}, "PNG 640×480 RGB"},
-		{Info{PNG, 64, 64, 4, 16}, "PNG 64×64 RGBA 16-bit"},
-		{Info{JPEG, 3840, 2160, 1, 8}, "JPEG 3840×2160 gray"},
+		{Info{PNG, 640, 480, 3, 8, true}, "PNG 640×480 RGB"},
+		{Info{PNG, 64, 64, 4, 16, true}, "PNG 64×64 RGBA 16-bit"},
+		{Info{JPEG, 3840, 2160, 1, 8, false}, "JPEG 3840×2160 gray"},
 	} {
 		if got := tc.info.String(); got != tc.want {
 			t.Errorf("String() = %q, want %q", got, tc.want)
@@ -319,7 +319,7 @@ func TestDecodeGIF(t *testing.T) {
 	b := encodeGIF(t, &gif.GIF{Image: []*image.Paletted{f1, f2}, Delay: []int{10, 10},
 		Config: image.Config{ColorModel: tr, Width: 3, Height: 2}})
 	info, err := Config(b)
-	if err != nil || info != (Info{GIF, 3, 2, 4, 8}) {
+	if err != nil || info != (Info{GIF, 3, 2, 4, 8, true}) {
 		t.Fatalf("Config = %+v, %v", info, err)
 	}
 	ten, err := Decode(b, Limits{})
@@ -608,7 +608,7 @@ func TestPreview(t *testing.T) {
 	// (0+10+1+10)/4 = 5.25 → 5; (0+20+1+20)/4 = 10.25 → 10; (0+30+1+31)/4 = 15.5 → 16
 	// (100+200+0+255)/4 = 138.75 → 139
 	want := []byte{5, 10, 16, 255, 139, 139, 139, 255}
-	if p.Bounds() != image.Rect(0, 0, 2, 1) || !slices.Equal(p.Pix, want) || info != (Info{PNG, 4, 2, 3, 8}) {
+	if p.Bounds() != image.Rect(0, 0, 2, 1) || !slices.Equal(p.Pix, want) || info != (Info{PNG, 4, 2, 3, 8, true}) {
 		t.Errorf("2×2 blocks: %v %v %+v, want %v", p.Bounds(), p.Pix, info, want)
 	}
 
