@@ -279,27 +279,31 @@ func ycbcrSpan(m *image.YCbCr, a []byte, aStride int, n int) func(y, x0, x1 int,
 	// x and y are >= 0 here, so shifts equal COffset's divisions for them.
 	cx0, cy0 := m.Rect.Min.X/(1<<hs), m.Rect.Min.Y/(1<<vs)
 	return func(y, x0, x1 int, dst []byte) {
-		yrow := m.Y[m.YOffset(x0, y):]
+		yrow := m.Y[m.YOffset(x0, y):][:x1-x0]
 		ci := (y>>vs - cy0) * m.CStride
+		cb, cr := m.Cb[ci:], m.Cr[ci:]
 		var arow []byte
 		if a != nil {
-			arow = a[(y-m.Rect.Min.Y)*aStride+(x0-m.Rect.Min.X):]
+			arow = a[(y-m.Rect.Min.Y)*aStride+(x0-m.Rect.Min.X):][:x1-x0]
 		}
+		out := dst[n*x0 : n*x1]
 		last := -1
 		var rc, gc, bc int32
-		for x := x0; x < x1; x++ {
-			if c := ci + x>>hs - cx0; c != last {
+		// Indexing without subslices keeps the loop short for WebAssembly.
+		for i, j := 0, 0; i < len(yrow) && j+n-1 < len(out); i, j = i+1, j+n {
+			if c := (x0+i)>>hs - cx0; c != last {
 				last = c
-				cb1, cr1 := int32(m.Cb[c])-128, int32(m.Cr[c])-128
+				cb1, cr1 := int32(cb[c])-128, int32(cr[c])-128
 				rc, gc, bc = 91881*cr1, -22554*cb1-46802*cr1, 116130*cb1
 			}
-			yy1 := int32(yrow[x-x0]) * 0x10101
-			d := dst[n*x : n*x+n : n*x+n]
-			d[0], d[1], d[2] = clamp16(yy1+rc), clamp16(yy1+gc), clamp16(yy1+bc)
+			yy1 := int32(yrow[i]) * 0x10101
+			out[j] = clamp16(yy1 + rc)
+			out[j+1] = clamp16(yy1 + gc)
+			out[j+2] = clamp16(yy1 + bc)
 			if n == 4 {
-				d[3] = 255
+				out[j+3] = 255
 				if arow != nil {
-					d[3] = arow[x-x0]
+					out[j+3] = arow[i]
 				}
 			}
 		}

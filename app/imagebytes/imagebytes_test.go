@@ -687,3 +687,43 @@ func TestYCbCrExact(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewYCbCr compares the YCbCr planes' preview with the RGB area
+// average of the same decoded pixels (downscale over Decode's rows). They
+// differ where a channel clips, so the image is kept away from clipping;
+// the planes' averages are rounded to 8 bits before the conversion, which
+// multiplies Cb by 1.772 for blue, so Y's and Cb's roundings can add up to
+// 2 per channel (measured: 2 at 4:4:4, 4:2:2 and 4:2:0).
+func TestPreviewYCbCr(t *testing.T) {
+	for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422} {
+		m := image.NewYCbCr(image.Rect(0, 0, 300, 170), ratio)
+		for y := range 170 {
+			for x := range 300 {
+				m.Y[m.YOffset(x, y)] = uint8(60 + (x*y)%97 + x/10)
+				c := m.COffset(x, y)
+				m.Cb[c], m.Cr[c] = uint8(110+(x/3)%30), uint8(120+(y/2)%25)
+			}
+		}
+		got := downscaleYCbCr(m, 64, 36)
+		want := downscale(rowReader(m, 300, 3), 300, 170, 64, true)
+		if got.Bounds() != want.Bounds() {
+			t.Fatalf("%v: %v, want %v", ratio, got.Bounds(), want.Bounds())
+		}
+		worst := 0
+		for i := range got.Pix {
+			worst = max(worst, abs(int(got.Pix[i])-int(want.Pix[i])))
+		}
+		if worst > 2 {
+			t.Errorf("%v: differs from the RGB average by up to %d", ratio, worst)
+		}
+	}
+	// Through DecodePreview: a colour JPEG takes this path.
+	src := image.NewRGBA(image.Rect(0, 0, 64, 48))
+	for i := range src.Pix {
+		src.Pix[i] = uint8(80 + i%90)
+	}
+	p, info, err := DecodePreview(encodeJPEG(t, src, 90), 16, Limits{})
+	if err != nil || p.Bounds() != image.Rect(0, 0, 16, 12) || info.Channels != 3 {
+		t.Fatalf("%v %v %+v", p.Bounds(), err, info)
+	}
+}

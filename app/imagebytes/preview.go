@@ -3,6 +3,7 @@ package imagebytes
 import (
 	"errors"
 	"image"
+	"image/color"
 )
 
 // DecodePreview decodes the encoded image b, as Decode would (same limits,
@@ -28,7 +29,84 @@ func DecodePreview(b []byte, maxSide int, lim Limits) (*image.RGBA, Info, error)
 	if err != nil {
 		return nil, info, err
 	}
-	return downscale(rowReader(img, info.Width, info.Channels), info.Width, info.Height, maxSide, info.Channels < 4), info, nil
+	w, h := info.Width, info.Height
+	if m, ok := img.(*image.YCbCr); ok && m.Rect == image.Rect(0, 0, w, h) && info.Channels == 3 {
+		if dw, dh := fitSide(w, h, maxSide); dw < w || dh < h {
+			return downscaleYCbCr(m, dw, dh), info, nil
+		}
+	}
+	return downscale(rowReader(img, w, info.Channels), w, h, maxSide, info.Channels < 4), info, nil
+}
+
+// downscaleYCbCr is the preview of a colour JPEG or lossy WebP: the Y, Cb
+// and Cr planes are area-averaged separately, each at its own resolution,
+// and the averages converted to RGB once per preview pixel. As the
+// conversion is affine, this equals averaging the RGB pixels except where
+// a channel clips at 0 or 255 and where a subsampled chroma column or row
+// at an odd edge weighs as much as a full one; it reads 1.5 bytes a pixel
+// (4:2:0) instead of converting and averaging 4, several times faster in
+// WebAssembly.
+func downscaleYCbCr(m *image.YCbCr, dw, dh int) *image.RGBA {
+	w, h := m.Rect.Dx(), m.Rect.Dy()
+	cw, ch := w, h
+	switch m.SubsampleRatio {
+	case image.YCbCrSubsampleRatio422:
+		cw = (w + 1) / 2
+	case image.YCbCrSubsampleRatio420:
+		cw, ch = (w+1)/2, (h+1)/2
+	case image.YCbCrSubsampleRatio440:
+		ch = (h + 1) / 2
+	case image.YCbCrSubsampleRatio411:
+		cw = (w + 3) / 4
+	case image.YCbCrSubsampleRatio410:
+		cw, ch = (w+3)/4, (h+1)/2
+	}
+	ys := areaPlane(m.Y, m.YStride, w, h, dw, dh)
+	cbs := areaPlane(m.Cb, m.CStride, cw, ch, dw, dh)
+	crs := areaPlane(m.Cr, m.CStride, cw, ch, dw, dh)
+	out := image.NewRGBA(image.Rect(0, 0, dw, dh))
+	yt, ct := uint64(w)*uint64(h), uint64(cw)*uint64(ch)
+	for i := range ys {
+		yv := uint8((ys[i] + yt/2) / yt)
+		cb, cr := uint8((cbs[i]+ct/2)/ct), uint8((crs[i]+ct/2)/ct)
+		r, g, b := color.YCbCrToRGB(yv, cb, cr)
+		out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = r, g, b, 255
+	}
+	return out
+}
+
+// areaPlane area-sums a w×h plane of bytes (row stride stride) onto dw×dh
+// cells, as downscale does one channel: each cell's weights total w·h.
+func areaPlane(p []byte, stride, w, h, dw, dh int) []uint64 {
+	col, w0 := make([]int32, w), make([]uint64, w)
+	for x := range w {
+		i := x * dw / w
+		col[x], w0[x] = int32(i), uint64(min((x+1)*dw, (i+1)*w)-x*dw)
+	}
+	sums := make([]uint64, dw*dh)
+	hacc := make([]uint64, dw+1) // one spare cell: the last column's w1 is 0
+	for y := range h {
+		row := p[y*stride:][:w]
+		clear(hacc)
+		for x, v := range row {
+			i, wt := col[x], w0[x]
+			hacc[i] += uint64(v) * wt
+			hacc[i+1] += uint64(v) * (uint64(dw) - wt)
+		}
+		i := y * dh / h
+		v0 := uint64(min((y+1)*dh, (i+1)*h) - y*dh)
+		cur := sums[i*dw : (i+1)*dw]
+		for k, v := range hacc[:dw] {
+			cur[k] += v * v0
+		}
+		if v1 := uint64(dh) - v0; v1 > 0 {
+			next := sums[(i+1)*dw : (i+2)*dw]
+			for k, v := range hacc[:dw] {
+				next[k] += v * v1
+			}
+		}
+	}
+	return sums
 }
 
 // fitSide is the preview size of a w×h image at most side pixels a side.
@@ -69,26 +147,27 @@ func downscale(read func(y int, dst []byte), w, h, side int, opaque bool) *image
 	for y := range h {
 		read(y, row)
 		clear(hacc)
-		for x := range w {
-			p := row[4*x : 4*x+4 : 4*x+4]
-			a := uint64(p[3])
-			r, g, b := uint64(p[0]), uint64(p[1]), uint64(p[2])
+		// Indexing without subslices keeps the loop short for WebAssembly.
+		for x := 0; x < w && 4*x+3 < len(row); x++ {
+			a := uint64(row[4*x+3])
+			r, g, b := uint64(row[4*x]), uint64(row[4*x+1]), uint64(row[4*x+2])
 			if !opaque {
 				r, g, b = r*a, g*a, b*a
 			}
-			i, wt := int(col[x]), w0[x]
-			acc := hacc[4*i : 4*i+4 : 4*i+4]
-			acc[0] += r * wt
-			acc[1] += g * wt
-			acc[2] += b * wt
-			acc[3] += a * wt
-			if wt != uint64(dw) {
+			k, wt := 4*int(col[x]), w0[x]
+			if k+3 >= len(hacc) {
+				break
+			}
+			hacc[k] += r * wt
+			hacc[k+1] += g * wt
+			hacc[k+2] += b * wt
+			hacc[k+3] += a * wt
+			if wt != uint64(dw) && k+7 < len(hacc) {
 				wt = uint64(dw) - wt
-				acc := hacc[4*i+4 : 4*i+8 : 4*i+8]
-				acc[0] += r * wt
-				acc[1] += g * wt
-				acc[2] += b * wt
-				acc[3] += a * wt
+				hacc[k+4] += r * wt
+				hacc[k+5] += g * wt
+				hacc[k+6] += b * wt
+				hacc[k+7] += a * wt
 			}
 		}
 		i := y * dh / h
