@@ -10,7 +10,8 @@
 //   - Decode: a height×width×channel uint8 tensorext.Tensor (DimNames, so
 //     package layout finds the picture) over one *array.Uint8.
 //   - DecodePreview: a thumbnail of at most maxSide pixels a side (area
-//     filter), without keeping the full-size pixels.
+//     filter; colour JPEGs and lossy WebPs are averaged plane by plane in
+//     YCbCr), without building the full-size tensor.
 //   - Limits and DefaultLimits: the largest image decoded; past them,
 //     Decode and DecodePreview refuse from the header (image.DecodeConfig),
 //     before any pixel is decoded, with an error wrapping ErrTooLarge.
@@ -34,7 +35,8 @@
 //     (RFC 9649 §3.2: 0 means every alpha is 255) 3 or 4; extended VP8X by
 //     its alpha flag 3 or 4.
 //
-// When alpha is dropped (3 channels) the colour is kept as it is; alpha is
+// Animated GIFs give their first frame; animated WebPs are refused by the
+// decoder. When alpha is dropped (3 channels) the colour is kept as it is; alpha is
 // always straight (not premultiplied), as in PNG and the canvas ImageData.
 // Every function is pure Go (no syscall/js), never panics on any input and
 // bounds every allocation by the Limits.

@@ -117,10 +117,12 @@ func (i Info) Pixels() int64 { return int64(i.Width) * int64(i.Height) }
 func (i Info) DecodedBytes() int64 { return i.Pixels() * int64(i.Channels) }
 
 // PeakBytes estimates the memory Decode holds at once: the format decoder's
-// own picture (bytes per pixel: JPEG 3 (4:4:4 worst case), WebP lossy with
-// alpha 2.5, WebP lossless 4, GIF 1, PNG 1 to 8 by colour type and depth)
-// plus the tensor. DecodePreview holds the decoder's picture and a
-// preview-sized image instead of the tensor.
+// own picture (bytes per pixel: JPEG 3 at 4:4:4, and progressive JPEGs keep
+// 4 bytes a sample of coefficients besides; WebP lossy with alpha 2.5,
+// lossless 4; GIF 1; PNG 1 to 8 by colour type and depth) plus the tensor,
+// which for gray JPEGs and PNGs and for RGBA WebP lossless and PNG is that
+// picture itself (counted twice here). DecodePreview holds the decoder's
+// picture and a preview-sized image instead of the tensor.
 func (i Info) PeakBytes() int64 {
 	var per float64
 	switch i.Format {

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -725,5 +726,25 @@ func TestPreviewYCbCr(t *testing.T) {
 	p, info, err := DecodePreview(encodeJPEG(t, src, 90), 16, Limits{})
 	if err != nil || p.Bounds() != image.Rect(0, 0, 16, 12) || info.Channels != 3 {
 		t.Fatalf("%v %v %+v", p.Bounds(), err, info)
+	}
+}
+
+func TestEstimatedDecode(t *testing.T) {
+	for _, tc := range []struct {
+		info Info
+		want time.Duration
+	}{
+		{Info{Format: JPEG, Width: 3840, Height: 2160, Channels: 3}, 414720 * time.Microsecond},
+		{Info{Format: WebP, Width: 100, Height: 100, Channels: 4}, 1500 * time.Microsecond},
+		{Info{Format: WebP, Width: 100, Height: 100, Channels: 4, Lossless: true}, 2 * time.Millisecond},
+		{Info{}, 0},
+	} {
+		if got := tc.info.EstimatedDecode(); got != tc.want {
+			t.Errorf("%+v: %v, want %v", tc.info, got, tc.want)
+		}
+	}
+	info := Info{Format: PNG, Width: 10, Height: 10, Channels: 4, BitDepth: 16}
+	if info.DecodedBytes() != 400 || info.PeakBytes() != 800+400 {
+		t.Errorf("DecodedBytes %d PeakBytes %d", info.DecodedBytes(), info.PeakBytes())
 	}
 }

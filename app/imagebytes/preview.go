@@ -14,7 +14,10 @@ import (
 // Scaling is an area (box) filter: each preview pixel is the mean of the
 // source area it covers, fractional pixels weighted by the covered part,
 // computed exactly in integers (over alpha-premultiplied values when the
-// image has alpha) and rounded to nearest.
+// image has alpha) and rounded to nearest. A colour JPEG or lossy WebP that
+// is scaled down is averaged in its Y, Cb and Cr planes instead and
+// converted once per preview pixel (within 2 of the RGB average where no
+// channel clips; see downscaleYCbCr).
 //
 // The preview's Pix holds straight (non-premultiplied) alpha, as the
 // viewer's previews and the canvas ImageData they are drawn with do (not Go's
