@@ -43,6 +43,10 @@ type TensorCell struct {
 	Min, Max        string // empty when there is no finite numeric value
 	Preview         *image.RGBA
 	PreviewKind     raster.Kind
+	// Image is set for an encoded image (PNG, JPEG, GIF, WebP bytes): the
+	// shape above comes from its header, and its thumbnail (PreviewKind)
+	// is drawn from Image.Bytes by the page rather than held in Preview.
+	Image *Encoded
 }
 
 // Cell returns the cell of column col at global row. It never panics: a
@@ -70,7 +74,11 @@ func (f *File) Cell(row int64, col int) (c Cell) {
 		return Cell{Err: e}
 	}
 	arr := ch.rec.Column(col)
-	if tr := f.tensors[col]; tr != nil {
+	if bytesOf := f.images[col]; bytesOf != nil {
+		if c, ok := encodedCell(bytesOf, arr, i); ok {
+			return c
+		}
+	} else if tr := f.tensors[col]; tr != nil {
 		return tensorCell(tr, arr, i)
 	}
 	if arr.IsNull(i) {
@@ -95,6 +103,24 @@ func valueStr(arr arrow.Array, i int) (s string) {
 type tensorArray interface {
 	arrow.Array
 	Tensor(i int) (tensorext.Tensor, error)
+}
+
+// encodedCell is the cell of row i of an image column when its bytes are
+// an encoded image (ok false otherwise: the cell shows its value as
+// text).
+func encodedCell(bytesOf func(arrow.Array, int) ([]byte, bool), arr arrow.Array, i int) (Cell, bool) {
+	b, ok := bytesOf(arr, i)
+	if !ok {
+		return Cell{}, false
+	}
+	e, err := encodedImage(b)
+	switch {
+	case err != nil:
+		return Cell{Err: err.Error()}, true
+	case e == nil:
+		return Cell{}, false
+	}
+	return Cell{Tensor: imageCell(e)}, true
 }
 
 func tensorCell(read tensorReader, arr arrow.Array, i int) Cell {

@@ -34,6 +34,11 @@ type Field struct {
 	// Note says why a column that looks like tensors is shown as its
 	// storage (Ray metadata that is a pickle, say); empty otherwise.
 	Note string
+	// Images is set for a column whose values may be encoded images (a
+	// binary column, or Hugging Face's Image struct {bytes, path}): a
+	// value whose bytes are a PNG, JPEG, GIF or WebP image (told by its
+	// magic numbers) shows as an image tensor, any other as its text.
+	Images bool
 	// Err is why the column cannot be decoded as its extension type (its
 	// storage values are shown instead), or, in File.Fields, the first
 	// error arrow-go's validation found in the column of a record batch

@@ -43,12 +43,16 @@ type File struct {
 
 	fields  []Field        // as described at open (describeField)
 	tensors []tensorReader // per column: how its rows are read as tensors, or nil
-	budget  int64          // the cache budget, in bytes
-	meter   *meter         // the reader passed in: splits, shows and stops big reads
-	ends    *ends          // the meter with the first and last bytes cached: what every read goes through
-	index   *ipcIndex
-	cache   *batchCache
-	notes   notes
+	// images, per column: how a row's bytes are found in a column that
+	// may hold encoded images (binary, or Hugging Face's Image struct), or
+	// nil.
+	images []func(arrow.Array, int) ([]byte, bool)
+	budget int64  // the cache budget, in bytes
+	meter  *meter // the reader passed in: splits, shows and stops big reads
+	ends   *ends  // the meter with the first and last bytes cached: what every read goes through
+	index  *ipcIndex
+	cache  *batchCache
+	notes  notes
 
 	// windowReads counts the row windows read from large batches.
 	windowReads atomic.Int64
@@ -103,8 +107,15 @@ func (f *File) describe() {
 	}
 	for i, fld := range f.Schema.Fields() {
 		d, tr := describeField(i, fld, f.Schema.Metadata())
+		bytesOf, images := imageColumn(fld.Type)
+		if tr != nil || d.Err != "" || !images {
+			bytesOf = nil
+		} else {
+			tr, d.Images = imageTensor(bytesOf), true
+		}
 		f.fields = append(f.fields, d)
 		f.tensors = append(f.tensors, tr)
+		f.images = append(f.images, bytesOf)
 	}
 }
 

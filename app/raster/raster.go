@@ -118,7 +118,7 @@ func Preview(t tensorext.Tensor, l Layout) *image.RGBA {
 		return nil
 	}
 	h, w := t.Shape[l.H], t.Shape[l.W]
-	ow, oh := fit(w, h)
+	ow, oh := Fit(w, h)
 	img := image.NewRGBA(image.Rect(0, 0, ow, oh))
 	scale, offset := 1.0, 0.0
 	if t.ValueType().ID() != arrow.UINT8 {
@@ -255,9 +255,11 @@ func contiguous(t tensorext.Tensor) bool {
 	return true
 }
 
-// fit returns the preview size of a w×h image: the same when both fit in
-// MaxPreviewSide, else scaled down keeping the aspect ratio (at least 1).
-func fit(w, h int) (int, int) {
+// Fit returns the size of the preview of a w × h picture: the picture's
+// own size when both sides are at most MaxPreviewSide pixels, else scaled
+// so that the larger side is MaxPreviewSide (the other rounded down, at
+// least 1).
+func Fit(w, h int) (int, int) {
 	if w <= MaxPreviewSide && h <= MaxPreviewSide {
 		return w, h
 	}

@@ -70,7 +70,9 @@ func tensorCell(field string, t *decode.TensorCell) app.HTMLDiv {
 	if !slices.Equal(t.Shape, t.LogicalShape) || !slices.Equal(t.DimNames, t.LogicalDimNames) {
 		lines = append(lines, "logical "+dims(t.LogicalShape, t.LogicalDimNames))
 	}
-	if t.Values != "" {
+	if t.Image != nil {
+		lines = append(lines, t.Image.Info.String())
+	} else if t.Values != "" {
 		lines = append(lines, t.Values)
 	} else if t.Min != "" {
 		lines = append(lines, "min "+t.Min+" · max "+t.Max)
@@ -82,6 +84,8 @@ func tensorCell(field string, t *decode.TensorCell) app.HTMLDiv {
 		Body(
 			app.If(t.Preview != nil, func() app.UI {
 				return &Preview{Img: t.Preview, Kind: string(t.PreviewKind)}
+			}).ElseIf(t.Image != nil, func() app.UI {
+				return &ImagePreview{Image: t.Image, Kind: string(t.PreviewKind)}
 			}),
 			app.Div().Class("summary").Body(
 				app.Range(lines).Slice(func(i int) app.UI { return app.Div().Text(lines[i]) }),

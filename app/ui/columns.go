@@ -42,7 +42,7 @@ func minWidths(fields []decode.Field, viewW int) []int {
 	mins := make([]int, len(fields))
 	for c, f := range fields {
 		mins[c] = narrowPlainWidth
-		if f.Tensor != nil {
+		if f.Tensor != nil || f.Images {
 			mins[c] = narrowTensorWidth
 		}
 	}

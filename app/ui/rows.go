@@ -256,7 +256,7 @@ const previewSizeKey = "tensorview-preview-size"
 // size.
 func (r *RowsTable) rowKind() string {
 	for _, f := range r.File.Fields() {
-		if f.Tensor != nil {
+		if f.Tensor != nil || f.Images {
 			if _, ok := rowHeights[r.size]; ok && r.size != "text" {
 				return r.size
 			}
@@ -465,7 +465,7 @@ func (r *RowsTable) row(i int64, grid string, fields []decode.Field, cols []int)
 		colSpacer(len(fields)),
 		app.Range(cols).Slice(func(k int) app.UI {
 			c := cols[k]
-			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c], Tensor: fields[c].Tensor != nil,
+			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c], Tensor: fields[c].Tensor != nil || fields[c].Images,
 				Active: i == r.focusRow && c == r.focusCol}
 		}),
 		colSpacer(len(fields)),

@@ -63,6 +63,10 @@ func fieldRow(f decode.Field) app.UI {
 				)
 			}),
 			app.If(f.Tensor != nil, func() app.UI { return tensorParams(f.Tensor) }),
+			app.If(f.Images, func() app.UI {
+				return app.P().Class("dialect").Attr("data-role", "dialect").Attr("data-dialect", "encoded images").
+					Text("values that are PNG, JPEG, GIF or WebP bytes show as images (height × width × channel uint8)")
+			}),
 			app.If(f.Note != "", func() app.UI {
 				return app.P().Class("column-note").Attr("data-role", "column-note").Text(f.Note)
 			}),

@@ -1,0 +1,123 @@
+package decode
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/tensorview/tensorview/app/imagebytes"
+	"github.com/tensorview/tensorview/app/raster"
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// Encoded is an image held as encoded bytes in a cell (PNG, JPEG, GIF or
+// WebP, told by their magic numbers): what its header says, its bytes and
+// the size of the thumbnail the table draws of it. The viewer decodes
+// thumbnails with the browser's decoders (off the page's thread) and the
+// full tensor, for the inspector, with package imagebytes.
+type Encoded struct {
+	Info  imagebytes.Info
+	Bytes []byte // shares the record batch's buffer: read-only
+	// PreviewW, PreviewH are the thumbnail's size in pixels: the image's
+	// own, or scaled to at most raster.MaxPreviewSide a side.
+	PreviewW, PreviewH int
+}
+
+// imageColumn reports whether a column of type dt may hold encoded images
+// and returns how to find a row's bytes: a binary column (Binary,
+// LargeBinary, BinaryView), or a struct with a binary field "bytes" (and,
+// as Hugging Face's Image feature has, a string "path").
+func imageColumn(dt arrow.DataType) (bytesOf func(arr arrow.Array, i int) ([]byte, bool), ok bool) {
+	switch dt.ID() {
+	case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW:
+		return binaryValue, true
+	case arrow.STRUCT:
+		st := dt.(*arrow.StructType)
+		k, found := st.FieldIdx("bytes")
+		if !found {
+			return nil, false
+		}
+		if _, ok := imageColumn(st.Field(k).Type); !ok || st.Field(k).Type.ID() == arrow.STRUCT {
+			return nil, false
+		}
+		return func(arr arrow.Array, i int) ([]byte, bool) {
+			s, ok := arr.(*array.Struct)
+			if !ok || s.IsNull(i) {
+				return nil, false
+			}
+			return binaryValue(s.Field(k), i)
+		}, true
+	}
+	return nil, false
+}
+
+// binaryValue is row i of a binary array, false for a null row.
+func binaryValue(arr arrow.Array, i int) ([]byte, bool) {
+	if arr.IsNull(i) {
+		return nil, false
+	}
+	switch a := arr.(type) {
+	case *array.Binary:
+		return a.Value(i), true
+	case *array.LargeBinary:
+		return a.Value(i), true
+	case *array.BinaryView:
+		return a.Value(i), true
+	}
+	return nil, false
+}
+
+// encodedImage describes the bytes b when they are an encoded image: nil,
+// nil when they are not one (the cell shows its text); an error when they
+// are one that cannot be shown (a header that does not parse, or an image
+// past imagebytes.DefaultLimits).
+func encodedImage(b []byte) (*Encoded, error) {
+	if imagebytes.Sniff(b) == imagebytes.None {
+		return nil, nil
+	}
+	info, err := imagebytes.Config(b)
+	if err != nil {
+		return nil, err
+	}
+	lim := imagebytes.DefaultLimits
+	if info.Pixels() > lim.MaxPixels || len(b) > lim.MaxBytes {
+		return nil, fmt.Errorf("%s: %w: more than the %d pixels or %s this viewer decodes", info, imagebytes.ErrTooLarge,
+			lim.MaxPixels, HumanBytes(int64(lim.MaxBytes)))
+	}
+	w, h := raster.Fit(info.Width, info.Height)
+	return &Encoded{Info: info, Bytes: b, PreviewW: w, PreviewH: h}, nil
+}
+
+// imageCell summarises the encoded image b: its tensor's shape (height ×
+// width × channels, uint8) from the header, and what the thumbnail needs.
+func imageCell(e *Encoded) *TensorCell {
+	shape := []int{e.Info.Height, e.Info.Width, e.Info.Channels}
+	kind := raster.RGB
+	switch e.Info.Channels {
+	case 1:
+		kind = raster.Gray
+	case 4:
+		kind = raster.RGBA
+	}
+	return &TensorCell{
+		Shape: shape, LogicalShape: shape, DimNames: imagebytes.DimNames, LogicalDimNames: imagebytes.DimNames,
+		ValueType: arrow.PrimitiveTypes.Uint8.String(), Len: e.Info.Height * e.Info.Width * e.Info.Channels,
+		PreviewKind: kind, Image: e,
+	}
+}
+
+// imageTensor decodes the image in row i of an image column as a height ×
+// width × channel uint8 tensor (imagebytes.Decode).
+func imageTensor(bytesOf func(arrow.Array, int) ([]byte, bool)) tensorReader {
+	return func(arr arrow.Array, i int) (tensorext.Tensor, error) {
+		b, ok := bytesOf(arr, i)
+		if !ok {
+			return tensorext.Tensor{}, tensorext.ErrNullTensor
+		}
+		if imagebytes.Sniff(b) == imagebytes.None {
+			return tensorext.Tensor{}, fmt.Errorf("row %d holds %s that are not a PNG, JPEG, GIF or WebP image", i, HumanBytes(int64(len(b))))
+		}
+		return imagebytes.Decode(b, imagebytes.DefaultLimits)
+	}
+}

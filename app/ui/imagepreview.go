@@ -1,0 +1,76 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/imagebytes"
+	"github.com/tensorview/tensorview/app/raster"
+)
+
+// ImagePreview draws the thumbnail of an encoded image (PNG, JPEG, GIF,
+// WebP) held in a cell. The browser decodes and scales it
+// (createImageBitmap, off the page's thread, with colour-space conversion
+// off so the pixels are the file's own), so a column of large photos
+// scrolls without the wasm decoding them; where the browser refuses the
+// bytes, imagebytes.DecodePreview decodes the thumbnail in Go. The
+// inspector decodes the full image in Go (imagebytes.Decode). The canvas
+// is the thumbnail's size (decode.Encoded.PreviewW × PreviewH) and carries
+// data-preview like other previews, and data-image-format.
+type ImagePreview struct {
+	app.Compo
+	Image *decode.Encoded
+	Kind  string // "rgb", "rgba" or "gray"
+
+	shown *decode.Encoded // the image drawn, or being decoded, on the canvas
+}
+
+// OnMount starts decoding once the canvas exists.
+func (p *ImagePreview) OnMount(ctx app.Context) { p.draw(ctx) }
+
+// OnUpdate starts again when the cell shows another image (go-app reuses
+// components by position).
+func (p *ImagePreview) OnUpdate(ctx app.Context) {
+	if p.shown != p.Image {
+		ctx.Defer(p.draw)
+	}
+}
+
+// Render draws the canvas element.
+func (p *ImagePreview) Render() app.UI {
+	return app.Canvas().Class("preview").Attr("data-preview", p.Kind).Attr("data-image-format", string(p.Image.Info.Format)).
+		Width(p.Image.PreviewW).Height(p.Image.PreviewH)
+}
+
+func (p *ImagePreview) draw(ctx app.Context) {
+	e := p.Image
+	p.shown = e
+	u8 := app.Window().Get("Uint8Array").New(len(e.Bytes))
+	app.CopyBytesToJS(u8, e.Bytes)
+	blob := app.Window().Get("Blob").New([]any{u8})
+	opts := map[string]any{"premultiplyAlpha": "none", "colorSpaceConversion": "none"}
+	if e.PreviewW != e.Info.Width || e.PreviewH != e.Info.Height {
+		opts["resizeWidth"], opts["resizeHeight"], opts["resizeQuality"] = e.PreviewW, e.PreviewH, "high"
+	}
+	then(app.Window().Call("createImageBitmap", blob, opts), func(bmp app.Value) {
+		if canvas := p.JSValue(); p.shown == e && canvas.Truthy() {
+			canvas.Call("getContext", "2d").Call("drawImage", bmp, 0, 0)
+		}
+		bmp.Call("close")
+	}, func(string) {
+		// The browser cannot decode it: decode the thumbnail in Go.
+		ctx.Async(func() {
+			img, _, err := imagebytes.DecodePreview(e.Bytes, raster.MaxPreviewSide, imagebytes.DefaultLimits)
+			ctx.Dispatch(func(app.Context) {
+				if p.shown != e {
+					return
+				}
+				if err != nil {
+					p.JSValue().Call("setAttribute", "data-preview-error", err.Error())
+					return
+				}
+				putImage(p.JSValue(), img)
+			})
+		})
+	})
+}
