@@ -80,10 +80,8 @@ func encodedImage(b []byte) (*Encoded, error) {
 	if err != nil {
 		return nil, err
 	}
-	lim := imagebytes.DefaultLimits
-	if info.Pixels() > lim.MaxPixels || len(b) > lim.MaxBytes {
-		return nil, fmt.Errorf("%s: %w: more than the %d pixels or %s this viewer decodes", info, imagebytes.ErrTooLarge,
-			lim.MaxPixels, HumanBytes(int64(lim.MaxBytes)))
+	if err := imagebytes.CheckLimits(b, info, imagebytes.DefaultLimits); err != nil {
+		return nil, err
 	}
 	w, h := raster.Fit(info.Width, info.Height)
 	return &Encoded{Info: info, Bytes: b, PreviewW: w, PreviewH: h}, nil

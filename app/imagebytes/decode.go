@@ -76,7 +76,7 @@ func decodeImage(b []byte, lim Limits) (img image.Image, info Info, err error) {
 	if err != nil {
 		return nil, info, err
 	}
-	if err := checkLimits(b, info, lim); err != nil {
+	if err := CheckLimits(b, info, lim); err != nil {
 		return nil, info, err
 	}
 	defer func() {

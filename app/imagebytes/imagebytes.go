@@ -217,9 +217,12 @@ func Config(b []byte) (info Info, err error) {
 	return info, nil
 }
 
-// checkLimits refuses b before decoding when it or its declared size is
-// past lim.
-func checkLimits(b []byte, info Info, lim Limits) error {
+// CheckLimits returns why the image b, whose header says info (Config),
+// is refused before decoding, or nil: it is larger than lim.MaxBytes,
+// declares no pixels, or declares more than lim.MaxPixels (an error
+// wrapping ErrTooLarge that names the declared size). Decode and
+// DecodePreview check it first.
+func CheckLimits(b []byte, info Info, lim Limits) error {
 	lim = lim.norm()
 	if len(b) > lim.MaxBytes {
 		return &limitError{fmt.Sprintf("%s is %s bytes, more than the %s this viewer decodes",
