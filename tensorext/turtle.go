@@ -226,7 +226,7 @@ func (t *TurtleType) setSchema(b []byte) error {
 	case first.kind != msgSchema:
 		return fmt.Errorf("schema's first IPC message is a %s, not a Schema", msgKindName(first.kind))
 	case n > 1:
-		t.addNote(fmt.Errorf("schema holds %d IPC messages after the Schema (ignored)", n-1))
+		t.addNote(fmt.Errorf("schema holds %d more IPC message(s) after the Schema (ignored)", n-1))
 	}
 	s, err := decodeSchema(first)
 	if err != nil {
