@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/tensorview/tensorview/internal/ipcverify"
 )
 
 // Arrow IPC message framing, read without decoding record batches (Arrow
@@ -18,7 +20,9 @@ import (
 // file is "ARROW1", two bytes of padding, a stream, the footer, the int32
 // footer size and "ARROW1". arrow.turtle uses this to re-frame a row's value
 // under its declared schema (TurtleArray.Stream) and to check the lengths a
-// value declares before arrow-go allocates them.
+// value declares before arrow-go allocates them: message and body sizes
+// against the bytes present, every flatbuffer (internal/ipcverify), and the
+// uncompressed sizes of compressed buffers.
 
 // Message header types (Message.fbs, union MessageHeader).
 const (
@@ -102,6 +106,11 @@ func eachIPCMessage(b []byte, fn func(ipcMessage) error) error {
 		}
 		meta := b[p : p+int(size)]
 		p += int(size)
+		// Verified before anything reads it: arrow-go trusts flatbuffer
+		// vector lengths and would allocate by them.
+		if err := ipcverify.Message(meta); err != nil {
+			return fmt.Errorf("IPC message at byte %d: %v", start, err)
+		}
 		kind, bodyLen, err := parseMessage(meta)
 		if err != nil {
 			return fmt.Errorf("IPC message at byte %d: %v", start, err)

@@ -961,3 +961,52 @@ func equalFloats(a, b []float64) bool {
 	}
 	return true
 }
+
+// patchVectorLength sets the length of vector field vec of the header table
+// (Schema or RecordBatch) of the first message of the framed bytes b.
+func patchVectorLength(t *testing.T, b []byte, vec int, n uint32) {
+	t.Helper()
+	meta := b[8:]
+	root, err := fbTableAt(meta, int(binary.LittleEndian.Uint32(meta)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr, ok, err := root.table(2)
+	if !ok || err != nil {
+		t.Fatal("no header", err)
+	}
+	p, ok, err := hdr.field(vec, 4)
+	if !ok || err != nil {
+		t.Fatal("no vector", err)
+	}
+	at := p + int(binary.LittleEndian.Uint32(meta[p:]))
+	binary.LittleEndian.PutUint32(meta[at:], n)
+}
+
+// TestTurtleHostileVectorLengths: flatbuffer vector lengths arrow-go would
+// allocate by (schema fields, record batch nodes) are verified first: an
+// error, not a fatal out-of-memory (found by FuzzTurtle: a 165 GB
+// allocation in arrow-go's schema reader).
+func TestTurtleHostileVectorLengths(t *testing.T) {
+	const malformed = "malformed IPC metadata (a flatbuffer offset or length points outside it)"
+	head := streamBytes(t, leafSchema())
+	bad := append([]byte{}, head...)
+	patchVectorLength(t, bad, 1, 0xFFFFFFF0) // Schema.fields
+	et, _ := (&TurtleType{}).Deserialize(turtleStorage(), metaFor(bad, nil))
+	if err, want := et.(*TurtleType).Validate(), "schema is not an IPC stream: IPC message at byte 0: "+malformed; errText(err) != want {
+		t.Errorf("Validate() = %v\nwant         %s", err, want)
+	}
+
+	typ := mustTurtle(t, leafSchema())
+	leaf := leafBatch(t, memory.DefaultAllocator, []int32{1}, []float64{2})
+	defer leaf.Release()
+	full := streamBytes(t, leafSchema(), leaf)
+	lone := append([]byte{}, full[len(head)-8:len(full)-8]...)
+	patchVectorLength(t, lone, 1, 0x7FFFFFFF) // RecordBatch.nodes
+	a := turtleArray(t, typ, []string{""}, [][]byte{lone})
+	defer a.Release()
+	want := "row 0: value is not a record batch of the declared schema: IPC message at byte 0: " + malformed
+	if _, err := a.Batch(nil, 0); errText(err) != want {
+		t.Errorf("Batch error %v\nwant        %s", err, want)
+	}
+}
