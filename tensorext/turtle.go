@@ -490,6 +490,7 @@ func (a *TurtleArray) Batch(mem memory.Allocator, i int) (rec arrow.RecordBatch,
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
+	track := &trackingAllocator{Allocator: mem, live: map[*byte][]byte{}}
 	defer func() {
 		if r := recover(); r != nil {
 			if rec != nil {
@@ -497,8 +498,9 @@ func (a *TurtleArray) Batch(mem memory.Allocator, i int) (rec arrow.RecordBatch,
 			}
 			rec, err = nil, rowError(i, "record batch cannot be decoded: %v", r)
 		}
+		track.finish(err == nil)
 	}()
-	r, err := ipc.NewReader(bytes.NewReader(s), ipc.WithAllocator(mem))
+	r, err := ipc.NewReader(bytes.NewReader(s), ipc.WithAllocator(track))
 	if err != nil {
 		return nil, rowError(i, "record batch cannot be decoded: %v", err)
 	}
@@ -522,6 +524,71 @@ func (a *TurtleArray) Batch(mem memory.Allocator, i int) (rec arrow.RecordBatch,
 		}
 	}
 	return rec, nil
+}
+
+// trackingAllocator records what Batch allocates while decoding: arrow-go's
+// IPC reader does not free every buffer when it fails half way (a
+// decompression error leaves its buffer allocated), so after a failure
+// finish hands them back to the caller's allocator, whose accounting (a
+// bound, memory.CheckedAllocator) stays right.
+type trackingAllocator struct {
+	memory.Allocator
+	mu   sync.Mutex
+	live map[*byte][]byte // nil once finished
+}
+
+func (t *trackingAllocator) Allocate(n int) []byte {
+	b := t.Allocator.Allocate(n)
+	t.add(b)
+	return b
+}
+
+func (t *trackingAllocator) Reallocate(n int, b []byte) []byte {
+	t.remove(b)
+	nb := t.Allocator.Reallocate(n, b)
+	t.add(nb)
+	return nb
+}
+
+func (t *trackingAllocator) Free(b []byte) {
+	t.remove(b)
+	t.Allocator.Free(b)
+}
+
+func (t *trackingAllocator) add(b []byte) {
+	if cap(b) == 0 {
+		return
+	}
+	t.mu.Lock()
+	if t.live != nil {
+		t.live[&b[:1][0]] = b
+	}
+	t.mu.Unlock()
+}
+
+func (t *trackingAllocator) remove(b []byte) {
+	if cap(b) == 0 {
+		return
+	}
+	t.mu.Lock()
+	if t.live != nil {
+		delete(t.live, &b[:1][0])
+	}
+	t.mu.Unlock()
+}
+
+// finish stops tracking; after a failure it frees what is still allocated
+// (nothing references it: the reader and the batch are released).
+func (t *trackingAllocator) finish(ok bool) {
+	t.mu.Lock()
+	live := t.live
+	t.live = nil
+	t.mu.Unlock()
+	if !ok {
+		for _, b := range live {
+			t.Allocator.Free(b)
+		}
+	}
 }
 
 // ValueStr returns row i as {label: "…", value: N bytes}, or "(null)".
