@@ -391,8 +391,9 @@ func (a *TurtleArray) ValidateStorage() error { return a.check() }
 // It does not decode the batch, it re-frames the value's messages: each one
 // gets the continuation marker 0xFFFFFFFF and its metadata size, its
 // metadata is zero-padded to a multiple of 8 bytes so that its body starts
-// 8-byte aligned, and the body is copied as is (one allocation, at most
-// about 2.4 times the value's size).
+// 8-byte aligned (given bodies of whole 8-byte words, as writers make them),
+// and the body is copied as is (the output is less than
+// twice the value's size plus the declared Schema message).
 //
 // The value may be a whole IPC stream (a Schema message, the batch, an
 // optional end-of-stream marker), the messages without the Schema message
@@ -401,7 +402,8 @@ func (a *TurtleArray) ValidateStorage() error { return a.check() }
 // equal the declared schema (arrow.Schema.Equal), else the row's bytes are
 // laid out for another schema and Stream returns an error. Stream also
 // returns an error, prefixed "row i:", for bytes that are not IPC messages
-// (a truncated message, a length past the end), for a Tensor, SparseTensor
+// (a truncated message, a length past the end, a flatbuffer pointing outside
+// itself: internal/ipcverify), for a Tensor, SparseTensor
 // or second Schema message, for no record batch at all, and for a compressed
 // batch declaring more than 2 GiB uncompressed. It passes on every record
 // batch when the value holds more than one (Batch takes exactly one).
