@@ -28,7 +28,8 @@ type Cell struct {
 	Text   string // the value as text (non-tensor cells, and broken tensor columns)
 	Null   bool
 	Tensor *TensorCell
-	Err    string // why this value could not be decoded
+	Nested *NestedCell // a nested record batch (arrow.turtle)
+	Err    string      // why this value could not be decoded
 }
 
 // TensorCell summarises one tensor.
@@ -74,6 +75,9 @@ func (f *File) Cell(row int64, col int) (c Cell) {
 		return Cell{Err: e}
 	}
 	arr := ch.rec.Column(col)
+	if ta, ok := arr.(*tensorext.TurtleArray); ok && f.fields[col].Nested {
+		return f.nestedCell(ta, i)
+	}
 	if bytesOf := f.images[col]; bytesOf != nil {
 		if c, ok := encodedCell(bytesOf, arr, i); ok {
 			return c

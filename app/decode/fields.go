@@ -34,6 +34,9 @@ type Field struct {
 	// Note says why a column that looks like tensors is shown as its
 	// storage (Ray metadata that is a pickle, say); empty otherwise.
 	Note string
+	// Nested is set for an arrow.turtle column: each value is a labelled
+	// record batch (Cell.Nested; File.Nested opens it).
+	Nested bool
 	// Images is set for a column whose values may be encoded images (a
 	// binary column, or Hugging Face's Image struct {bytes, path}): a
 	// value whose bytes are a PNG, JPEG, GIF or WebP image (told by its
@@ -93,6 +96,17 @@ func describeField(i int, fld arrow.Field, schemaMeta arrow.Metadata) (Field, te
 	}
 	if out.Tensor != nil {
 		return out, canonicalTensor
+	}
+	if t, ok := fld.Type.(*tensorext.TurtleType); ok {
+		if err := t.Validate(); err != nil && t.Schema() == nil {
+			out.Err = err.Error()
+		} else {
+			out.Nested = true
+			if err != nil {
+				out.Note = err.Error() // read leniently
+			}
+		}
+		return out, nil
 	}
 	if out.Err != "" {
 		return out, nil

@@ -54,6 +54,8 @@ type File struct {
 	cache  *batchCache
 	notes  notes
 
+	depth int // nested record batches below the file the viewer opened (Nested)
+
 	// windowReads counts the row windows read from large batches.
 	windowReads atomic.Int64
 }

@@ -37,6 +37,19 @@ func (c *CellView) Render() app.UI {
 			// title says what pressing it does.
 			Title(fmt.Sprintf("Inspect %s, row %d", c.Field, c.Row)).
 			OnClick(c.inspect).OnKeyDown(c.onKey)
+	case cell.Nested != nil:
+		n := cell.Nested
+		label := n.Label
+		if label == "" {
+			label = "(no label)"
+		}
+		return app.Div().Class("cell nested").Attr("data-nested", true).Attr("data-field", c.Field).Attr("data-col", c.Col).
+			Attr("data-rows", n.Rows).Attr("data-columns", n.Columns).TabIndex(tab).Role("button").
+			Title(fmt.Sprintf("Open the nested record batch of %s, row %d", c.Field, c.Row)).
+			OnClick(c.openNested).OnKeyDown(c.onKey).Body(
+			app.Div().Class("nested-label").Text(label),
+			app.Div().Class("summary").Text(fmt.Sprintf("record batch: %d rows × %d columns · %s", n.Rows, n.Columns, decode.HumanBytes(int64(n.Bytes)))),
+		)
 	case cell.Err != "":
 		return app.Div().Class("cell error").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).
 			Attr("data-cell-error", cell.Err).Title(cell.Err).Body(
@@ -57,9 +70,18 @@ func (c *CellView) inspect(ctx app.Context, e app.Event) {
 	ctx.NewActionWithValue(actionInspect, inspectTarget{Col: c.Col, Row: c.Row})
 }
 
+// openNested shows the cell's nested record batch in the grid.
+func (c *CellView) openNested(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionNested, inspectTarget{Col: c.Col, Row: c.Row})
+}
+
 func (c *CellView) onKey(ctx app.Context, e app.Event) {
 	if k := e.Get("key").String(); k == "Enter" || k == " " {
 		e.PreventDefault()
+		if c.Cell.Nested != nil {
+			c.openNested(ctx, e)
+			return
+		}
 		c.inspect(ctx, e)
 	}
 	// Other keys go on to the table, which moves the focus.

@@ -25,6 +25,7 @@ const (
 	actionCancel     = "tv/cancel"      // no value: stop indexing
 	actionCancelRead = "tv/cancel-read" // no value: stop the record batch reads under way
 	actionReadAgain  = "tv/read-again"  // no value: read the cancelled rows in view again
+	actionNested     = "tv/nested"      // value: inspectTarget, a nested record batch cell to open
 )
 
 // State names, as the root's data-state attribute spells them.
@@ -66,6 +67,35 @@ type Viewer struct {
 	addressDue bool                 // an address update is scheduled
 	note       string               // a short status in the top bar ("link copied")
 	opens      int                  // files asked to open so far: a slow open that a newer one overtook is dropped
+
+	// nested record batches opened below file (arrow.turtle values), the
+	// last one shown in the grid; empty when the file itself is shown.
+	nested []nestedLevel
+}
+
+// nestedLevel is a nested record batch shown in the grid, and where it
+// was opened from.
+type nestedLevel struct {
+	file  *decode.File
+	label string // for the breadcrumb
+	row   int64  // the row of the level above it was opened from
+}
+
+// shown is the file the grid, the schema panel and the inspector show: the
+// innermost nested record batch opened, else the file.
+func (v *Viewer) shown() *decode.File {
+	if n := len(v.nested); n > 0 {
+		return v.nested[n-1].file
+	}
+	return v.file
+}
+
+// closeNested closes the nested record batches below level k (0: all).
+func (v *Viewer) closeNested(k int) {
+	for _, l := range v.nested[k:] {
+		l.file.Close()
+	}
+	v.nested = v.nested[:k]
 }
 
 // OnAppUpdate is called when the service worker has fetched a newer build.
@@ -122,9 +152,38 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	ctx.Handle(actionInspect, func(ctx app.Context, a app.Action) {
 		t := a.Value.(inspectTarget)
 		v.inspect, v.restore = &t, nil
+		if len(v.nested) > 0 {
+			// The address names fields of the file, not of a nested batch.
+			ctx.Update()
+			return
+		}
 		v.view.Inspector = &viewstate.Inspector{Field: v.file.Fields()[t.Col].Name, Row: t.Row, Y: -1, X: -1, Channel: -1}
 		v.writeAddress(true)
 		v.pushed = !v.view.Embed
+		ctx.Update()
+	})
+	ctx.Handle(actionNested, func(ctx app.Context, a app.Action) {
+		t := a.Value.(inspectTarget)
+		f := v.shown()
+		inner, err := f.Nested(t.Row, t.Col)
+		if err != nil {
+			v.errText, v.loading = err.Error(), fmt.Sprintf("the nested record batch of %s, row %d", f.Fields()[t.Col].Name, t.Row)
+			ctx.Update()
+			return
+		}
+		label := fmt.Sprintf("%s, row %d: %s", f.Fields()[t.Col].Name, t.Row, inner.Name)
+		v.nested = append(v.nested, nestedLevel{file: inner, label: label, row: t.Row})
+		v.inspect, v.errText, v.startRow = nil, "", 0
+		ctx.Update()
+	})
+	ctx.Handle(actionCrumb, func(ctx app.Context, a app.Action) {
+		k := a.Value.(int)
+		if k >= len(v.nested) {
+			return
+		}
+		v.startRow = v.nested[k].row // back where the batch was opened from
+		v.closeNested(k)
+		v.inspect = nil
 		ctx.Update()
 	})
 	ctx.Handle(actionCloseInspect, func(ctx app.Context, a app.Action) {
@@ -239,6 +298,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			return
 		}
 		if v.file != nil {
+			v.closeNested(0)
 			v.file.Close()
 		}
 		v.src.stop()
@@ -395,23 +455,40 @@ func (v *Viewer) Render() app.UI {
 				}),
 			),
 			app.If(v.file != nil, func() app.UI {
+				shown := v.shown()
+				rows := v.rows
+				if shown != v.file {
+					rows, _ = shown.Rows()
+				}
 				return app.Div().Class("file").Body(
 					&FileWarnings{File: v.file, Count: len(v.file.Warnings())},
+					app.Div().Class("nesting").Body(
+						app.If(len(v.nested) > 0, func() app.UI { return &Breadcrumb{Levels: v.crumbs()} }),
+					),
 					// In the page whether open or not (display: none when
 					// closed), so its hooks stay readable.
 					app.Aside().ID("schema-panel").Class(panelClass(v.schema)).Attr("data-role", "schema-panel").Body(
 						app.Button().Type("button").Class("close").Attr("data-action", "close-schema").Aria("label", "Close the schema").
 							Text("×").OnClick(v.toggleSchema),
-						app.If(len(v.file.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: v.file.Metadata} }),
-						&SchemaTable{Fields: v.file.Fields()},
+						app.If(len(shown.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: shown.Metadata} }),
+						&SchemaTable{Fields: shown.Fields()},
 					),
-					&RowsTable{File: v.file, Rows: v.rows, Start: v.startRow},
+					&RowsTable{File: shown, Rows: rows, Start: v.startRow},
 				)
 			}),
 			app.If(v.file != nil && v.inspect != nil, func() app.UI {
-				return &Inspector{File: v.file, Col: v.inspect.Col, Row: v.inspect.Row, Restore: v.restore}
+				return &Inspector{File: v.shown(), Col: v.inspect.Col, Row: v.inspect.Row, Restore: v.restore}
 			}),
 		)
+}
+
+// crumbs are the breadcrumb's levels: the file, then each nested batch.
+func (v *Viewer) crumbs() []string {
+	out := []string{v.file.Name}
+	for _, l := range v.nested {
+		out = append(out, l.label)
+	}
+	return out
 }
 
 // schemaKey is the local storage key that remembers the schema panel.
