@@ -6,10 +6,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/chromedp/chromedp"
 )
 
@@ -195,6 +199,57 @@ func TestDialects(t *testing.T) {
 			}
 		}
 		b.screenshot("dialects-daft")
+	})
+
+	t.Run("an embedding strip", func(t *testing.T) {
+		// A plain FixedSizeList<float32>[64] (how Polars or pyarrow store
+		// embeddings): each row's preview is one row of 64 grey pixels.
+		mem := memory.DefaultAllocator
+		bld := array.NewFixedSizeListBuilder(mem, 64, arrow.PrimitiveTypes.Float32)
+		vb := bld.ValueBuilder().(*array.Float32Builder)
+		rows := [][]float32{}
+		for r := range 2 {
+			row := make([]float32, 64)
+			for k := range row {
+				row[k] = float32(math.Sin(float64(k)/5 + float64(r)))
+			}
+			bld.Append(true)
+			vb.AppendValues(row, nil)
+			rows = append(rows, row)
+		}
+		arr := bld.NewArray()
+		defer arr.Release()
+		schema := arrow.NewSchema([]arrow.Field{{Name: "embedding", Type: arr.DataType()}}, nil)
+		rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 2)
+		defer rec.Release()
+		path := writeIPCFile(t, "embeddings.arrow", schema, rec)
+		b.upload(path)
+		b.waitOpened("embeddings.arrow")
+		for r, row := range rows {
+			w, h, pix := b.canvas(r, "embedding")
+			if w != 64 || h != 1 {
+				t.Fatalf("row %d: strip %dx%d, want 64x1", r, w, h)
+			}
+			lo, hi := slices.Min(row), slices.Max(row)
+			for k, v := range row {
+				want := int(math.Round(float64((v - lo) / (hi - lo) * 255)))
+				if got := pix[k*4]; got < want-1 || got > want+1 || pix[k*4+3] != 255 {
+					t.Errorf("row %d element %d: grey %d (alpha %d), want %d", r, k, got, pix[k*4+3], want)
+					break
+				}
+			}
+		}
+		var kind string
+		b.eval(`document.querySelector('[data-row="0"] canvas[data-preview]').dataset.preview`, &kind)
+		if kind != "strip" {
+			t.Errorf("preview kind %q, want strip", kind)
+		}
+		b.screenshot("dialects-embedding-strip")
+		b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
+		for _, v := range b.axe() {
+			t.Errorf("dialect schema panel: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
+		}
+		b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
 	})
 
 	for _, c := range []struct {

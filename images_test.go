@@ -94,6 +94,9 @@ func TestImageBytes(t *testing.T) {
 		t.Errorf("row 5 shows %q, row 7's error %q", texts.NotImage, texts.Bomb)
 	}
 	b.screenshot("images-bytes")
+	for _, v := range b.axe() {
+		t.Errorf("image cells: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
+	}
 
 	// The inspector decodes the formula PNG.
 	b.run(chromedp.Click(`[data-row="0"] [data-tensor][data-field=image]`, chromedp.ByQuery))

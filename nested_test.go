@@ -124,6 +124,9 @@ func TestNestedBatches(t *testing.T) {
 		}
 	}
 	b.screenshot("nested-level2")
+	for _, v := range b.axe() {
+		t.Errorf("nested batch with a breadcrumb: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
+	}
 
 	// Back to the file.
 	b.run(chromedp.Click(`[data-role=breadcrumb] button[data-level="0"]`, chromedp.ByQuery))

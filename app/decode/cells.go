@@ -166,6 +166,11 @@ func Summarize(t tensorext.Tensor) *TensorCell {
 	if l, ok := raster.DetectLayout(logical.Shape, logical.DimNames, t.ValueType()); ok {
 		tc.Preview = raster.Preview(logical, l)
 		tc.PreviewKind = l.Kind
+	} else if tc.Len > InlineValues && logical.NDim() == 1 {
+		// An embedding too long to list: a strip of its values.
+		if tc.Preview = raster.StripPreview(logical); tc.Preview != nil {
+			tc.PreviewKind = raster.Strip
+		}
 	}
 	return tc
 }

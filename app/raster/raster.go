@@ -27,6 +27,9 @@ const (
 	Gray Kind = "gray"
 	RGB  Kind = "rgb"
 	RGBA Kind = "rgba"
+	// Strip is a 1-D tensor (an embedding) drawn as one row of grey
+	// pixels (StripPreview).
+	Strip Kind = "strip"
 )
 
 // Layout says where the image dimensions of a tensor are: indices into its
@@ -267,4 +270,17 @@ func Fit(w, h int) (int, int) {
 		return MaxPreviewSide, max(1, h*MaxPreviewSide/w)
 	}
 	return max(1, w*MaxPreviewSide/h), MaxPreviewSide
+}
+
+// StripPreview draws a 1-D numeric tensor as a strip: one row of grey
+// pixels, one per element (at most MaxPreviewSide, the tensor scaled
+// down by nearest element), scaled from the tensor's min..max to 0..255
+// as Preview does. It returns nil for another number of dimensions, a
+// value type that is not numeric, or no elements.
+func StripPreview(t tensorext.Tensor) *image.RGBA {
+	if t.NDim() != 1 || t.Shape[0] == 0 || !tensorext.IsNumeric(t.Values) {
+		return nil
+	}
+	row := tensorext.Tensor{Values: t.Values, Offset: t.Offset, Shape: []int{1, t.Shape[0]}, Strides: []int{0, t.Strides[0]}}
+	return Preview(row, Layout{H: 0, W: 1, Channel: -1, Kind: Gray})
 }

@@ -186,3 +186,36 @@ func BenchmarkRange224RGB(b *testing.B) {
 		}
 	}
 }
+
+// TestStripPreview: a 1-D tensor is one row of grey pixels scaled from its
+// min..max; longer ones are sampled down to MaxPreviewSide pixels; other
+// tensors have no strip.
+func TestStripPreview(t *testing.T) {
+	vals := array.NewFloat32Builder(memory.DefaultAllocator)
+	vals.AppendValues([]float32{-1, 0, 1, 0.5, 3}, nil)
+	arr := vals.NewFloat32Array()
+	defer arr.Release()
+	// Elements 1..3 of the array, strided by 1: 0, 1, 0.5 -> 0, 255, 128
+	// (127.5 rounded, as Preview rounds).
+	img := StripPreview(tensorext.Tensor{Values: arr, Offset: 1, Shape: []int{3}, Strides: []int{1}})
+	if img == nil || img.Bounds().Dx() != 3 || img.Bounds().Dy() != 1 {
+		t.Fatalf("strip %v", img)
+	}
+	for x, want := range []uint8{0, 255, 128} {
+		if c := img.RGBAAt(x, 0); c.R != want || c.G != want || c.B != want || c.A != 255 {
+			t.Errorf("pixel %d = %v, want grey %d", x, c, want)
+		}
+	}
+	if StripPreview(tensorext.Tensor{Values: arr, Shape: []int{1, 5}, Strides: []int{5, 1}}) != nil {
+		t.Error("a 2-D tensor has a strip")
+	}
+	long := array.NewUint8Builder(memory.DefaultAllocator)
+	for i := range 1024 {
+		long.Append(uint8(i / 4))
+	}
+	la := long.NewUint8Array()
+	defer la.Release()
+	if img := StripPreview(tensorext.Tensor{Values: la, Shape: []int{1024}, Strides: []int{1}}); img.Bounds().Dx() != MaxPreviewSide {
+		t.Errorf("1024 elements: %d pixels, want %d", img.Bounds().Dx(), MaxPreviewSide)
+	}
+}
