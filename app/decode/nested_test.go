@@ -1,12 +1,21 @@
 package decode
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/tensorview/tensorview/tensorext"
 )
 
 // turtleBatch is a nested batch of testdata/turtle_expected.json.
@@ -134,3 +143,73 @@ func checkInnerBatch(t *testing.T, inner *File, w *turtleBatch) {
 // formatFloat is arrow-go's text of the fixture's float32 and integer
 // values.
 func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 32) }
+
+// deepTurtle writes an IPC stream whose one column "t" nests record batches
+// levels deep: each level's batch has one row whose "t" holds the next.
+func deepTurtle(t *testing.T, levels int) []byte {
+	t.Helper()
+	mem := memory.DefaultAllocator
+	leafSchema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int32}}, nil)
+	xb := array.NewInt32Builder(mem)
+	xb.Append(42)
+	xs := xb.NewArray()
+	rec := array.NewRecordBatch(leafSchema, []arrow.Array{xs}, 1)
+	xs.Release()
+	schema := leafSchema
+	for range levels {
+		typ, err := tensorext.NewTurtleType(schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := tensorext.NewTurtleBuilder(mem, typ)
+		if err := b.Append("level", rec); err != nil {
+			t.Fatal(err)
+		}
+		col := b.NewTurtleArray()
+		b.Release()
+		rec.Release()
+		schema = arrow.NewSchema([]arrow.Field{{Name: "t", Type: typ, Nullable: true}}, nil)
+		rec = array.NewRecordBatch(schema, []arrow.Array{col}, 1)
+		col.Release()
+	}
+	defer rec.Release()
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(schema))
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	return buf.Bytes()
+}
+
+// TestNestedDepthLimit: batches nested MaxNestedDepth levels below the file
+// open; one more level is refused with a message that says so.
+func TestNestedDepthLimit(t *testing.T) {
+	f, err := Open("deep.arrows", deepTurtle(t, MaxNestedDepth+2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cur := f
+	for level := 1; level <= MaxNestedDepth; level++ {
+		if c := cur.Cell(0, 0); c.Nested == nil || c.Nested.Label != "level" {
+			t.Fatalf("level %d: cell %+v", level, c)
+		}
+		inner, err := cur.Nested(0, 0)
+		if err != nil {
+			t.Fatalf("level %d: %v", level, err)
+		}
+		defer inner.Close()
+		if inner.Depth() != level {
+			t.Errorf("depth %d, want %d", inner.Depth(), level)
+		}
+		cur = inner
+	}
+	want := "a nested record batch 9 levels deep: tensorview opens at most 8 levels"
+	if _, err := cur.Nested(0, 0); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("level %d: %v, want %q", MaxNestedDepth+1, err, want)
+	}
+	if c := cur.Cell(0, 0); !strings.Contains(c.Err, want) {
+		t.Errorf("level %d's cell: %+v", MaxNestedDepth+1, c)
+	}
+}
