@@ -96,16 +96,35 @@ func openAll(t *testing.T, data []byte) {
 		return
 	}
 	defer f.Close()
+	opens := 32 // nested batches opened at most: 16 rows a level would grow exponentially
+	walkAll(t, f, false, &opens)
+}
+
+// walkAll indexes f and reads the cells of its first rows, the tensors
+// (canonical, dialects, encoded images) of their tensor columns, the
+// inspector engine on the first tensor, and the nested record batches
+// (arrow.turtle) of its first rows, recursively, as the viewer does when
+// a person opens them.
+func walkAll(t *testing.T, f *File, inspected bool, opens *int) bool {
 	noPanic(t, "index", f.Index(context.Background(), nil))
 	rows, _ := f.Rows()
-	inspected := false
 	for r := int64(0); r < min(rows, 16); r++ {
 		for c, fld := range f.Fields() {
 			cell := f.Cell(r, c)
 			if internal(cell.Err) {
 				t.Fatalf("row %d column %d: %s", r, c, cell.Err)
 			}
-			if fld.Tensor == nil {
+			if fld.Nested && *opens > 0 {
+				*opens--
+				inner, err := f.Nested(r, c)
+				noPanic(t, "nested", err)
+				if err == nil {
+					inspected = walkAll(t, inner, inspected, opens)
+					inner.Close()
+				}
+				continue
+			}
+			if fld.Nested || (fld.Tensor == nil && !fld.Images) {
 				continue
 			}
 			tn, err := f.Tensor(r, c)
@@ -122,6 +141,7 @@ func openAll(t *testing.T, data []byte) {
 			t.Fatalf("column %q: %s", fld.Name, fld.Err)
 		}
 	}
+	return inspected
 }
 
 // inspectAll runs the inspector engine on a tensor as the inspector does
