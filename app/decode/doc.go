@@ -25,10 +25,14 @@
 //
 // Its parts, unexported:
 //   - ipcIndex (index.go, footer.go, stream.go, message.go, ipcmsg.go,
-//     verify.go, layout.go, legacy.go, tensormsg.go): the IPC file's footer
-//     or the stream's messages, read and checked (flatbuffers, body
-//     layouts) before arrow-go sees them; where each record batch is and
-//     its row count, estimated from the bytes until its header is read.
+//     layout.go, legacy.go, tensormsg.go): the IPC file's footer or the
+//     stream's messages, read and checked (flatbuffers, body layouts)
+//     before arrow-go sees them; where each record batch is and its row
+//     count, estimated from the bytes until its header is read. The
+//     flatbuffer verification lives in internal/ipcverify (shared with
+//     tensorext): ipcverify.Footer and ipcverify.Message for footers and
+//     Schema, DictionaryBatch and RecordBatch messages, ipcverify.Table
+//     for tensormsg.go's Tensor messages.
 //   - batchCache (cache.go, lru.go): decoded chunks within the budget, each
 //     loaded once; per chunk a loading, failed or cancelled state.
 //   - decoding (batch.go, window.go, alloc.go): a record batch with

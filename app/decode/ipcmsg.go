@@ -6,11 +6,15 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/tensorview/tensorview/internal/ipcverify"
 )
 
 // This file reads just enough of the Arrow IPC flatbuffers (Footer, Message,
 // RecordBatch; format/File.fbs, Message.fbs) to locate record batches and
 // count their rows without decoding them. Decoding stays with arrow-go.
+// Footers and messages are verified first by internal/ipcverify (every
+// offset and length arrow-go may follow); the reads here rely on that.
 
 // fbTable is a flatbuffer table: the buffer and the table's position.
 type fbTable struct {
@@ -18,7 +22,13 @@ type fbTable struct {
 	pos int
 }
 
-var errFlatbuffer = errors.New("malformed IPC metadata (a flatbuffer offset or length points outside it)")
+// errFlatbuffer is ipcverify's error for a flatbuffer offset or length
+// that points outside the metadata.
+var errFlatbuffer = ipcverify.ErrFlatbuffer
+
+// maxDepth bounds the nesting of schema fields: ipcverify refuses schemas
+// nested deeper, the readers here expect no more.
+const maxDepth = ipcverify.MaxDepth
 
 func u32(b []byte, at int) (uint32, error) {
 	if at < 0 || at+4 > len(b) {
@@ -124,7 +134,7 @@ type block struct {
 
 // parseFooter returns the dictionary and record batch blocks of a Footer.
 func parseFooter(b []byte) (dicts, batches []block, err error) {
-	if err := verifyFooter(b); err != nil {
+	if err := ipcverify.Footer(b); err != nil {
 		return nil, nil, err
 	}
 	root, err := fbRoot(b)
@@ -156,11 +166,11 @@ func parseFooter(b []byte) (dicts, batches []block, err error) {
 
 // Message header types (Message.fbs, union MessageHeader).
 const (
-	msgSchema          = 1
-	msgDictionaryBatch = 2
-	msgRecordBatch     = 3
-	msgTensor          = 4
-	msgSparseTensor    = 5
+	msgSchema          = ipcverify.HeaderSchema
+	msgDictionaryBatch = ipcverify.HeaderDictionaryBatch
+	msgRecordBatch     = ipcverify.HeaderRecordBatch
+	msgTensor          = ipcverify.HeaderTensor
+	msgSparseTensor    = ipcverify.HeaderSparseTensor
 )
 
 // messageInfo is what the Message flatbuffer says about one message.
@@ -177,7 +187,7 @@ type messageInfo struct {
 // make arrow-go allocate without bound (a fatal out-of-memory no recover
 // can catch).
 func parseMessage(b []byte) (messageInfo, error) {
-	if err := verifyMessage(b); err != nil {
+	if err := ipcverify.Message(b); err != nil {
 		return messageInfo{}, err
 	}
 	root, err := fbRoot(b)

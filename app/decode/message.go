@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/tensorview/tensorview/internal/ipcverify"
 )
 
 // This file reads the encapsulated IPC messages of a file or stream (prefix,
@@ -157,15 +159,8 @@ func (x *ipcIndex) sawDictionary(id int64) bool {
 	return seen
 }
 
-func kindName(kind uint8) string {
-	switch kind {
-	case msgSchema:
-		return "schema"
-	case msgDictionaryBatch:
-		return "dictionary batch"
-	}
-	return "record batch"
-}
+// kindName names a message by its header type, as errors say it.
+func kindName(kind uint8) string { return ipcverify.HeaderName(int(kind)) }
 
 func orMsg(err error, msg string) string {
 	if err != nil {

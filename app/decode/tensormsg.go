@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/tensorview/tensorview/internal/ipcverify"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -39,6 +40,9 @@ import (
 // otherwise copies the values into row-major order first; it always writes a
 // name (empty when unnamed) for every dimension and data = {0, bodyLength}.
 // Nothing follows the body (no end-of-stream marker).
+//
+// ipcverify.Message does not look into Tensor headers: the flatbuffer is
+// read here with ipcverify.Table, which checks every field it reads.
 
 // errNotTensorMessage is returned by readTensorMessage when the file does
 // not start with an IPC message whose header is a Tensor (or a
@@ -173,12 +177,11 @@ func readTensorMeta(r io.ReaderAt, size int64) (*tensorMeta, error) {
 	if err := readTensorAt(r, meta, int64(plen)); err != nil {
 		return nil, err
 	}
-	v := &verifier{buf: meta}
-	msg, err := v.table(int(binary.LittleEndian.Uint32(meta)))
-	if err != nil || msg.scalars(2, 1) != nil {
+	msg, err := ipcverify.Root(meta)
+	if err != nil || msg.Scalars(2, 1) != nil {
 		return nil, errNotTensorMessage
 	}
-	switch kind, _ := msg.uint8(1); kind {
+	switch kind, _ := msg.Uint8(1); kind {
 	case msgSparseTensor:
 		return nil, errSparseTensorMessage
 	case msgTensor:
@@ -186,26 +189,21 @@ func readTensorMeta(r io.ReaderAt, size int64) (*tensorMeta, error) {
 		return nil, errNotTensorMessage
 	}
 	// From here on the file is a Tensor message: errors say what is wrong.
-	if msg.scalar(3, 8) != nil {
-		return nil, tensorMsgErr("%v", errFlatbuffer)
-	}
 	m := &tensorMeta{bodyStart: int64(plen) + metaLen}
-	m.bodyLen, _ = tmInt64(msg, 3)
+	if m.bodyLen, err = msg.Int64(3); err != nil {
+		return nil, tensorMsgErr("%v", err)
+	}
 	if m.bodyLen < 0 || m.bodyLen > size-m.bodyStart {
 		return nil, tensorMsgErr("its body of %d bytes at offset %d runs past the end of the file (%d bytes)", m.bodyLen, m.bodyStart, size)
 	}
-	at, ok, err := msg.ref(2)
+	t, ok, err := msg.TableField(2)
 	if err != nil {
 		return nil, tensorMsgErr("%v", err)
 	}
 	if !ok {
 		return nil, tensorMsgErr("the message has no Tensor header")
 	}
-	t, err := v.table(at)
-	if err != nil {
-		return nil, tensorMsgErr("%v", err)
-	}
-	if err := t.scalars(1, 0, 0, 0, 16); err != nil { // type_type, …, data
+	if err := t.Scalars(1, 0, 0, 0, 16); err != nil { // type_type, …, data
 		return nil, tensorMsgErr("%v", err)
 	}
 	if err := m.readType(t); err != nil {
@@ -214,15 +212,16 @@ func readTensorMeta(r io.ReaderAt, size int64) (*tensorMeta, error) {
 	if err := m.readShape(t, meta); err != nil {
 		return nil, err
 	}
-	if err := m.readStrides(t); err != nil {
+	if err := m.readStrides(t, meta); err != nil {
 		return nil, err
 	}
 	// data: struct Buffer {offset: long; length: long}, inline in the table.
 	// Arrow C++'s reader takes the whole body; its writer writes {0, body
 	// length}. Absent, it is the whole body.
 	m.data = ipcBuffer{0, m.bodyLen}
-	if o := t.off(4); o != 0 {
-		p := t.pos + o
+	if p, ok, err := t.Inline(4, 16); err != nil {
+		return nil, tensorMsgErr("%v", err)
+	} else if ok {
 		m.data = ipcBuffer{int64(binary.LittleEndian.Uint64(meta[p:])), int64(binary.LittleEndian.Uint64(meta[p+8:]))}
 	}
 	if m.data.offset < 0 || m.data.length < 0 || m.data.offset > m.bodyLen || m.data.length > m.bodyLen-m.data.offset {
@@ -231,43 +230,31 @@ func readTensorMeta(r io.ReaderAt, size int64) (*tensorMeta, error) {
 	return m, nil
 }
 
-// tmInt64 returns the 64-bit field i of a verified table (0 when absent).
-func tmInt64(t vtab, i int) (int64, error) {
-	o := t.off(i)
-	if o == 0 {
-		return 0, nil
-	}
-	if o+8 > t.size {
-		return 0, errFlatbuffer
-	}
-	return int64(binary.LittleEndian.Uint64(t.v.buf[t.pos+o:])), nil
-}
-
 // readType reads the Type union (Schema.fbs) of the Tensor table.
-func (m *tensorMeta) readType(t vtab) error {
-	kind, _ := t.uint8(0)
+func (m *tensorMeta) readType(t ipcverify.Table) error {
+	kind, _ := t.Uint8(0)
 	name := fmt.Sprintf("unknown type %d", kind)
 	if kind < len(tensorTypeNames) {
 		name = tensorTypeNames[kind]
 	}
-	at, ok, err := t.ref(1)
+	at, ok, err := t.Ref(1)
 	if err != nil {
 		return tensorMsgErr("%v", err)
 	}
 	if kind == 0 || !ok {
 		return tensorMsgErr("it declares no value type")
 	}
-	ty, err := t.v.table(at)
+	ty, err := t.TableAt(at)
 	if err != nil {
 		return tensorMsgErr("%v", err)
 	}
 	switch kind {
 	case 2: // Int {bitWidth: int; is_signed: bool}
-		if err := ty.scalars(4, 1); err != nil {
+		if err := ty.Scalars(4, 1); err != nil {
 			return tensorMsgErr("%v", err)
 		}
-		w, _ := ty.int32(0)
-		signed, _ := ty.uint8(1)
+		w, _ := ty.Int32(0)
+		signed, _ := ty.Uint8(1)
 		types := map[int][2]arrow.DataType{
 			8:  {arrow.PrimitiveTypes.Uint8, arrow.PrimitiveTypes.Int8},
 			16: {arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Int16},
@@ -284,10 +271,10 @@ func (m *tensorMeta) readType(t vtab) error {
 		}
 		m.width = int64(w / 8)
 	case 3: // FloatingPoint {precision: Precision (short) = HALF}
-		if err := ty.scalars(2); err != nil {
+		if err := ty.Scalars(2); err != nil {
 			return tensorMsgErr("%v", err)
 		}
-		p, _ := ty.short(0)
+		p, _ := ty.Int16(0)
 		switch p {
 		case 0:
 			m.valueType, m.width = arrow.FixedWidthTypes.Float16, 2
@@ -306,8 +293,8 @@ func (m *tensorMeta) readType(t vtab) error {
 }
 
 // readShape reads the [TensorDim] vector: sizes, names, element count.
-func (m *tensorMeta) readShape(t vtab, meta []byte) error {
-	start, ndim, err := t.vec(2, 4)
+func (m *tensorMeta) readShape(t ipcverify.Table, meta []byte) error {
+	start, ndim, err := t.Vector(2, 4)
 	if err != nil {
 		return tensorMsgErr("%v", err)
 	}
@@ -318,15 +305,14 @@ func (m *tensorMeta) readShape(t vtab, meta []byte) error {
 	names := make([]string, ndim)
 	named, nameBytes := true, 0
 	for k := range ndim {
-		p := start + 4*k
-		dim, err := t.v.table(p + int(binary.LittleEndian.Uint32(meta[p:])))
+		dim, err := t.VectorTable(start, k)
 		if err != nil {
 			return tensorMsgErr("%v", err)
 		}
-		if m.shape[k], err = tmInt64(dim, 0); err != nil {
+		if m.shape[k], err = dim.Int64(0); err != nil {
 			return tensorMsgErr("%v", err)
 		}
-		s, l, err := dim.vec(1, 1)
+		s, l, err := dim.Vector(1, 1)
 		if err != nil {
 			return tensorMsgErr("%v", err)
 		}
@@ -362,8 +348,8 @@ func (m *tensorMeta) readShape(t vtab, meta []byte) error {
 
 // readStrides reads the strides vector ([long], bytes): absent or empty
 // means row-major (as Arrow C++ reads it).
-func (m *tensorMeta) readStrides(t vtab) error {
-	start, n, err := t.vec(3, 8)
+func (m *tensorMeta) readStrides(t ipcverify.Table, meta []byte) error {
+	start, n, err := t.Vector(3, 8)
 	if err != nil {
 		return tensorMsgErr("%v", err)
 	}
@@ -375,7 +361,7 @@ func (m *tensorMeta) readStrides(t vtab) error {
 	}
 	m.strides = make([]int64, n)
 	for k := range m.strides {
-		m.strides[k] = int64(binary.LittleEndian.Uint64(t.v.buf[start+8*k:]))
+		m.strides[k] = int64(binary.LittleEndian.Uint64(meta[start+8*k:]))
 	}
 	return nil
 }
