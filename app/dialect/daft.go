@@ -316,48 +316,17 @@ func daftStructRow(arr arrow.Array, i int) (*array.Struct, error) {
 	return st, nil
 }
 
-// daftInt reads element i of an integer array as a non-negative int; name is
-// for errors.
+// daftInt reads element i of an integer array as an int in [0, 2^31);
+// name is for errors.
 func daftInt(a arrow.Array, i int, name string) (int, error) {
 	if i < 0 || i >= a.Len() {
 		return 0, fmt.Errorf("%s: row %d out of range", name, i)
 	}
-	if a.IsNull(i) {
-		return 0, fmt.Errorf("%s is null", name)
+	v, err := Int(a, i, math.MaxInt32)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
 	}
-	var v int64
-	var u uint64
-	unsigned := false
-	switch x := a.(type) {
-	case *array.Int8:
-		v = int64(x.Value(i))
-	case *array.Int16:
-		v = int64(x.Value(i))
-	case *array.Int32:
-		v = int64(x.Value(i))
-	case *array.Int64:
-		v = x.Value(i)
-	case *array.Uint8:
-		u, unsigned = uint64(x.Value(i)), true
-	case *array.Uint16:
-		u, unsigned = uint64(x.Value(i)), true
-	case *array.Uint32:
-		u, unsigned = uint64(x.Value(i)), true
-	case *array.Uint64:
-		u, unsigned = x.Value(i), true
-	default:
-		return 0, fmt.Errorf("%s is %s, not an integer", name, a.DataType())
-	}
-	if unsigned {
-		if u > math.MaxInt32 {
-			return 0, fmt.Errorf("%s %d is too large", name, u)
-		}
-		return int(u), nil
-	}
-	if v < 0 || v > math.MaxInt32 {
-		return 0, fmt.Errorf("%s %d is not in [0, 2^31)", name, v)
-	}
-	return int(v), nil
+	return v, nil
 }
 
 // daftTensor reads Tensor(T).

@@ -251,7 +251,7 @@ func TestDaftRowErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, want := range []string{"row 0: the row has 3 elements, shape [2,2] needs 4", "row 1: shape dimension -1 is not in [0, 2^31)"} {
+	for i, want := range []string{"row 0: the row has 3 elements, shape [2,2] needs 4", "row 1: shape dimension: negative (-1)"} {
 		if _, err := col.Tensor(tarr, i); err == nil || err.Error() != want {
 			t.Errorf("tensor row %d: %v, want %q", i, err, want)
 		}

@@ -280,7 +280,7 @@ func rayRowShape(shapes arrow.Array, i, ndim int) ([]int, error) {
 	}
 	shape := make([]int, ndim)
 	for k := range shape {
-		v, err := intAt(ints, start+k)
+		v, err := Int(ints, start+k, maxElems)
 		if err != nil {
 			return nil, fmt.Errorf("row %d: shape entry %d: %v", i, k, err)
 		}
@@ -290,43 +290,4 @@ func rayRowShape(shapes arrow.Array, i, ndim int) ([]int, error) {
 		return nil, fmt.Errorf("row %d: %v", i, err)
 	}
 	return shape, nil
-}
-
-// intAt reads element j of an integer array as a non-negative int.
-func intAt(a arrow.Array, j int) (int, error) {
-	if a.IsNull(j) {
-		return 0, errors.New("null")
-	}
-	var v int64
-	switch x := a.(type) {
-	case *array.Int8:
-		v = int64(x.Value(j))
-	case *array.Int16:
-		v = int64(x.Value(j))
-	case *array.Int32:
-		v = int64(x.Value(j))
-	case *array.Int64:
-		v = x.Value(j)
-	case *array.Uint8:
-		v = int64(x.Value(j))
-	case *array.Uint16:
-		v = int64(x.Value(j))
-	case *array.Uint32:
-		v = int64(x.Value(j))
-	case *array.Uint64:
-		u := x.Value(j)
-		if u > maxElems {
-			return 0, fmt.Errorf("%d is too large", u)
-		}
-		v = int64(u)
-	default:
-		return 0, fmt.Errorf("%s is not an integer type", a.DataType())
-	}
-	if v < 0 {
-		return 0, fmt.Errorf("negative (%d)", v)
-	}
-	if v > maxElems {
-		return 0, fmt.Errorf("%d is too large", v)
-	}
-	return int(v), nil
 }

@@ -72,5 +72,46 @@ func RowMajor(values arrow.Array, start, end int, shape []int, dimNames []string
 	return t, nil
 }
 
+// Int reads element i of an integer array of any width, signed or not, as
+// an int in [0, limit]: the shapes, ndims and image sizes producers store
+// in Arrow columns. Its errors say "null", "float32 is not an integer
+// type", "negative (-1)" or "4294967296 is more than 2147483647".
+func Int(a arrow.Array, i int, limit int64) (int, error) {
+	if a.IsNull(i) {
+		return 0, errors.New("null")
+	}
+	var v int64
+	switch x := a.(type) {
+	case *array.Int8:
+		v = int64(x.Value(i))
+	case *array.Int16:
+		v = int64(x.Value(i))
+	case *array.Int32:
+		v = int64(x.Value(i))
+	case *array.Int64:
+		v = x.Value(i)
+	case *array.Uint8:
+		v = int64(x.Value(i))
+	case *array.Uint16:
+		v = int64(x.Value(i))
+	case *array.Uint32:
+		v = int64(x.Value(i))
+	case *array.Uint64:
+		if u := x.Value(i); u > uint64(limit) {
+			return 0, fmt.Errorf("%d is more than %d", u, limit)
+		}
+		v = int64(x.Value(i))
+	default:
+		return 0, fmt.Errorf("%s is not an integer type", a.DataType())
+	}
+	switch {
+	case v < 0:
+		return 0, fmt.Errorf("negative (%d)", v)
+	case v > limit:
+		return 0, fmt.Errorf("%d is more than %d", v, limit)
+	}
+	return int(v), nil
+}
+
 // IsNull reports whether err is tensorext.ErrNullTensor or wraps it.
 func IsNull(err error) bool { return errors.Is(err, tensorext.ErrNullTensor) }
