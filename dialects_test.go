@@ -102,8 +102,8 @@ func nestedText(shape []int, values []any, bits int) string {
 // null rows, per-row errors and, for small tensors, the values listed; the
 // schema panel names the dialect; refused columns (hostile pickles, Daft's
 // sparse tensors) say why and show their storage; a Daft image's preview
-// has the exact pixels; the inspector works on a Hugging Face tensor and a
-// bfloat16 one.
+// has the exact pixels; an embedding's strip; the inspector opens on a
+// tensor of every dialect with the generator's min and max.
 func TestDialects(t *testing.T) {
 	skipWithoutSite(t)
 	expected := loadDialectExpected(t, "dialects_expected.json")
@@ -259,7 +259,12 @@ func TestDialects(t *testing.T) {
 		row               int
 		min, max, npyNote string
 	}{
+		{"dialects_nested.arrow", "fsl_f32_2x3", 0, "10", "12.5", ""},
+		{"dialects_ray.arrow", "ray_json_f32", 0, "10", "12.5", ""},
+		{"dialects_ray.arrow", "ray_var_json_f64", 0, "1.5", "2.5", ""},
 		{"dialects_hf.arrow", "a2_f32", 0, "10", "12.5", ""},
+		{"dialects_daft.arrow", "tensor", 0, "-5", "4", ""},
+		{"dialects_daft.arrow", "image", 0, "5", "192", ""},
 		{"lance_bfloat16.arrow", "bf16", 0, "-2.5", "3.38953e+38", "float32"},
 	} {
 		t.Run("inspector on "+c.field, func(t *testing.T) {
