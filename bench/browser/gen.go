@@ -38,6 +38,19 @@ const (
 	// values fit an int32 length (14266 rows, 2.15 GB): what a reader
 	// limited to 32-bit array lengths can take.
 	layoutSingle32 = "single32"
+	// layoutJPEG4K is record batches of jpegBatchRows rows whose image
+	// column is binary: each a 3840×2160 JPEG (quality 85), one of
+	// jpegDistinct pictures in turn. It measures image thumbnails decoded
+	// from bytes while scrolling.
+	layoutJPEG4K = "jpeg4k"
+)
+
+// The JPEG layout's geometry.
+const (
+	jpegW, jpegH   = 3840, 2160
+	jpegDistinct   = 8
+	jpegBatchRows  = 16
+	jpegRowBytesEs = 1_400_000 // about what one picture takes; plan's estimate of rows
 )
 
 // maxRows32 is the largest number of rows whose tensor child array length
@@ -103,8 +116,11 @@ func plan(dir, size, layout string) (benchFile, error) {
 			rows = maxRows32
 		}
 		f.Rows, f.Batches, f.ChildLen = rows, 1, int64(rows)*tensorBytes
+	case layoutJPEG4K:
+		f.Rows = int(max(1, n/jpegRowBytesEs))
+		f.Batches = (f.Rows + jpegBatchRows - 1) / jpegBatchRows
 	default:
-		return benchFile{}, fmt.Errorf("unknown layout %q: want b256, single or single32", layout)
+		return benchFile{}, fmt.Errorf("unknown layout %q: want b256, single, single32 or jpeg4k", layout)
 	}
 	f.Path = filepath.Join(dir, fmt.Sprintf("tensors-%s-%s.arrow", size, layout))
 	return f, nil
@@ -204,6 +220,9 @@ func fillImages(buf []uint8, first, n int) {
 // its buffers above 64 MB live in memory-mapped scratch files, so the page
 // cache, not the heap, holds them.
 func write(path string, f benchFile) (err error) {
+	if f.Layout == layoutJPEG4K {
+		return writeJPEG(path, f)
+	}
 	schema, typ, err := schemaOf()
 	if err != nil {
 		return err

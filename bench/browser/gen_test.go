@@ -94,3 +94,13 @@ func TestPlan(t *testing.T) {
 		t.Error("size big accepted")
 	}
 }
+
+func TestPlanJPEG(t *testing.T) {
+	f, err := plan(t.TempDir(), "100M", layoutJPEG4K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int((100 << 20) / jpegRowBytesEs); f.Rows != want || f.Batches != (want+jpegBatchRows-1)/jpegBatchRows {
+		t.Errorf("100M of 4K JPEGs: %d rows in %d batches, want %d rows", f.Rows, f.Batches, want)
+	}
+}

@@ -31,8 +31,10 @@
 //
 //	BENCH_DIR        where the files and results go (/tmp/tensorview-bench)
 //	BENCH_SIZES      file sizes, binary units (100M,1G,6G)
-//	BENCH_LAYOUTS    b256, single and/or single32 (b256,single); single32 is
-//	                 one batch capped at 14266 rows so int32 lengths suffice
+//	BENCH_LAYOUTS    b256, single, single32 and/or jpeg4k (b256,single);
+//	                 single32 is one batch capped at 14266 rows so int32
+//	                 lengths suffice; jpeg4k is a binary column of 3840×2160
+//	                 JPEGs (thumbnails decoded from bytes while scrolling)
 //	BENCH_VIEWERS    tensorview and/or arrow-js (tensorview,arrow-js)
 //	BENCH_SOURCES    file (input[type=file]) and/or url (HTTP) (file,url)
 //	BENCH_TIMEOUT    per measurement (120s)

@@ -51,10 +51,20 @@
       return a ? { error: a.textContent.trim() } : null;
     },
 
+    // drawn is the preview canvas of the rows matching sel once it shows
+    // its picture: at once for previews Go draws, once the browser has
+    // decoded it for images from bytes (data-image-format; its first
+    // pixel's alpha is then set).
+    drawn(sel) {
+      const c = document.querySelector(sel + ' canvas[data-preview]');
+      if (!c || !c.dataset.imageFormat) return c;
+      return c.getContext('2d').getImageData(0, 0, 1, 1).data[3] > 0 ? c : null;
+    },
+
     // firstPreviews waits, after the file input changed, for row 0 with a
-    // preview (or an alert).
+    // preview drawn (or an alert).
     async firstPreviews(timeoutMs) {
-      const r = await this.waitFor(() => document.querySelector('[data-row="0"] canvas[data-preview]') ? 'ok' : this.alert(), timeoutMs);
+      const r = await this.waitFor(() => this.drawn('[data-row="0"]') ? 'ok' : this.alert(), timeoutMs);
       const t0 = window.__benchChange;
       return { ms: t0 === null ? -1 : r.t - t0, timeout: !!r.timeout, error: r.v && r.v.error || '',
         rowsTitle: (document.querySelector('.rows h2') || {}).textContent || '' };
@@ -70,7 +80,7 @@
       const sel = `[data-row="${last}"]`;
       const row = await this.waitFor(() => document.querySelector(sel) || this.alert(), timeoutMs);
       if (row.timeout || (row.v && row.v.error)) return { timeout: !!row.timeout, error: row.v && row.v.error || '' };
-      const pv = await this.waitFor(() => document.querySelector(sel + ' canvas[data-preview]') || this.alert(), timeoutMs);
+      const pv = await this.waitFor(() => this.drawn(sel) || this.alert(), timeoutMs);
       return { rowMs: row.t - t0, previewMs: pv.timeout ? -1 : pv.t - t0, error: pv.v && pv.v.error || '' };
     },
 
