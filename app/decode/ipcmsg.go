@@ -333,7 +333,8 @@ func orErr(err error, msg string) error {
 }
 
 // footerWithoutDictionaries returns a copy of an IPC file's Footer
-// flatbuffer (verified) whose dictionaries vector is empty.
+// flatbuffer (verified) whose dictionaries vector is empty, verified again:
+// the copy is what arrow-go reads the schema from.
 func footerWithoutDictionaries(footer []byte) ([]byte, error) {
 	root, err := fbRoot(footer)
 	if err != nil {
@@ -345,6 +346,11 @@ func footerWithoutDictionaries(footer []byte) ([]byte, error) {
 		return out, err
 	}
 	binary.LittleEndian.PutUint32(out[start-4:], 0)
+	// A hostile footer can lay other tables over the vector's length
+	// (flatbuffers do not forbid overlaps): verify what arrow-go will read.
+	if err := ipcverify.Footer(out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
