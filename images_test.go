@@ -3,13 +3,21 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/jpeg"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/chromedp/chromedp"
 )
 
@@ -112,6 +120,22 @@ func TestImageBytes(t *testing.T) {
 	b.run(chromedp.KeyEvent("\x1b"))
 	b.waitFor(`document.querySelector('[data-role=inspector]') === null`)
 
+	// Scrolling through 300 image rows at once: thumbnails whose rows
+	// leave the view before the browser has decoded them are dropped (their
+	// components are gone), the page keeps working, and the last rows'
+	// thumbnails are drawn.
+	many := manyImagesFile(t, 300)
+	b.upload(many)
+	b.waitOpened(filepath.Base(many))
+	for _, frac := range []string{"0.5", "1", "0.25", "1"} {
+		b.eval(`(v => (v.scrollTop = v.scrollHeight * `+frac+`, true))(document.querySelector('[data-role=rows]'))`, nil)
+	}
+	b.waitDrawn(299, "image")
+	b.run(chromedp.Click(`[data-row="299"] [data-tensor][data-field=image]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=inspector][data-field=image] [data-role=stats]') !== null`)
+	b.run(chromedp.KeyEvent("\x1b"))
+	b.waitFor(`document.querySelector('[data-role=inspector]') === null`)
+
 	b.upload(filepath.Join("testdata", "images_hf.arrow"))
 	b.waitOpened("images_hf.arrow")
 	checkFormula(0, "image")
@@ -120,4 +144,47 @@ func TestImageBytes(t *testing.T) {
 	if !strings.Contains(path, "images/cat.png") {
 		t.Errorf("row 1 (a path only) shows %q", path)
 	}
+}
+
+// manyImagesFile writes rows binary cells: a 3840×2160 JPEG in even rows,
+// the formula PNG of images_bytes.arrow in odd ones.
+func manyImagesFile(t *testing.T, rows int) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "images_bytes.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ipc.NewFileReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rec, err := r.Record(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A photo-sized JPEG, slow enough to decode that rows leave the view
+	// before their thumbnails are ready, between copies of the formula PNG.
+	img := image.NewRGBA(image.Rect(0, 0, 3840, 2160))
+	for y := range 2160 {
+		for x := range 3840 {
+			img.SetRGBA(x, y, color.RGBA{uint8(x / 15), uint8(y / 9), uint8(x ^ y), 255})
+		}
+	}
+	var jpg bytes.Buffer
+	if err := jpeg.Encode(&jpg, img, &jpeg.Options{Quality: 85}); err != nil {
+		t.Fatal(err)
+	}
+	pics := [][]byte{jpg.Bytes(), rec.Column(1).(*array.Binary).Value(0)}
+	bld := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.Binary)
+	defer bld.Release()
+	for i := range rows {
+		bld.Append(pics[i%len(pics)])
+	}
+	col := bld.NewArray()
+	defer col.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "image", Type: arrow.BinaryTypes.Binary, Nullable: true}}, nil)
+	out := array.NewRecordBatch(schema, []arrow.Array{col}, int64(rows))
+	defer out.Release()
+	return writeIPCFile(t, "many_images.arrow", schema, out)
 }

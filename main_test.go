@@ -159,6 +159,16 @@ func newBrowserWith(t *testing.T, query, initScript string) *browser {
 			}
 		}
 	})
+	// A test fails when the wasm panicked, whatever it checked: Go's
+	// runtime prints "panic: …" and exits, and the page stops answering.
+	t.Cleanup(func() {
+		for _, l := range b.console.since(0) {
+			if strings.Contains(l, `"panic: `) || strings.Contains(l, "Go program has already exited") {
+				t.Errorf("the wasm crashed: %s", l)
+				return
+			}
+		}
+	})
 	if initScript != "" {
 		b.run(chromedp.ActionFunc(func(ctx context.Context) error {
 			_, err := page.AddScriptToEvaluateOnNewDocument(initScript).Do(ctx)

@@ -52,9 +52,15 @@ func (p *ImagePreview) draw(ctx app.Context) {
 	if e.PreviewW != e.Info.Width || e.PreviewH != e.Info.Height {
 		opts["resizeWidth"], opts["resizeHeight"], opts["resizeQuality"] = e.PreviewW, e.PreviewH, "high"
 	}
+	// The decode ends after the row may have scrolled out of view: the
+	// component is then dismounted (its JSValue unusable) and draws
+	// nothing.
+	current := func() bool { return p.Mounted() && p.shown == e }
 	then(app.Window().Call("createImageBitmap", blob, opts), func(bmp app.Value) {
-		if canvas := p.JSValue(); p.shown == e && canvas.Truthy() {
-			canvas.Call("getContext", "2d").Call("drawImage", bmp, 0, 0)
+		if current() {
+			if canvas := p.JSValue(); canvas.Truthy() {
+				canvas.Call("getContext", "2d").Call("drawImage", bmp, 0, 0)
+			}
 		}
 		bmp.Call("close")
 	}, func(string) {
@@ -62,7 +68,7 @@ func (p *ImagePreview) draw(ctx app.Context) {
 		ctx.Async(func() {
 			img, _, err := imagebytes.DecodePreview(e.Bytes, raster.MaxPreviewSide, imagebytes.DefaultLimits)
 			ctx.Dispatch(func(app.Context) {
-				if p.shown != e {
+				if !current() {
 					return
 				}
 				if err != nil {
