@@ -20,7 +20,8 @@ import (
 type ImagePreview struct {
 	app.Compo
 	Image *decode.Encoded
-	Kind  string // "rgb", "rgba" or "gray"
+	Kind  string      // "rgb", "rgba" or "gray"
+	Queue *thumbQueue // the table's decoding budget (nil: decode at once)
 
 	shown *decode.Encoded // the image drawn, or being decoded, on the canvas
 }
@@ -45,6 +46,16 @@ func (p *ImagePreview) Render() app.UI {
 func (p *ImagePreview) draw(ctx app.Context) {
 	e := p.Image
 	p.shown = e
+	// The decode ends after the row may have scrolled out of view: the
+	// component is then dismounted (its JSValue unusable) and draws
+	// nothing.
+	current := func() bool { return p.Mounted() && p.shown == e }
+	p.Queue.run(current, func(done func()) { p.decode(ctx, e, current, done) })
+}
+
+// decode has the browser decode e's thumbnail and draws it while current,
+// then calls done.
+func (p *ImagePreview) decode(ctx app.Context, e *decode.Encoded, current func() bool, done func()) {
 	u8 := app.Window().Get("Uint8Array").New(len(e.Bytes))
 	app.CopyBytesToJS(u8, e.Bytes)
 	blob := app.Window().Get("Blob").New([]any{u8})
@@ -52,11 +63,8 @@ func (p *ImagePreview) draw(ctx app.Context) {
 	if e.PreviewW != e.Info.Width || e.PreviewH != e.Info.Height {
 		opts["resizeWidth"], opts["resizeHeight"], opts["resizeQuality"] = e.PreviewW, e.PreviewH, "high"
 	}
-	// The decode ends after the row may have scrolled out of view: the
-	// component is then dismounted (its JSValue unusable) and draws
-	// nothing.
-	current := func() bool { return p.Mounted() && p.shown == e }
 	then(app.Window().Call("createImageBitmap", blob, opts), func(bmp app.Value) {
+		defer done()
 		if current() {
 			if canvas := p.JSValue(); canvas.Truthy() {
 				canvas.Call("getContext", "2d").Call("drawImage", bmp, 0, 0)
@@ -66,6 +74,7 @@ func (p *ImagePreview) draw(ctx app.Context) {
 	}, func(string) {
 		// The browser cannot decode it: decode the thumbnail in Go.
 		ctx.Async(func() {
+			defer done()
 			img, _, err := imagebytes.DecodePreview(e.Bytes, raster.MaxPreviewSide, imagebytes.DefaultLimits)
 			ctx.Dispatch(func(app.Context) {
 				if !current() {

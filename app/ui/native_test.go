@@ -302,3 +302,43 @@ func TestNarrowColumns(t *testing.T) {
 		t.Errorf("virtualized columns: %v, want nil", m)
 	}
 }
+
+// TestThumbQueue: one thumbnail decodes at a time (maxDecoding), the rest
+// start in order as decodes end, and those no longer wanted are skipped.
+func TestThumbQueue(t *testing.T) {
+	if maxDecoding != 1 {
+		t.Fatalf("this test follows a budget of 1 decode, not %d", maxDecoding)
+	}
+	var q thumbQueue
+	var started []int
+	dones := map[int]func(){}
+	wanted := map[int]bool{0: true, 1: true, 2: false, 3: true}
+	for k := range 4 {
+		q.run(func() bool { return wanted[k] }, func(done func()) {
+			started = append(started, k)
+			dones[k] = done
+		})
+	}
+	if !slices.Equal(started, []int{0}) {
+		t.Fatalf("started %v, want [0]", started)
+	}
+	dones[0]()
+	dones[0]() // a second call changes nothing
+	if !slices.Equal(started, []int{0, 1}) {
+		t.Fatalf("after one ended: %v, want [0 1]", started)
+	}
+	dones[1]()
+	if !slices.Equal(started, []int{0, 1, 3}) || q.running != 1 {
+		t.Fatalf("started %v, %d running; want [0 1 3] (2 is no longer wanted), 1", started, q.running)
+	}
+	dones[3]()
+	if q.running != 0 || len(q.waiting) != 0 {
+		t.Errorf("%d running, %d waiting after all ended", q.running, len(q.waiting))
+	}
+	var nilQueue *thumbQueue
+	ran := false
+	nilQueue.run(func() bool { return true }, func(done func()) { ran = true; done() })
+	if !ran {
+		t.Error("a nil queue did not run its job")
+	}
+}

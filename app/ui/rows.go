@@ -59,6 +59,7 @@ type RowsTable struct {
 	stopLoads context.CancelFunc // cancels the loads of loadCtx (Cancel, another file)
 	watching  bool               // a goroutine reports the big reads under way
 	reading   *progress          // the big reads under way, shown as a progress bar
+	thumbs    thumbQueue         // the decoding budget of image thumbnails
 }
 
 // OnMount loads the batches of the first rows.
@@ -465,9 +466,18 @@ func (r *RowsTable) row(i int64, grid string, fields []decode.Field, cols []int)
 		colSpacer(len(fields)),
 		app.Range(cols).Slice(func(k int) app.UI {
 			c := cols[k]
-			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c], Tensor: fields[c].Tensor != nil || fields[c].Images,
+			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c], Tensor: fields[c].Tensor != nil || fields[c].Images, Thumbs: r.thumbsFor(fields[c]),
 				Active: i == r.focusRow && c == r.focusCol}
 		}),
 		colSpacer(len(fields)),
 	)
+}
+
+// thumbsFor is the decoding budget the cells of an image column share (nil
+// for other columns).
+func (r *RowsTable) thumbsFor(f decode.Field) *thumbQueue {
+	if f.Images {
+		return &r.thumbs
+	}
+	return nil
 }
