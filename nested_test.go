@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -133,4 +134,14 @@ func TestNestedBatches(t *testing.T) {
 	// Back to the file.
 	b.run(chromedp.Click(`[data-role=breadcrumb] button[data-level="0"]`, chromedp.ByQuery))
 	b.waitFor(`document.querySelector('[data-role=breadcrumb]') === null && document.querySelector('[data-row="0"] [data-nested][data-field=runs]') !== null`)
+
+	// Dark, on a phone: the breadcrumb's links keep their contrast.
+	b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}),
+		chromedp.EmulateViewport(360, 640))
+	b.eval(`document.querySelector('[data-row="0"] [data-nested][data-field=runs]').click(), true`, nil)
+	b.waitFor(`document.querySelector('[data-role=breadcrumb]') !== null`)
+	b.screenshot("nested-dark-360")
+	for _, v := range b.axe() {
+		t.Errorf("nested batch, dark, 360 px: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
+	}
 }
