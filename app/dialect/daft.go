@@ -448,11 +448,19 @@ func daftFixedShapeTensor(t daftType, storage arrow.DataType) (*Column, error) {
 			return nil, fmt.Errorf("Daft FixedShapeTensor: %w", err)
 		}
 	}
+	return daftFixedTensor("FixedShapeTensor", kind, id, storage, shape,
+		"shape "+tensorext.FormatShape(shape)+" from the metadata, values row-major in a fixed_size_list")
+}
+
+// daftFixedTensor is the column of a FixedShapeTensor or an Embedding
+// (what): rows of the physical shape shape, row-major in a fixed_size_list
+// of the element type kind (arrow type id) the dtype names; why says so.
+func daftFixedTensor(what, kind string, id arrow.Type, storage arrow.DataType, shape []int, why string) (*Column, error) {
 	n, err := daftProduct(shape)
 	if err != nil {
-		return nil, fmt.Errorf("Daft FixedShapeTensor: %w", err)
+		return nil, fmt.Errorf("Daft %s: %w", what, err)
 	}
-	value, err := daftFixedList("FixedShapeTensor", storage, n)
+	value, err := daftFixedList(what, storage, n)
 	if err != nil {
 		return nil, err
 	}
@@ -460,8 +468,8 @@ func daftFixedShapeTensor(t daftType, storage arrow.DataType) (*Column, error) {
 		return nil, err
 	}
 	return &Column{
-		Dialect:   "Daft FixedShapeTensor (" + DaftName + ")",
-		Why:       "shape " + tensorext.FormatShape(shape) + " from the metadata, values row-major in a fixed_size_list",
+		Dialect:   "Daft " + what + " (" + DaftName + ")",
+		Why:       why,
 		ValueType: value,
 		Shape:     shape,
 		NDim:      len(shape),
@@ -483,22 +491,7 @@ func daftEmbedding(t daftType, storage arrow.DataType) (*Column, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Daft Embedding: %w", err)
 	}
-	value, err := daftFixedList("Embedding", storage, n)
-	if err != nil {
-		return nil, err
-	}
-	if err := daftCheckElement(kind, id, value); err != nil {
-		return nil, err
-	}
-	shape := []int{n}
-	return &Column{
-		Dialect:   "Daft Embedding (" + DaftName + ")",
-		Why:       fmt.Sprintf("a vector of %d values in a fixed_size_list", n),
-		ValueType: value,
-		Shape:     shape,
-		NDim:      1,
-		Tensor:    daftFixedRows(shape, nil),
-	}, nil
+	return daftFixedTensor("Embedding", kind, id, storage, []int{n}, fmt.Sprintf("a vector of %d values in a fixed_size_list", n))
 }
 
 // daftImageMode reads an image mode argument ("RGB", or null when allowed).
