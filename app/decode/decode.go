@@ -69,9 +69,7 @@ func Sniff(data []byte) (Format, error) {
 	case len(data) >= 6 && string(data[:6]) == "ARROW1":
 		return IPCFile, nil
 	case len(data) >= 4 && string(data[:4]) == "PAR1":
-		// arrow-go's pqarrow imports arrow/compute and gRPC, which makes the
-		// wasm 80 MB instead of 22 MB; Parquet waits for a lighter path.
-		return "", errors.New("this is a Parquet file; tensorview reads Arrow IPC files and streams (.arrow, .arrows, .feather) for now")
+		return Parquet, nil // read by a ParquetSource: see OpenParquet
 	case len(data) >= 4 && string(data[:4]) == "FEA1":
 		return "", errors.New("this is a Feather version 1 file, which predates the Arrow IPC format and is not supported; re-save it with Feather version 2 (Arrow IPC)")
 	case len(data) >= 8 && binary.LittleEndian.Uint32(data) == 0xFFFFFFFF:

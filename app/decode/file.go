@@ -82,6 +82,9 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	if err != nil {
 		return nil, err
 	}
+	if format == Parquet {
+		return nil, fmt.Errorf("%s is %w: it opens with OpenParquet", name, ErrParquet)
+	}
 	budget := opt.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
