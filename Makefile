@@ -34,10 +34,18 @@ samples:
 
 # npm's @uwdata/flechette (pinned in testdata/package-lock.json) for the
 # example page web/embed.html, which writes the Arrow data it embeds.
+# npm's parquet-wasm (pinned there too; arrow-rs's Parquet reader as
+# WebAssembly) into web/parquet/: its ES module build, which
+# web/parquet-worker.js imports the first time a Parquet file is opened
+# (never at page load; the service worker keeps it once fetched).
+PARQUET_WASM := testdata/node_modules/parquet-wasm
 vendor: testdata/node_modules
-	@mkdir -p web/vendor
+	@mkdir -p web/vendor web/parquet
 	@cp testdata/node_modules/@uwdata/flechette/dist/flechette.min.js web/vendor/
 	@cp testdata/node_modules/@uwdata/flechette/LICENSE web/vendor/flechette.LICENSE
+	@cp $(PARQUET_WASM)/esm/parquet_wasm.js $(PARQUET_WASM)/esm/parquet_wasm_bg.wasm web/parquet/
+	@cp $(PARQUET_WASM)/LICENSE_MIT web/parquet/LICENSE_MIT
+	@cp $(PARQUET_WASM)/LICENSE_APACHE web/parquet/LICENSE_APACHE
 
 # Serve the app at http://127.0.0.1:$(PORT).
 run: wasm
@@ -103,4 +111,4 @@ fuzz:
 	$(GO) test ./app/decode -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
 
 clean:
-	rm -rf $(DIST) web/app.wasm web/samples web/vendor .ldflags
+	rm -rf $(DIST) web/app.wasm web/samples web/vendor web/parquet .ldflags

@@ -73,9 +73,11 @@ func NewHandler(base, web string) *app.Handler {
 		Version:         version(web),
 		RawHeaders:      []string{cspMeta()},
 	}
-	if base = strings.TrimRight(base, "/"); base != "" {
+	base = strings.TrimRight(base, "/")
+	if base != "" {
 		h.Resources = app.PrefixedLocation(base)
 	}
+	h.ServiceWorkerTemplate = serviceWorker(base)
 	return h
 }
 

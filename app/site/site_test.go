@@ -151,3 +151,29 @@ func TestPrecompress(t *testing.T) {
 		t.Errorf("log does not list the copies:\n%s", log.String())
 	}
 }
+
+// TestServiceWorkerOnDemand: the service worker the handler serves keeps
+// the Parquet reader in its cache once fetched (onDemandFetch, with the
+// paths under the base), and does not fetch it at install (it is not in
+// resourcesToCache).
+func TestServiceWorkerOnDemand(t *testing.T) {
+	for _, base := range []string{"", "/tensorview"} {
+		srv := httptest.NewServer(NewHandler(base, "../../web"))
+		resp, err := http.Get(srv.URL + "/app-worker.js") // the handler serves the site at its root
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		js := string(body)
+		want := `const onDemand = new Set(["` + base + `/web/parquet-worker.js","` + base + `/web/parquet/parquet_wasm.js","` + base + `/web/parquet/parquet_wasm_bg.wasm"]);`
+		if !strings.Contains(js, want) || !strings.Contains(js, "await cache.put(request, response.clone());") {
+			t.Errorf("base %q: app-worker.js does not cache the on-demand files (go-app's template changed?); want %s in:\n%s", base, want, js)
+		}
+		install := regexp.MustCompile(`const resourcesToCache = (\[.*\]);`).FindStringSubmatch(js)
+		if install == nil || !strings.Contains(install[1], base+"/web/app.wasm") || strings.Contains(install[1], "parquet") {
+			t.Errorf("base %q: the install list should hold app.wasm and not the Parquet reader: %v", base, install)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+//go:build !wasm
+
+package site
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// OnDemand are the site's files that the page fetches only when a feature
+// first needs them, paths under the site's root: the Parquet reader
+// (web/parquet-worker.js and the parquet-wasm build `make vendor` copies
+// into web/parquet/, 5 MB, 1.2 MB in brotli), loaded the first time a
+// Parquet file is opened.
+//
+// go-app's service worker caches a fixed list at install
+// (Handler.CacheableResources) and answers everything else from the
+// network. Listing these files there would make every visitor download the
+// Parquet reader at install, Parquet or not; instead serviceWorker adds
+// them to the same version's cache the first time the page fetches them,
+// so a visitor who opened one Parquet file opens the next one offline.
+// A new build (a new Version) drops that cache with the rest, and the
+// reader is fetched again on its next use.
+var OnDemand = []string{
+	"/web/parquet-worker.js",
+	"/web/parquet/parquet_wasm.js",
+	"/web/parquet/parquet_wasm_bg.wasm",
+}
+
+// defaultFetch is the fetch handler of go-app's service worker
+// (app.DefaultAppWorkerJS, v10.1.11): cache first, else the network.
+const defaultFetch = `async function fetchWithCache(request) {
+  const cachedResponse = await caches.match(request);
+  if (cachedResponse) {
+    return cachedResponse;
+  }
+  return await fetch(request);
+}`
+
+// onDemandFetch replaces it: the same, and an OnDemand file fetched
+// successfully is put in the current version's cache (cacheName) before
+// the page gets it. ONDEMAND is replaced by the files' paths under the
+// site's base.
+const onDemandFetch = `// tensorview: files fetched only when first needed (the Parquet reader)
+// join this version's cache then, for offline use.
+const onDemand = new Set(ONDEMAND);
+
+async function fetchWithCache(request) {
+  const cachedResponse = await caches.match(request);
+  if (cachedResponse) {
+    return cachedResponse;
+  }
+  const response = await fetch(request);
+  if (request.method === "GET" && response.ok && onDemand.has(new URL(request.url).pathname)) {
+    try {
+      const cache = await caches.open(cacheName);
+      await cache.put(request, response.clone());
+    } catch (err) {
+      console.error("caching", request.url, "failed:", err);
+    }
+  }
+  return response;
+}`
+
+// serviceWorker is go-app's service worker template with onDemandFetch
+// for the site served under base ("" or "/path"). It is go-app's own
+// template when that no longer has the expected fetch handler
+// (TestServiceWorkerOnDemand fails then).
+func serviceWorker(base string) string {
+	if !strings.Contains(app.DefaultAppWorkerJS, defaultFetch) {
+		return app.DefaultAppWorkerJS
+	}
+	paths := make([]string, len(OnDemand))
+	for i, p := range OnDemand {
+		paths[i] = base + p
+	}
+	list, _ := json.Marshal(paths)
+	return strings.Replace(app.DefaultAppWorkerJS, defaultFetch, strings.Replace(onDemandFetch, "ONDEMAND", string(list), 1), 1)
+}
