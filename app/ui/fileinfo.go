@@ -9,14 +9,17 @@ import (
 )
 
 // FileInfo shows the opened file's name and facts on one line of the top
-// bar: size, format, record batches, rows, columns. Each fact is a dt/dd
-// pair (read as "Rows 64"), drawn value first ("64 rows").
+// bar: size, format, record batches, rows, columns; for a Parquet file row
+// groups instead of record batches, and its writer (created_by) and
+// compression codecs. Each fact is a dt/dd pair (read as "Rows 64"),
+// drawn value first ("64 rows").
 type FileInfo struct {
 	app.Compo
 	File    *decode.File
 	Rows    int64 // estimated until Exact
 	Exact   bool
 	Batches int
+	Parquet *parquetFacts // nil for an Arrow file
 }
 
 // Render draws the facts.
@@ -30,9 +33,19 @@ func (f *FileInfo) Render() app.UI {
 		app.Dl().Body(
 			fact("Format", app.Dd().Attr("data-role", "format").Text(string(file.Format))),
 			fact("Size", app.Dd().Attr("data-bytes", file.Size).Text(decode.HumanBytes(file.Size))),
-			fact("Record batches", app.Dd().Attr("data-role", "batches").Text(f.Batches)),
+			app.If(f.Parquet == nil, func() app.UI {
+				return fact("Record batches", app.Dd().Attr("data-role", "batches").Text(f.Batches))
+			}).Else(func() app.UI {
+				return fact("Row groups", app.Dd().Attr("data-role", "row-groups").Text(f.Parquet.RowGroups))
+			}),
 			fact("Rows", app.Dd().Attr("data-role", "num-rows").Attr("data-exact", f.Exact).Text(rowsText(f.Rows, f.Exact))),
 			fact("Columns", app.Dd().Text(len(file.Fields()))),
+			app.If(f.Parquet != nil && f.Parquet.Compression != "", func() app.UI {
+				return fact("Compression", app.Dd().Attr("data-role", "compression").Text(f.Parquet.Compression))
+			}),
+			app.If(f.Parquet != nil && f.Parquet.CreatedBy != "", func() app.UI {
+				return fact("Created by", app.Dd().Attr("data-role", "created-by").Title(f.Parquet.CreatedBy).Text(f.Parquet.CreatedBy))
+			}),
 		),
 	)
 }

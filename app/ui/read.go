@@ -12,9 +12,10 @@ type source struct {
 	Name   string
 	Size   int64
 	Reader io.ReaderAt
-	URL    string // the address it was read from ("" for a local file)
-	Close  func() // stops its reads (nil when there is nothing to stop)
-	gen    int    // the Viewer's count of opens when it was asked for (0: now)
+	Blob   app.Value // the Blob Reader reads, nil for a file by URL (the Parquet reader takes it as it is)
+	URL    string    // the address it was read from ("" for a local file)
+	Close  func()    // stops its reads (nil when there is nothing to stop)
+	gen    int       // the Viewer's count of opens when it was asked for (0: now)
 }
 
 // stop stops the source's reads, if it has any to stop.
@@ -27,7 +28,7 @@ func (s source) stop() {
 // blobSource is a source reading a browser Blob lazily.
 func blobSource(name string, blob app.Value) source {
 	size := int64(blob.Get("size").Float())
-	return source{Name: name, Size: size, Reader: &blobReader{blob: blob, size: size}}
+	return source{Name: name, Size: size, Reader: &blobReader{blob: blob, size: size}, Blob: blob}
 }
 
 // readFile hands a browser File to the Viewer, which reads it lazily.

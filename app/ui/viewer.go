@@ -42,10 +42,12 @@ type Viewer struct {
 	app.Compo
 	state   string
 	loading string // name of the file being read
+	phase   string // what opening it waits for, when not its bytes ("Loading the Parquet reader…")
 	errText string
 	file    *decode.File
-	over    bool // a drag is over the page
-	update  bool // a newer build has been downloaded
+	parquet *parquetFacts // file's Parquet footer facts (nil: an Arrow file)
+	over    bool          // a drag is over the page
+	update  bool          // a newer build has been downloaded
 	inspect *inspectTarget
 	schema  bool // the schema panel is open (remembered in local storage)
 
@@ -123,7 +125,7 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	})
 	// Action handlers do not re-render by themselves: each ends with Update.
 	ctx.Handle(actionLoading, func(ctx app.Context, a app.Action) {
-		v.state, v.loading, v.errText = stateLoading, a.Value.(string), ""
+		v.state, v.loading, v.phase, v.errText = stateLoading, a.Value.(string), "", ""
 		ctx.Update()
 	})
 	ctx.Handle(actionFail, func(ctx app.Context, a app.Action) {
@@ -266,24 +268,40 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 	}
 	v.stopIndexing()
 	gen := v.opens
-	v.state, v.loading, v.errText = stateLoading, src.Name, ""
+	v.state, v.loading, v.phase, v.errText = stateLoading, src.Name, "", ""
 	budget := v.budget
 	type opened struct {
 		f   *decode.File
+		pq  *decode.ParquetMeta // the footer of a Parquet file
+		src source              // src, closing the Parquet reader too
 		err error
 	}
 	done := make(chan opened, 1)
 	ctx.Async(func() {
 		f, err := decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: budget})
+		var pq *decode.ParquetMeta
+		if errors.Is(err, decode.ErrParquet) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if gen == v.opens && v.state == stateLoading {
+					v.phase = "Loading the Parquet reader…"
+				}
+			})
+			var closeReader func()
+			f, pq, closeReader, err = openParquet(context.Background(), src, budget)
+			if err == nil {
+				src.Close = chainClose(src.Close, closeReader)
+			}
+		}
 		if err == nil && f.ChunkBytes(0) < decode.BigRead {
 			// Read the first rows now, so the table shows them in its first
 			// frame instead of a round of "loading…". A bigger read is left
 			// to the table, which shows its progress.
 			_ = f.Load(0)
 		}
-		done <- opened{f, err}
+		done <- opened{f, pq, src, err}
 	})
 	show := func(ctx app.Context, o opened) {
+		src := o.src
 		if gen != v.opens {
 			if o.f != nil {
 				o.f.Close() // another file was chosen meanwhile
@@ -292,6 +310,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			return
 		}
 		v.stopIndexing()
+		v.phase = ""
 		if o.err != nil {
 			v.state, v.errText = stateError, o.err.Error()
 			src.stop()
@@ -307,6 +326,10 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			v.urlParam = src.URL
 		}
 		v.file, v.state, v.inspect = o.f, stateReady, nil
+		v.parquet = nil
+		if o.pq != nil {
+			v.parquet = facts(*o.pq)
+		}
 		v.rows, v.exact = o.f.Rows()
 		v.applyPending(src)
 		v.writeAddress(false)
@@ -394,7 +417,7 @@ func (v *Viewer) Render() app.UI {
 					return []app.UI{
 						&DropZone{Compact: true, Over: v.over},
 						&URLForm{Compact: true},
-						&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches()},
+						&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches(), Parquet: v.parquet},
 						app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 							Aria("expanded", v.schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 						app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
@@ -423,7 +446,11 @@ func (v *Viewer) Render() app.UI {
 			),
 			app.Div().Class("messages").Body(
 				app.If(state == stateLoading && v.loading != "", func() app.UI {
-					return app.P().Class("loading").Attr("aria-live", "polite").Text("Reading " + v.loading + "…")
+					text := "Reading " + v.loading + "…"
+					if v.phase != "" {
+						text = v.phase
+					}
+					return app.P().Class("loading").Attr("aria-live", "polite").Text(text)
 				}),
 				app.If(v.errText != "", func() app.UI {
 					what := "this file"
@@ -553,4 +580,16 @@ func (v *Viewer) onDrop(ctx app.Context, e app.Event) {
 		return
 	}
 	readFile(ctx, files.Index(0))
+}
+
+// chainClose is a source's Close that runs first, then then (either may be nil).
+func chainClose(first, then func()) func() {
+	return func() {
+		if first != nil {
+			first()
+		}
+		if then != nil {
+			then()
+		}
+	}
 }

@@ -1,0 +1,170 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tensorview/tensorview/app/decode"
+)
+
+// workerMeta is the footer as web/parquet-worker.js sends it (its
+// footerMeta, as JSON): decode.ParquetMeta plus each row group's column
+// chunk sizes, which readGuard needs.
+type workerMeta struct {
+	CreatedBy string      `json:"createdBy"`
+	Version   int         `json:"version"`
+	KeyValue  [][2]string `json:"keyValue"`
+	RowGroups []struct {
+		Rows         int64 `json:"rows"`
+		Compressed   int64 `json:"compressed"`
+		Uncompressed int64 `json:"uncompressed"`
+		// Chunks are the compressed bytes (total_compressed_size) of its
+		// column chunks, one per leaf column in schema order.
+		Chunks []int64 `json:"chunks"`
+	} `json:"rowGroups"`
+	Columns []struct {
+		Path   []string `json:"path"`
+		Codecs []string `json:"codecs"`
+	} `json:"columns"`
+}
+
+// parseWorkerMeta reads the worker's footer JSON and checks that its row
+// groups and columns agree (a chunk size for every leaf column, no
+// negative sizes).
+func parseWorkerMeta(text string) (*workerMeta, error) {
+	var m workerMeta
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		return nil, fmt.Errorf("the Parquet reader sent a footer that is not JSON: %w", err)
+	}
+	for i, g := range m.RowGroups {
+		if len(g.Chunks) != len(m.Columns) {
+			return nil, fmt.Errorf("row group %d has %d column chunks for %d leaf columns", i, len(g.Chunks), len(m.Columns))
+		}
+		if g.Rows < 0 || g.Compressed < 0 || g.Uncompressed < 0 {
+			return nil, fmt.Errorf("row group %d declares a negative size", i)
+		}
+	}
+	for k, c := range m.Columns {
+		if len(c.Path) == 0 {
+			return nil, fmt.Errorf("leaf column %d has an empty path", k)
+		}
+	}
+	return &m, nil
+}
+
+// decodeMeta is m as decode.OpenParquet takes it, with schema (the Arrow
+// schema as a schema-only IPC stream).
+func (m *workerMeta) decodeMeta(schema []byte) decode.ParquetMeta {
+	out := decode.ParquetMeta{Schema: schema, CreatedBy: m.CreatedBy, Version: m.Version}
+	for _, kv := range m.KeyValue {
+		out.KeyValue = append(out.KeyValue, decode.KV{Key: kv[0], Value: kv[1]})
+	}
+	for _, g := range m.RowGroups {
+		out.RowGroups = append(out.RowGroups, decode.ParquetRowGroup{Rows: g.Rows, CompressedBytes: g.Compressed, UncompressedBytes: g.Uncompressed})
+	}
+	for _, c := range m.Columns {
+		out.Columns = append(out.Columns, decode.ParquetColumn{Path: c.Path, Codecs: c.Codecs})
+	}
+	return out
+}
+
+// fields are the top-level field names in schema order: the first element
+// of each leaf column's path, once (the Arrow schema a Parquet file is read
+// as has one field per top-level Parquet field, by the same name).
+func (m *workerMeta) fields() []string {
+	var out []string
+	for _, c := range m.Columns {
+		if n := len(out); n == 0 || out[n-1] != c.Path[0] {
+			out = append(out, c.Path[0])
+		}
+	}
+	return out
+}
+
+// columnNames are the names parquet-wasm reads the top-level fields of
+// index columns (increasing) by, nil for all of them.
+func (m *workerMeta) columnNames(columns []int) ([]string, error) {
+	if columns == nil {
+		return nil, nil
+	}
+	fields := m.fields()
+	seen := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		if seen[f] {
+			return nil, fmt.Errorf("the file has two top-level columns named %q: they cannot be read one at a time", f)
+		}
+		seen[f] = true
+	}
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		if c < 0 || c >= len(fields) {
+			return nil, fmt.Errorf("no column %d: the file has %d", c, len(fields))
+		}
+		names[i] = fields[c]
+	}
+	return names, nil
+}
+
+// readGuard refuses a read of rows [offset, offset+limit) of row group rg,
+// of the top-level columns names (nil: all), that would take more than
+// budget bytes of memory in the Parquet reader, before it starts:
+//
+//   - the column chunks' compressed bytes, which arrow-rs fetches whole
+//     unless the file has a page index (parquet-wasm's API does not say
+//     whether it has one, so this counts as if it had none);
+//   - the decoded rows, estimated as the chunks' share of the row group's
+//     total_byte_size (uncompressed), times limit/rows.
+func (m *workerMeta) readGuard(rg int, offset, limit int64, names []string, budget int64) error {
+	if rg < 0 || rg >= len(m.RowGroups) {
+		return fmt.Errorf("no row group %d: the file has %d", rg, len(m.RowGroups))
+	}
+	g := m.RowGroups[rg]
+	if offset < 0 || limit < 0 || offset > g.Rows {
+		return fmt.Errorf("rows %d to %d are outside row group %d's %d rows", offset, offset+limit, rg, g.Rows)
+	}
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
+	var chunks, all int64
+	for k, c := range m.Columns {
+		all += g.Chunks[k]
+		if names == nil || want[c.Path[0]] {
+			chunks += g.Chunks[k]
+		}
+	}
+	if chunks > budget {
+		return fmt.Errorf("row group %d: its column chunks to read hold %s (compressed), more than the cache budget (%s) allows; ?cache=<MiB> in the address raises it",
+			rg, decode.HumanBytes(chunks), decode.HumanBytes(budget))
+	}
+	if g.Rows > 0 && all > 0 {
+		decoded := float64(g.Uncompressed) * float64(chunks) / float64(all) * float64(min(limit, g.Rows-offset)) / float64(g.Rows)
+		if decoded > float64(budget) {
+			return fmt.Errorf("row group %d: %d rows of it decode to about %s, more than the cache budget (%s) allows; ?cache=<MiB> in the address raises it",
+				rg, min(limit, g.Rows-offset), decode.HumanBytes(int64(decoded)), decode.HumanBytes(budget))
+		}
+	}
+	return nil
+}
+
+// parquetFacts are the file facts FileInfo shows for a Parquet file.
+type parquetFacts struct {
+	RowGroups   int
+	CreatedBy   string // "" when the footer has none
+	Compression string // the codecs of the column chunks, each once ("SNAPPY, ZSTD")
+}
+
+// facts summarizes meta for the top bar.
+func facts(meta decode.ParquetMeta) *parquetFacts {
+	var codecs []string
+	for _, c := range meta.Columns {
+		for _, k := range c.Codecs {
+			if !slices.Contains(codecs, k) {
+				codecs = append(codecs, k)
+			}
+		}
+	}
+	return &parquetFacts{RowGroups: len(meta.RowGroups), CreatedBy: meta.CreatedBy, Compression: strings.Join(codecs, ", ")}
+}

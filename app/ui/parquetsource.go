@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/decode"
+)
+
+// parquetSource is decode.ParquetSource over the Parquet reader's worker
+// (parquetWorker): each ReadRows is one read request to it, refused before
+// it starts when it would take more than the cache budget (readGuard).
+type parquetSource struct {
+	worker *parquetWorker
+	meta   *workerMeta
+	budget int64
+}
+
+// parquetMemLimit is the wasm memory past which the Parquet reader's
+// worker is replaced by a fresh one after a read: twice the cache budget
+// (a read's column chunks and its decoded rows), at least 512 MiB, at most
+// 3 GiB (wasm32 memory ends at 4 GiB).
+func parquetMemLimit(budget int64) int64 {
+	return min(max(2*budget, 512<<20), 3<<30)
+}
+
+// openParquet opens src, a Parquet file (decode.OpenReader's error wraps
+// decode.ErrParquet), in a Parquet reader's worker: it loads the reader,
+// reads the footer and opens the file with decode.OpenParquet. A Blob is
+// handed to the worker as it is; a file by URL is read through src.Reader,
+// the worker asking for its byte ranges. It returns the footer too (for
+// the file facts) and a function that closes the worker.
+func openParquet(ctx context.Context, src source, budget int64) (*decode.File, *decode.ParquetMeta, func(), error) {
+	w := newParquetWorker(src.Blob, src.Reader, src.Size, parquetMemLimit(budget))
+	metaJSON, schema, err := w.open(ctx)
+	if err != nil {
+		w.Close()
+		return nil, nil, nil, openError(err)
+	}
+	wm, err := parseWorkerMeta(metaJSON)
+	if err != nil {
+		w.Close()
+		return nil, nil, nil, err
+	}
+	meta := wm.decodeMeta(schema)
+	f, err := decode.OpenParquet(src.Name, src.Size, meta, &parquetSource{worker: w, meta: wm, budget: budget}, decode.Options{Budget: budget})
+	if err != nil {
+		w.Close()
+		return nil, nil, nil, err
+	}
+	return f, &meta, w.Close, nil
+}
+
+// openError says why parquet-wasm could not open a file, in words for
+// the user.
+func openError(err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "encryption"):
+		return fmt.Errorf("the file is encrypted (Parquet modular encryption), which tensorview cannot read (parquet-wasm: %s)", msg)
+	case strings.HasPrefix(msg, "could not load") || strings.Contains(msg, "did not open"):
+		return err
+	}
+	return fmt.Errorf("not a Parquet file that can be read: %s", msg)
+}
+
+// ReadRows implements decode.ParquetSource.
+func (s *parquetSource) ReadRows(ctx context.Context, rowGroup int, offset, limit int64, columns []int) ([]byte, error) {
+	names, err := s.meta.columnNames(columns)
+	if err == nil {
+		err = s.meta.readGuard(rowGroup, offset, limit, names, s.budget)
+	}
+	if err != nil {
+		return nil, err
+	}
+	msg, err := s.worker.request(ctx, func() app.Value {
+		m := app.Window().Get("Object").New()
+		m.Set("op", "read")
+		m.Set("rowGroup", rowGroup)
+		m.Set("offset", float64(offset))
+		m.Set("limit", float64(limit))
+		if names != nil {
+			list := make([]any, len(names))
+			for i, n := range names {
+				list[i] = n
+			}
+			m.Set("columns", list)
+		}
+		return m
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("parquet-wasm failed reading row group %d: %w", rowGroup, err)
+	}
+	return bytesOf(msg.Get("ipc")), nil
+}
+
+// Close implements decode.ParquetSource: it terminates the worker.
+func (s *parquetSource) Close() error {
+	s.worker.Close()
+	return nil
+}
