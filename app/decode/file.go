@@ -26,12 +26,13 @@ type Options struct {
 	SmallFile int64
 }
 
-// File is an opened Arrow IPC file or stream: its schema, where its record
+// File is an opened Arrow IPC file or stream, or a Parquet file (whose row
+// groups are its record batches: OpenParquet): its schema, where its record
 // batches are, and a cache of the decoded ones. Rows are numbered globally
 // across batches.
 //
 // Its methods are safe for concurrent use. Its exported fields are set by
-// OpenReader and never change afterwards (do not modify them); what it
+// OpenReader (or OpenParquet) and never change afterwards (do not modify them); what it
 // learns later is returned as copies (Warnings, Fields) or by methods
 // (Rows, NumBatches, Indexed, CacheBytes, Reading).
 type File struct {
@@ -52,7 +53,10 @@ type File struct {
 	ends   *ends  // the meter with the first and last bytes cached: what every read goes through
 	index  *ipcIndex
 	cache  *batchCache
-	notes  notes
+	// pq reads the chunks of a Parquet file (OpenParquet) through its
+	// source; nil for Arrow files, whose chunks are read from their bytes.
+	pq    *parquetFile
+	notes notes
 
 	depth int // nested record batches below the file the viewer opened (Nested)
 
@@ -167,10 +171,13 @@ func (f *File) CacheBytes() (used, budget int64) { return f.cache.usage() }
 
 // Close drops the cache and stops the big reads under way (their loads
 // fail with an error saying the file was closed). Loads that end after it
-// keep nothing.
+// keep nothing. For a Parquet file it closes the ParquetSource too.
 func (f *File) Close() {
 	f.meter.close()
 	f.cache.close()
+	if f.pq != nil {
+		f.pq.closeSource()
+	}
 }
 
 // HumanBytes formats a byte count with binary units: 1.5 KiB, 3.0 MiB.

@@ -33,6 +33,10 @@ type batchInfo struct {
 	// compressed is set for IPC files when its header, read, says its body
 	// is compressed.
 	compressed bool
+	// stored is, for a Parquet row group, its compressed bytes: what is
+	// read of the file to read it whole (length is then the estimate of
+	// its decoded bytes, which sizes its windows).
+	stored int64
 }
 
 // Row windows: a batch is read by windows of rows when it is larger than

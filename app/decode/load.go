@@ -40,17 +40,22 @@ func (f *File) Chunk(row int64) (batch, window int, ok bool) {
 }
 
 // ChunkBytes returns about how many bytes of the file Load(row) reads: the
-// length of the row's record batch, or for a batch read by windows the
-// window's share of it; 0 for a row not located.
+// length of the row's record batch (for a Parquet file, the compressed
+// bytes of its row group), or for a batch read by windows the window's
+// share of it; 0 for a row not located.
 func (f *File) ChunkBytes(row int64) int64 {
 	key, _, b, ok := f.where(row)
+	n := b.length
+	if f.pq != nil {
+		n = b.stored
+	}
 	switch {
 	case !ok:
 		return 0
 	case key.window >= 0:
-		return b.length / b.rows * b.windowRows(f.budget)
+		return n / b.rows * b.windowRows(f.budget)
 	}
-	return b.length
+	return n
 }
 
 // Loaded reports whether the rows of row's batch (or window of a large
@@ -102,21 +107,25 @@ func (f *File) rowData(ctx context.Context, row int64) (c *chunk, local int, err
 		c, err := f.batch(ctx, key.batch)
 		return c, local, err
 	}
-	c, err = f.cache.get(ctx, key, func(ctx context.Context) (*chunk, int64, error) { return f.loadWindow(key) })
+	c, err = f.cache.get(ctx, key, func(ctx context.Context) (*chunk, int64, error) { return f.loadWindow(ctx, key) })
 	if errors.Is(err, errNoWindow) {
 		return f.rowData(ctx, row) // the batch is read whole now
 	}
 	return c, local, err
 }
 
-// loadWindow reads and validates the window of rows key names.
-func (f *File) loadWindow(key cacheKey) (*chunk, int64, error) {
+// loadWindow reads and validates the window of rows key names (for a
+// Parquet file, through its source, within ctx).
+func (f *File) loadWindow(ctx context.Context, key cacheKey) (*chunk, int64, error) {
 	b, _, _ := f.index.batchAt(key.batch)
 	w := b.windowRows(f.budget)
 	if w == 0 {
 		return nil, 0, errNoWindow // read whole since key was named
 	}
 	s := int64(key.window) * w
+	if f.pq != nil {
+		return f.readParquet(ctx, key.batch, s, min(w, b.rows-s))
+	}
 	rec, _, err := f.readWindow(b, s, min(s+w, b.rows))
 	if errors.Is(err, errNoWindow) {
 		f.index.wholeOnly(key.batch)
@@ -156,6 +165,9 @@ func (f *File) batch(ctx context.Context, i int) (c *chunk, err error) {
 // loadBatch decodes and validates record batch i, which b locates, and
 // records its row count when its header was not read.
 func (f *File) loadBatch(ctx context.Context, i int, b batchInfo, dicts [][]byte) (*chunk, int64, error) {
+	if f.pq != nil {
+		return f.readParquet(ctx, i, 0, b.rows)
+	}
 	rec, err := f.decodeBatch(ctx, i, b, dicts)
 	if err != nil {
 		return nil, 0, err

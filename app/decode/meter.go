@@ -56,17 +56,8 @@ func (m *meter) read(ctx context.Context, shown bool, p []byte, off int64) (int,
 	}
 	op := &bigOp{total: int64(len(p))}
 	if shown {
-		m.mu.Lock()
-		if m.ops == nil {
-			m.ops = map[*bigOp]bool{}
-		}
-		m.ops[op] = true
-		m.mu.Unlock()
-		defer func() {
-			m.mu.Lock()
-			delete(m.ops, op)
-			m.mu.Unlock()
-		}()
+		m.begin(op)
+		defer m.end(op)
 	}
 	n := 0
 	for n < len(p) {
@@ -86,6 +77,23 @@ func (m *meter) read(ctx context.Context, shown bool, p []byte, off int64) (int,
 		}
 	}
 	return n, nil
+}
+
+// begin shows op in Reading until end.
+func (m *meter) begin(op *bigOp) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ops == nil {
+		m.ops = map[*bigOp]bool{}
+	}
+	m.ops[op] = true
+}
+
+// end stops showing op.
+func (m *meter) end(op *bigOp) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.ops, op)
 }
 
 func (m *meter) progress() (done, total int64) {
