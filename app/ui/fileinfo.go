@@ -19,12 +19,12 @@ type FileInfo struct {
 	Rows    int64 // estimated until Exact
 	Exact   bool
 	Batches int
-	Parquet *parquetFacts // nil for an Arrow file
 }
 
 // Render draws the facts.
 func (f *FileInfo) Render() app.UI {
 	file := f.File
+	pq, isParquet := file.ParquetFacts()
 	fact := func(label string, dd app.HTMLDd) app.UI {
 		return app.Div().Body(app.Dt().Text(label), dd)
 	}
@@ -33,18 +33,18 @@ func (f *FileInfo) Render() app.UI {
 		app.Dl().Body(
 			fact("Format", app.Dd().Attr("data-role", "format").Text(string(file.Format))),
 			fact("Size", app.Dd().Attr("data-bytes", file.Size).Text(decode.HumanBytes(file.Size))),
-			app.If(f.Parquet == nil, func() app.UI {
+			app.If(!isParquet, func() app.UI {
 				return fact("Record batches", app.Dd().Attr("data-role", "batches").Text(f.Batches))
 			}).Else(func() app.UI {
-				return fact("Row groups", app.Dd().Attr("data-role", "row-groups").Text(f.Parquet.RowGroups))
+				return fact("Row groups", app.Dd().Attr("data-role", "row-groups").Text(pq.RowGroups))
 			}),
 			fact("Rows", app.Dd().Attr("data-role", "num-rows").Attr("data-exact", f.Exact).Text(rowsText(f.Rows, f.Exact))),
 			fact("Columns", app.Dd().Text(len(file.Fields()))),
-			app.If(f.Parquet != nil && f.Parquet.Compression != "", func() app.UI {
-				return fact("Compression", app.Dd().Attr("data-role", "compression").Text(f.Parquet.Compression))
+			app.If(pq.Compression != "", func() app.UI {
+				return fact("Compression", app.Dd().Attr("data-role", "compression").Text(pq.Compression))
 			}),
-			app.If(f.Parquet != nil && f.Parquet.CreatedBy != "", func() app.UI {
-				return fact("Created by", app.Dd().Attr("data-role", "created-by").Title(f.Parquet.CreatedBy).Text(f.Parquet.CreatedBy))
+			app.If(pq.CreatedBy != "", func() app.UI {
+				return fact("Created by", app.Dd().Attr("data-role", "created-by").Title(pq.CreatedBy).Text(pq.CreatedBy))
 			}),
 		),
 	)

@@ -3,8 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/tensorview/tensorview/app/decode"
 )
@@ -147,24 +145,4 @@ func (m *workerMeta) readGuard(rg int, offset, limit int64, names []string, budg
 		}
 	}
 	return nil
-}
-
-// parquetFacts are the file facts FileInfo shows for a Parquet file.
-type parquetFacts struct {
-	RowGroups   int
-	CreatedBy   string // "" when the footer has none
-	Compression string // the codecs of the column chunks, each once ("SNAPPY, ZSTD")
-}
-
-// facts summarizes meta for the top bar.
-func facts(meta decode.ParquetMeta) *parquetFacts {
-	var codecs []string
-	for _, c := range meta.Columns {
-		for _, k := range c.Codecs {
-			if !slices.Contains(codecs, k) {
-				codecs = append(codecs, k)
-			}
-		}
-	}
-	return &parquetFacts{RowGroups: len(meta.RowGroups), CreatedBy: meta.CreatedBy, Compression: strings.Join(codecs, ", ")}
 }

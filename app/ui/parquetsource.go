@@ -31,27 +31,27 @@ func parquetMemLimit(budget int64) int64 {
 // decode.ErrParquet), in a Parquet reader's worker: it loads the reader,
 // reads the footer and opens the file with decode.OpenParquet. A Blob is
 // handed to the worker as it is; a file by URL is read through src.Reader,
-// the worker asking for its byte ranges. It returns the footer too (for
-// the file facts) and a function that closes the worker.
-func openParquet(ctx context.Context, src source, budget int64) (*decode.File, *decode.ParquetMeta, func(), error) {
+// the worker asking for its byte ranges. It returns a function that closes
+// the worker too (decode.File.Close closes it as well).
+func openParquet(ctx context.Context, src source, budget int64) (*decode.File, func(), error) {
 	w := newParquetWorker(src.Blob, src.Reader, src.Size, parquetMemLimit(budget))
 	metaJSON, schema, err := w.open(ctx)
 	if err != nil {
 		w.Close()
-		return nil, nil, nil, openError(err)
+		return nil, nil, openError(err)
 	}
 	wm, err := parseWorkerMeta(metaJSON)
 	if err != nil {
 		w.Close()
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	meta := wm.decodeMeta(schema)
 	f, err := decode.OpenParquet(src.Name, src.Size, meta, &parquetSource{worker: w, meta: wm, budget: budget}, decode.Options{Budget: budget})
 	if err != nil {
 		w.Close()
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return f, &meta, w.Close, nil
+	return f, w.Close, nil
 }
 
 // openError says why parquet-wasm could not open a file, in words for

@@ -45,9 +45,8 @@ type Viewer struct {
 	phase   string // what opening it waits for, when not its bytes ("Loading the Parquet reader…")
 	errText string
 	file    *decode.File
-	parquet *parquetFacts // file's Parquet footer facts (nil: an Arrow file)
-	over    bool          // a drag is over the page
-	update  bool          // a newer build has been downloaded
+	over    bool // a drag is over the page
+	update  bool // a newer build has been downloaded
 	inspect *inspectTarget
 	schema  bool // the schema panel is open (remembered in local storage)
 
@@ -272,14 +271,12 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 	budget := v.budget
 	type opened struct {
 		f   *decode.File
-		pq  *decode.ParquetMeta // the footer of a Parquet file
-		src source              // src, closing the Parquet reader too
+		src source // src, closing the Parquet reader too
 		err error
 	}
 	done := make(chan opened, 1)
 	ctx.Async(func() {
 		f, err := decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: budget})
-		var pq *decode.ParquetMeta
 		if errors.Is(err, decode.ErrParquet) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if gen == v.opens && v.state == stateLoading {
@@ -287,7 +284,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 				}
 			})
 			var closeReader func()
-			f, pq, closeReader, err = openParquet(context.Background(), src, budget)
+			f, closeReader, err = openParquet(context.Background(), src, budget)
 			if err == nil {
 				src.Close = chainClose(src.Close, closeReader)
 			}
@@ -298,7 +295,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			// to the table, which shows its progress.
 			_ = f.Load(0)
 		}
-		done <- opened{f, pq, src, err}
+		done <- opened{f, src, err}
 	})
 	show := func(ctx app.Context, o opened) {
 		src := o.src
@@ -326,10 +323,6 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			v.urlParam = src.URL
 		}
 		v.file, v.state, v.inspect = o.f, stateReady, nil
-		v.parquet = nil
-		if o.pq != nil {
-			v.parquet = facts(*o.pq)
-		}
 		v.rows, v.exact = o.f.Rows()
 		v.applyPending(src)
 		v.writeAddress(false)
@@ -417,7 +410,7 @@ func (v *Viewer) Render() app.UI {
 					return []app.UI{
 						&DropZone{Compact: true, Over: v.over},
 						&URLForm{Compact: true},
-						&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches(), Parquet: v.parquet},
+						&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches()},
 						app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 							Aria("expanded", v.schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 						app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
