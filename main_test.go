@@ -120,6 +120,13 @@ func newBrowser(t *testing.T) *browser { return newBrowserWith(t, "", "") }
 // before the page's own scripts (DevTools' Page.addScriptToEvaluateOnNewDocument:
 // the page's Content Security Policy does not apply to it).
 func newBrowserWith(t *testing.T, query, initScript string) *browser {
+	return newBrowserServing(t, query, initScript, nil)
+}
+
+// newBrowserServing is newBrowserWith whose server's handler is wrap(the
+// site and testdata's handler) when wrap is not nil: to watch or refuse
+// requests.
+func newBrowserServing(t *testing.T, query, initScript string, wrap func(http.Handler) http.Handler) *browser {
 	dist, base := os.Getenv("TENSORVIEW_DIST"), os.Getenv("TENSORVIEW_BASE")
 	skipWithoutSite(t)
 	if _, err := os.Stat(filepath.Join(dist, "index.html")); err != nil {
@@ -129,7 +136,11 @@ func newBrowserWith(t *testing.T, query, initScript string) *browser {
 	mux := http.NewServeMux()
 	mux.Handle(base+"/", http.StripPrefix(base, http.FileServer(http.Dir(dist))))
 	mux.Handle("/testdata/", http.StripPrefix("/testdata/", http.FileServer(http.Dir("testdata"))))
-	srv := httptest.NewServer(mux)
+	var h http.Handler = mux
+	if wrap != nil {
+		h = wrap(mux)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 
 	br, err := chromium.Start()

@@ -1,0 +1,234 @@
+//go:build !wasm
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// requestLog records the paths a test server was asked for, and refuses
+// (503) those under a prefix once told to, as a server that is gone would.
+type requestLog struct {
+	mu      sync.Mutex
+	paths   []string
+	refuse  string // refuse paths containing this ("" : none)
+	refused []string
+}
+
+func (l *requestLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.mu.Lock()
+		l.paths = append(l.paths, r.URL.Path)
+		refuse := l.refuse != "" && strings.Contains(r.URL.Path, l.refuse)
+		if refuse {
+			l.refused = append(l.refused, r.URL.Path)
+		}
+		l.mu.Unlock()
+		if refuse {
+			http.Error(w, "gone", http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// matching returns the paths asked for so far that contain s.
+func (l *requestLog) matching(s string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, p := range l.paths {
+		if strings.Contains(p, s) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// parquetFacts are the file facts the top bar shows for a Parquet file.
+type parquetFacts struct {
+	Name, Format, RowGroups, Rows, Batches, CreatedBy, Compression string
+}
+
+func (b *browser) parquetFacts() parquetFacts {
+	b.t.Helper()
+	var f parquetFacts
+	b.eval(`(() => { const q = s => document.querySelector('[data-role=file-info] ' + s)?.textContent ?? '';
+		return {Name: q('h2'), Format: q('[data-role=format]'), RowGroups: q('[data-role=row-groups]'), Rows: q('[data-role=num-rows]'),
+			Batches: q('[data-role=batches]'), CreatedBy: q('[data-role=created-by]'), Compression: q('[data-role=compression]')}; })()`, &f)
+	return f
+}
+
+// nongoColumn is one column of a file in testdata/nongo_expected.json: what
+// the generator (testdata/gen_nongo.mjs) wrote, row by row (nil: null).
+type nongoColumn struct {
+	Extension string `json:"extension"`
+	Metadata  string `json:"metadata"`
+	Rows      []*struct {
+		Shape  []int `json:"shape"`
+		Values []any `json:"values"`
+	} `json:"rows"`
+}
+
+func loadNongo(t *testing.T, file string) map[string]nongoColumn {
+	data, err := os.ReadFile(filepath.Join("testdata", "nongo_expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all struct {
+		Files map[string]struct {
+			Columns map[string]nongoColumn `json:"columns"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(data, &all); err != nil {
+		t.Fatal(err)
+	}
+	cols := all.Files[file].Columns
+	if len(cols) == 0 {
+		t.Fatalf("nongo_expected.json has no columns for %s", file)
+	}
+	return cols
+}
+
+// logical is a row-major tensor's values in its logical order, the spec's
+// numpy.transpose(physical, perm): logical dimension i is physical
+// dimension perm[i].
+func logical(shape, perm []int, values []any) (lshape []int, lvalues []any) {
+	if len(perm) == 0 {
+		return shape, values
+	}
+	strides := make([]int, len(shape))
+	for i, n := len(shape)-1, 1; i >= 0; i-- {
+		strides[i], n = n, n*shape[i]
+	}
+	lshape = make([]int, len(perm))
+	for i, p := range perm {
+		lshape[i] = shape[p]
+	}
+	idx := make([]int, len(perm))
+	for range values {
+		off := 0
+		for i, p := range perm {
+			off += idx[i] * strides[p]
+		}
+		lvalues = append(lvalues, values[off])
+		for d := len(idx) - 1; d >= 0; d-- {
+			if idx[d]++; idx[d] < lshape[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return lshape, lvalues
+}
+
+// checkTensorCells compares every tensor cell of the rows in view with
+// the generator's values: the physical shape, null rows, and the values
+// listed in logical order (nestedText; bits: 32 for float32 columns,
+// whose names say f32).
+func (b *browser) checkTensorCells(cols map[string]nongoColumn) {
+	t := b.t
+	t.Helper()
+	for name, col := range cols {
+		bits := 64
+		if strings.Contains(name, "f32") {
+			bits = 32
+		}
+		var meta struct {
+			Permutation []int `json:"permutation"`
+		}
+		_ = json.Unmarshal([]byte(col.Metadata), &meta) // absent or invalid: no permutation
+		for r, want := range col.Rows {
+			var got struct {
+				Tensor, Null bool
+				Shape, Err   string
+				Summary      []string
+			}
+			b.eval(fmt.Sprintf(`(() => { const c = document.querySelector('[data-row="%d"] [data-field=%q]');
+				return c ? {Tensor: c.hasAttribute('data-tensor'), Null: c.hasAttribute('data-null'), Shape: c.dataset.shape || '',
+					Err: c.dataset.cellError || '', Summary: [...c.querySelectorAll('.summary > div')].map(d => d.textContent)} : {}; })()`, r, name), &got)
+			if want == nil {
+				if !got.Null || !got.Tensor {
+					t.Errorf("%s row %d: %+v, want a null tensor", name, r, got)
+				}
+				continue
+			}
+			if !got.Tensor || got.Shape != joinInts(want.Shape) || len(got.Summary) == 0 {
+				t.Errorf("%s row %d: %+v, want a tensor of shape %v", name, r, got, want.Shape)
+				continue
+			}
+			lshape, lvalues := logical(want.Shape, meta.Permutation, want.Values)
+			if text := nestedText(lshape, lvalues, bits); !slices.Contains(got.Summary, text) {
+				t.Errorf("%s row %d lists %q, want %q", name, r, got.Summary, text)
+			}
+		}
+	}
+}
+
+// TestParquet opens testdata/arrowrs_tensors.parquet (written by
+// parquet-wasm, that is arrow-rs's writer, from npm) through the page: the
+// Parquet reader (web/parquet-worker.js and parquet-wasm) is not fetched
+// while the page boots, only when the file is opened; the file facts are
+// the footer's; every tensor cell holds the generator's values (the
+// extension types restored from ARROW:schema); and once the reader was
+// fetched, the service worker serves it when the server no longer does.
+func TestParquet(t *testing.T) {
+	skipWithoutSite(t)
+	log := &requestLog{}
+	b := newBrowserServing(t, "", "", log.wrap)
+	// The service worker controls the page (it claims it once installed):
+	// from then on the page's fetches go through it.
+	b.waitFor(`navigator.serviceWorker.controller !== null`)
+	if got := log.matching("parquet"); len(got) != 0 {
+		t.Errorf("the page's boot and the service worker's install fetched the Parquet reader: %q", got)
+	}
+	if got := log.matching("app.wasm"); len(got) == 0 {
+		t.Errorf("no request for app.wasm was seen: the request log misses requests")
+	}
+
+	const name = "arrowrs_tensors.parquet"
+	want := parquetFacts{Name: name, Format: "Parquet", RowGroups: "1", Rows: "3", CreatedBy: "parquet-rs version 59.3.0", Compression: "UNCOMPRESSED"}
+	cols := loadNongo(t, name)
+	b.upload(filepath.Join("testdata", name))
+	b.waitOpened(name)
+	if got := b.parquetFacts(); got != want {
+		t.Errorf("file facts %+v, want %+v", got, want)
+	}
+	b.checkTensorCells(cols)
+	b.screenshot("parquet-arrowrs")
+	reader := log.matching("/web/parquet")
+	slices.Sort(reader)
+	base := strings.TrimRight(os.Getenv("TENSORVIEW_BASE"), "/")
+	if wantReader := []string{base + "/web/parquet-worker.js", base + "/web/parquet/parquet_wasm.js", base + "/web/parquet/parquet_wasm_bg.wasm"}; !slices.Equal(reader, wantReader) {
+		t.Errorf("opening a Parquet file fetched %q, want the reader's files once each: %q", reader, wantReader)
+	}
+
+	t.Run("offline after first use", func(t *testing.T) {
+		log.mu.Lock()
+		log.refuse = "/web/parquet"
+		log.mu.Unlock()
+		b.run(chromedp.Navigate(b.base))
+		b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+		b.upload(filepath.Join("testdata", name))
+		b.waitOpened(name)
+		if got := b.parquetFacts(); got != want {
+			t.Errorf("file facts %+v, want %+v", got, want)
+		}
+		b.checkTensorCells(cols)
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		if len(log.refused) != 0 {
+			t.Errorf("the reader was asked of the server again: %q", log.refused)
+		}
+	})
+}
