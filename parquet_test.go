@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +14,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/chromedp/chromedp"
 )
 
@@ -231,4 +239,95 @@ func TestParquet(t *testing.T) {
 			t.Errorf("the reader was asked of the server again: %q", log.refused)
 		}
 	})
+}
+
+// TestParquetTrap opens a Parquet file of 3 row groups whose second row
+// group's column chunk of v is overwritten with 0xff bytes: parquet-wasm
+// traps reading it (RuntimeError: unreachable, seen with parquet-wasm
+// 0.8.0 in Node.js), which leaves its wasm instance unusable. The rows of
+// that row group show the error; the rows of the other row groups show
+// their values, read by the worker that replaced the trapped one.
+func TestParquetTrap(t *testing.T) {
+	skipWithoutSite(t)
+	data, chunks := parquetRowGroupsFile(t)
+	for i := chunks[1][0]; i < chunks[1][1]; i++ {
+		data[i] = 0xff
+	}
+	path := filepath.Join(t.TempDir(), "trap.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t)
+	b.upload(path)
+	b.waitFor(`document.querySelector('[data-state=ready] [data-role=file-info] h2')?.textContent === 'trap.parquet'
+		&& document.querySelectorAll('[data-row]').length === 12 && document.querySelector('[data-row][data-loading]') === null`)
+	if got := b.parquetFacts(); got.RowGroups != "3" || got.Rows != "12" {
+		t.Errorf("file facts %+v, want 3 row groups of 12 rows", got)
+	}
+	type cell struct{ Text, Err string }
+	var rows [][2]cell
+	b.eval(`[...Array(12).keys()].map(r => ['id', 'v'].map(f => {
+		const c = document.querySelector('[data-row="' + r + '"] [data-field=' + f + ']');
+		return {Text: c?.textContent ?? '(no cell)', Err: c?.dataset.cellError ?? ''}; }))`, &rows)
+	for r, got := range rows {
+		if r/4 == 1 {
+			for _, c := range got {
+				if !strings.Contains(c.Err, "row group 1") || !strings.Contains(c.Err, "parquet-wasm crashed (unreachable") {
+					t.Errorf("row %d: %+v, want row group 1's error (the trap)", r, got)
+				}
+			}
+			continue
+		}
+		want := [2]cell{{Text: fmt.Sprint(r)}, {Text: fmt.Sprint(float64(r*10) + 0.5)}}
+		if got != want {
+			t.Errorf("row %d: %+v, want %+v", r, got, want)
+		}
+	}
+	b.screenshot("parquet-trap")
+}
+
+// parquetRowGroupsFile writes, with arrow-go's pqarrow, a Parquet file of
+// 3 row groups of 4 rows: id (int64, the row number) and v (float64,
+// id*10+0.5); no compression, no dictionary. It returns the file and, for
+// each row group, the byte range of v's column chunk.
+func parquetRowGroupsFile(t *testing.T) (data []byte, chunks [][2]int64) {
+	t.Helper()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "v", Type: arrow.PrimitiveTypes.Float64}}, nil)
+	var buf bytes.Buffer
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Uncompressed), parquet.WithDictionaryDefault(false))
+	w, err := pqarrow.NewFileWriter(schema, &buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g := range 3 {
+		ids := array.NewInt64Builder(memory.DefaultAllocator)
+		vs := array.NewFloat64Builder(memory.DefaultAllocator)
+		for r := g * 4; r < g*4+4; r++ {
+			ids.Append(int64(r))
+			vs.Append(float64(r*10) + 0.5)
+		}
+		if g > 0 {
+			w.NewBufferedRowGroup()
+		}
+		rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), vs.NewArray()}, 4)
+		if err := w.WriteBuffered(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data = buf.Bytes()
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g := range pf.NumRowGroups() {
+		cc, err := pf.MetaData().RowGroup(g).ColumnChunk(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunks = append(chunks, [2]int64{cc.DataPageOffset(), cc.DataPageOffset() + cc.TotalCompressedSize()})
+	}
+	return data, chunks
 }

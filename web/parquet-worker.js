@@ -29,6 +29,8 @@
 //                                 transferred) and the wasm memory in bytes
 //   {id, error, trapped}          why it failed; trapped: the wasm instance
 //                                 trapped (RuntimeError) and is unusable
+//
+// Requests are answered one at a time, in the order they came.
 //   {op: "range", rid, start, end}
 //                                 asks the page for bytes [start, end)
 //
@@ -126,7 +128,21 @@ async function read(msg) {
   return [{ id: msg.id, ipc, memory: wasmMemory().buffer.byteLength }, [ipc.buffer]];
 }
 
-onmessage = async (e) => {
+// Requests run one at a time, in order: when the wasm traps, the request
+// under way (current) is the one that trapped. A trap surfaces as a
+// rejection or, from inside wasm-bindgen's task queue, as an uncaught
+// RuntimeError whose request then never settles.
+let queue = Promise.resolve();
+let current = null;
+
+function trapped(err) {
+  if (current !== null) {
+    postMessage({ id: current, error: String(err?.message ?? err), trapped: true });
+    current = null;
+  }
+}
+
+onmessage = (e) => {
   const msg = e.data;
   if (msg.op === "range") {
     const r = ranges.get(msg.rid);
@@ -135,10 +151,28 @@ onmessage = async (e) => {
     else if (r) r.resolve(msg.bytes);
     return;
   }
-  try {
-    const [answer, transfer] = await (msg.op === "open" ? open(msg) : read(msg));
-    postMessage(answer, transfer);
-  } catch (err) {
-    postMessage({ id: msg.id, error: String(err?.message ?? err), trapped: err instanceof WebAssembly.RuntimeError });
-  }
+  queue = queue.then(async () => {
+    current = msg.id;
+    try {
+      const [answer, transfer] = await (msg.op === "open" ? open(msg) : read(msg));
+      postMessage(answer, transfer);
+    } catch (err) {
+      postMessage({ id: msg.id, error: String(err?.message ?? err), trapped: err instanceof WebAssembly.RuntimeError });
+    }
+    current = null;
+  });
 };
+
+// An uncaught trap: the request under way failed, and the page, told it
+// trapped, replaces this worker. preventDefault keeps it from the page's
+// Worker error event, which is left for failures to load the reader.
+addEventListener("error", (e) => {
+  if (e.error instanceof WebAssembly.RuntimeError || current !== null) {
+    trapped(e.error ?? e.message);
+    e.preventDefault();
+  }
+});
+addEventListener("unhandledrejection", (e) => {
+  trapped(e.reason);
+  e.preventDefault();
+});

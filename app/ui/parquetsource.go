@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -61,7 +62,7 @@ func openError(err error) error {
 	switch {
 	case strings.Contains(msg, "encryption"):
 		return fmt.Errorf("the file is encrypted (Parquet modular encryption), which tensorview cannot read (parquet-wasm: %s)", msg)
-	case strings.HasPrefix(msg, "could not load") || strings.Contains(msg, "did not open"):
+	case strings.HasPrefix(msg, "the Parquet reader") || errors.Is(err, context.Canceled):
 		return err
 	}
 	return fmt.Errorf("not a Parquet file that can be read: %s", msg)
@@ -94,6 +95,10 @@ func (s *parquetSource) ReadRows(ctx context.Context, rowGroup int, offset, limi
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		var trap *trapError
+		if errors.As(err, &trap) {
+			return nil, err
 		}
 		return nil, fmt.Errorf("parquet-wasm failed reading row group %d: %w", rowGroup, err)
 	}

@@ -29,6 +29,14 @@ const maxRangeRead = 1 << 30
 // another request's trap or timeout) before it answered.
 var errRestarted = errors.New("the Parquet reader was restarted")
 
+// trapError is the error of a request during which the Parquet reader's
+// wasm trapped (a RuntimeError such as "unreachable": arrow-rs panicked).
+type trapError struct{ msg string }
+
+func (e *trapError) Error() string {
+	return "parquet-wasm crashed (" + e.msg + ": a corrupt page or an encoding it cannot read?) and was restarted"
+}
+
 // errClosed is the error of a request after Close.
 var errClosed = errors.New("the Parquet file is closed")
 
@@ -87,11 +95,11 @@ func (p *parquetWorker) start() {
 	onError := app.FuncOf(func(this app.Value, args []app.Value) any {
 		// The worker's script or the module it imports failed to load or
 		// threw outside a request: every request of it fails.
-		msg := "its script failed"
+		msg := "its script failed to load"
 		if m := args[0].Get("message"); m.Truthy() {
 			msg = m.String()
 		}
-		p.stop(gen, fmt.Errorf("could not load the Parquet reader (%s)", msg))
+		p.stop(gen, fmt.Errorf("the Parquet reader stopped: %s", msg))
 		return nil
 	})
 	w.Set("onmessage", onMessage)
@@ -301,7 +309,10 @@ func (p *parquetWorker) request(ctx context.Context, build func() app.Value) (ap
 				continue
 			}
 			if a.trapped {
+				// Its instance is unusable: the other requests sent to it
+				// go again to a fresh one.
 				p.stop(gen, errRestarted)
+				return nil, &trapError{msg: a.err.Error()}
 			}
 			if a.err != nil {
 				return nil, a.err
