@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -220,6 +221,40 @@ func TestParquet(t *testing.T) {
 	if wantReader := []string{base + "/web/parquet-worker.js", base + "/web/parquet/parquet_wasm.js", base + "/web/parquet/parquet_wasm_bg.wasm"}; !slices.Equal(reader, wantReader) {
 		t.Errorf("opening a Parquet file fetched %q, want the reader's files once each: %q", reader, wantReader)
 	}
+
+	t.Run("by URL", func(t *testing.T) {
+		// The worker asks the page for byte ranges, which it reads with
+		// HTTP Range requests (the test server honours Range).
+		before := len(log.matching("/testdata/" + name))
+		b.run(chromedp.Navigate(b.base + "?url=" + url.QueryEscape(b.data+name)))
+		b.waitOpened(name)
+		if got := b.parquetFacts(); got != want {
+			t.Errorf("file facts %+v, want %+v", got, want)
+		}
+		b.checkTensorCells(cols)
+		if n := len(log.matching("/testdata/" + name)) - before; n == 0 {
+			t.Errorf("no request for the file")
+		}
+	})
+
+	t.Run("not a Parquet file", func(t *testing.T) {
+		// "PAR1" then zeros: sniffed as Parquet, refused by parquet-wasm
+		// at open (no footer).
+		path := filepath.Join(t.TempDir(), "broken.parquet")
+		if err := os.WriteFile(path, append([]byte("PAR1"), make([]byte, 60)...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b.run(chromedp.Navigate(b.base))
+		b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+		b.upload(path)
+		b.waitFor(`document.querySelector('[data-state=error] [role=alert]') !== null`)
+		var text string
+		b.eval(`document.querySelector('[role=alert]').textContent`, &text)
+		if !strings.HasPrefix(text, "Cannot open broken.parquet. not a Parquet file that can be read: ") {
+			t.Errorf("the error says %q", text)
+		}
+		b.screenshot("parquet-broken")
+	})
 
 	t.Run("offline after first use", func(t *testing.T) {
 		log.mu.Lock()
