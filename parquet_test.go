@@ -232,7 +232,7 @@ func TestParquet(t *testing.T) {
 			t.Errorf("file facts %+v, want %+v", got, want)
 		}
 		b.checkTensorCells(cols)
-		if n := len(log.matching("/testdata/" + name)) - before; n == 0 {
+		if n := len(log.matching("/testdata/"+name)) - before; n == 0 {
 			t.Errorf("no request for the file")
 		}
 	})

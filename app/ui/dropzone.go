@@ -27,7 +27,7 @@ func (d *DropZone) Render() app.UI {
 	}
 	return app.Div().Class(class).Attr("data-role", "dropzone").
 		Body(
-			app.P().Class("drop-hint").Text("Drop an Arrow IPC file or stream (.arrow, .arrows, .feather) here, or"),
+			app.P().Class("drop-hint").Text("Drop an Arrow IPC file or stream (.arrow, .arrows, .feather) or a Parquet file here, or"),
 			app.Label().Class("button").Body(
 				app.Text("Open file…"),
 				app.Input().Type("file").Accept(Accepted).Attr("data-role", "file-input").Class("visually-hidden").OnChange(d.onPick),
