@@ -25,11 +25,14 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// requestLog records the paths a test server was asked for, and refuses
-// (503) those under a prefix once told to, as a server that is gone would.
+// requestLog records the paths a test server was asked for, holds those
+// containing hold until release is closed, and refuses (503) those
+// containing refuse once told to, as a server that is gone would.
 type requestLog struct {
 	mu      sync.Mutex
 	paths   []string
+	hold    string
+	release chan struct{}
 	refuse  string // refuse paths containing this ("" : none)
 	refused []string
 }
@@ -42,7 +45,18 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 		if refuse {
 			l.refused = append(l.refused, r.URL.Path)
 		}
+		var wait chan struct{}
+		if l.hold != "" && strings.Contains(r.URL.Path, l.hold) {
+			wait = l.release
+		}
 		l.mu.Unlock()
+		if wait != nil {
+			select {
+			case <-wait:
+			case <-r.Context().Done():
+				return
+			}
+		}
 		if refuse {
 			http.Error(w, "gone", http.StatusServiceUnavailable)
 			return
@@ -193,7 +207,10 @@ func (b *browser) checkTensorCells(cols map[string]nongoColumn) {
 // fetched, the service worker serves it when the server no longer does.
 func TestParquet(t *testing.T) {
 	skipWithoutSite(t)
-	log := &requestLog{}
+	// The reader's wasm is held until the page has said it is loading it.
+	log := &requestLog{hold: "parquet_wasm_bg.wasm", release: make(chan struct{})}
+	released := sync.OnceFunc(func() { close(log.release) })
+	t.Cleanup(released)
 	b := newBrowserServing(t, "", "", log.wrap)
 	// The service worker controls the page (it claims it once installed):
 	// from then on the page's fetches go through it.
@@ -209,6 +226,8 @@ func TestParquet(t *testing.T) {
 	want := parquetFacts{Name: name, Format: "Parquet", RowGroups: "1", Rows: "3", CreatedBy: "parquet-rs version 59.3.0", Compression: "UNCOMPRESSED"}
 	cols := loadNongo(t, name)
 	b.upload(filepath.Join("testdata", name))
+	b.waitFor(`document.querySelector('[data-state=loading] .loading')?.textContent === 'Loading the Parquet reader…'`)
+	released()
 	b.waitOpened(name)
 	if got := b.parquetFacts(); got != want {
 		t.Errorf("file facts %+v, want %+v", got, want)
@@ -284,7 +303,7 @@ func TestParquet(t *testing.T) {
 // their values, read by the worker that replaced the trapped one.
 func TestParquetTrap(t *testing.T) {
 	skipWithoutSite(t)
-	data, chunks := parquetRowGroupsFile(t)
+	data, chunks := parquetRowGroupsFile(t, 4)
 	for i := chunks[1][0]; i < chunks[1][1]; i++ {
 		data[i] = 0xff
 	}
@@ -321,11 +340,32 @@ func TestParquetTrap(t *testing.T) {
 	b.screenshot("parquet-trap")
 }
 
+// TestParquetBudget: with a cache budget of 4 KiB, a row group whose
+// column chunks hold 16 KB is refused before the Parquet reader reads it,
+// and says why.
+func TestParquetBudget(t *testing.T) {
+	skipWithoutSite(t)
+	data, _ := parquetRowGroupsFile(t, 1000)
+	path := filepath.Join(t.TempDir(), "budget.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowserWith(t, "?cache="+fmt.Sprint(4096.0/(1<<20)), "")
+	b.upload(path)
+	b.waitFor(`document.querySelector('[data-state=ready] [data-row="0"] [data-field=v][data-cell-error]') !== null`)
+	var text string
+	b.eval(`document.querySelector('[data-row="0"] [data-field=v]').dataset.cellError`, &text)
+	if !strings.Contains(text, "row group 0: its column chunks to read hold 15.8 KiB (compressed)") || !strings.Contains(text, "more than the cache budget (4.0 KiB)") {
+		t.Errorf("row 0 says %q", text)
+	}
+	b.screenshot("parquet-budget")
+}
+
 // parquetRowGroupsFile writes, with arrow-go's pqarrow, a Parquet file of
-// 3 row groups of 4 rows: id (int64, the row number) and v (float64,
+// 3 row groups of n rows: id (int64, the row number) and v (float64,
 // id*10+0.5); no compression, no dictionary. It returns the file and, for
 // each row group, the byte range of v's column chunk.
-func parquetRowGroupsFile(t *testing.T) (data []byte, chunks [][2]int64) {
+func parquetRowGroupsFile(t *testing.T, n int) (data []byte, chunks [][2]int64) {
 	t.Helper()
 	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "v", Type: arrow.PrimitiveTypes.Float64}}, nil)
 	var buf bytes.Buffer
@@ -337,14 +377,14 @@ func parquetRowGroupsFile(t *testing.T) (data []byte, chunks [][2]int64) {
 	for g := range 3 {
 		ids := array.NewInt64Builder(memory.DefaultAllocator)
 		vs := array.NewFloat64Builder(memory.DefaultAllocator)
-		for r := g * 4; r < g*4+4; r++ {
+		for r := g * n; r < g*n+n; r++ {
 			ids.Append(int64(r))
 			vs.Append(float64(r*10) + 0.5)
 		}
 		if g > 0 {
 			w.NewBufferedRowGroup()
 		}
-		rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), vs.NewArray()}, 4)
+		rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), vs.NewArray()}, int64(n))
 		if err := w.WriteBuffered(rec); err != nil {
 			t.Fatal(err)
 		}

@@ -107,7 +107,8 @@ func (m *workerMeta) columnNames(columns []int) ([]string, error) {
 
 // readGuard refuses a read of rows [offset, offset+limit) of row group rg,
 // of the top-level columns names (nil: all), that would take more than
-// budget bytes of memory in the Parquet reader, before it starts:
+// budget bytes of memory in the Parquet reader, before it starts (its
+// error does not name the row group: decode's error around it does):
 //
 //   - the column chunks' compressed bytes, which arrow-rs fetches whole
 //     unless the file has a page index (parquet-wasm's API does not say
@@ -134,14 +135,14 @@ func (m *workerMeta) readGuard(rg int, offset, limit int64, names []string, budg
 		}
 	}
 	if chunks > budget {
-		return fmt.Errorf("row group %d: its column chunks to read hold %s (compressed), more than the cache budget (%s) allows; ?cache=<MiB> in the address raises it",
-			rg, decode.HumanBytes(chunks), decode.HumanBytes(budget))
+		return fmt.Errorf("its column chunks to read hold %s (compressed), more than the cache budget (%s) allows; ?cache=<MiB> in the address raises it",
+			decode.HumanBytes(chunks), decode.HumanBytes(budget))
 	}
 	if g.Rows > 0 && all > 0 {
 		decoded := float64(g.Uncompressed) * float64(chunks) / float64(all) * float64(min(limit, g.Rows-offset)) / float64(g.Rows)
 		if decoded > float64(budget) {
-			return fmt.Errorf("row group %d: %d rows of it decode to about %s, more than the cache budget (%s) allows; ?cache=<MiB> in the address raises it",
-				rg, min(limit, g.Rows-offset), decode.HumanBytes(int64(decoded)), decode.HumanBytes(budget))
+			return fmt.Errorf("%d rows of it decode to about %s, more than the cache budget (%s) allows; ?cache=<MiB> in the address raises it",
+				min(limit, g.Rows-offset), decode.HumanBytes(int64(decoded)), decode.HumanBytes(budget))
 		}
 	}
 	return nil

@@ -91,16 +91,16 @@ func TestReadGuard(t *testing.T) {
 	}{
 		// Row group 0, all columns: 3000 bytes compressed, 9000 decoded.
 		{0, 0, 100, nil, 9000, ""},
-		{0, 0, 100, nil, 2999, "row group 0: its column chunks to read hold 2.9 KiB (compressed), more than the cache budget (2.9 KiB) allows; ?cache=<MiB> in the address raises it"},
-		{0, 0, 100, nil, 8999, "row group 0: 100 rows of it decode to about 8.8 KiB, more than the cache budget (8.8 KiB) allows; ?cache=<MiB> in the address raises it"},
+		{0, 0, 100, nil, 2999, "its column chunks to read hold 2.9 KiB (compressed), more than the cache budget (2.9 KiB) allows; ?cache=<MiB> in the address raises it"},
+		{0, 0, 100, nil, 8999, "100 rows of it decode to about 8.8 KiB, more than the cache budget (8.8 KiB) allows; ?cache=<MiB> in the address raises it"},
 		// Half the rows: 4500 decoded.
 		{0, 50, 50, nil, 4500, ""},
 		{0, 50, 1000, nil, 4500, ""}, // limit past the end counts the rows there are
 		// id alone: 500 of 3000 compressed, so 1500 decoded for all rows.
 		{0, 0, 100, []string{"id"}, 1500, ""},
-		{0, 0, 100, []string{"id"}, 1499, "row group 0: 100 rows of it decode to about 1.5 KiB"},
+		{0, 0, 100, []string{"id"}, 1499, "100 rows of it decode to about 1.5 KiB"},
 		// t alone: 2500 compressed.
-		{0, 0, 1, []string{"t"}, 2499, "row group 0: its column chunks to read hold 2.4 KiB"},
+		{0, 0, 1, []string{"t"}, 2499, "its column chunks to read hold 2.4 KiB"},
 		{2, 0, 1, nil, 1 << 20, "no row group 2: the file has 2"},
 		{1, 51, 1, nil, 1 << 20, "rows 51 to 52 are outside row group 1's 50 rows"},
 	} {
