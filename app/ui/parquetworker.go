@@ -50,6 +50,9 @@ type parquetWorker struct {
 	reader   io.ReaderAt // the file's bytes when blob is nil (a file by URL)
 	size     int64
 	memLimit int64
+	// turn lets one request at a time be sent: the worker answers them in
+	// order, so a request's timeout counts its own work, not the queue's.
+	turn chan struct{}
 
 	mu      sync.Mutex
 	w       app.Value     // the running worker (nil: none yet, or stopped)
@@ -78,7 +81,7 @@ type workerAnswer struct {
 }
 
 func newParquetWorker(blob app.Value, reader io.ReaderAt, size, memLimit int64) *parquetWorker {
-	return &parquetWorker{blob: blob, reader: reader, size: size, memLimit: memLimit, pending: map[int]pendingCall{}}
+	return &parquetWorker{blob: blob, reader: reader, size: size, memLimit: memLimit, turn: make(chan struct{}, 1), pending: map[int]pendingCall{}}
 }
 
 // start runs a fresh worker and asks it to open the file; p.mu is held.
@@ -278,11 +281,17 @@ func (p *parquetWorker) open(ctx context.Context) (metaJSON string, schema []byt
 	return app.Window().Get("JSON").Call("stringify", opened.Get("meta")).String(), bytesOf(opened.Get("schema")), nil
 }
 
-// request sends msg (built by build, without its id) and waits for its
-// answer for up to parquetTimeout: a trap or a timeout restarts the
-// worker. It retries once on a fresh worker when another request's trap
-// restarted the one it was sent to.
+// request sends msg (built by build, without its id) once the requests
+// before it have been answered, and waits for its answer for up to
+// parquetTimeout: a trap or a timeout restarts the worker. It retries once
+// on a fresh worker when the one it was sent to was restarted meanwhile.
 func (p *parquetWorker) request(ctx context.Context, build func() app.Value) (app.Value, error) {
+	select {
+	case p.turn <- struct{}{}:
+		defer func() { <-p.turn }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	for attempt := 0; ; attempt++ {
 		gen, err := p.running(ctx)
 		if errors.Is(err, errRestarted) && attempt == 0 {
