@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -23,6 +24,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // requestLog records the paths a test server was asked for, holds those
@@ -359,6 +361,55 @@ func TestParquetBudget(t *testing.T) {
 		t.Errorf("row 0 says %q", text)
 	}
 	b.screenshot("parquet-budget")
+}
+
+// TestParquetWindows reads row groups by windows of rows (a cache budget of
+// 64 KiB makes decode ask for a few rows at a time, each a read of the
+// worker, whose column chunks it keeps from one window to the next), from
+// a dropped file and by URL, and checks the rows shown at the start, the
+// middle and the end of the file.
+func TestParquetWindows(t *testing.T) {
+	skipWithoutSite(t)
+	data, _ := parquetRowGroupsFile(t, 1000)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "windows.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	query := "?cache=" + fmt.Sprint(64.0*1024/(1<<20))
+	b := newBrowserServing(t, query, "", func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/windows/windows.parquet" {
+				http.ServeContent(w, r, "windows.parquet", time.Time{}, bytes.NewReader(data)) // honours Range
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	check := func(t *testing.T, rows ...int) {
+		t.Helper()
+		for _, r := range rows {
+			b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(r), chromedp.ByQuery),
+				chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
+			sel := fmt.Sprintf(`[data-row="%d"]`, r)
+			b.waitFor(`document.querySelector('` + sel + ` [data-field=v]') !== null && document.querySelector('` + sel + `[data-loading]') === null`)
+			var got [2]string
+			b.eval(`[...['id', 'v']].map(f => { const c = document.querySelector('`+sel+` [data-field=' + f + ']'); return c.dataset.cellError || c.textContent; })`, &got)
+			if want := [2]string{fmt.Sprint(r), fmt.Sprint(float64(r*10) + 0.5)}; got != want {
+				t.Errorf("row %d shows %q, want %q", r, got, want)
+			}
+		}
+	}
+	t.Run("file", func(t *testing.T) {
+		b.upload(path)
+		b.waitOpened("windows.parquet")
+		check(t, 0, 5, 999, 1000, 1500, 2999, 1)
+	})
+	t.Run("URL", func(t *testing.T) {
+		b.run(chromedp.Navigate(b.base + query + "&url=" + url.QueryEscape(strings.TrimSuffix(b.data, "testdata/")+"windows/windows.parquet")))
+		b.waitOpened("windows.parquet")
+		check(t, 0, 5, 999, 1000, 1500, 2999, 1)
+	})
 }
 
 // parquetRowGroupsFile writes, with arrow-go's pqarrow, a Parquet file of

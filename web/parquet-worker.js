@@ -10,9 +10,13 @@
 // One worker reads one file. Messages from the page, each with an id that
 // the answer repeats:
 //
-//   {op: "open", id, blob}        open a Blob (a dropped or picked File)
-//   {op: "open", id, size}        open a file of size bytes whose bytes the
-//                                 page sends on request (a file by URL)
+//   {op: "open", id, blob, keepBytes}
+//                                 open a Blob (a dropped or picked File)
+//   {op: "open", id, size, keepBytes}
+//                                 open a file of size bytes whose bytes the
+//                                 page sends on request (a file by URL);
+//                                 keepBytes: how many bytes of the ranges
+//                                 last read to keep for the next reads
 //   {op: "read", id, rowGroup, offset, limit, columns}
 //                                 rows [offset, offset+limit) of row group
 //                                 rowGroup (0-based), of the top-level
@@ -52,9 +56,28 @@ let nextRange = 0;
 // Parquet specification's), spelled as the specification spells them.
 const codecs = ["UNCOMPRESSED", "SNAPPY", "GZIP", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW", "LZO"];
 
-// pageBytes is a Blob-like view of the page's file for ParquetFile.fromFile,
-// which needs only size, slice(start, end) and arrayBuffer().
-function pageBytes(size) {
+// A read of a window of a row group's rows fetches the same column chunks
+// as the window before it when the file has no page index: the last byte
+// ranges read are kept (up to keepBytes, set by open) and served again.
+let keepBytes = 0;
+const kept = new Map(); // "start-end" -> ArrayBuffer, oldest first
+let keptBytes = 0;
+
+function keep(key, buf) {
+  if (buf.byteLength > keepBytes) return;
+  kept.set(key, buf);
+  keptBytes += buf.byteLength;
+  for (const [k, b] of kept) {
+    if (keptBytes <= keepBytes) break;
+    kept.delete(k);
+    keptBytes -= b.byteLength;
+  }
+}
+
+// fileBytes is a Blob-like view of the file for ParquetFile.fromFile, which
+// needs only size, slice(start, end) and arrayBuffer(): its bytes come from
+// read(start, end), a promise of an ArrayBuffer, or from the ranges kept.
+function fileBytes(size, read) {
   return {
     size,
     slice(start = 0, end = size) {
@@ -62,14 +85,26 @@ function pageBytes(size) {
       end = Math.max(start, Math.min(size, end));
       return {
         size: end - start,
-        arrayBuffer: () => new Promise((resolve, reject) => {
-          const rid = nextRange++;
-          ranges.set(rid, { resolve, reject });
-          postMessage({ op: "range", rid, start, end });
-        }),
+        arrayBuffer: async () => {
+          const key = start + "-" + end;
+          const hit = kept.get(key);
+          if (hit) return hit;
+          const buf = await read(start, end);
+          keep(key, buf);
+          return buf;
+        },
       };
     },
   };
+}
+
+// pageRead asks the page for bytes [start, end) of a file by URL.
+function pageRead(start, end) {
+  return new Promise((resolve, reject) => {
+    const rid = nextRange++;
+    ranges.set(rid, { resolve, reject });
+    postMessage({ op: "range", rid, start, end });
+  });
 }
 
 // footerMeta reads what the page shows of the footer (Parquet
@@ -111,7 +146,11 @@ function footerMeta(pf) {
 
 async function open(msg) {
   await ready;
-  file = ParquetFile.fromFile(msg.blob ?? pageBytes(msg.size));
+  keepBytes = msg.keepBytes ?? 0;
+  const blob = msg.blob;
+  file = ParquetFile.fromFile(blob
+    ? fileBytes(blob.size, (start, end) => blob.slice(start, end).arrayBuffer())
+    : fileBytes(msg.size, pageRead));
   const pf = await file;
   const meta = footerMeta(pf);
   const schema = pf.schema().intoIPCStream();

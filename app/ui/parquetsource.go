@@ -35,7 +35,7 @@ func parquetMemLimit(budget int64) int64 {
 // the worker asking for its byte ranges. It returns a function that closes
 // the worker too (decode.File.Close closes it as well).
 func openParquet(ctx context.Context, src source, budget int64) (*decode.File, func(), error) {
-	w := newParquetWorker(src.Blob, src.Reader, src.Size, parquetMemLimit(budget))
+	w := newParquetWorker(src.Blob, src.Reader, src.Size, parquetMemLimit(budget), budget/2)
 	metaJSON, schema, err := w.open(ctx)
 	if err != nil {
 		w.Close()

@@ -50,6 +50,9 @@ type parquetWorker struct {
 	reader   io.ReaderAt // the file's bytes when blob is nil (a file by URL)
 	size     int64
 	memLimit int64
+	// keepBytes bounds the file's bytes the worker keeps from one read to
+	// the next (the column chunks the windows of a row group read again).
+	keepBytes int64
 	// turn lets one request at a time be sent: the worker answers them in
 	// order, so a request's timeout counts its own work, not the queue's.
 	turn chan struct{}
@@ -80,8 +83,8 @@ type workerAnswer struct {
 	trapped bool
 }
 
-func newParquetWorker(blob app.Value, reader io.ReaderAt, size, memLimit int64) *parquetWorker {
-	return &parquetWorker{blob: blob, reader: reader, size: size, memLimit: memLimit, turn: make(chan struct{}, 1), pending: map[int]pendingCall{}}
+func newParquetWorker(blob app.Value, reader io.ReaderAt, size, memLimit, keepBytes int64) *parquetWorker {
+	return &parquetWorker{blob: blob, reader: reader, size: size, memLimit: memLimit, keepBytes: keepBytes, turn: make(chan struct{}, 1), pending: map[int]pendingCall{}}
 }
 
 // start runs a fresh worker and asks it to open the file; p.mu is held.
@@ -113,6 +116,7 @@ func (p *parquetWorker) start() {
 
 	open := app.Window().Get("Object").New()
 	open.Set("op", "open")
+	open.Set("keepBytes", float64(p.keepBytes))
 	if p.blob != nil {
 		open.Set("blob", p.blob)
 	} else {
