@@ -49,8 +49,8 @@ func TestParquetNonGoWriters(t *testing.T) {
 		filepath.Join(interopDir, "generated-nonGo-writers/arrowrs_fixed_shape_tensor.parquet"),
 		filepath.Join(interopDir, "arrow/r__tests__testthat__golden-files__data-arrow-extra-meta_3.0.0.parquet")}
 	facts := map[string]ParquetFacts{
-		"arrowrs_tensors.parquet":            {RowGroups: 1, CreatedBy: "parquet-rs version 59.3.0", Version: 1, Compression: "UNCOMPRESSED", CompressedBytes: 639, UncompressedBytes: 639},
-		"arrowrs_fixed_shape_tensor.parquet": {RowGroups: 1, CreatedBy: "parquet-rs version 59.3.0", Version: 1, Compression: "UNCOMPRESSED", CompressedBytes: 102, UncompressedBytes: 102},
+		"arrowrs_tensors.parquet":                                               {RowGroups: 1, CreatedBy: "parquet-rs version 59.3.0", Version: 1, Compression: "UNCOMPRESSED", CompressedBytes: 639, UncompressedBytes: 639},
+		"arrowrs_fixed_shape_tensor.parquet":                                    {RowGroups: 1, CreatedBy: "parquet-rs version 59.3.0", Version: 1, Compression: "UNCOMPRESSED", CompressedBytes: 102, UncompressedBytes: 102},
 		"r__tests__testthat__golden-files__data-arrow-extra-meta_3.0.0.parquet": {RowGroups: 1, CreatedBy: "parquet-cpp version 1.5.1-SNAPSHOT", Version: 1, Compression: "SNAPPY", CompressedBytes: 492, UncompressedBytes: 492},
 	}
 	tensors := 0
