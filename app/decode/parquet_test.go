@@ -228,7 +228,7 @@ func TestParquetArrowRsTwin(t *testing.T) {
 }
 
 // writeParquet writes tbl with pqarrow in row groups of rowGroup rows.
-func writeParquet(t *testing.T, tbl arrow.Table, rowGroup int64, codec compress.Compression, storeSchema bool) []byte {
+func writeParquet(t testing.TB, tbl arrow.Table, rowGroup int64, codec compress.Compression, storeSchema bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	var aprops []pqarrow.WriterOption
@@ -246,7 +246,7 @@ func writeParquet(t *testing.T, tbl arrow.Table, rowGroup int64, codec compress.
 // metadata: pqarrow cannot write the extension type itself); grid, a plain
 // FixedSizeList<FixedSizeList<float32>[4]>[3]; vec, List<float32> of
 // lengths 0..4 (every 5th null).
-func sampleTable(t *testing.T) arrow.Table {
+func sampleTable(t testing.TB) arrow.Table {
 	t.Helper()
 	const n = 250
 	ft, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Float32, []int{4, 4}, nil, nil)
