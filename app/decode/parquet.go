@@ -146,7 +146,8 @@ const maxParquetRows = 1 << 53
 // column whose chunks use a codec not in ParquetCodecs (LZO) is never
 // asked of src: its Field.Err and its cells say why, the other columns
 // display. On success the File owns src (File.Close closes it); on error
-// the caller still does.
+// the caller still does. Of opt, Budget is used (SmallFile is not: row
+// counts are exact at once).
 func OpenParquet(name string, size int64, meta ParquetMeta, src ParquetSource, opt Options) (f *File, err error) {
 	defer guard(&err, "reading %s", name)
 	if src == nil {
@@ -368,6 +369,9 @@ func (f *File) readParquet(ctx context.Context, i int, s, n int64) (c *chunk, si
 				colErr[k] = p.skip[k]
 			}
 		}
+	}
+	if ref := mem.Err(); ref != nil { // refused inside arrow-go, which may have said so in other words
+		return nil, 0, ref
 	}
 	rec := array.NewRecordBatch(f.Schema, cols, n)
 	if s != 0 || n != b.rows {

@@ -651,3 +651,47 @@ func TestOpenParquetMeta(t *testing.T) {
 		t.Errorf("nil source: %v", err)
 	}
 }
+
+// TestParquetConcurrent: goroutines reading the cells of a windowed Parquet
+// file at once see pqarrow's values, each window read once while cached
+// (run with -race).
+func TestParquetConcurrent(t *testing.T) {
+	data := writeParquet(t, sampleTable(t), 100, compress.Codecs.Snappy, true)
+	ref := pqReference(t, data)
+	src, meta := newPQSource(t, data)
+	src.batchRows = 5
+	f, err := OpenParquet("concurrent.parquet", int64(len(data)), meta, src, Options{Budget: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range int64(250) {
+				r := (k*7 + int64(g)*31) % 250
+				text, _ := referenceText(ref.cols[0][r/100], int(r%100))
+				if c := f.Cell(r, 0); c.Text != text {
+					errs <- fmt.Sprintf("row %d: %+v, want %q", r, c, text)
+					return
+				}
+				if _, err := f.Tensor(r, 2); err != nil {
+					errs <- fmt.Sprintf("row %d img: %v", r, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	// 1 MiB budget: row groups (about 15 KiB decoded) are read whole, once.
+	if n := src.calls.Load(); n != 3 {
+		t.Errorf("%d reads of 3 row groups", n)
+	}
+}
