@@ -1,9 +1,10 @@
 // Package decode opens Arrow data (IPC file and stream format, and a lone
-// IPC Tensor message) with arrow-go and turns it into what the viewer
-// shows: file facts, schema fields and per-cell summaries of tensors. It is
-// pure Go (no syscall/js), and every entry point recovers panics from
-// arrow-go or tensorext into errors so a bad file can never take the page
-// down.
+// IPC Tensor message) with arrow-go, and Parquet files through a
+// ParquetSource that reads them as Arrow IPC, and turns it into what the
+// viewer shows: file facts, schema fields and per-cell summaries of
+// tensors. It is pure Go (no syscall/js), and every entry point recovers
+// panics from arrow-go or tensorext into errors so a bad file can never
+// take the page down.
 //
 // Files are read lazily through an io.ReaderAt (in the browser, slices of
 // the dropped File): opening reads the schema and where each record batch
@@ -11,9 +12,20 @@
 // of theirs is asked for, once whoever asks, and kept in a cache with a
 // byte budget, least recently used first out.
 //
+// A Parquet file's row groups are its record batches: OpenParquet takes
+// the footer (ParquetMeta) and a ParquetSource (in the page parquet-wasm in
+// a worker, package app/ui; natively in tests arrow-go's pqarrow) and reads
+// a row group, or a window of its rows, with ParquetSource.ReadRows when
+// one of its rows is asked for, into the same cache. What the source
+// answers is checked like bytes of an Arrow file.
+//
 // Entry points:
-//   - Open, OpenReader: open a file (Options: cache budget, small-file
-//     size); Sniff names a format from the first bytes.
+//   - Open, OpenReader: open an Arrow file (Options: cache budget,
+//     small-file size); Sniff names a format from the first bytes
+//     (Parquet included: OpenReader's error then wraps ErrParquet).
+//   - OpenParquet, ParquetSource, ParquetMeta (ParquetRowGroup,
+//     ParquetColumn), ParquetCodecs: open a Parquet file;
+//     File.ParquetFacts (ParquetFacts): what its footer says.
 //   - File: Rows, NumBatches, Indexed, Index (the rest of the index, with
 //     progress), Locate, Chunk, ChunkBytes, Loaded, Load, LoadContext,
 //     Reading (the big reads under way), Batch, Cell, Tensor, CacheBytes,
@@ -21,7 +33,7 @@
 //     concurrent use.
 //   - Summarize, ValuesText, Truncate, HumanBytes: formatting (shapes:
 //     tensorext.FormatShape, JoinShape).
-//   - ErrTooLarge, ErrCanceled, ErrPanic: what errors wrap.
+//   - ErrTooLarge, ErrCanceled, ErrPanic, ErrParquet: what errors wrap.
 //
 // Its parts, unexported:
 //   - ipcIndex (index.go, footer.go, stream.go, message.go, ipcmsg.go,
@@ -42,4 +54,11 @@
 //     file's ends cached and big reads metered and stoppable.
 //   - cell formatting (cells.go, fields.go): Cell, TensorCell, Field.
 //   - notes (notes.go): warnings and column errors, handed out as copies.
+//   - Parquet (parquet.go): the footer checked into an index whose row
+//     counts are exact at once (batchInfo.length the decoded estimate,
+//     stored the compressed bytes); parquetFile reads a chunk through the
+//     source (File.readParquet, called by loadBatch and loadWindow) and
+//     decodes its answer with OpenReader's checks (decodeAnswer): rows and
+//     schema as asked, record batches joined within the budget, columns
+//     with an unsupported codec filled with nulls whose cells say why.
 package decode

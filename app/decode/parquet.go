@@ -146,7 +146,8 @@ const maxParquetRows = 1 << 53
 // column whose chunks use a codec not in ParquetCodecs (LZO) is never
 // asked of src: its Field.Err and its cells say why, the other columns
 // display. On success the File owns src (File.Close closes it); on error
-// the caller still does.
+// the caller still does. Of opt, Budget is used (SmallFile is not: row
+// counts are exact at once).
 func OpenParquet(name string, size int64, meta ParquetMeta, src ParquetSource, opt Options) (f *File, err error) {
 	defer guard(&err, "reading %s", name)
 	if src == nil {
@@ -199,7 +200,8 @@ func parquetSchema(b []byte, budget int64) (*arrow.Schema, error) {
 	if len(b) > maxMetadata {
 		return nil, fmt.Errorf("its Arrow schema takes %s, more than the %s tensorview reads", HumanBytes(int64(len(b))), HumanBytes(maxMetadata))
 	}
-	s, err := OpenReader("the Arrow schema", bytes.NewReader(b), int64(len(b)), Options{Budget: budget, SmallFile: -1})
+	// Bounded by maxMetadata, not by the cache budget: it is held once.
+	s, err := OpenReader("the Arrow schema", bytes.NewReader(b), int64(len(b)), Options{Budget: max(budget, 2*maxMetadata), SmallFile: -1})
 	if err != nil {
 		return nil, fmt.Errorf("cannot read its Arrow schema: %w", err)
 	}
@@ -330,8 +332,8 @@ func (f *File) readParquet(ctx context.Context, i int, s, n int64) (c *chunk, si
 	cols := make([]arrow.Array, f.Schema.NumFields())
 	colErr := make([]string, len(cols))
 	if len(asked) > 0 && n > 0 {
-		var share int64
-		if b.rows > 0 {
+		share := b.stored // of the file, as ChunkBytes says
+		if n != b.rows {
 			share = b.stored / b.rows * n
 		}
 		if ctx.Done() != nil && share >= BigRead { // shown as LoadContext's big IPC reads are
@@ -367,6 +369,9 @@ func (f *File) readParquet(ctx context.Context, i int, s, n int64) (c *chunk, si
 				colErr[k] = p.skip[k]
 			}
 		}
+	}
+	if ref := mem.Err(); ref != nil { // refused inside arrow-go, which may have said so in other words
+		return nil, 0, ref
 	}
 	rec := array.NewRecordBatch(f.Schema, cols, n)
 	if s != 0 || n != b.rows {

@@ -1,7 +1,9 @@
 // Package dialect reads tensors stored in Arrow columns that are not the
 // canonical tensor extension types: other producers' extension types (Ray
 // Data, Hugging Face datasets, Daft), plain nested FixedSizeList and List
-// columns (Polars Array, DuckDB ARRAY, embeddings), and value types the
+// columns (Polars Array, DuckDB ARRAY, embeddings; List<List<…>> of
+// numbers, what a FixedSizeList becomes in a Parquet file without its
+// Arrow schema, a tensor per rectangular row), and value types the
 // canonical types may hold that arrow-go does not know (Lance's bfloat16).
 //
 // Each dialect is one Adapter in one file; the registry (Register, Detect)
