@@ -427,6 +427,9 @@ function hfTable() {
 }
 const hfBytes = pw.writeParquet(pw.Table.fromIPCStream(tableToIPC(hfTable(), 'stream')),
   new pw.WriterPropertiesBuilder().setCreatedBy('parquet-rs version 59.3.0 (parquet-wasm 0.8.0)')
+    // pyarrow, which datasets writes with, puts the schema metadata in the
+    // footer's key_value_metadata too (arrow-rs only in ARROW:schema).
+    .setKeyValueMetadata(new Map([['huggingface', pyJSON(HF_FEATURES)]]))
     .setMaxRowGroupSize(4).setCompression(pw.Compression.SNAPPY).build());
 writeFileSync(join(OUT, 'parquet_hf_images.parquet'), hfBytes);
 
@@ -466,7 +469,8 @@ writeFileSync(join(OUT, 'parquet_lzo.parquet'), lzo);
 //
 // Parquet Modular Encryption (parquet-format Encryption.md), encrypted
 // footer mode: "PARE", encrypted column chunks, FileCryptoMetaData (Thrift
-// compact: encryption_algorithm = AES_GCM_V1 {aad_file_unique}, key_metadata),
+// compact: encryption_algorithm = AES_GCM_V1 {aad_file_unique,
+// supply_aad_prefix}, key_metadata),
 // the encrypted footer module (4-byte length, 12-byte nonce, ciphertext,
 // 16-byte tag), the 4-byte length of those two, "PARE". The "encrypted"
 // bytes come from a fixed linear congruential generator.
@@ -477,7 +481,9 @@ function encryptedFile() {
   const le32 = (v) => [v & 255, (v >>> 8) & 255, (v >>> 16) & 255, (v >>> 24) & 255];
   const columns = rnd(96);
   const keyMeta = Buffer.from('tensorview-test-key', 'utf8');
-  const cryptoMeta = [0x1c, 0x1c, 0x28, 8, ...rnd(8), 0x00, 0x00, 0x18, keyMeta.length, ...keyMeta, 0x00];
+  // aad_file_unique (8 bytes) and supply_aad_prefix = false, as Arrow C++
+  // writes it (arrow-go needs the flag present).
+  const cryptoMeta = [0x1c, 0x1c, 0x28, 8, ...rnd(8), 0x12, 0x00, 0x00, 0x18, keyMeta.length, ...keyMeta, 0x00];
   const ciphertext = rnd(120);
   const module = [...le32(12 + ciphertext.length + 16), ...rnd(12), ...ciphertext, ...rnd(16)];
   const tail = [...cryptoMeta, ...module];
@@ -565,6 +571,7 @@ assert(!nestedFacts.arrow_schema && norm(nestedFacts.row_groups) === '[4,4,1]', 
 
 const hfFacts = footerFacts(hfBytes);
 assert(norm(hfFacts.row_groups) === '[4,4,1]', `hf row groups ${hfFacts.row_groups}`);
+assert(parquetMetadata(abuf(hfBytes)).key_value_metadata.some((kv) => kv.key === 'huggingface' && kv.value === pyJSON(HF_FEATURES)), 'huggingface in the footer');
 {
   const t = readBack(hfBytes);
   assert(t.schema.metadata.get('huggingface') === pyJSON(HF_FEATURES), 'huggingface metadata');
