@@ -91,7 +91,7 @@ testdata/node_modules: testdata/package.json testdata/package-lock.json
 
 # Regenerate the files the non-Go writers write (committed; see testdata/README.md).
 testdata-js: testdata/node_modules
-	cd testdata && node gen_js.mjs && node gen_nongo.mjs && node gen_tensor_message.mjs && node gen_dialects.mjs && node gen_daft_lance.mjs && node gen_turtle.mjs && node gen_images.mjs
+	cd testdata && node gen_js.mjs && node gen_nongo.mjs && node gen_tensor_message.mjs && node gen_dialects.mjs && node gen_daft_lance.mjs && node gen_turtle.mjs && node gen_images.mjs && node gen_parquet.mjs
 
 # Everything: formatting, vet, unit tests, the browser tests against the
 # static build served under a sub-path, and the app package's wasm tests in

@@ -119,8 +119,15 @@ func plan(dir, size, layout string) (benchFile, error) {
 	case layoutJPEG4K:
 		f.Rows = int(max(1, n/jpegRowBytesEs))
 		f.Batches = (f.Rows + jpegBatchRows - 1) / jpegBatchRows
+	case layoutParquet:
+		// The rows of the Arrow files of that size; Batches counts row
+		// groups, and the file's bytes depend on the compression.
+		f.Batches = (rows + pqRowGroupRows - 1) / pqRowGroupRows
+		f.ChildLen = int64(min(rows, pqRowGroupRows)) * tensorBytes
+		f.Path = filepath.Join(dir, fmt.Sprintf("tensors-%s-%s.parquet", size, layout))
+		return f, nil
 	default:
-		return benchFile{}, fmt.Errorf("unknown layout %q: want b256, single, single32 or jpeg4k", layout)
+		return benchFile{}, fmt.Errorf("unknown layout %q: want b256, single, single32, jpeg4k or parquet", layout)
 	}
 	f.Path = filepath.Join(dir, fmt.Sprintf("tensors-%s-%s.arrow", size, layout))
 	return f, nil
@@ -220,8 +227,11 @@ func fillImages(buf []uint8, first, n int) {
 // its buffers above 64 MB live in memory-mapped scratch files, so the page
 // cache, not the heap, holds them.
 func write(path string, f benchFile) (err error) {
-	if f.Layout == layoutJPEG4K {
+	switch f.Layout {
+	case layoutJPEG4K:
 		return writeJPEG(path, f)
+	case layoutParquet:
+		return writeParquet(path, f)
 	}
 	schema, typ, err := schemaOf()
 	if err != nil {
