@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -145,6 +146,24 @@ func TestParquetFixtures(t *testing.T) {
 				}
 			}
 			b.screenshot(strings.TrimSuffix(name, ".parquet"))
+			if name != "parquet_lzo.parquet" {
+				return
+			}
+			// The Parquet facts, a column's error and the schema panel, in
+			// both themes, wide and on a phone.
+			for _, v := range b.axe() {
+				t.Errorf("Parquet file: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
+			}
+			b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}),
+				chromedp.EmulateViewport(360, 640))
+			b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
+			b.screenshot("parquet-dark-360-schema")
+			for _, v := range b.axe() {
+				t.Errorf("Parquet file's schema, dark, 360 px: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
+			}
+			b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery),
+				emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}),
+				chromedp.EmulateViewport(1280, 800))
 		})
 	}
 }
