@@ -91,16 +91,20 @@ func printTable(w io.Writer, c config, results []result) {
 		cells = append(cells, first, sent, jump, frames, wasm, cache)
 		ajsFirst, ajsSent, ajsMB, ajsErr, ratio := "", "–", "", "", ""
 		if a := r.ArrowJS; a != nil {
+			reader := "arrow-js"
+			if a.Reader != "" {
+				reader = a.Reader
+			}
 			switch {
 			case a.Status != "":
 				ajsFirst = short(a.Status)
 				if ajsFirst == "error" {
-					ajsFirst += fmt.Sprintf(" [%d]", note("arrow-js, "+name+": "+a.Status))
+					ajsFirst += fmt.Sprintf(" [%d]", note(reader+", "+name+": "+a.Status))
 				}
 			case a.Error != "":
 				ajsFirst = "failed after " + msf(a.FailMs)
 				errName, _, _ := strings.Cut(a.Error, ":")
-				ajsErr = cut(errName, 30) + fmt.Sprintf(" [%d]", note("arrow-js, "+name+": "+a.Error))
+				ajsErr = cut(errName, 30) + fmt.Sprintf(" [%d]", note(reader+", "+name+": "+a.Error))
 			default:
 				ajsFirst = msf(a.FirstRowMs) + spread(r.ArrowJSRuns, arrowFirst)
 				if t := r.Tensorview; t != nil && t.FirstStatus == "" && t.FirstMs > 0 {
@@ -125,17 +129,14 @@ func printTable(w io.Writer, c config, results []result) {
 			}
 			return mbf(b)
 		}
-		peak := "– / –"
-		if r.Tensorview != nil || r.ArrowJS != nil {
-			tv, other := -1.0, -1.0
-			if r.Tensorview != nil {
-				tv = r.Tensorview.RendererPeak
-			}
-			if r.ArrowJS != nil {
-				other = r.ArrowJS.RendererPeak
-			}
-			peak = rss(tv) + " / " + rss(other)
+		tvPeak, otherPeak := "–", "–" // not measured
+		if r.Tensorview != nil {
+			tvPeak = rss(r.Tensorview.RendererPeak)
 		}
+		if r.ArrowJS != nil {
+			otherPeak = rss(r.ArrowJS.RendererPeak)
+		}
+		peak := tvPeak + " / " + otherPeak
 		cells = append(cells, ajsFirst, ajsSent, ajsMB, ajsErr, ratio, peak)
 		fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
 	}
