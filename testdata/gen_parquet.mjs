@@ -27,7 +27,9 @@
 //                                 "huggingface" as datasets writes it
 //                                 (src/datasets/arrow_writer.py
 //                                 _build_metadata: json.dumps({"info":
-//                                 {"features": …}})); 3 row groups.
+//                                 {"features": …}})), also in the footer's
+//                                 key_value_metadata as pyarrow writes it;
+//                                 a path-only row, a null row; 3 row groups.
 //   parquet_corrupt_rowgroup.parquet  parquet_tensors.parquet with the
 //                                 payload of every data page of row group 2
 //                                 (rows 14..20) overwritten with 0xFF, page
@@ -51,8 +53,8 @@
 // shape, dim_names, permutation, logical shape and row-major values (null
 // for a null row, {"error": substring} for a row that is no tensor); plain
 // columns' values; which rows or columns must fail and why; and the Parquet
-// files of ../shared/interop (their values as hyparquet 1.31.5, a third
-// Parquet reader, reads them).
+// files of ../shared/interop, which must be there (their values as
+// hyparquet 1.31.5, a third Parquet reader, reads them).
 //
 // Every written file is read back here: the readable ones by parquet-wasm
 // (values and extension metadata compared with what was written) and every

@@ -18,6 +18,16 @@
 //     tableFromIPC(await file.arrayBuffer()) until table.get(0), and the
 //     JS heap and ArrayBuffer bytes then, or the error it hit;
 //
+// The parquet layout (BENCH_LAYOUTS=parquet) writes the same rows as a
+// Parquet file instead (parquet-wasm 0.8.0 in Node.js, row groups of 100
+// rows, ZSTD, a page index, the tensor type in ARROW:schema; its size
+// depends on the compression: about 1.1 times the Arrow file's), which
+// tensorview opens the same ways; the whole-file reader it is measured
+// against is then parquet-wasm, the library tensorview reads Parquet with:
+// readParquet of all of the file's bytes (chosen through input[type=file],
+// or fetched whole by URL), then the first row through apache-arrow; its
+// results fill the arrow-js columns, with a note.
+//
 // With the source "url" (BENCH_SOURCES), each file is opened by URL from the
 // same local server (Go's http.FileServer, which honours HTTP Range) instead:
 // tensorview through its Open URL form (the time from the form's submit to
@@ -31,11 +41,15 @@
 //
 //	BENCH_DIR        where the files and results go (/tmp/tensorview-bench)
 //	BENCH_SIZES      file sizes, binary units (100M,1G,6G)
-//	BENCH_LAYOUTS    b256, single, single32 and/or jpeg4k (b256,single);
-//	                 single32 is one batch capped at 14266 rows so int32
-//	                 lengths suffice; jpeg4k is a binary column of 3840×2160
-//	                 JPEGs (thumbnails decoded from bytes while scrolling)
-//	BENCH_VIEWERS    tensorview and/or arrow-js (tensorview,arrow-js)
+//	BENCH_LAYOUTS    b256, single, single32, jpeg4k and/or parquet
+//	                 (b256,single); single32 is one batch capped at 14266
+//	                 rows so int32 lengths suffice; jpeg4k is a binary
+//	                 column of 3840×2160 JPEGs (thumbnails decoded from bytes
+//	                 while scrolling); parquet is a Parquet file of the same
+//	                 rows (Node.js and testdata/node_modules write it)
+//	BENCH_VIEWERS    tensorview and/or arrow-js (tensorview,arrow-js);
+//	                 for parquet files arrow-js (or parquet-wasm) means
+//	                 parquet-wasm's readParquet of the whole file
 //	BENCH_SOURCES    file (input[type=file]) and/or url (HTTP) (file,url)
 //	BENCH_TIMEOUT    per measurement (120s)
 //	BENCH_REPEAT     measurements of each file by each viewer (1); the table
@@ -48,7 +62,8 @@
 //	                 wasm's function names)
 //	TENSORVIEW_DIST  the static build (dist)
 //	TENSORVIEW_BASE  the path it is served under (read from its app.js)
-//	ARROW_JS_DIR     npm's apache-arrow (testdata/node_modules/apache-arrow)
+//	ARROW_JS_DIR     npm's apache-arrow (testdata/node_modules/apache-arrow);
+//	                 parquet-wasm is beside it
 //	CHROMIUM         the browser (chromium on the PATH)
 package main
 
@@ -178,13 +193,20 @@ type tvResult struct {
 	BackingBytes  float64 `json:"array_buffer_bytes"` // ArrayBuffer backing stores, the wasm memory included
 	CacheBytes    string  `json:"cache_bytes,omitempty"`
 	CacheBudget   string  `json:"cache_budget,omitempty"`
-	PageError     string  `json:"page_error,omitempty"` // last exception or console error
+	// RendererPeak is the peak resident memory of the page's renderer
+	// process (the page, its workers, all wasm memories), -1 when unknown.
+	RendererPeak float64 `json:"renderer_peak_bytes"`
+	PageError    string  `json:"page_error,omitempty"` // last exception or console error
 	// By URL: what the server sent until row 0's preview showed.
 	FirstBytes    int64 `json:"first_bytes,omitempty"`
 	FirstRequests int64 `json:"first_requests,omitempty"`
 }
 
 type ajsResult struct {
+	// Reader is the library reading the whole file: arrow-js (empty) or,
+	// for Parquet files, parquet-wasm (readParquet).
+	Reader       string  `json:"reader,omitempty"`
+	WasmBytes    float64 `json:"wasm_bytes,omitempty"` // parquet-wasm's memory
 	ReadMs       float64 `json:"read_ms"`
 	FirstRowMs   float64 `json:"first_row_ms"`
 	Rows         int     `json:"rows"`
@@ -192,6 +214,7 @@ type ajsResult struct {
 	JSHeapBytes  float64 `json:"js_heap_bytes"`
 	BackingBytes float64 `json:"array_buffer_bytes"`
 	PerfHeap     float64 `json:"performance_memory_used_js_heap_size"`
+	RendererPeak float64 `json:"renderer_peak_bytes"` // as tvResult's
 	Error        string  `json:"error,omitempty"`
 	FailMs       float64 `json:"fail_ms,omitempty"` // when the error came
 	Status       string  `json:"status,omitempty"`  // timeout, crashed, or why it did not run
@@ -221,6 +244,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	nodeModules = filepath.Dir(c.arrowJS)
 	var files []benchFile
 	for _, size := range c.sizes {
 		for _, layout := range c.layouts {
@@ -253,6 +277,18 @@ func run() error {
 	served := &httpmeter.Meter{}
 	mux.Handle("/bench/files/", served.Wrap(http.StripPrefix("/bench/files/", http.FileServer(http.Dir(c.dir)))))
 	mux.Handle("/bench/arrow/", http.StripPrefix("/bench/arrow/", http.FileServer(http.Dir(c.arrowJS))))
+	mux.Handle("/bench/parquet-wasm/", http.StripPrefix("/bench/parquet-wasm/", http.FileServer(http.Dir(filepath.Join(nodeModules, "parquet-wasm", "esm")))))
+	mux.HandleFunc("/bench/parquetwasm.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><meta charset=utf-8><title>parquet-wasm</title>
+<script src="/bench/arrow/Arrow.es2015.min.js"></script>
+<script type=module>
+import init, * as pw from '/bench/parquet-wasm/parquet_wasm.js';
+await init();
+window.__pw = pw;
+</script>
+<input type=file>`)
+	})
 	mux.HandleFunc("/bench/arrowjs.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<!doctype html><meta charset=utf-8><title>arrow-js</title>
@@ -285,7 +321,12 @@ func run() error {
 					logf("  %+v", *tv)
 					r.TensorviewRuns = append(r.TensorviewRuns, tv)
 				}
-				if has(c.viewers, "arrow-js") {
+				if f.Layout == layoutParquet && (has(c.viewers, "arrow-js") || has(c.viewers, "parquet-wasm")) {
+					logf("parquet-wasm whole: %s by %s (run %d of %d)", filepath.Base(f.Path), source, k+1, c.repeat)
+					pqw := measureParquetWhole(c, origin, f, source, served)
+					logf("  %+v", *pqw)
+					r.ArrowJSRuns = append(r.ArrowJSRuns, pqw)
+				} else if has(c.viewers, "arrow-js") {
 					logf("arrow-js: %s by %s (run %d of %d)", filepath.Base(f.Path), source, k+1, c.repeat)
 					ajs := measureArrowJS(c, origin, f, source, served)
 					logf("  %+v", *ajs)
@@ -370,7 +411,7 @@ func fileURL(origin string, f benchFile) string {
 }
 
 func measureTensorview(c config, origin string, f benchFile, source string, served *httpmeter.Meter) *tvResult {
-	r := &tvResult{WasmBytes: -1, JSHeapBytes: -1, BackingBytes: -1}
+	r := &tvResult{WasmBytes: -1, JSHeapBytes: -1, BackingBytes: -1, RendererPeak: -1}
 	t, err := newTab(time.Minute)
 	if err != nil {
 		r.FirstStatus = err.Error()
@@ -482,11 +523,12 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 	if used, backing, err := t.heap(20 * time.Second); err == nil {
 		r.JSHeapBytes, r.BackingBytes = used, backing
 	}
+	r.RendererPeak = t.rendererPeakRSS()
 	return r
 }
 
 func measureArrowJS(c config, origin string, f benchFile, source string, served *httpmeter.Meter) *ajsResult {
-	r := &ajsResult{JSHeapBytes: -1, BackingBytes: -1}
+	r := &ajsResult{JSHeapBytes: -1, BackingBytes: -1, RendererPeak: -1}
 	t, err := newTab(time.Minute)
 	if err != nil {
 		r.Status = err.Error()
@@ -531,5 +573,64 @@ func measureArrowJS(c config, origin string, f benchFile, source string, served 
 			r.JSHeapBytes, r.BackingBytes = used, backing
 		}
 	}
+	r.RendererPeak = t.rendererPeakRSS()
+	return r
+}
+
+// measureParquetWhole reads a Parquet file the way a page without
+// tensorview would with the same library tensorview reads Parquet with:
+// parquet-wasm's readParquet on all of its bytes (chosen through
+// input[type=file], or downloaded whole by URL), then the first row.
+func measureParquetWhole(c config, origin string, f benchFile, source string, served *httpmeter.Meter) *ajsResult {
+	r := &ajsResult{Reader: "parquet-wasm", JSHeapBytes: -1, BackingBytes: -1, WasmBytes: -1, RendererPeak: -1}
+	t, err := newTab(time.Minute)
+	if err != nil {
+		r.Status = err.Error()
+		return r
+	}
+	defer t.cancel()
+	var ready struct{ Timeout bool }
+	err = t.run(time.Minute, chromedp.Navigate(origin+"/bench/parquetwasm.html"))
+	if err == nil {
+		err = t.eval(time.Minute, `__bench.waitFor(() => typeof Arrow === 'object' && window.__pw, 55000)`, &ready)
+	}
+	if err == nil && ready.Timeout {
+		err = fmt.Errorf("parquet-wasm or apache-arrow did not load from %s", nodeModules)
+	}
+	var res struct {
+		ReadMs, FirstRowMs, FailMs float64
+		Rows, Batches              int
+		JSHeapBytes, WasmBytes     float64
+		Error                      string
+		Timeout                    bool
+	}
+	served.Reset()
+	if err == nil && source == sourceURL {
+		err = t.eval(c.timeout+10*time.Second, fmt.Sprintf(`__bench.parquetWholeURL(%q, %d)`, fileURL(origin, f), ms(c.timeout)), &res)
+		r.Bytes, r.Requests = served.Read()
+	} else if err == nil {
+		err = t.eval(10*time.Second, fmt.Sprintf(`__bench.parquetWholeFile(%d)`, ms(c.timeout)), nil)
+		if err == nil {
+			err = t.run(time.Minute, chromedp.SetUploadFiles(`input[type=file]`, []string{f.Path}, chromedp.ByQuery))
+		}
+		if err == nil {
+			err = t.eval(c.timeout+10*time.Second, `window.__benchArrow`, &res)
+		}
+	}
+	switch {
+	case err != nil:
+		r.Status = status(err)
+	case res.Timeout:
+		r.Status = "timeout"
+	default:
+		r.ReadMs, r.FirstRowMs, r.Rows, r.Batches, r.PerfHeap, r.Error, r.FailMs = res.ReadMs, res.FirstRowMs, res.Rows, res.Batches, res.JSHeapBytes, res.Error, res.FailMs
+		r.WasmBytes = res.WasmBytes
+	}
+	if r.Status != "crashed" {
+		if used, backing, err := t.heap(20 * time.Second); err == nil {
+			r.JSHeapBytes, r.BackingBytes = used, backing
+		}
+	}
+	r.RendererPeak = t.rendererPeakRSS()
 	return r
 }

@@ -165,6 +165,58 @@
       return r;
     },
 
+    // parquetWhole reads a whole Parquet file with parquet-wasm, as the
+    // page parquetwasm.html loads it (window.__pw): readParquet of all of
+    // its bytes, then the first row of the first record batch through
+    // apache-arrow (the batch as an IPC stream). getBytes resolves with the
+    // file's bytes.
+    async parquetWhole(getBytes) {
+      const pw = window.__pw;
+      const t0 = performance.now();
+      const r = {};
+      try {
+        const bytes = new Uint8Array(await getBytes());
+        r.readMs = performance.now() - t0;
+        const table = pw.readParquet(bytes);
+        r.batches = table.numBatches;
+        r.rows = table.recordBatches().reduce((n, b) => n + b.numRows, 0);
+        const first = Arrow.tableFromIPC(table.recordBatch(0).intoIPCStream());
+        const row = first.get(0);
+        const img = row && row.image;
+        r.firstValue = img && img.get ? img.get(0) : null;
+        r.firstRowMs = performance.now() - t0;
+        window.__benchKeep = table; // keep it alive for the memory reading
+      } catch (e) {
+        r.error = `${e && e.name}: ${e && e.message}`;
+        r.failMs = performance.now() - t0;
+      }
+      r.jsHeapBytes = performance.memory ? performance.memory.usedJSHeapSize : -1;
+      r.wasmBytes = pw.wasmMemory().buffer.byteLength;
+      return r;
+    },
+
+    // parquetWholeFile waits for the file input to change, then reads the
+    // chosen file whole with parquet-wasm (parquetWhole).
+    parquetWholeFile(timeoutMs) {
+      const input = document.querySelector('input[type=file]');
+      window.__benchArrow = new Promise((resolve) => {
+        const timer = setTimeout(() => resolve({ timeout: true }), timeoutMs);
+        input.addEventListener('change', async () => {
+          const r = await this.parquetWhole(() => input.files[0].arrayBuffer());
+          clearTimeout(timer);
+          resolve(r);
+        }, { once: true });
+      });
+      return true;
+    },
+
+    // parquetWholeURL downloads url whole and reads it with parquet-wasm
+    // (parquetWhole), as arrowJSURL does with apache-arrow.
+    async parquetWholeURL(url, timeoutMs) {
+      const timeout = new Promise((resolve) => setTimeout(() => resolve({ timeout: true }), timeoutMs));
+      return Promise.race([this.parquetWhole(async () => (await fetch(url)).arrayBuffer()), timeout]);
+    },
+
     // arrowJS reads the file of the input with apache-arrow once it is
     // chosen: tableFromIPC on the whole ArrayBuffer, then the first row.
     arrowJS(timeoutMs) {

@@ -38,8 +38,8 @@ func printTable(w io.Writer, c config, results []result) {
 		fmt.Fprintf(w, "; %d runs of each: the run with the median first-row time, (the range of all runs)", c.repeat)
 	}
 	fmt.Fprint(w, "\n\n")
-	fmt.Fprintln(w, "| file | layout | source | size MB | rows | batches | tv first previews ms | tv MB transferred (requests) | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB transferred | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row |")
-	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
+	fmt.Fprintln(w, "| file | layout | source | size MB | rows | batches | tv first previews ms | tv MB transferred (requests) | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB transferred | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row | renderer peak RSS MB (tv / arrow-js) |")
+	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
 	var notes []string
 	note := func(s string) int {
 		notes = append(notes, s)
@@ -51,6 +51,9 @@ func printTable(w io.Writer, c config, results []result) {
 		label := name
 		if f.Note != "" {
 			label += fmt.Sprintf(" [%d]", note(name+": "+f.Note))
+		}
+		if a := r.ArrowJS; a != nil && a.Reader != "" {
+			label += fmt.Sprintf(" [%d]", note(name+": the arrow-js columns are "+a.Reader+" 0.8.0 reading the whole file (readParquet of all its bytes), then the first row through apache-arrow"))
 		}
 		cells := []string{label, f.Layout, r.Source, mbf(float64(f.Bytes)), fmt.Sprint(f.Rows), fmt.Sprint(f.Batches)}
 		first, sent, jump, frames, wasm, cache := "", "–", "", "", "", ""
@@ -88,16 +91,20 @@ func printTable(w io.Writer, c config, results []result) {
 		cells = append(cells, first, sent, jump, frames, wasm, cache)
 		ajsFirst, ajsSent, ajsMB, ajsErr, ratio := "", "–", "", "", ""
 		if a := r.ArrowJS; a != nil {
+			reader := "arrow-js"
+			if a.Reader != "" {
+				reader = a.Reader
+			}
 			switch {
 			case a.Status != "":
 				ajsFirst = short(a.Status)
 				if ajsFirst == "error" {
-					ajsFirst += fmt.Sprintf(" [%d]", note("arrow-js, "+name+": "+a.Status))
+					ajsFirst += fmt.Sprintf(" [%d]", note(reader+", "+name+": "+a.Status))
 				}
 			case a.Error != "":
 				ajsFirst = "failed after " + msf(a.FailMs)
 				errName, _, _ := strings.Cut(a.Error, ":")
-				ajsErr = cut(errName, 30) + fmt.Sprintf(" [%d]", note("arrow-js, "+name+": "+a.Error))
+				ajsErr = cut(errName, 30) + fmt.Sprintf(" [%d]", note(reader+", "+name+": "+a.Error))
 			default:
 				ajsFirst = msf(a.FirstRowMs) + spread(r.ArrowJSRuns, arrowFirst)
 				if t := r.Tensorview; t != nil && t.FirstStatus == "" && t.FirstMs > 0 {
@@ -112,8 +119,25 @@ func printTable(w io.Writer, c config, results []result) {
 			} else {
 				ajsMB = "?"
 			}
+			if a.WasmBytes > 0 { // parquet-wasm's memory, apart from the ArrayBuffers
+				ajsMB += " + wasm " + mbf(a.WasmBytes)
+			}
 		}
-		cells = append(cells, ajsFirst, ajsSent, ajsMB, ajsErr, ratio)
+		rss := func(b float64) string {
+			if b <= 0 {
+				return "?"
+			}
+			return mbf(b)
+		}
+		tvPeak, otherPeak := "–", "–" // not measured
+		if r.Tensorview != nil {
+			tvPeak = rss(r.Tensorview.RendererPeak)
+		}
+		if r.ArrowJS != nil {
+			otherPeak = rss(r.ArrowJS.RendererPeak)
+		}
+		peak := tvPeak + " / " + otherPeak
+		cells = append(cells, ajsFirst, ajsSent, ajsMB, ajsErr, ratio, peak)
 		fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
 	}
 	if len(notes) > 0 {

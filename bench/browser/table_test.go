@@ -36,6 +36,10 @@ func TestTableURLColumns(t *testing.T) {
 		{File: f, Source: sourceFile, Tensorview: &tvResult{FirstMs: 50, WasmBytes: 1e8},
 			ArrowJS: &ajsResult{FirstRowMs: 700, JSHeapBytes: 1e6, BackingBytes: 1e9}},
 	}
+	pq := benchFile{Size: "1G", Layout: layoutParquet, Rows: 100, Batches: 1, Bytes: 1e9}
+	results = append(results, result{File: pq, Source: sourceFile, Tensorview: &tvResult{FirstMs: 400, WasmBytes: 1e8},
+		ArrowJS: &ajsResult{Reader: "parquet-wasm", FirstRowMs: 8000, JSHeapBytes: 2e6, BackingBytes: 1e9, WasmBytes: 3e9}},
+		result{File: pq, Source: sourceURL, ArrowJS: &ajsResult{Reader: "parquet-wasm", Error: "RuntimeError: unreachable", FailMs: 48000, Bytes: 1e9, JSHeapBytes: 2e6, BackingBytes: 1e9, RendererPeak: 5.4e9}})
 	var b strings.Builder
 	printTable(&b, config{}, results)
 	for _, want := range []string{
@@ -43,6 +47,11 @@ func TestTableURLColumns(t *testing.T) {
 		"| 2400 | 1000 (100.00 %) | 1 + 1000 |  | 20.00 |",
 		"| tensors-1G-b256 | b256 | file | 1000 | 100 | 1 | 50 | – |",
 		"| 700 | – | 1 + 1000 |  | 14.00 |",
+		"| tensors-1G-parquet [1] | parquet | file | 1000 | 100 | 1 | 400 | – |",
+		"| 8000 | – | 2 + 1000 + wasm 3000 |  | 20.00 |",
+		"[1] tensors-1G-parquet: the arrow-js columns are parquet-wasm 0.8.0 reading the whole file",
+		"| failed after 48000 | 1000 (100.00 %) | 2 + 1000 | RuntimeError [3] |  | – / 5400 |",
+		"[3] parquet-wasm, tensors-1G-parquet: RuntimeError: unreachable",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, b.String())
