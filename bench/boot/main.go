@@ -28,8 +28,9 @@
 //	go run ./bench/boot -a DIST_A -b DIST_B [-names main,branch] [-n 5] [-warm 2]
 //	    [-base /tensorview] [-encoding gzip|br|identity] [-json out.json] [-trace DIR]
 //
-// With -trace DIR, one more cold load of each build is recorded as a Chrome
-// trace (DIR/<name>.trace.json, for the Performance panel of DevTools or
+// With -trace DIR, one more round of each build is run whose cold load and
+// last warm load are recorded as Chrome traces (DIR/<name>.cold.json,
+// DIR/<name>.warmN.json; for the Performance panel of DevTools or
 // ui.perfetto.dev).
 package main
 
@@ -73,7 +74,7 @@ func main() {
 	flag.StringVar(&c.encoding, "encoding", "gzip", "serve the precompressed copies: gzip (as GitHub Pages), br, or identity")
 	flag.DurationVar(&c.timeout, "timeout", 60*time.Second, "limit of one load")
 	flag.StringVar(&c.jsonOut, "json", "", "write every load's figures to this file")
-	flag.StringVar(&c.traceDir, "trace", "", "record one more cold load of each build as a Chrome trace in this directory")
+	flag.StringVar(&c.traceDir, "trace", "", "record the cold and last warm load of one more round of each build as Chrome traces in this directory")
 	flag.Parse()
 	n := strings.Split(*names, ",")
 	if *a == "" || *b == "" || len(n) != 2 || c.rounds < 1 || c.warm < 0 {
@@ -138,11 +139,11 @@ func run(c config) error {
 			return err
 		}
 		for _, b := range c.builds {
-			path := filepath.Join(c.traceDir, b.name+".trace.json")
-			if _, err := measure(b.url, 0, c.timeout, path); err != nil {
+			prefix := filepath.Join(c.traceDir, b.name)
+			if _, err := measure(b.url, c.warm, c.timeout, prefix); err != nil {
 				return fmt.Errorf("trace of %s: %w", b.name, err)
 			}
-			fmt.Fprintf(os.Stderr, "boot: trace of a cold load of %s in %s\n", b.name, path)
+			fmt.Fprintf(os.Stderr, "boot: traces of %s in %s.*.json\n", b.name, prefix)
 		}
 	}
 	if c.jsonOut != "" {

@@ -99,9 +99,10 @@ const cachedJS = `(async () => {
 })()`
 
 // measure starts a fresh browser, loads url cold and then warm times, and
-// returns the figures of each load. With tracePath, the cold load is
-// recorded as a Chrome trace to that file.
-func measure(url string, warm int, timeout time.Duration, tracePath string) ([]load, error) {
+// returns the figures of each load. With tracePrefix, the cold load and the
+// last warm one are recorded as Chrome traces to tracePrefix+".cold.json"
+// and tracePrefix+".warmN.json".
+func measure(url string, warm int, timeout time.Duration, tracePrefix string) ([]load, error) {
 	br, err := chromium.Start()
 	if err != nil {
 		return nil, err
@@ -138,7 +139,8 @@ func measure(url string, warm int, timeout time.Duration, tracePath string) ([]l
 			}
 		}
 		var trace *tracer
-		if i == 0 && tracePath != "" {
+		tracePath := tracePrefix + "." + kind + ".json"
+		if tracePrefix != "" && (i == 0 || i == warm) {
 			if trace, err = startTrace(ctx); err != nil {
 				return loads, err
 			}
