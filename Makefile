@@ -11,18 +11,29 @@ E2E_BASE ?= /tensorview
 BROTLI  ?= 11
 # Where make bench-browser writes its Arrow files and results.
 BENCH_DIR ?= /tmp/tensorview-bench
+# Build tags of every go command make runs (the wasm, tests, benches, vet):
+# arrow_json_stdlib makes arrow-go's internal/json use encoding/json (linked
+# anyway) instead of github.com/goccy/go-json, 3 MB less wasm (make size).
+# Exported in GOFLAGS, so the go commands the tools start inherit them too.
+TAGS    ?= arrow_json_stdlib
+# The caller's own GOFLAGS (kept through sub-makes), for builds of other trees.
+ifeq ($(origin USER_GOFLAGS),undefined)
+USER_GOFLAGS := $(GOFLAGS)
+endif
+export USER_GOFLAGS
+export GOFLAGS := $(strip $(GOFLAGS) -tags=$(TAGS))
 SAMPLES := js_big.arrow js_images.arrow js_permuted.arrow js_variable.arrow
 GO_SOURCES := $(shell find . -name '*.go' -not -path './dist/*' -not -path './testdata/node_modules/*') go.mod go.sum
 
-.PHONY: run static wasm samples vendor test lint chromium testdata-js clean size bench-browser fuzz FORCE
+.PHONY: run static wasm samples vendor test lint chromium testdata-js clean size bench-browser bench-boot ref-tree ref-wasm ref-static fuzz FORCE
 
 wasm: web/app.wasm samples vendor
 
 # STRIP= keeps the function names (for profiles); .ldflags remembers the
-# flags of the last build, so that changing them rebuilds.
+# flags and tags of the last build, so that changing them rebuilds.
 STRIP ?= -s -w
 .ldflags: FORCE
-	@echo '$(STRIP)' | cmp -s - $@ || echo '$(STRIP)' > $@
+	@echo '$(STRIP) $(TAGS)' | cmp -s - $@ || echo '$(STRIP) $(TAGS)' > $@
 FORCE:
 
 web/app.wasm: $(GO_SOURCES) .ldflags
@@ -58,10 +69,32 @@ static: wasm
 	$(GO) run . static -dir $(DIST) -base "$(BASE)" -brotli $(BROTLI)
 
 # Raw, gzip -9 and brotli sizes of web/app.wasm, and its biggest modules and
-# packages (from a build that keeps the function names).
+# packages (from a build that keeps the function names). With REF (a commit,
+# branch or tag), the same of REF's wasm, built by REF's own Makefile, side by
+# side: make size REF=main.
 size: web/app.wasm
-	@tmp=$$(mktemp -d) && GOOS=js GOARCH=wasm $(GO) build -trimpath -o $$tmp/app.wasm . && \
-	  $(GO) run ./bench/payload size -brotli $(BROTLI) -syms $$tmp/app.wasm web/app.wasm; rc=$$?; rm -rf $$tmp; exit $$rc
+	@$(if $(REF),$(MAKE) --no-print-directory ref-wasm REF=$(REF) &&) \
+	  tmp=$$(mktemp -d) && GOOS=js GOARCH=wasm $(GO) build -trimpath -o $$tmp/app.wasm . && \
+	  $(GO) run ./bench/payload size -brotli $(BROTLI) -syms $$tmp/app.wasm \
+	    $(if $(REF),-base $(REF_DIR)/app.wasm -base-syms $(REF_DIR)/syms.wasm -base-dir $(REF_DIR)/src -base-name $(REF)) \
+	    web/app.wasm; rc=$$?; rm -rf $$tmp; exit $$rc
+
+# REF's tree (git archive, no worktree) in $(REF_DIR)/src, built by its own
+# Makefile with the caller's GOFLAGS (not this Makefile's tags):
+# ref-wasm writes $(REF_DIR)/app.wasm and syms.wasm (STRIP=), ref-static
+# $(REF_DIR)/dist (BASE=/tensorview). Both are kept for the next run.
+REF_SHA = $(shell git rev-parse --short=12 '$(REF)^{commit}')
+REF_DIR = $(BENCH_DIR)/ref-$(REF_SHA)
+REF_MAKE = GOFLAGS='$(USER_GOFLAGS)' $(MAKE) --no-print-directory -C $(REF_DIR)/src -o testdata/node_modules
+ref-tree: testdata/node_modules
+	@test -n '$(REF_SHA)' || { echo "REF=$(REF) is not a commit"; exit 1; }
+	@test -d $(REF_DIR)/src || { mkdir -p $(REF_DIR)/src.tmp && git archive $(REF_SHA) | tar -x -C $(REF_DIR)/src.tmp && mv $(REF_DIR)/src.tmp $(REF_DIR)/src; }
+	@ln -sfn $(abspath testdata/node_modules) $(REF_DIR)/src/testdata/node_modules
+ref-wasm: ref-tree
+	@test -f $(REF_DIR)/syms.wasm || { $(REF_MAKE) web/app.wasm STRIP= && cp $(REF_DIR)/src/web/app.wasm $(REF_DIR)/syms.wasm; }
+	@test -f $(REF_DIR)/app.wasm || { $(REF_MAKE) web/app.wasm && cp $(REF_DIR)/src/web/app.wasm $(REF_DIR)/app.wasm; }
+ref-static: ref-tree
+	@test -f $(REF_DIR)/dist/web/app.wasm || $(REF_MAKE) static DIST=$(REF_DIR)/dist BASE=/tensorview BROTLI=6
 
 # tensorview against apache-arrow (JS) in headless Chromium on generated
 # files of BENCH_SIZES (default 100M,1G,6G) in $(BENCH_DIR): see bench/browser.
@@ -69,6 +102,19 @@ size: web/app.wasm
 bench-browser: BROTLI = 6
 bench-browser: chromium testdata/node_modules static
 	TENSORVIEW_DIST=$(abspath $(DIST)) BENCH_DIR=$(BENCH_DIR) $(GO) run ./bench/browser
+
+# Boot time (navigation to data-state="empty", cold and warm) of REF
+# (default main) against the working tree, side by side in headless Chromium:
+# see bench/boot. BOOT_N rounds; BOOT_FLAGS adds flags (-trace DIR, -warm N,
+# -encoding br). Not part of make test.
+BOOT_N ?= 5
+bench-boot: REF ?= main
+bench-boot: BROTLI = 6
+bench-boot: chromium testdata/node_modules
+	@$(MAKE) --no-print-directory ref-static REF=$(REF)
+	$(MAKE) --no-print-directory static DIST=$(BENCH_DIR)/boot-tree BASE=/tensorview BROTLI=$(BROTLI)
+	$(GO) run ./bench/boot -a $(REF_DIR)/dist -b $(BENCH_DIR)/boot-tree -names '$(REF),tree' -n $(BOOT_N) \
+	  -json $(BENCH_DIR)/boot.json $(BOOT_FLAGS)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
