@@ -152,9 +152,12 @@ test: lint chromium testdata/node_modules
 # index -> cells -> previews -> inspector): app/decode's FuzzOpen for
 # FUZZTIME. New crashers land in app/decode/testdata/fuzz/FuzzOpen, which
 # make test replays.
+# FUZZ=FuzzOpenParquet fuzzes the Parquet path's Go side instead (hostile
+# footers and IPC answers through OpenParquet, cells and tensors).
 FUZZTIME ?= 10m
+FUZZ ?= FuzzOpen
 fuzz:
-	$(GO) test ./app/decode -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
+	$(GO) test ./app/decode -run '^$$' -fuzz '^$(FUZZ)$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
 
 clean:
 	rm -rf $(DIST) web/app.wasm web/samples web/vendor web/parquet .ldflags
