@@ -197,6 +197,15 @@ type tvResult struct {
 	// process (the page, its workers, all wasm memories), -1 when unknown.
 	RendererPeak float64 `json:"renderer_peak_bytes"`
 	PageError    string  `json:"page_error,omitempty"` // last exception or console error
+	// The I/O floor measured in the same page before tensorview's turn:
+	// reading the file's last 64 KiB and first 4 MiB and nothing else
+	// (File.slice, or two HTTP Range requests by URL), in ms.
+	FloorMs     float64 `json:"floor_ms"`
+	FloorStatus string  `json:"floor_status,omitempty"`
+	// Marks are the performance marks the page set (builds with the Go
+	// build tag perfmarks) until row 0's preview: name → ms after the
+	// change event (the first time each was set).
+	Marks map[string]float64 `json:"marks,omitempty"`
 	// By URL: what the server sent until row 0's preview showed.
 	FirstBytes    int64 `json:"first_bytes,omitempty"`
 	FirstRequests int64 `json:"first_requests,omitempty"`
@@ -432,6 +441,10 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 		err = t.eval(10*time.Second, `__bench.sleep(1000)`, nil)
 	}
 	if err == nil {
+		// The I/O floor, in the same page just before tensorview's turn.
+		r.FloorMs, r.FloorStatus = measureFloor(t, c, origin, f, source)
+	}
+	if err == nil {
 		err = t.eval(10*time.Second, fmt.Sprintf(`window.__benchFirst = __bench.firstPreviews(%d), true`, ms(c.timeout)), nil)
 	}
 	if err == nil && c.profileDir != "" {
@@ -465,6 +478,11 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 		} else {
 			logf("  CPU profile in %s", out)
 		}
+	}
+	if err == nil {
+		// The page's own performance marks (a build with the perfmarks
+		// tag), relative to the change event.
+		_ = t.eval(10*time.Second, `__bench.marks()`, &r.Marks)
 	}
 	switch {
 	case err != nil:
@@ -633,4 +651,38 @@ func measureParquetWhole(c config, origin string, f benchFile, source string, se
 	}
 	r.RendererPeak = t.rendererPeakRSS()
 	return r
+}
+
+// measureFloor measures the I/O floor of f's first screen in t's page: the
+// time to read the last 64 KiB and the first 4 MiB of the file, after a
+// file input's change event (page.js floorFile) or by two HTTP Range
+// requests (floorURL). It returns the time in ms, or why there is none.
+func measureFloor(t *tab, c config, origin string, f benchFile, source string) (float64, string) {
+	var res struct {
+		Ms      float64
+		Bytes   int64
+		Timeout bool
+		Error   string
+	}
+	var err error
+	if source == sourceURL {
+		err = t.eval(c.timeout+10*time.Second, fmt.Sprintf(`__bench.floorURL(%q, %d, %d)`, fileURL(origin, f), f.Bytes, ms(c.timeout)), &res)
+	} else {
+		err = t.eval(10*time.Second, fmt.Sprintf(`__bench.floorFile(%d)`, ms(c.timeout)), nil)
+		if err == nil {
+			err = t.run(time.Minute, chromedp.SetUploadFiles(`input[data-bench=floor]`, []string{f.Path}, chromedp.ByQuery))
+		}
+		if err == nil {
+			err = t.eval(c.timeout+10*time.Second, `window.__benchFloor`, &res)
+		}
+	}
+	switch {
+	case err != nil:
+		return 0, status(err)
+	case res.Timeout:
+		return 0, "timeout"
+	case res.Error != "":
+		return 0, res.Error
+	}
+	return res.Ms, ""
 }

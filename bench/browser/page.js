@@ -16,7 +16,7 @@
   // the Open URL form was submitted.
   window.__benchChange = null;
   window.addEventListener('change', (e) => {
-    if (e.target && e.target.type === 'file') window.__benchChange = performance.now();
+    if (e.target && e.target.type === 'file' && e.target.dataset.bench !== 'floor') window.__benchChange = performance.now();
   }, true);
   window.addEventListener('submit', (e) => {
     if (e.target && e.target.dataset && e.target.dataset.role === 'url-form') window.__benchChange = performance.now();
@@ -68,6 +68,57 @@
       const t0 = window.__benchChange;
       return { ms: t0 === null ? -1 : r.t - t0, timeout: !!r.timeout, error: r.v && r.v.error || '',
         rowsTitle: (document.querySelector('.rows h2') || {}).textContent || '' };
+    },
+
+    // floorFile measures the I/O floor of a first screen: once a file input
+    // of its own (input[data-bench=floor], added outside go-app's elements)
+    // changes, the time from that change event to having read the file's
+    // last 64 KiB and then its first 4 MiB with File.slice(...).arrayBuffer()
+    // and nothing else. It resolves window.__benchFloor; the input is removed
+    // then.
+    floorFile(timeoutMs) {
+      const input = document.createElement('input');
+      input.type = 'file';
+      input.dataset.bench = 'floor';
+      input.style.display = 'none';
+      document.documentElement.appendChild(input);
+      window.__benchFloor = new Promise((resolve) => {
+        const timer = setTimeout(() => { input.remove(); resolve({ timeout: true }); }, timeoutMs);
+        input.addEventListener('change', async (e) => {
+          const t0 = performance.now();
+          const r = {};
+          try {
+            const f = input.files[0];
+            const tail = await f.slice(Math.max(0, f.size - 65536), f.size).arrayBuffer();
+            const head = await f.slice(0, Math.min(f.size, 4 << 20)).arrayBuffer();
+            r.bytes = tail.byteLength + head.byteLength;
+            r.ms = performance.now() - t0;
+          } catch (err) {
+            r.error = `${err && err.name}: ${err && err.message}`;
+          }
+          clearTimeout(timer);
+          input.remove();
+          resolve(r);
+        }, { once: true });
+      });
+      return true;
+    },
+
+    // floorURL is floorFile's measure for a file by URL: two HTTP Range
+    // requests, the last 64 KiB then the first 4 MiB, read to their end.
+    async floorURL(url, size, timeoutMs) {
+      const t0 = performance.now();
+      const get = async (from, to) => {
+        const resp = await fetch(url, { headers: { Range: `bytes=${from}-${to - 1}` } });
+        if (resp.status !== 206) throw new Error(`HTTP ${resp.status} for a Range request`);
+        return (await resp.arrayBuffer()).byteLength;
+      };
+      const timeout = new Promise((resolve) => setTimeout(() => resolve({ timeout: true }), timeoutMs));
+      const read = (async () => {
+        const n = await get(Math.max(0, size - 65536), size) + await get(0, Math.min(size, 4 << 20));
+        return { ms: performance.now() - t0, bytes: n };
+      })().catch((err) => ({ error: `${err && err.name}: ${err && err.message}` }));
+      return Promise.race([read, timeout]);
     },
 
     // jumpToLast scrolls the rows to the end and waits for the last row, then
@@ -128,6 +179,19 @@
       await sleep(50); // let go-app's input handler run before the submit
       input.form.requestSubmit();
       return {};
+    },
+
+    // marks returns the page's performance marks named "tv:…" (set by a
+    // build with the perfmarks tag), in ms after the file input's change
+    // event or the Open URL form's submit: the first time each was set.
+    marks() {
+      const t0 = window.__benchChange;
+      const out = {};
+      if (t0 === null) return out;
+      for (const m of performance.getEntriesByType('mark')) {
+        if (m.name.startsWith('tv:') && m.startTime >= t0 && !(m.name in out)) out[m.name] = m.startTime - t0;
+      }
+      return out;
     },
 
     memory() {
