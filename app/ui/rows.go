@@ -104,6 +104,7 @@ func (r *RowsTable) cancelLoads() {
 // the rows in view so that they show sooner.
 func (r *RowsTable) settle(ctx app.Context) {
 	if !r.settled {
+		mark("settle")
 		r.settled = true
 		r.fetch(ctx)
 		ctx.Update()
@@ -239,6 +240,7 @@ func (r *RowsTable) cells(row int64, columns int) []decode.Cell {
 		c[i] = r.File.Cell(row, i)
 	}
 	r.cache[row] = c
+	mark("row-summarised")
 	return c
 }
 
@@ -375,6 +377,7 @@ func (r *RowsTable) scrollToStart() {
 
 // Render draws the header and the rows in view.
 func (r *RowsTable) Render() app.UI {
+	mark("rows-render")
 	f := r.File
 	n := int(r.Rows)
 	from, to := r.span()

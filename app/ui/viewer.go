@@ -259,6 +259,7 @@ const quickOpen = 100 * time.Millisecond
 // progress bar that can be cancelled.
 func (v *Viewer) open(ctx app.Context, a app.Action) {
 	src := a.Value.(source)
+	mark("open-action")
 	if src.gen == 0 {
 		v.opens++ // asked for now: it overtakes any file being opened
 	} else if src.gen != v.opens {
@@ -276,7 +277,9 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 	}
 	done := make(chan opened, 1)
 	ctx.Async(func() {
+		mark("open-start")
 		f, err := decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: budget})
+		mark("opened")
 		if errors.Is(err, decode.ErrParquet) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if gen == v.opens && v.state == stateLoading {
@@ -294,10 +297,12 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			// frame instead of a round of "loading…". A bigger read is left
 			// to the table, which shows its progress.
 			_ = f.Load(0)
+			mark("loaded")
 		}
 		done <- opened{f, src, err}
 	})
 	show := func(ctx app.Context, o opened) {
+		mark("show")
 		src := o.src
 		if gen != v.opens {
 			if o.f != nil {
