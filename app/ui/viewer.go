@@ -332,13 +332,17 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		v.applyPending(src)
 		v.writeAddress(false)
 		if !v.exact {
-			// In a later task than the first frame's: the browser paints
-			// the rows in view before any of this work starts.
-			ctx.After(time.Millisecond, func(ctx app.Context) {
-				if v.file == o.f && v.cancel == nil {
-					v.index(ctx, o.f)
-					ctx.Update()
-				}
+			// Once the frame that shows the file (the next one go-app
+			// renders, which runs this Defer) has been painted: the
+			// browser paints the rows in view before any of this work
+			// starts.
+			ctx.Defer(func(ctx app.Context) {
+				afterPaint(ctx, func(ctx app.Context) {
+					if v.file == o.f && v.cancel == nil {
+						v.index(ctx, o.f)
+						ctx.Update()
+					}
+				})
 			})
 		}
 	}

@@ -50,6 +50,9 @@ func printTable(w io.Writer, c config, results []result) {
 		f := r.File
 		name := "tensors-" + f.Size + "-" + f.Layout
 		label := name
+		if r.Build != "" {
+			label += " (" + r.Build + ")"
+		}
 		if f.Note != "" {
 			label += fmt.Sprintf(" [%d]", note(name+": "+f.Note))
 		}
@@ -291,12 +294,24 @@ func printMarks(w io.Writer, results []result) {
 			mj, _ := medianMark(all, order[j])
 			return mi < mj
 		})
-		var parts []string
+		var parts, main []string
 		for _, k := range order {
 			m, rng := medianMark(all, k)
+			if c, ok := strings.CutPrefix(k, "main:"); ok {
+				main = append(main, fmt.Sprintf("%s %.0f%s", strings.TrimSuffix(c, "Duration"), m, rng))
+				continue
+			}
 			parts = append(parts, fmt.Sprintf("%s %.0f%s", strings.TrimPrefix(k, "tv:"), m, rng))
 		}
-		fmt.Fprintf(w, "- tensors-%s-%s by %s: %s\n", r.File.Size, r.File.Layout, r.Source, strings.Join(parts, ", "))
+		if len(main) > 0 {
+			sort.Strings(main)
+			parts = append(parts, "main thread ms (counts): "+strings.Join(main, ", "))
+		}
+		build := ""
+		if r.Build != "" {
+			build = " (" + r.Build + ")"
+		}
+		fmt.Fprintf(w, "- tensors-%s-%s%s by %s: %s\n", r.File.Size, r.File.Layout, build, r.Source, strings.Join(parts, ", "))
 	}
 }
 
