@@ -9,8 +9,18 @@
 // npm's apache-arrow bundle on 127.0.0.1, and for each file measures in a
 // fresh browser:
 //
-//   - tensorview: the file chosen through input[type=file] until row 0 shows
-//     a preview; scrolling to the last row until it is shown (and its
+//   - the I/O floor of a first screen, in the same page just before
+//     tensorview's turn: after a change event of a file input of its own,
+//     reading the file's last 64 KiB and then its first 4 MiB with
+//     File.slice(...).arrayBuffer() and nothing else (by URL: two HTTP
+//     Range requests); the table puts tensorview's first previews over it;
+//   - tensorview: the file chosen through input[type=file] until the frame
+//     showing row 0's preview has been rendered (also kept: the time the
+//     canvas was in the page, "bench:in-page"), with Chromium's main-thread
+//     counters over that time (task, script, style, layout) and, from a
+//     build with the Go build tag perfmarks (GOFLAGS=-tags=perfmarks make
+//     static), the page's own performance marks on the way (app/ui
+//     perfmarks.go); scrolling to the last row until it is shown (and its
 //     preview); animation frame intervals while scrolling for 2 s; the wasm
 //     memory (it only grows, so this is its peak) and the page's
 //     [data-role=cache] data-bytes / data-budget when it has one;
