@@ -132,7 +132,9 @@
     async floorURL(url, size, timeoutMs) {
       const t0 = performance.now();
       const get = async (from, to) => {
-        const resp = await fetch(url, { headers: { Range: `bytes=${from}-${to - 1}` } });
+        // no-store: neither served from nor kept in the HTTP cache, which
+        // would hand tensorview's reads these bytes.
+        const resp = await fetch(url, { cache: 'no-store', headers: { Range: `bytes=${from}-${to - 1}` } });
         if (resp.status !== 206) throw new Error(`HTTP ${resp.status} for a Range request`);
         return (await resp.arrayBuffer()).byteLength;
       };
