@@ -38,6 +38,7 @@ func (d *DropZone) Render() app.UI {
 }
 
 func (d *DropZone) onPick(ctx app.Context, e app.Event) {
+	mark("change-handler")
 	input := ctx.JSSrc()
 	files := input.Get("files")
 	if !files.Truthy() || files.Length() == 0 {

@@ -26,4 +26,7 @@ func (p *Preview) Render() app.UI {
 	return app.Canvas().Class("preview").Attr("data-preview", p.Kind).Width(b.Dx()).Height(b.Dy())
 }
 
-func (p *Preview) draw() { putImage(p.JSValue(), p.Img) }
+func (p *Preview) draw() {
+	putImage(p.JSValue(), p.Img)
+	mark("preview-drawn")
+}

@@ -64,16 +64,25 @@ type RowsTable struct {
 
 // OnMount loads the batches of the first rows.
 func (r *RowsTable) OnMount(ctx app.Context) {
+	mark("rows-mount")
 	r.shown = r.File
 	_ = ctx.LocalStorage().Get(previewSizeKey, &r.size)
-	ctx.Defer(func(ctx app.Context) {
+	place := func(ctx app.Context) {
+		mark("rows-measure")
 		if r.measure() { // the page's layout gives the table its height
 			ctx.Update()
 		}
 		r.scrollToStart()
-	})
+	}
+	if r.Start > 0 {
+		ctx.Defer(place) // a link's row: in the first frame shown
+	} else {
+		// The first frame shows the rows that fit the default height;
+		// the layout is read once it is painted.
+		afterPaint(ctx, place)
+	}
 	ctx.Defer(r.fetch)
-	ctx.Defer(r.settle)
+	afterPaint(ctx, r.settle)
 	ctx.Handle(actionCancelRead, func(ctx app.Context, a app.Action) {
 		r.cancelLoads()
 		ctx.Update()
@@ -104,6 +113,7 @@ func (r *RowsTable) cancelLoads() {
 // the rows in view so that they show sooner.
 func (r *RowsTable) settle(ctx app.Context) {
 	if !r.settled {
+		mark("settle")
 		r.settled = true
 		r.fetch(ctx)
 		ctx.Update()
@@ -118,9 +128,9 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 		r.first, r.top, r.cache, r.failed, r.cancelled, r.settled = 0, 0, nil, nil, nil, false
 		r.reading, r.loads, r.watching = nil, nil, false
 		ctx.Defer(func(ctx app.Context) { r.scrollToStart() })
+		afterPaint(ctx, r.settle)
 	}
 	ctx.Defer(r.fetch)
-	ctx.Defer(r.settle)
 }
 
 // span returns the rows drawn, [from, to): those in view and, after a
@@ -239,6 +249,7 @@ func (r *RowsTable) cells(row int64, columns int) []decode.Cell {
 		c[i] = r.File.Cell(row, i)
 	}
 	r.cache[row] = c
+	mark("row-summarised")
 	return c
 }
 
@@ -375,6 +386,7 @@ func (r *RowsTable) scrollToStart() {
 
 // Render draws the header and the rows in view.
 func (r *RowsTable) Render() app.UI {
+	mark("rows-render")
 	f := r.File
 	n := int(r.Rows)
 	from, to := r.span()

@@ -259,6 +259,7 @@ const quickOpen = 100 * time.Millisecond
 // progress bar that can be cancelled.
 func (v *Viewer) open(ctx app.Context, a app.Action) {
 	src := a.Value.(source)
+	mark("open-action")
 	if src.gen == 0 {
 		v.opens++ // asked for now: it overtakes any file being opened
 	} else if src.gen != v.opens {
@@ -276,7 +277,9 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 	}
 	done := make(chan opened, 1)
 	ctx.Async(func() {
+		mark("open-start")
 		f, err := decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: budget})
+		mark("opened")
 		if errors.Is(err, decode.ErrParquet) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if gen == v.opens && v.state == stateLoading {
@@ -294,10 +297,12 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 			// frame instead of a round of "loading…". A bigger read is left
 			// to the table, which shows its progress.
 			_ = f.Load(0)
+			mark("loaded")
 		}
 		done <- opened{f, src, err}
 	})
 	show := func(ctx app.Context, o opened) {
+		mark("show")
 		src := o.src
 		if gen != v.opens {
 			if o.f != nil {
@@ -327,13 +332,17 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		v.applyPending(src)
 		v.writeAddress(false)
 		if !v.exact {
-			// In a later task than the first frame's: the browser paints
-			// the rows in view before any of this work starts.
-			ctx.After(time.Millisecond, func(ctx app.Context) {
-				if v.file == o.f && v.cancel == nil {
-					v.index(ctx, o.f)
-					ctx.Update()
-				}
+			// Once the frame that shows the file (the next one go-app
+			// renders, which runs this Defer) has been painted: the
+			// browser paints the rows in view before any of this work
+			// starts.
+			ctx.Defer(func(ctx app.Context) {
+				afterPaint(ctx, func(ctx app.Context) {
+					if v.file == o.f && v.cancel == nil {
+						v.index(ctx, o.f)
+						ctx.Update()
+					}
+				})
 			})
 		}
 	}

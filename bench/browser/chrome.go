@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -197,4 +198,23 @@ func (t *tab) stopProfile(path string) error {
 		}
 		return os.WriteFile(path, data, 0o644)
 	}))
+}
+
+// metrics returns Chromium's cumulative counters of the page's main thread
+// (Performance.getMetrics): the seconds spent in layout (LayoutDuration),
+// style recalculation (RecalcStyleDuration), scripts (ScriptDuration) and
+// tasks (TaskDuration), and the number of layouts (LayoutCount), by name.
+func (t *tab) metrics() (map[string]float64, error) {
+	out := map[string]float64{}
+	err := t.run(10*time.Second, chromedp.ActionFunc(func(ctx context.Context) error {
+		if err := performance.Enable().Do(ctx); err != nil {
+			return err
+		}
+		ms, err := performance.GetMetrics().Do(ctx)
+		for _, m := range ms {
+			out[m.Name] = m.Value
+		}
+		return err
+	}))
+	return out, err
 }

@@ -9,8 +9,18 @@
 // npm's apache-arrow bundle on 127.0.0.1, and for each file measures in a
 // fresh browser:
 //
-//   - tensorview: the file chosen through input[type=file] until row 0 shows
-//     a preview; scrolling to the last row until it is shown (and its
+//   - the I/O floor of a first screen, in the same page just before
+//     tensorview's turn: after a change event of a file input of its own,
+//     reading the file's last 64 KiB and then its first 4 MiB with
+//     File.slice(...).arrayBuffer() and nothing else (by URL: two HTTP
+//     Range requests); the table puts tensorview's first previews over it;
+//   - tensorview: the file chosen through input[type=file] until the frame
+//     showing row 0's preview has been rendered (also kept: the time the
+//     canvas was in the page, "bench:in-page"), with Chromium's main-thread
+//     counters over that time (task, script, style, layout) and, from a
+//     build with the Go build tag perfmarks (GOFLAGS=-tags=perfmarks make
+//     static), the page's own performance marks on the way (app/ui
+//     perfmarks.go); scrolling to the last row until it is shown (and its
 //     preview); animation frame intervals while scrolling for 2 s; the wasm
 //     memory (it only grows, so this is its peak) and the page's
 //     [data-role=cache] data-bytes / data-budget when it has one;
@@ -61,6 +71,11 @@
 //	                 DevTools; `make bench-browser STRIP=` keeps the
 //	                 wasm's function names)
 //	TENSORVIEW_DIST  the static build (dist)
+//	BENCH_BASELINE   another static build of the same base path (an older
+//	                 commit's dist) to measure side by side: served from a
+//	                 second local origin, its tensorview runs alternate with
+//	                 TENSORVIEW_DIST's (taking turns which goes first) and
+//	                 show in rows of their own marked "baseline"
 //	TENSORVIEW_BASE  the path it is served under (read from its app.js)
 //	ARROW_JS_DIR     npm's apache-arrow (testdata/node_modules/apache-arrow);
 //	                 parquet-wasm is beside it
@@ -87,6 +102,7 @@ import (
 
 type config struct {
 	dir, dist, base, arrowJS string
+	baseline                 string // a second static build to compare with (BENCH_BASELINE)
 	sizes, layouts, viewers  []string
 	sources                  []string
 	timeout                  time.Duration
@@ -117,6 +133,7 @@ func loadConfig() (config, error) {
 	c := config{
 		dir:        env("BENCH_DIR", "/tmp/tensorview-bench"),
 		dist:       env("TENSORVIEW_DIST", "dist"),
+		baseline:   os.Getenv("BENCH_BASELINE"),
 		arrowJS:    env("ARROW_JS_DIR", filepath.Join("testdata", "node_modules", "apache-arrow")),
 		sizes:      list(env("BENCH_SIZES", "100M,1G,6G")),
 		layouts:    list(env("BENCH_LAYOUTS", "b256,single")),
@@ -170,6 +187,7 @@ const (
 type result struct {
 	File       benchFile  `json:"file"`
 	Source     string     `json:"source"`
+	Build      string     `json:"build,omitempty"`      // "baseline" for BENCH_BASELINE's runs`
 	Tensorview *tvResult  `json:"tensorview,omitempty"` // the run with the median first-previews time
 	ArrowJS    *ajsResult `json:"arrow_js,omitempty"`   // the run with the median first-row time
 	// Every run, when BENCH_REPEAT > 1.
@@ -178,7 +196,7 @@ type result struct {
 }
 
 type tvResult struct {
-	FirstMs       float64 `json:"first_previews_ms"`
+	FirstMs       float64 `json:"first_previews_ms"`      // until the frame showing row 0's preview has been rendered
 	FirstStatus   string  `json:"first_status,omitempty"` // timeout, crashed, or the page's error
 	JumpRowMs     float64 `json:"jump_row_ms"`
 	JumpPreviewMs float64 `json:"jump_preview_ms"`
@@ -197,6 +215,17 @@ type tvResult struct {
 	// process (the page, its workers, all wasm memories), -1 when unknown.
 	RendererPeak float64 `json:"renderer_peak_bytes"`
 	PageError    string  `json:"page_error,omitempty"` // last exception or console error
+	// The I/O floor measured in the same page before tensorview's turn:
+	// reading the file's last 64 KiB and first 4 MiB and nothing else
+	// (File.slice, or two HTTP Range requests by URL), in ms.
+	FloorMs     float64 `json:"floor_ms"`
+	FloorStatus string  `json:"floor_status,omitempty"`
+	// Marks are the performance marks the page set (builds with the Go
+	// build tag perfmarks) until row 0's preview: name → ms after the
+	// change event (the first time each was set); and "main:<counter>",
+	// Chromium's main-thread counters over the same time (tab.metrics;
+	// durations in ms, LayoutCount a count).
+	Marks map[string]float64 `json:"marks,omitempty"`
 	// By URL: what the server sent until row 0's preview showed.
 	FirstBytes    int64 `json:"first_bytes,omitempty"`
 	FirstRequests int64 `json:"first_requests,omitempty"`
@@ -272,29 +301,8 @@ func run() error {
 	}
 
 	// The static build under its base path, the files, and apache-arrow.
-	mux := http.NewServeMux()
-	mux.Handle(c.base, http.StripPrefix(strings.TrimSuffix(c.base, "/"), http.FileServer(http.Dir(c.dist))))
 	served := &httpmeter.Meter{}
-	mux.Handle("/bench/files/", served.Wrap(http.StripPrefix("/bench/files/", http.FileServer(http.Dir(c.dir)))))
-	mux.Handle("/bench/arrow/", http.StripPrefix("/bench/arrow/", http.FileServer(http.Dir(c.arrowJS))))
-	mux.Handle("/bench/parquet-wasm/", http.StripPrefix("/bench/parquet-wasm/", http.FileServer(http.Dir(filepath.Join(nodeModules, "parquet-wasm", "esm")))))
-	mux.HandleFunc("/bench/parquetwasm.html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<!doctype html><meta charset=utf-8><title>parquet-wasm</title>
-<script src="/bench/arrow/Arrow.es2015.min.js"></script>
-<script type=module>
-import init, * as pw from '/bench/parquet-wasm/parquet_wasm.js';
-await init();
-window.__pw = pw;
-</script>
-<input type=file>`)
-	})
-	mux.HandleFunc("/bench/arrowjs.html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<!doctype html><meta charset=utf-8><title>arrow-js</title>
-<script src="/bench/arrow/Arrow.es2015.min.js"></script>
-<input type=file>`)
-	})
+	mux := benchMux(c, c.dist, served)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -304,6 +312,20 @@ window.__pw = pw;
 	defer srv.Close()
 	origin := "http://" + ln.Addr().String()
 	logf("serving %s at %s%s", c.dist, origin, c.base)
+	baseOrigin := ""
+	if c.baseline != "" {
+		// Another origin, so that the two builds' service workers and
+		// caches stay apart.
+		bln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		bsrv := &http.Server{Handler: benchMux(c, c.baseline, served)}
+		go bsrv.Serve(bln)
+		defer bsrv.Close()
+		baseOrigin = "http://" + bln.Addr().String()
+		logf("serving the baseline %s at %s%s", c.baseline, baseOrigin, c.base)
+	}
 	if _, err := os.Stat(filepath.Join(c.arrowJS, "Arrow.es2015.min.js")); err != nil && has(c.viewers, "arrow-js") {
 		logf("no apache-arrow bundle (make testdata/node_modules installs it): %v", err)
 	}
@@ -312,14 +334,28 @@ window.__pw = pw;
 	for _, f := range files {
 		for _, source := range c.sources {
 			r := result{File: f, Source: source}
+			rb := result{File: f, Source: source, Build: "baseline"}
 			// The viewers take turns, so that a slower spell of the machine
 			// does not fall on one of them only.
 			for k := 0; f.Path != "" && k < c.repeat; k++ {
 				if has(c.viewers, "tensorview") {
-					logf("tensorview: %s by %s (run %d of %d)", filepath.Base(f.Path), source, k+1, c.repeat)
-					tv := measureTensorview(c, origin, f, source, served)
-					logf("  %+v", *tv)
-					r.TensorviewRuns = append(r.TensorviewRuns, tv)
+					builds := []string{""}
+					if baseOrigin != "" {
+						builds = []string{"", "baseline"}
+						if k%2 == 1 {
+							builds = []string{"baseline", ""}
+						}
+					}
+					for _, b := range builds {
+						o, into := origin, &r
+						if b != "" {
+							o, into = baseOrigin, &rb
+						}
+						logf("tensorview%s: %s by %s (run %d of %d)", map[string]string{"": "", "baseline": " (baseline)"}[b], filepath.Base(f.Path), source, k+1, c.repeat)
+						tv := measureTensorview(c, o, f, source, served)
+						logf("  %+v", *tv)
+						into.TensorviewRuns = append(into.TensorviewRuns, tv)
+					}
 				}
 				if f.Layout == layoutParquet && (has(c.viewers, "arrow-js") || has(c.viewers, "parquet-wasm")) {
 					logf("parquet-wasm whole: %s by %s (run %d of %d)", filepath.Base(f.Path), source, k+1, c.repeat)
@@ -335,8 +371,12 @@ window.__pw = pw;
 			}
 			r.Tensorview = median(r.TensorviewRuns, tvFirst)
 			r.ArrowJS = median(r.ArrowJSRuns, arrowFirst)
+			rb.Tensorview = median(rb.TensorviewRuns, tvFirst)
 			if c.repeat == 1 {
-				r.TensorviewRuns, r.ArrowJSRuns = nil, nil
+				r.TensorviewRuns, r.ArrowJSRuns, rb.TensorviewRuns = nil, nil, nil
+			}
+			if rb.Tensorview != nil {
+				results = append(results, rb)
 			}
 			results = append(results, r)
 		}
@@ -432,11 +472,16 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 		err = t.eval(10*time.Second, `__bench.sleep(1000)`, nil)
 	}
 	if err == nil {
+		// The I/O floor, in the same page just before tensorview's turn.
+		r.FloorMs, r.FloorStatus = measureFloor(t, c, origin, f, source)
+	}
+	if err == nil {
 		err = t.eval(10*time.Second, fmt.Sprintf(`window.__benchFirst = __bench.firstPreviews(%d), true`, ms(c.timeout)), nil)
 	}
 	if err == nil && c.profileDir != "" {
 		err = t.startProfile()
 	}
+	before, merr := t.metrics()
 	if err == nil {
 		served.Reset()
 		if source == sourceURL {
@@ -450,7 +495,7 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 		}
 	}
 	var first struct {
-		Ms        float64
+		Ms, DomMs float64
 		Timeout   bool
 		Error     string
 		RowsTitle string
@@ -466,6 +511,22 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 			logf("  CPU profile in %s", out)
 		}
 	}
+	if err == nil {
+		// The page's own performance marks (a build with the perfmarks
+		// tag), relative to the change event.
+		_ = t.eval(10*time.Second, `__bench.marks()`, &r.Marks)
+		if after, err := t.metrics(); err == nil && merr == nil {
+			// The main thread's work from the change event to the first
+			// previews, in ms (in the same map, as "main:" counters).
+			if r.Marks == nil {
+				r.Marks = map[string]float64{}
+			}
+			for _, k := range []string{"TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration"} {
+				r.Marks["main:"+k] = 1000 * (after[k] - before[k])
+			}
+			r.Marks["main:LayoutCount"] = after["LayoutCount"] - before["LayoutCount"]
+		}
+	}
 	switch {
 	case err != nil:
 		r.FirstStatus = status(err)
@@ -475,6 +536,10 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 		r.FirstStatus = first.Error
 	default:
 		r.FirstMs = first.Ms
+		if r.Marks == nil {
+			r.Marks = map[string]float64{}
+		}
+		r.Marks["bench:in-page"] = first.DomMs // row 0's canvas in the page, before the frame showing it
 		if source == sourceURL {
 			r.FirstBytes, r.FirstRequests = served.Read()
 		}
@@ -633,4 +698,66 @@ func measureParquetWhole(c config, origin string, f benchFile, source string, se
 	}
 	r.RendererPeak = t.rendererPeakRSS()
 	return r
+}
+
+// measureFloor measures the I/O floor of f's first screen in t's page: the
+// time to read the last 64 KiB and the first 4 MiB of the file, after a
+// file input's change event (page.js floorFile) or by two HTTP Range
+// requests (floorURL). It returns the time in ms, or why there is none.
+func measureFloor(t *tab, c config, origin string, f benchFile, source string) (float64, string) {
+	var res struct {
+		Ms      float64
+		Bytes   int64
+		Timeout bool
+		Error   string
+	}
+	var err error
+	if source == sourceURL {
+		err = t.eval(c.timeout+10*time.Second, fmt.Sprintf(`__bench.floorURL(%q, %d, %d)`, fileURL(origin, f), f.Bytes, ms(c.timeout)), &res)
+	} else {
+		err = t.eval(10*time.Second, fmt.Sprintf(`__bench.floorFile(%d)`, ms(c.timeout)), nil)
+		if err == nil {
+			err = t.run(time.Minute, chromedp.SetUploadFiles(`input[data-bench=floor]`, []string{f.Path}, chromedp.ByQuery))
+		}
+		if err == nil {
+			err = t.eval(c.timeout+10*time.Second, `window.__benchFloor`, &res)
+		}
+	}
+	switch {
+	case err != nil:
+		return 0, status(err)
+	case res.Timeout:
+		return 0, "timeout"
+	case res.Error != "":
+		return 0, res.Error
+	}
+	return res.Ms, ""
+}
+
+// benchMux serves the static build dist under c.base, the files (counted
+// by served) and apache-arrow and parquet-wasm with their pages.
+func benchMux(c config, dist string, served *httpmeter.Meter) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle(c.base, http.StripPrefix(strings.TrimSuffix(c.base, "/"), http.FileServer(http.Dir(dist))))
+	mux.Handle("/bench/files/", served.Wrap(http.StripPrefix("/bench/files/", http.FileServer(http.Dir(c.dir)))))
+	mux.Handle("/bench/arrow/", http.StripPrefix("/bench/arrow/", http.FileServer(http.Dir(c.arrowJS))))
+	mux.Handle("/bench/parquet-wasm/", http.StripPrefix("/bench/parquet-wasm/", http.FileServer(http.Dir(filepath.Join(nodeModules, "parquet-wasm", "esm")))))
+	mux.HandleFunc("/bench/parquetwasm.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><meta charset=utf-8><title>parquet-wasm</title>
+<script src="/bench/arrow/Arrow.es2015.min.js"></script>
+<script type=module>
+import init, * as pw from '/bench/parquet-wasm/parquet_wasm.js';
+await init();
+window.__pw = pw;
+</script>
+<input type=file>`)
+	})
+	mux.HandleFunc("/bench/arrowjs.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><meta charset=utf-8><title>arrow-js</title>
+<script src="/bench/arrow/Arrow.es2015.min.js"></script>
+<input type=file>`)
+	})
+	return mux
 }

@@ -16,13 +16,22 @@
   // the Open URL form was submitted.
   window.__benchChange = null;
   window.addEventListener('change', (e) => {
-    if (e.target && e.target.type === 'file') window.__benchChange = performance.now();
+    if (e.target && e.target.type === 'file' && e.target.dataset.bench !== 'floor') window.__benchChange = performance.now();
   }, true);
   window.addEventListener('submit', (e) => {
     if (e.target && e.target.dataset && e.target.dataset.role === 'url-form') window.__benchChange = performance.now();
   }, true);
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  // Long animation frames (over 50 ms; Chromium 123+): when each frame's
+  // rendering started and when it ended, to time a frame's paint without
+  // the tasks that run after it.
+  const frames = [];
+  try {
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) frames.push(e); })
+      .observe({ type: 'long-animation-frame', buffered: true });
+  } catch (e) { /* not supported: painted falls back to the next frame's callback */ }
 
   window.__bench = {
     sleep,
@@ -61,13 +70,80 @@
       return c.getContext('2d').getImageData(0, 0, 1, 1).data[3] > 0 ? c : null;
     },
 
+    // painted resolves with the time the browser finished rendering (on
+    // the main thread: style, layout, paint) the first frame after time t:
+    // the end of that frame's long-animation-frame entry, or for a frame
+    // under 50 ms (no entry), the time the next frame's callback ran.
+    async painted(t) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const next = await new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
+      await sleep(0); // let the observer have its entries
+      const f = frames.find((e) => e.renderStart >= t);
+      return f ? f.startTime + f.duration : next;
+    },
+
     // firstPreviews waits, after the file input changed, for row 0 with a
-    // preview drawn (or an alert).
+    // preview drawn (or an alert), then for the frame that shows it: ms is
+    // the time to that frame, domMs to the canvas being in the page.
     async firstPreviews(timeoutMs) {
       const r = await this.waitFor(() => this.drawn('[data-row="0"]') ? 'ok' : this.alert(), timeoutMs);
+      const shown = r.timeout ? r.t : await this.painted(r.t);
       const t0 = window.__benchChange;
-      return { ms: t0 === null ? -1 : r.t - t0, timeout: !!r.timeout, error: r.v && r.v.error || '',
+      return { ms: t0 === null ? -1 : shown - t0, domMs: t0 === null ? -1 : r.t - t0, timeout: !!r.timeout, error: r.v && r.v.error || '',
         rowsTitle: (document.querySelector('.rows h2') || {}).textContent || '' };
+    },
+
+    // floorFile measures the I/O floor of a first screen: once a file input
+    // of its own (input[data-bench=floor], added outside go-app's elements)
+    // changes, the time from that change event to having read the file's
+    // last 64 KiB and then its first 4 MiB with File.slice(...).arrayBuffer()
+    // and nothing else. It resolves window.__benchFloor; the input is removed
+    // then.
+    floorFile(timeoutMs) {
+      const input = document.createElement('input');
+      input.type = 'file';
+      input.dataset.bench = 'floor';
+      input.style.display = 'none';
+      document.documentElement.appendChild(input);
+      window.__benchFloor = new Promise((resolve) => {
+        const timer = setTimeout(() => { input.remove(); resolve({ timeout: true }); }, timeoutMs);
+        input.addEventListener('change', async (e) => {
+          const t0 = performance.now();
+          const r = {};
+          try {
+            const f = input.files[0];
+            const tail = await f.slice(Math.max(0, f.size - 65536), f.size).arrayBuffer();
+            const head = await f.slice(0, Math.min(f.size, 4 << 20)).arrayBuffer();
+            r.bytes = tail.byteLength + head.byteLength;
+            r.ms = performance.now() - t0;
+          } catch (err) {
+            r.error = `${err && err.name}: ${err && err.message}`;
+          }
+          clearTimeout(timer);
+          input.remove();
+          resolve(r);
+        }, { once: true });
+      });
+      return true;
+    },
+
+    // floorURL is floorFile's measure for a file by URL: two HTTP Range
+    // requests, the last 64 KiB then the first 4 MiB, read to their end.
+    async floorURL(url, size, timeoutMs) {
+      const t0 = performance.now();
+      const get = async (from, to) => {
+        // no-store: neither served from nor kept in the HTTP cache, which
+        // would hand tensorview's reads these bytes.
+        const resp = await fetch(url, { cache: 'no-store', headers: { Range: `bytes=${from}-${to - 1}` } });
+        if (resp.status !== 206) throw new Error(`HTTP ${resp.status} for a Range request`);
+        return (await resp.arrayBuffer()).byteLength;
+      };
+      const timeout = new Promise((resolve) => setTimeout(() => resolve({ timeout: true }), timeoutMs));
+      const read = (async () => {
+        const n = await get(Math.max(0, size - 65536), size) + await get(0, Math.min(size, 4 << 20));
+        return { ms: performance.now() - t0, bytes: n };
+      })().catch((err) => ({ error: `${err && err.name}: ${err && err.message}` }));
+      return Promise.race([read, timeout]);
     },
 
     // jumpToLast scrolls the rows to the end and waits for the last row, then
@@ -128,6 +204,19 @@
       await sleep(50); // let go-app's input handler run before the submit
       input.form.requestSubmit();
       return {};
+    },
+
+    // marks returns the page's performance marks named "tv:…" (set by a
+    // build with the perfmarks tag), in ms after the file input's change
+    // event or the Open URL form's submit: the first time each was set.
+    marks() {
+      const t0 = window.__benchChange;
+      const out = {};
+      if (t0 === null) return out;
+      for (const m of performance.getEntriesByType('mark')) {
+        if (m.name.startsWith('tv:') && m.startTime >= t0 && !(m.name in out)) out[m.name] = m.startTime - t0;
+      }
+      return out;
     },
 
     memory() {

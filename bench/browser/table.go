@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -38,8 +39,8 @@ func printTable(w io.Writer, c config, results []result) {
 		fmt.Fprintf(w, "; %d runs of each: the run with the median first-row time, (the range of all runs)", c.repeat)
 	}
 	fmt.Fprint(w, "\n\n")
-	fmt.Fprintln(w, "| file | layout | source | size MB | rows | batches | tv first previews ms | tv MB transferred (requests) | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB transferred | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row | renderer peak RSS MB (tv / arrow-js) |")
-	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
+	fmt.Fprintln(w, "| file | layout | source | size MB | rows | batches | tv first previews ms | I/O floor ms | tv / floor | tv MB transferred (requests) | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB transferred | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row | renderer peak RSS MB (tv / arrow-js) |")
+	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
 	var notes []string
 	note := func(s string) int {
 		notes = append(notes, s)
@@ -49,6 +50,9 @@ func printTable(w io.Writer, c config, results []result) {
 		f := r.File
 		name := "tensors-" + f.Size + "-" + f.Layout
 		label := name
+		if r.Build != "" {
+			label += " (" + r.Build + ")"
+		}
 		if f.Note != "" {
 			label += fmt.Sprintf(" [%d]", note(name+": "+f.Note))
 		}
@@ -88,7 +92,8 @@ func printTable(w io.Writer, c config, results []result) {
 				cache = "–"
 			}
 		}
-		cells = append(cells, first, sent, jump, frames, wasm, cache)
+		floor, ratio := floorCells(r)
+		cells = append(cells, first, floor, ratio, sent, jump, frames, wasm, cache)
 		ajsFirst, ajsSent, ajsMB, ajsErr, ratio := "", "–", "", "", ""
 		if a := r.ArrowJS; a != nil {
 			reader := "arrow-js"
@@ -140,6 +145,7 @@ func printTable(w io.Writer, c config, results []result) {
 		cells = append(cells, ajsFirst, ajsSent, ajsMB, ajsErr, ratio, peak)
 		fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
 	}
+	printMarks(w, results)
 	if len(notes) > 0 {
 		fmt.Fprintln(w)
 		for i, n := range notes {
@@ -181,4 +187,148 @@ func pageErr(s string) string {
 		return ""
 	}
 	return " (page: " + s + ")"
+}
+
+// runs are the tensorview runs of r: all of them, or the one kept.
+func runs(r result) []*tvResult {
+	if len(r.TensorviewRuns) > 0 {
+		return r.TensorviewRuns
+	}
+	if r.Tensorview != nil {
+		return []*tvResult{r.Tensorview}
+	}
+	return nil
+}
+
+func floorOf(t *tvResult) (float64, bool) { return t.FloorMs, t.FloorStatus == "" && t.FloorMs > 0 }
+
+// ratioOf is a run's first previews over its own I/O floor.
+func ratioOf(t *tvResult) (float64, bool) {
+	if t.FirstStatus != "" || t.FloorStatus != "" || t.FloorMs <= 0 {
+		return 0, false
+	}
+	return t.FirstMs / t.FloorMs, true
+}
+
+// floorCells are the I/O floor's cells of r: the median floor (range), and
+// the median of each run's first previews / floor (range).
+func floorCells(r result) (floor, ratio string) {
+	all := runs(r)
+	if len(all) == 0 {
+		return "–", "–"
+	}
+	if m := median(all, floorOf); m != nil {
+		if v, ok := floorOf(m); ok {
+			floor = msf(v) + spread(all, floorOf)
+		} else if m.FloorStatus != "" {
+			floor = short(m.FloorStatus)
+		}
+	}
+	if m := median(all, ratioOf); m != nil {
+		if v, ok := ratioOf(m); ok {
+			ratio = fmt.Sprintf("%.1f×", v)
+			if lo, hi, n := bounds(all, ratioOf); n > 1 {
+				ratio += fmt.Sprintf(" (%.1f–%.1f)", lo, hi)
+			}
+		}
+	}
+	if floor == "" {
+		floor = "–" // not measured
+	}
+	if ratio == "" {
+		ratio = "–"
+	}
+	return floor, ratio
+}
+
+func bounds[R any](runs []*R, value func(*R) (float64, bool)) (lo, hi float64, n int) {
+	for _, r := range runs {
+		if v, good := value(r); good {
+			if n == 0 || v < lo {
+				lo = v
+			}
+			if n == 0 || v > hi {
+				hi = v
+			}
+			n++
+		}
+	}
+	return lo, hi, n
+}
+
+// printMarks writes, when the build set performance marks (the perfmarks
+// tag), the median time after the change event of each mark, per file and
+// source, in the order the marks came.
+func printMarks(w io.Writer, results []result) {
+	any := false
+	for _, r := range results {
+		for _, t := range runs(r) {
+			if len(t.Marks) > 0 {
+				any = true
+			}
+		}
+	}
+	if !any {
+		return
+	}
+	fmt.Fprint(w, "\nperformance marks (ms after the change event; median of the runs, [range]):\n\n")
+	for _, r := range results {
+		all := runs(r)
+		names := map[string]float64{}
+		for _, t := range all {
+			for k, v := range t.Marks {
+				if old, ok := names[k]; !ok || v < old {
+					names[k] = v
+				}
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		order := make([]string, 0, len(names))
+		for k := range names {
+			order = append(order, k)
+		}
+		sort.Slice(order, func(i, j int) bool {
+			mi, _ := medianMark(all, order[i])
+			mj, _ := medianMark(all, order[j])
+			return mi < mj
+		})
+		var parts, main []string
+		for _, k := range order {
+			m, rng := medianMark(all, k)
+			if c, ok := strings.CutPrefix(k, "main:"); ok {
+				main = append(main, fmt.Sprintf("%s %.0f%s", strings.TrimSuffix(c, "Duration"), m, rng))
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%s %.0f%s", strings.TrimPrefix(k, "tv:"), m, rng))
+		}
+		if len(main) > 0 {
+			sort.Strings(main)
+			parts = append(parts, "main thread ms (counts): "+strings.Join(main, ", "))
+		}
+		build := ""
+		if r.Build != "" {
+			build = " (" + r.Build + ")"
+		}
+		fmt.Fprintf(w, "- tensors-%s-%s%s by %s: %s\n", r.File.Size, r.File.Layout, build, r.Source, strings.Join(parts, ", "))
+	}
+}
+
+func medianMark(all []*tvResult, name string) (float64, string) {
+	var vs []float64
+	for _, t := range all {
+		if v, ok := t.Marks[name]; ok {
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) == 0 {
+		return 0, ""
+	}
+	sort.Float64s(vs)
+	rng := ""
+	if len(vs) > 1 {
+		rng = fmt.Sprintf(" [%.0f–%.0f]", vs[0], vs[len(vs)-1])
+	}
+	return vs[(len(vs)-1)/2], rng
 }

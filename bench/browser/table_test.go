@@ -43,15 +43,37 @@ func TestTableURLColumns(t *testing.T) {
 	var b strings.Builder
 	printTable(&b, config{}, results)
 	for _, want := range []string{
-		"| tensors-1G-b256 | b256 | url | 1000 | 100 | 1 | 120 | 4 (0.40 %) (5) |",
+		"| tensors-1G-b256 | b256 | url | 1000 | 100 | 1 | 120 | – | – | 4 (0.40 %) (5) |",
 		"| 2400 | 1000 (100.00 %) | 1 + 1000 |  | 20.00 |",
-		"| tensors-1G-b256 | b256 | file | 1000 | 100 | 1 | 50 | – |",
+		"| tensors-1G-b256 | b256 | file | 1000 | 100 | 1 | 50 | – | – | – |",
 		"| 700 | – | 1 + 1000 |  | 14.00 |",
-		"| tensors-1G-parquet [1] | parquet | file | 1000 | 100 | 1 | 400 | – |",
+		"| tensors-1G-parquet [1] | parquet | file | 1000 | 100 | 1 | 400 | – | – | – |",
 		"| 8000 | – | 2 + 1000 + wasm 3000 |  | 20.00 |",
 		"[1] tensors-1G-parquet: the arrow-js columns are parquet-wasm 0.8.0 reading the whole file",
 		"| failed after 48000 | 1000 (100.00 %) | 2 + 1000 | RuntimeError [3] |  | – / 5400 |",
 		"[3] parquet-wasm, tensors-1G-parquet: RuntimeError: unreachable",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestTableFloor(t *testing.T) {
+	f := benchFile{Size: "100M", Layout: "single", Rows: 10, Batches: 1, Bytes: 1e8}
+	runs := []*tvResult{
+		{FirstMs: 120, FloorMs: 40, Marks: map[string]float64{"tv:open": 10, "tv:first-frame": 100}},
+		{FirstMs: 90, FloorMs: 60, Marks: map[string]float64{"tv:open": 20, "tv:first-frame": 80}},
+		{FirstMs: 100, FloorStatus: "timeout"},
+		{FirstMs: 200, FloorMs: 50, Marks: map[string]float64{"tv:open": 30, "tv:first-frame": 180}},
+	}
+	results := []result{{File: f, Source: sourceFile, Tensorview: median(runs, tvFirst), TensorviewRuns: runs}}
+	var b strings.Builder
+	printTable(&b, config{repeat: 4}, results)
+	// Floors 40, 50, 60: median 50. Ratios 3.0, 1.5, 4.0: median 3.0.
+	for _, want := range []string{
+		"| tensors-100M-single | single | file | 100 | 10 | 1 | 100 (90–200) | 50 (40–60) | 3.0× (1.5–4.0) | – |",
+		"- tensors-100M-single by file: open 20 [10–30], first-frame 100 [80–180]",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, b.String())
