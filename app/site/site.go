@@ -33,7 +33,7 @@ func Run(args []string) error {
 		fl := flag.NewFlagSet("serve", flag.ExitOnError)
 		addr := fl.String("addr", "127.0.0.1:8080", "address to listen on")
 		_ = fl.Parse(args[1:])
-		h := withStreamingLoader(NewHandler("", "web"))
+		h := NewHandler("", "web")
 		log.Printf("tensorview: serving http://%s", *addr)
 		return http.ListenAndServe(*addr, h)
 	case "static":
@@ -55,8 +55,7 @@ func Run(args []string) error {
 	return fmt.Errorf("unknown command %q: want serve or static", args[0])
 }
 
-// NewHandler returns the go-app handler of the page (serve wraps it in
-// withStreamingLoader, static patches the app.js it writes). base is the URL path
+// NewHandler returns the go-app handler of the page. base is the URL path
 // prefix the site is served under ("" for the root); web is the directory of
 // the static resources, whose content fixes the version so browsers drop a
 // stale cached build.
@@ -75,12 +74,9 @@ func NewHandler(base, web string) *app.Handler {
 		Scripts:         []string{"/web/boot.js"},
 		BackgroundColor: "#ffffff",
 		ThemeColor:      "#1f4e79",
-		// Shown over links to a file and embeds only (web/style.css); no
-		// {progress}: the site's app.js fetches the wasm without counting
-		// its bytes (loader.go).
-		LoadingLabel: "Loading tensorview…",
-		Version:      version(web),
-		RawHeaders:   []string{cspMeta()},
+		LoadingLabel:    "Loading tensorview… {progress}%",
+		Version:         version(web),
+		RawHeaders:      []string{cspMeta()},
 	}
 	base = strings.TrimRight(base, "/")
 	if base != "" {
@@ -122,9 +118,6 @@ func writeStatic(dir, base, web string) error {
 		return err
 	}
 	if err := app.GenerateStaticWebsite(dir, NewHandler(base, web)); err != nil {
-		return err
-	}
-	if err := patchStaticLoader(dir); err != nil {
 		return err
 	}
 	return copyDir(web, filepath.Join(dir, "web"))

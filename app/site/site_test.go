@@ -177,31 +177,3 @@ func TestServiceWorkerOnDemand(t *testing.T) {
 		}
 	}
 }
-
-// TestStreamingLoader: the app.js the site serves fetches the wasm with a
-// plain fetch (instantiateStreaming gets the network's response itself),
-// under the base; go-app's progress-counting fetch is still defined but not
-// called; an app.js without the call is refused.
-func TestStreamingLoader(t *testing.T) {
-	for _, base := range []string{"", "/tensorview"} {
-		srv := httptest.NewServer(withStreamingLoader(NewHandler(base, "../../web")))
-		resp, err := http.Get(srv.URL + "/app.js")
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		srv.Close()
-		js := string(body)
-		want := "const wasm = await instantiateStreaming(\n      fetch(\"" + base + "/web/app.wasm\"),\n      go.importObject\n    );"
-		if !strings.Contains(js, want) {
-			t.Errorf("base %q: app.js does not fetch the wasm plainly; want %q in:\n%s", base, want, js)
-		}
-		if n := strings.Count(js, "fetchWithProgress("); n != 1 { // its definition only
-			t.Errorf("base %q: fetchWithProgress( appears %d times, want 1 (the unused definition)", base, n)
-		}
-	}
-	if _, err := streamingFetch([]byte(`fetch("/web/app.wasm")`)); err == nil {
-		t.Error("an app.js without go-app's progress fetch was taken")
-	}
-}
