@@ -66,6 +66,10 @@ func TestBootBeforeWasm(t *testing.T) {
 	if len(log.matching("/web/app.wasm")) == 0 {
 		t.Fatal("the page has not asked for app.wasm: the test holds nothing")
 	}
+	// Nothing that can wait is fetched at boot: no sample, no Parquet reader.
+	if got := append(log.matching("/web/samples"), log.matching("parquet")...); len(got) != 0 {
+		t.Errorf("the page's boot fetched %q", got)
+	}
 	for _, v := range b.axe() {
 		t.Errorf("before the wasm: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
 	}
