@@ -127,6 +127,18 @@ func newBrowserWith(t *testing.T, query, initScript string) *browser {
 // site and testdata's handler) when wrap is not nil: to watch or refuse
 // requests.
 func newBrowserServing(t *testing.T, query, initScript string, wrap func(http.Handler) http.Handler) *browser {
+	b := newBrowserLoading(t, query, initScript, wrap)
+	// The server-rendered page is the empty page, usable before the wasm
+	// has started (web/boot.js); data-ready="true" says the app has
+	// mounted.
+	b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
+	return b
+}
+
+// newBrowserLoading is newBrowserServing without waiting for the app: it
+// returns once the page is navigated to, whether the wasm has started or
+// not.
+func newBrowserLoading(t *testing.T, query, initScript string, wrap func(http.Handler) http.Handler) *browser {
 	dist, base := os.Getenv("TENSORVIEW_DIST"), os.Getenv("TENSORVIEW_BASE")
 	skipWithoutSite(t)
 	if _, err := os.Stat(filepath.Join(dist, "index.html")); err != nil {
@@ -187,8 +199,6 @@ func newBrowserServing(t *testing.T, query, initScript string, wrap func(http.Ha
 		}))
 	}
 	b.run(chromedp.Navigate(b.base + query))
-	// The server-rendered page says "loading" until the wasm has mounted.
-	b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
 	return b
 }
 
@@ -842,7 +852,7 @@ func TestLargeFiles(t *testing.T) {
 	big := batchesFile(t, "batches.arrow", false, 40, 64) // 40 × 64 rows × 3 KiB ≈ 7.5 MiB
 	b := newBrowser(t)
 	b.run(chromedp.Navigate(b.base + "?cache=1"))
-	b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+	b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
 	b.upload(big)
 	b.waitOpened("batches.arrow")
 	var rows string
@@ -1793,7 +1803,7 @@ func TestThemesAndAccessibility(t *testing.T) {
 	for _, scheme := range []struct{ name, bg string }{{"light", "rgb(255, 255, 255)"}, {"dark", "rgb(18, 20, 23)"}} {
 		b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme.name}}))
 		b.run(chromedp.Navigate(b.base))
-		b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+		b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
 		if got := background(); got != scheme.bg {
 			t.Errorf("%s: page background %s, want %s", scheme.name, got, scheme.bg)
 		}
@@ -1810,14 +1820,14 @@ func TestThemesAndAccessibility(t *testing.T) {
 	// The system is dark; the button chooses light, then dark, then the
 	// system's again; a reload keeps the choice.
 	b.run(chromedp.Navigate(b.base))
-	b.waitFor(`document.querySelector('[data-state=empty] [data-action=theme]') !== null`)
+	b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-action=theme]') !== null`)
 	b.run(chromedp.Click(`[data-action=theme]`, chromedp.ByQuery))
 	b.waitFor(`document.documentElement.dataset.theme === 'light'`)
 	if got := background(); got != "rgb(255, 255, 255)" {
 		t.Errorf("light chosen on a dark system: background %s", got)
 	}
 	b.run(chromedp.Reload())
-	b.waitFor(`document.querySelector('[data-state=empty] [data-action=theme]') !== null && document.documentElement.dataset.theme === 'light'`)
+	b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-action=theme]') !== null && document.documentElement.dataset.theme === 'light'`)
 	var label string
 	b.eval(`document.querySelector('[data-action=theme]').textContent`, &label)
 	if label != "Theme: light" {
@@ -1842,7 +1852,7 @@ func TestAppShell(t *testing.T) {
 	for _, size := range [][2]int64{{1280, 800}, {360, 640}, {2560, 1440}} {
 		b.run(emulation.SetDeviceMetricsOverride(size[0], size[1], 1, size[0] < 600))
 		b.run(chromedp.Navigate(b.base))
-		b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+		b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
 		b.openSample("js_big.arrow")
 		b.waitOpened("js_big.arrow")
 		var page struct {
@@ -2134,7 +2144,7 @@ func TestTouch(t *testing.T) {
 	b.run(emulation.SetDeviceMetricsOverride(360, 640, 2, true),
 		emulation.SetTouchEmulationEnabled(true).WithMaxTouchPoints(5))
 	b.run(chromedp.Navigate(b.base))
-	b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+	b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
 	path, row1 := tensor4DFile(t)
 	b.upload(path)
 	b.waitOpened("tensor4d.arrow")

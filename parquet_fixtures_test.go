@@ -110,7 +110,7 @@ func TestParquetFixtures(t *testing.T) {
 			b.t = t
 			if want.Error != "" {
 				b.run(chromedp.Navigate(b.base))
-				b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+				b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
 				b.upload(path)
 				b.waitFor(`document.querySelector('[data-state=error] [role=alert]') !== null`)
 				var text string

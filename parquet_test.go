@@ -266,7 +266,7 @@ func TestParquet(t *testing.T) {
 			t.Fatal(err)
 		}
 		b.run(chromedp.Navigate(b.base))
-		b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+		b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
 		b.upload(path)
 		b.waitFor(`document.querySelector('[data-state=error] [role=alert]') !== null`)
 		var text string
@@ -282,7 +282,7 @@ func TestParquet(t *testing.T) {
 		log.refuse = "/web/parquet"
 		log.mu.Unlock()
 		b.run(chromedp.Navigate(b.base))
-		b.waitFor(`document.querySelector('[data-state=empty] [data-role=dropzone]') !== null`)
+		b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
 		b.upload(filepath.Join("testdata", name))
 		b.waitOpened(name)
 		if got := b.parquetFacts(); got != want {

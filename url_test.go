@@ -253,7 +253,7 @@ func TestOpenURL(t *testing.T) {
 	})
 	t.Run("sample links open by URL", func(t *testing.T) {
 		b.run(chromedp.Navigate(b.base))
-		b.waitFor(`document.querySelector('[data-state=empty] a[data-sample]') !== null`)
+		b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] a[data-sample]') !== null`)
 		var href string
 		b.eval(`document.querySelector('a[data-sample="js_images.arrow"]').getAttribute('href')`, &href)
 		if href != "?url=web%2Fsamples%2Fjs_images.arrow" {

@@ -61,12 +61,17 @@ func Run(args []string) error {
 // stale cached build.
 func NewHandler(base, web string) *app.Handler {
 	h := &app.Handler{
-		Name:            "tensorview",
-		ShortName:       "tensorview",
-		Title:           "tensorview: look at the tensors in Arrow files",
-		Description:     "Drop an Apache Arrow file and see its schema, rows and tensors (arrow.fixed_shape_tensor, arrow.variable_shape_tensor) with image previews. Runs entirely in your browser.",
-		Icon:            app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", SVG: "/web/icon.svg"},
-		Styles:          []string{"/web/style.css"},
+		Name:        "tensorview",
+		ShortName:   "tensorview",
+		Title:       "tensorview: look at the tensors in Arrow files",
+		Description: "Drop an Apache Arrow file and see its schema, rows and tensors (arrow.fixed_shape_tensor, arrow.variable_shape_tensor) with image previews. Runs entirely in your browser.",
+		Icon:        app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", SVG: "/web/icon.svg"},
+		Styles:      []string{"/web/style.css"},
+		// A plain (blocking) script in <head>: it is tiny, fetched beside
+		// the styles, and runs before the first paint, so the remembered
+		// theme and a link's loader show from the start. It takes what is
+		// asked of the page before the wasm has started (see web/boot.js).
+		Scripts:         []string{"/web/boot.js"},
 		BackgroundColor: "#ffffff",
 		ThemeColor:      "#1f4e79",
 		LoadingLabel:    "Loading tensorview… {progress}%",

@@ -14,6 +14,10 @@ type DropZone struct {
 	app.Compo
 	Compact bool // a file is open: draw the zone as a slim bar
 	Over    bool // a drag is over the page
+	// Starting: the server-rendered page, before the wasm has started. The
+	// zone says so in a status line, which web/boot.js rewrites when a file
+	// is asked for meanwhile ("Opening … as soon as tensorview has started").
+	Starting bool
 }
 
 // Render draws the zone.
@@ -34,6 +38,10 @@ func (d *DropZone) Render() app.UI {
 			),
 			app.If(!d.Compact, func() app.UI { return &URLForm{} }),
 			&Samples{},
+			app.If(d.Starting, func() app.UI {
+				return app.P().Class("starting").Role("status").Attr("data-role", "starting").Attr("aria-busy", "true").
+					Text("Starting tensorview…")
+			}),
 		)
 }
 

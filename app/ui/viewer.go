@@ -46,6 +46,7 @@ type Viewer struct {
 	errText string
 	file    *decode.File
 	over    bool // a drag is over the page
+	mounted bool // OnMount has run: the page is the wasm's (data-ready="true")
 	update  bool // a newer build has been downloaded
 	inspect *inspectTarget
 	schema  bool // the schema panel is open (remembered in local storage)
@@ -108,8 +109,16 @@ func (v *Viewer) OnAppUpdate(ctx app.Context) {
 	v.update = true
 }
 
-// OnMount registers the handlers of the components' actions. Until it runs
-// (the server-rendered page, before the wasm starts) the state is "loading".
+// OnPreRender sets the state of the server-rendered page (app/site writes
+// it as index.html): the empty page, usable before the wasm has started
+// (web/boot.js queues what is asked for meanwhile; see takeBooted).
+func (v *Viewer) OnPreRender(ctx app.Context) {
+	v.state = stateEmpty
+}
+
+// OnMount registers the handlers of the components' actions, then opens
+// what was asked for before the wasm started. Until the first update after
+// it the root's data-ready is "false" and the state "loading".
 func (v *Viewer) OnMount(ctx app.Context) {
 	_ = ctx.LocalStorage().Get(schemaKey, &v.schema)
 	v.budget = decode.DefaultBudget
@@ -118,6 +127,7 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	}
 	tuneGC(v.budget)
 	ctx.Dispatch(func(ctx app.Context) {
+		v.mounted = true
 		if v.state == "" {
 			v.state = stateEmpty
 		}
@@ -209,6 +219,7 @@ func (v *Viewer) OnMount(ctx app.Context) {
 			doc.Get("body").Call("focus")
 		})
 	})
+	v.takeBooted(ctx)
 }
 
 // OnNav opens the file the address's url parameter names, when it is not
@@ -405,6 +416,7 @@ func (v *Viewer) Render() app.UI {
 		state = stateLoading
 	}
 	return app.Div().Class("viewer").Attr("data-state", state).Attr("data-embed", v.view.Embed).
+		Attr("data-ready", v.mounted).
 		OnDragEnter(v.onDragOver).OnDragOver(v.onDragOver).OnDragLeave(v.onDragLeave).OnDrop(v.onDrop).
 		OnKeyDown(v.onKeyDown).
 		Body(
@@ -444,7 +456,7 @@ func (v *Viewer) Render() app.UI {
 			),
 			// With no file, the drop zone and the samples, centred.
 			app.Div().Class("start").Body(
-				app.If(v.file == nil, func() app.UI { return &DropZone{Over: v.over} }),
+				app.If(v.file == nil, func() app.UI { return &DropZone{Over: v.over, Starting: app.IsServer} }),
 			),
 			app.Div().Class("messages").Body(
 				app.If(state == stateLoading && v.loading != "", func() app.UI {

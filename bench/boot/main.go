@@ -17,9 +17,13 @@
 //     the service worker has cached the app (go-app's app-worker.js
 //     cache.addAll) and the HTTP cache holds it.
 //
-// For each load it records when the viewer's root first has
-// data-state="empty" (the wasm has started and rendered the empty page: the
-// figure compared), the first contentful paint (the server-rendered page),
+// For each load it records the two figures compared: the first frame
+// painted with the viewer's root at data-state="empty" (the first usable
+// paint: the server-rendered page when it is the empty page, as since
+// web/boot.js, else the wasm's render) and when the app is ready (the root
+// has data-ready="true", or, for older builds without that attribute,
+// data-state="empty"); and beside them when data-state="empty" was first in
+// the DOM, the first contentful paint (the server-rendered page),
 // when the wasm's fetch ended (resource timing responseEnd) and when
 // WebAssembly.instantiateStreaming (or instantiate) resolved. Medians and
 // ranges are printed side by side as a Markdown table, and every load is
@@ -126,8 +130,8 @@ func run(c config) error {
 			for k := range got {
 				got[k].Build, got[k].Round = b.name, round+1
 				loads = append(loads, got[k])
-				fmt.Fprintf(os.Stderr, "boot: round %d %-8s %-6s empty %7.0f ms  fcp %6.0f  wasm fetched %6.0f  instantiated %6.0f\n",
-					round+1, b.name, got[k].Kind, got[k].Empty, got[k].FCP, got[k].WasmEnd, got[k].Instantiated)
+				fmt.Fprintf(os.Stderr, "boot: round %d %-8s %-6s empty painted %7.0f ms  ready %7.0f  fcp %6.0f  wasm fetched %6.0f  instantiated %6.0f\n",
+					round+1, b.name, got[k].Kind, got[k].Painted, got[k].Ready, got[k].FCP, got[k].WasmEnd, got[k].Instantiated)
 			}
 			if err != nil {
 				return fmt.Errorf("round %d, %s: %w", round+1, b.name, err)
@@ -155,7 +159,7 @@ func run(c config) error {
 			return err
 		}
 	}
-	fmt.Printf("\nBoot of %s (A) and %s (B): navigation start to data-state=\"empty\", %d rounds alternating A and B, served as %s on 127.0.0.1; median (min–max), ms\n\n",
+	fmt.Printf("\nBoot of %s (A) and %s (B): navigation start to the first paint of data-state=\"empty\" and to the app ready, %d rounds alternating A and B, served as %s on 127.0.0.1; median (min–max), ms\n\n",
 		c.builds[0].name, c.builds[1].name, c.rounds, c.encoding)
 	printTable(os.Stdout, c, loads)
 	return nil

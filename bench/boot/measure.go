@@ -25,8 +25,18 @@ type load struct {
 	Build string `json:"build"`
 	Round int    `json:"round"`
 	Kind  string `json:"kind"` // "cold", "warm1", "warm2", …
-	// Empty is when the viewer's root first had data-state="empty".
+	// Empty is when the viewer's root first had data-state="empty" in the
+	// DOM: the server-rendered page when it is the empty page, else the
+	// wasm's first render of it.
 	Empty float64 `json:"empty_ms"`
+	// Painted is the first frame with data-state="empty" (the first
+	// requestAnimationFrame after Empty, which runs once the page's
+	// render-blocking styles and scripts are in): the first usable paint.
+	Painted float64 `json:"empty_painted_ms"`
+	// Ready is when the wasm's app had mounted: the viewer's root first had
+	// data-ready="true", or, for a build without that attribute (before
+	// web/boot.js), data-state="empty".
+	Ready float64 `json:"ready_ms"`
 	// FCP is the first contentful paint (of the server-rendered page).
 	FCP float64 `json:"fcp_ms"`
 	// WasmEnd is the responseEnd of the app.wasm fetch (resource timing).
@@ -41,8 +51,10 @@ type load struct {
 
 // bootJS runs before the page's scripts on every load: it notes the first
 // time the viewer's root has data-state="empty" (a MutationObserver, so the
-// time is that of the DOM change, before the frame is painted) and when
-// WebAssembly's instantiation resolves.
+// time is that of the DOM change, before the frame is painted), the frame
+// after it, the first time the app is ready (data-ready="true", or
+// data-state="empty" on a root without data-ready) and when WebAssembly's
+// instantiation resolves.
 const bootJS = `(() => {
   const m = window.__boot = {};
   for (const name of ["instantiateStreaming", "instantiate"]) {
@@ -58,14 +70,19 @@ const bootJS = `(() => {
   const check = () => {
     if (m.empty === undefined && document.querySelector('[data-state="empty"]')) {
       m.empty = performance.now();
-      obs.disconnect();
+      requestAnimationFrame(() => { m.painted = performance.now(); });
     }
+    if (m.ready === undefined && document.querySelector('[data-ready="true"], [data-state="empty"]:not([data-ready])')) {
+      m.ready = performance.now();
+    }
+    if (m.empty !== undefined && m.ready !== undefined) obs.disconnect();
   };
   const obs = new MutationObserver(check);
-  obs.observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"]});
+  obs.observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ["data-state", "data-ready"]});
 })();`
 
-// resultJS waits for data-state="empty" and returns the load's figures.
+// resultJS waits until the app is ready and its empty page painted, and
+// returns the load's figures.
 const resultJS = `new Promise((resolve) => {
   const done = () => {
     const m = window.__boot || {};
@@ -73,13 +90,18 @@ const resultJS = `new Promise((resolve) => {
     const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/app.wasm"));
     resolve({
       empty_ms: m.empty || 0,
+      empty_painted_ms: m.painted || 0,
+      ready_ms: m.ready || 0,
       fcp_ms: fcp ? fcp.startTime : 0,
       wasm_fetched_ms: wasm ? wasm.responseEnd : 0,
       wasm_transfer_bytes: wasm ? wasm.transferSize : 0,
       instantiated_ms: m.instantiated || 0,
     });
   };
-  const poll = () => (window.__boot && window.__boot.empty !== undefined) ? done() : setTimeout(poll, 20);
+  const poll = () => {
+    const m = window.__boot;
+    (m && m.painted !== undefined && m.ready !== undefined) ? done() : setTimeout(poll, 20);
+  };
   poll();
 })`
 

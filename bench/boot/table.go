@@ -54,7 +54,9 @@ func printTable(w io.Writer, c config, loads []load) {
 		name string
 		get  func(load) float64
 	}{
-		{`data-state="empty"`, func(l load) float64 { return l.Empty }},
+		{`data-state="empty" painted`, func(l load) float64 { return l.Painted }},
+		{`wasm ready (data-ready)`, func(l load) float64 { return l.Ready }},
+		{`data-state="empty" in the DOM`, func(l load) float64 { return l.Empty }},
 		{"first contentful paint", func(l load) float64 { return l.FCP }},
 		{"app.wasm fetched", func(l load) float64 { return l.WasmEnd }},
 		{"wasm instantiated", func(l load) float64 { return l.Instantiated }},

@@ -462,7 +462,7 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 	var ok struct{ Timeout bool }
 	err = t.run(time.Minute, chromedp.Navigate(origin+c.base))
 	if err == nil {
-		err = t.eval(time.Minute, `__bench.waitFor(() => document.querySelector('[data-state=empty] [data-role=dropzone]'), 55000)`, &ok)
+		err = t.eval(time.Minute, `__bench.waitFor(() => document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]'), 55000)`, &ok)
 	}
 	if err == nil && ok.Timeout {
 		err = fmt.Errorf("the page did not start (no drop zone)")

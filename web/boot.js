@@ -1,0 +1,140 @@
+// tensorview's boot script: a plain script the page loads in <head>, before
+// go-app's loader (app.js) fetches and starts the wasm. index.html is the
+// empty page rendered on the server (app/ui/boot.go), so it is usable at
+// once; until the wasm has started, this script takes what is asked of it:
+//
+//   - a file picked (Open file…) or dropped on the page waits here, and the
+//     app opens it when it starts (window.tensorviewBoot.take(), called from
+//     the Viewer's OnMount, which also ends this script's part);
+//   - a sample clicked or a URL submitted becomes the page's address
+//     ("?url=…", history.pushState, no reload), which the app opens when it
+//     starts, as it opens any link.
+//
+// A link to a file (?url=…) or an embed (embed=1) keeps go-app's loader
+// over the page until the app starts (web/style.css, :root[data-boot=link]).
+// It also applies the remembered colour theme (app/ui/theme.go) before the
+// first paint. File names are set as text, never as HTML.
+(() => {
+  "use strict";
+  const root = document.documentElement;
+  try {
+    // go-app's local storage holds JSON values.
+    const theme = JSON.parse(localStorage.getItem("tensorview-theme"));
+    if (theme === "light" || theme === "dark") root.setAttribute("data-theme", theme);
+  } catch (e) {
+    // No storage (private mode, a sandboxed frame) or no valid value: follow the system.
+  }
+
+  let queued = null; // {file: File}, for the app
+  let live = true; // false once the app has taken over
+  const listeners = [];
+  const listen = (type, fn) => {
+    document.addEventListener(type, fn, true);
+    listeners.push([type, fn]);
+  };
+  window.tensorviewBoot = {
+    // take returns what the app is to open ({file}) or null, and stops
+    // this script from taking events.
+    take() {
+      live = false;
+      for (const [type, fn] of listeners) document.removeEventListener(type, fn, true);
+      const q = queued;
+      queued = null;
+      return q;
+    },
+  };
+
+  const viewer = () => document.querySelector(".viewer");
+  // status says what will happen in the drop zone's status line.
+  const status = (text) => {
+    const line = document.querySelector("[data-role=starting]");
+    if (line) line.textContent = text;
+    const v = viewer();
+    if (v && v.getAttribute("data-ready") !== "true") v.setAttribute("data-state", "loading");
+  };
+
+  const params = new URLSearchParams(location.search);
+  if (params.has("url") || params.get("embed") === "1") {
+    root.setAttribute("data-boot", "link");
+    document.addEventListener("DOMContentLoaded", () => {
+      const v = viewer();
+      if (v && v.getAttribute("data-ready") !== "true") v.setAttribute("data-state", "loading");
+    });
+    return;
+  }
+
+  // When go-app's loader fails (it stops the icon's spin and writes the
+  // error into its label), say so where the person looks.
+  document.addEventListener("DOMContentLoaded", () => {
+    const icon = document.getElementById("app-wasm-loader-icon");
+    const label = document.getElementById("app-wasm-loader-label");
+    if (!icon || !label) return;
+    new MutationObserver((_, obs) => {
+      if (!live || icon.classList.contains("goapp-spin") || !icon.isConnected) return;
+      obs.disconnect();
+      status("tensorview could not start: " + label.textContent);
+      const v = viewer();
+      if (v) v.setAttribute("data-state", "error");
+    }).observe(icon, { attributes: true, attributeFilter: ["class"] });
+  });
+
+  const queueFile = (file) => {
+    queued = { file };
+    // A URL asked for before is overtaken: the address names no file.
+    const p = new URLSearchParams(location.search);
+    if (p.has("url")) {
+      p.delete("url");
+      const q = p.toString();
+      history.replaceState(null, "", location.pathname + (q ? "?" + q : ""));
+    }
+    status("Opening " + file.name + " as soon as tensorview has started…");
+  };
+  const queueURL = (addr) => {
+    queued = null;
+    history.pushState(null, "", location.pathname + "?" + new URLSearchParams({ url: addr }).toString());
+    status("Opening " + addr + " as soon as tensorview has started…");
+  };
+
+  listen("change", (e) => {
+    const t = e.target;
+    if (!live || !t.matches || !t.matches("input[data-role=file-input]") || !t.files || t.files.length === 0) return;
+    queueFile(t.files[0]);
+    t.value = ""; // picking the same file again fires change again
+  });
+  const over = (on) => {
+    const zone = document.querySelector(".start .dropzone");
+    if (zone) zone.classList.toggle("over", on);
+  };
+  for (const type of ["dragenter", "dragover"]) {
+    listen(type, (e) => {
+      if (!live) return;
+      e.preventDefault(); // lets the page take the drop
+      over(true);
+    });
+  }
+  listen("dragleave", (e) => {
+    if (live && !e.relatedTarget) over(false);
+  });
+  listen("drop", (e) => {
+    if (!live) return;
+    e.preventDefault();
+    over(false);
+    const files = e.dataTransfer && e.dataTransfer.files;
+    if (files && files.length > 0) queueFile(files[0]);
+  });
+  listen("click", (e) => {
+    if (!live || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    const a = e.target.closest && e.target.closest("a[data-sample]");
+    if (!a) return;
+    e.preventDefault();
+    queueURL(new URLSearchParams(new URL(a.href).search).get("url"));
+  });
+  listen("submit", (e) => {
+    const form = e.target;
+    if (!live || !form.matches || !form.matches("form[data-role=url-form]")) return;
+    e.preventDefault();
+    const input = form.querySelector("input[data-role=url-input]");
+    const addr = input ? input.value.trim() : "";
+    if (addr !== "") queueURL(addr);
+  });
+})();
