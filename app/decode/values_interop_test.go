@@ -863,7 +863,9 @@ func TestGoldFilesMatchJSONTwins(t *testing.T) {
 					}
 				}
 				f.Close()
-				if n.errCells > 0 {
+				// compareFile checked that the error cells of a file listed
+				// with raggedLists are its ragged rows, and only those.
+				if rel := "arrow-testing/" + base + ext; n.errCells > 0 && interopErrors[rel] != raggedLists {
 					t.Errorf("%s: %d of %d cells show errors", ext, n.errCells, n.cells)
 				}
 				cols, skipped := compareArrays(t, name+ext, data, ref)
