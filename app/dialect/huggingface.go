@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/tensorview/tensorview/tensorext"
 )
 
 // Hugging Face datasets' Array2D … Array5D features
@@ -103,17 +101,7 @@ func (hfAdapter) Match(in Input) (*Column, error) {
 		ValueType: vt,
 		Shape:     fixed,
 		NDim:      n,
-		Tensor: func(arr arrow.Array, i int) (tensorext.Tensor, error) {
-			values, start, end, dims, err := nestedRow(storageOf(arr), i, want)
-			if err != nil {
-				return tensorext.Tensor{}, err
-			}
-			t, err := RowMajor(values, start, end, dims, nil)
-			if err != nil {
-				return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
-			}
-			return t, nil
-		},
+		Tensor:    nestedRowTensor(want),
 	}, nil
 }
 

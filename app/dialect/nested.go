@@ -284,3 +284,20 @@ func typeString(dt arrow.DataType) string {
 	}
 	return dt.String()
 }
+
+// nestedRowTensor returns a Column.Tensor reading row i of a column of
+// nested lists (want as for nestedRow) as the row-major tensor of the
+// lengths found; errors are nestedRow's and RowMajor's.
+func nestedRowTensor(want []int) func(arrow.Array, int) (tensorext.Tensor, error) {
+	return func(arr arrow.Array, i int) (tensorext.Tensor, error) {
+		values, start, end, dims, err := nestedRow(storageOf(arr), i, want)
+		if err != nil {
+			return tensorext.Tensor{}, err
+		}
+		t, err := RowMajor(values, start, end, dims, nil)
+		if err != nil {
+			return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
+		}
+		return t, nil
+	}
+}

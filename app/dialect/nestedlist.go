@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/tensorview/tensorview/tensorext"
 )
 
 // Plain nested List columns: a List or LargeList of lists (List,
@@ -79,16 +77,6 @@ func (nestedListAdapter) Match(in Input) (*Column, error) {
 			typeString(in.Field.Type)),
 		ValueType: vt,
 		NDim:      len(want),
-		Tensor: func(arr arrow.Array, i int) (tensorext.Tensor, error) {
-			values, start, end, dims, err := nestedRow(storageOf(arr), i, want)
-			if err != nil {
-				return tensorext.Tensor{}, err
-			}
-			t, err := RowMajor(values, start, end, dims, nil)
-			if err != nil {
-				return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
-			}
-			return t, nil
-		},
+		Tensor:    nestedRowTensor(want),
 	}, nil
 }
