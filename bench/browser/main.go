@@ -206,11 +206,20 @@ type tvResult struct {
 	FrameP95Ms    float64 `json:"frame_p95_ms"`
 	FrameP50Ms    float64 `json:"frame_p50_ms"`
 	FrameStatus   string  `json:"frame_status,omitempty"`
-	WasmBytes     float64 `json:"wasm_bytes"` // -1 when unknown
-	JSHeapBytes   float64 `json:"js_heap_bytes"`
-	BackingBytes  float64 `json:"array_buffer_bytes"` // ArrayBuffer backing stores, the wasm memory included
-	CacheBytes    string  `json:"cache_bytes,omitempty"`
-	CacheBudget   string  `json:"cache_budget,omitempty"`
+	// Long tasks of the main thread (over 50 ms, PerformanceObserver
+	// 'longtask') while scrolling, and from the file's choice until it is
+	// indexed (no [data-task=index] progress left): how many, the longest.
+	ScrollLongTasks int     `json:"scroll_long_tasks"`
+	ScrollLongMaxMs float64 `json:"scroll_long_max_ms"`
+	IndexMs         float64 `json:"indexed_ms"`
+	IndexLongTasks  int     `json:"index_long_tasks"`
+	IndexLongMaxMs  float64 `json:"index_long_max_ms"`
+	IndexStatus     string  `json:"index_status,omitempty"`
+	WasmBytes       float64 `json:"wasm_bytes"` // -1 when unknown
+	JSHeapBytes     float64 `json:"js_heap_bytes"`
+	BackingBytes    float64 `json:"array_buffer_bytes"` // ArrayBuffer backing stores, the wasm memory included
+	CacheBytes      string  `json:"cache_bytes,omitempty"`
+	CacheBudget     string  `json:"cache_budget,omitempty"`
 	// RendererPeak is the peak resident memory of the page's renderer
 	// process (the page, its workers, all wasm memories), -1 when unknown.
 	RendererPeak float64 `json:"renderer_peak_bytes"`
@@ -545,6 +554,23 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 		}
 	}
 	if r.FirstStatus == "" {
+		var idx struct {
+			Ms, LongMaxMs float64
+			LongTasks     int
+			Timeout       bool
+			Error         string
+		}
+		err = t.eval(c.timeout+10*time.Second, fmt.Sprintf(`__bench.indexed(%d)`, ms(c.timeout)), &idx)
+		switch {
+		case err != nil:
+			r.IndexStatus = status(err)
+		case idx.Timeout:
+			r.IndexStatus = "timeout"
+		case idx.Error != "":
+			r.IndexStatus = idx.Error
+		default:
+			r.IndexMs, r.IndexLongTasks, r.IndexLongMaxMs = idx.Ms, idx.LongTasks, idx.LongMaxMs
+		}
 		var jump struct {
 			RowMs, PreviewMs float64
 			Timeout          bool
@@ -564,6 +590,8 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 		var frames struct {
 			Frames              int
 			MaxMs, P95Ms, P50Ms float64
+			LongTasks           int
+			LongMaxMs           float64
 			Error               string
 		}
 		if r.JumpStatus != "crashed" {
@@ -575,6 +603,7 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 				r.FrameStatus = frames.Error
 			default:
 				r.Frames, r.FrameMaxMs, r.FrameP95Ms, r.FrameP50Ms = frames.Frames, frames.MaxMs, frames.P95Ms, frames.P50Ms
+				r.ScrollLongTasks, r.ScrollLongMaxMs = frames.LongTasks, frames.LongMaxMs
 			}
 		}
 	}

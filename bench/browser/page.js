@@ -32,6 +32,23 @@
     new PerformanceObserver((list) => { for (const e of list.getEntries()) frames.push(e); })
       .observe({ type: 'long-animation-frame', buffered: true });
   } catch (e) { /* not supported: painted falls back to the next frame's callback */ }
+  // Long tasks (over 50 ms) of the page's main thread, as Chromium reports
+  // them (PerformanceObserver 'longtask'), with their start and duration.
+  const long = [];
+  try {
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) long.push({ start: e.startTime, ms: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch (e) { /* no Long Tasks API: counts stay 0 */ }
+  // longTasks counts the long tasks that started in [from, to] and gives
+  // the longest one's duration.
+  const longTasks = (from, to) => {
+    let n = 0, maxMs = 0;
+    for (const t of long) {
+      if (t.start >= from && t.start <= to) { n++; maxMs = Math.max(maxMs, t.ms); }
+    }
+    return { longTasks: n, longMaxMs: maxMs };
+  };
 
   window.__bench = {
     sleep,
@@ -53,6 +70,17 @@
         iv = setInterval(check, 50);
         to = setTimeout(() => done({ t: performance.now(), timeout: true }), timeoutMs);
       });
+    },
+
+    // indexed waits, after the file input changed, until no indexing
+    // progress bar is left (the row count is exact), and gives the long
+    // tasks from the change until then: opening, first previews and
+    // indexing in the background.
+    async indexed(timeoutMs) {
+      const r = await this.waitFor(() => !document.querySelector('[data-role=progress][data-task=index]') && document.querySelector('[data-row]') ? 'ok' : this.alert(), timeoutMs);
+      const t0 = window.__benchChange;
+      return Object.assign({ ms: t0 === null ? -1 : r.t - t0, timeout: !!r.timeout, error: r.v && r.v.error || '' },
+        longTasks(t0 === null ? 0 : t0, r.t));
     },
 
     alert() {
@@ -170,6 +198,7 @@
       await sleep(500);
       const range = v.scrollHeight - v.clientHeight;
       const times = [];
+      const t0 = performance.now();
       await new Promise((resolve) => {
         let start = null;
         const frame = (ts) => {
@@ -187,7 +216,11 @@
       for (let k = 1; k < times.length; k++) d.push(times[k] - times[k - 1]);
       d.sort((a, b) => a - b);
       const q = (p) => d.length ? d[Math.min(d.length - 1, Math.floor(p * d.length))] : 0;
+      // Long tasks are reported once they end: wait a frame for the last.
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const lt = longTasks(t0, times.length ? times[times.length - 1] : t0);
       return { frames: d.length, maxMs: d.length ? d[d.length - 1] : 0, p95Ms: q(0.95), p50Ms: q(0.5),
+        longTasks: lt.longTasks, longMaxMs: lt.longMaxMs,
         rowsSeen: document.querySelectorAll('[data-row] canvas[data-preview]').length, scrolledPx: Math.min(range, ms / 1000 * pxPerSec) };
     },
 

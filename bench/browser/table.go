@@ -39,8 +39,8 @@ func printTable(w io.Writer, c config, results []result) {
 		fmt.Fprintf(w, "; %d runs of each: the run with the median first-row time, (the range of all runs)", c.repeat)
 	}
 	fmt.Fprint(w, "\n\n")
-	fmt.Fprintln(w, "| file | layout | source | size MB | rows | batches | tv first previews ms | I/O floor ms | tv / floor | tv MB transferred (requests) | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB transferred | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row | renderer peak RSS MB (tv / arrow-js) |")
-	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
+	fmt.Fprintln(w, "| file | layout | source | size MB | rows | batches | tv first previews ms | I/O floor ms | tv / floor | tv MB transferred (requests) | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv long tasks: open and index / scroll (count, longest ms) | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB transferred | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row | renderer peak RSS MB (tv / arrow-js) |")
+	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
 	var notes []string
 	note := func(s string) int {
 		notes = append(notes, s)
@@ -60,7 +60,7 @@ func printTable(w io.Writer, c config, results []result) {
 			label += fmt.Sprintf(" [%d]", note(name+": the arrow-js columns are "+a.Reader+" 0.8.0 reading the whole file (readParquet of all its bytes), then the first row through apache-arrow"))
 		}
 		cells := []string{label, f.Layout, r.Source, mbf(float64(f.Bytes)), fmt.Sprint(f.Rows), fmt.Sprint(f.Batches)}
-		first, sent, jump, frames, wasm, cache := "", "–", "", "", "", ""
+		first, sent, jump, frames, long, wasm, cache := "", "–", "", "", "", "", ""
 		if t := r.Tensorview; t != nil {
 			switch {
 			case t.FirstStatus != "":
@@ -83,8 +83,17 @@ func printTable(w io.Writer, c config, results []result) {
 			case t.FrameStatus != "":
 				frames = short(t.FrameStatus) + fmt.Sprintf(" [%d]", note("tensorview scrolling, "+name+": "+t.FrameStatus+pageErr(t.PageError)))
 			default:
-				frames = fmt.Sprintf("%.0f / %.0f", t.FrameMaxMs, t.FrameP95Ms)
+				frames = fmt.Sprintf("%.0f", t.FrameMaxMs) + spread(r.TensorviewRuns, tvFrameMax) +
+					fmt.Sprintf(" / %.0f", t.FrameP95Ms) + spread(r.TensorviewRuns, tvFrameP95)
 			}
+			idx, scr := "–", "–"
+			if t.FirstStatus == "" && t.IndexStatus == "" {
+				idx = fmt.Sprintf("%d, %.0f", t.IndexLongTasks, t.IndexLongMaxMs)
+			}
+			if t.FirstStatus == "" && t.FrameStatus == "" {
+				scr = fmt.Sprintf("%d, %.0f", t.ScrollLongTasks, t.ScrollLongMaxMs)
+			}
+			long = idx + " / " + scr
 			wasm = mbf(t.WasmBytes)
 			if t.CacheBytes != "" || t.CacheBudget != "" {
 				cache = bytesMB(t.CacheBytes) + " / " + bytesMB(t.CacheBudget)
@@ -93,7 +102,7 @@ func printTable(w io.Writer, c config, results []result) {
 			}
 		}
 		floor, ratio := floorCells(r)
-		cells = append(cells, first, floor, ratio, sent, jump, frames, wasm, cache)
+		cells = append(cells, first, floor, ratio, sent, jump, frames, long, wasm, cache)
 		ajsFirst, ajsSent, ajsMB, ajsErr, ratio := "", "–", "", "", ""
 		if a := r.ArrowJS; a != nil {
 			reader := "arrow-js"
@@ -163,6 +172,14 @@ func transferred(sent, file int64) string {
 }
 
 func tvFirst(t *tvResult) (float64, bool) { return t.FirstMs, t.FirstStatus == "" }
+
+func tvFrameMax(t *tvResult) (float64, bool) {
+	return t.FrameMaxMs, t.FirstStatus == "" && t.FrameStatus == ""
+}
+
+func tvFrameP95(t *tvResult) (float64, bool) {
+	return t.FrameP95Ms, t.FirstStatus == "" && t.FrameStatus == ""
+}
 
 func arrowFirst(a *ajsResult) (float64, bool) { return a.FirstRowMs, a.Status == "" && a.Error == "" }
 
