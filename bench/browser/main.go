@@ -67,7 +67,8 @@
 //	                 range over all runs
 //	BENCH_GEN_ONLY   set to write the files and stop
 //	BENCH_PROFILE    a directory: V8 CPU profiles of tensorview's first
-//	                 previews go there (<file>.cpuprofile, for Chrome
+//	                 previews (<file>.cpuprofile) and of its scrolling
+//	                 (<file>.scroll.cpuprofile) go there (for Chrome
 //	                 DevTools; `make bench-browser STRIP=` keeps the
 //	                 wasm's function names)
 //	TENSORVIEW_DIST  the static build (dist)
@@ -207,13 +208,17 @@ type tvResult struct {
 	FrameP50Ms    float64 `json:"frame_p50_ms"`
 	FrameStatus   string  `json:"frame_status,omitempty"`
 	// Long tasks of the main thread (over 50 ms, PerformanceObserver
-	// 'longtask') while scrolling, and from the file's choice until it is
-	// indexed (no [data-task=index] progress left): how many, the longest.
-	ScrollLongTasks int     `json:"scroll_long_tasks"`
-	ScrollLongMaxMs float64 `json:"scroll_long_max_ms"`
+	// 'longtask'): how many and the longest, from the file's choice until
+	// the first previews (opening), from then until it is indexed (no
+	// [data-task=index] progress left; IndexMs after the choice), and while
+	// scrolling.
+	OpenLongTasks   int     `json:"open_long_tasks"`
+	OpenLongMaxMs   float64 `json:"open_long_max_ms"`
 	IndexMs         float64 `json:"indexed_ms"`
 	IndexLongTasks  int     `json:"index_long_tasks"`
 	IndexLongMaxMs  float64 `json:"index_long_max_ms"`
+	ScrollLongTasks int     `json:"scroll_long_tasks"`
+	ScrollLongMaxMs float64 `json:"scroll_long_max_ms"`
 	IndexStatus     string  `json:"index_status,omitempty"`
 	WasmBytes       float64 `json:"wasm_bytes"` // -1 when unknown
 	JSHeapBytes     float64 `json:"js_heap_bytes"`
@@ -555,10 +560,10 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 	}
 	if r.FirstStatus == "" {
 		var idx struct {
-			Ms, LongMaxMs float64
-			LongTasks     int
-			Timeout       bool
-			Error         string
+			Ms, LongMaxMs, OpenLongMaxMs float64
+			LongTasks, OpenLongTasks     int
+			Timeout                      bool
+			Error                        string
 		}
 		err = t.eval(c.timeout+10*time.Second, fmt.Sprintf(`__bench.indexed(%d)`, ms(c.timeout)), &idx)
 		switch {
@@ -570,6 +575,7 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 			r.IndexStatus = idx.Error
 		default:
 			r.IndexMs, r.IndexLongTasks, r.IndexLongMaxMs = idx.Ms, idx.LongTasks, idx.LongMaxMs
+			r.OpenLongTasks, r.OpenLongMaxMs = idx.OpenLongTasks, idx.OpenLongMaxMs
 		}
 		var jump struct {
 			RowMs, PreviewMs float64
@@ -595,7 +601,16 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 			Error               string
 		}
 		if r.JumpStatus != "crashed" {
+			profiling := c.profileDir != "" && t.startProfile() == nil
 			err = t.eval(c.timeout+time.Duration(c.scrollMs)*time.Millisecond, fmt.Sprintf(`__bench.scrollFrames(%d, %d)`, c.scrollMs, c.scrollPx), &frames)
+			if profiling {
+				out := filepath.Join(c.profileDir, strings.TrimSuffix(filepath.Base(f.Path), ".arrow")+".scroll.cpuprofile")
+				if perr := t.stopProfile(out); perr != nil {
+					logf("profile: %v", perr)
+				} else {
+					logf("  CPU profile of scrolling in %s", out)
+				}
+			}
 			switch {
 			case err != nil:
 				r.FrameStatus = status(err)

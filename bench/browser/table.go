@@ -39,7 +39,7 @@ func printTable(w io.Writer, c config, results []result) {
 		fmt.Fprintf(w, "; %d runs of each: the run with the median first-row time, (the range of all runs)", c.repeat)
 	}
 	fmt.Fprint(w, "\n\n")
-	fmt.Fprintln(w, "| file | layout | source | size MB | rows | batches | tv first previews ms | I/O floor ms | tv / floor | tv MB transferred (requests) | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv long tasks: open and index / scroll (count, longest ms) | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB transferred | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row | renderer peak RSS MB (tv / arrow-js) |")
+	fmt.Fprintln(w, "| file | layout | source | size MB | rows | batches | tv first previews ms | I/O floor ms | tv / floor | tv MB transferred (requests) | tv jump to last ms (row / preview) | tv frame max / p95 ms | tv long tasks: opening / indexing / scrolling (count, longest ms) | tv peak wasm MB | tv cache MB / budget | arrow-js first row ms | arrow-js MB transferred | arrow-js MB (JS heap + ArrayBuffers) | arrow-js error | arrow-js / tv first row | renderer peak RSS MB (tv / arrow-js) |")
 	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
 	var notes []string
 	note := func(s string) int {
@@ -86,14 +86,15 @@ func printTable(w io.Writer, c config, results []result) {
 				frames = fmt.Sprintf("%.0f", t.FrameMaxMs) + spread(r.TensorviewRuns, tvFrameMax) +
 					fmt.Sprintf(" / %.0f", t.FrameP95Ms) + spread(r.TensorviewRuns, tvFrameP95)
 			}
-			idx, scr := "–", "–"
+			open, idx, scr := "–", "–", "–"
 			if t.FirstStatus == "" && t.IndexStatus == "" {
+				open = fmt.Sprintf("%d, %.0f", t.OpenLongTasks, t.OpenLongMaxMs)
 				idx = fmt.Sprintf("%d, %.0f", t.IndexLongTasks, t.IndexLongMaxMs)
 			}
 			if t.FirstStatus == "" && t.FrameStatus == "" {
 				scr = fmt.Sprintf("%d, %.0f", t.ScrollLongTasks, t.ScrollLongMaxMs)
 			}
-			long = idx + " / " + scr
+			long = open + " / " + idx + " / " + scr
 			wasm = mbf(t.WasmBytes)
 			if t.CacheBytes != "" || t.CacheBudget != "" {
 				cache = bytesMB(t.CacheBytes) + " / " + bytesMB(t.CacheBudget)
