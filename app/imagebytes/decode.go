@@ -5,14 +5,10 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/gif"
-	"image/jpeg"
-	"image/png"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"golang.org/x/image/webp"
 
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -84,17 +80,7 @@ func decodeImage(b []byte, lim Limits) (img image.Image, info Info, err error) {
 			img, err = nil, fmt.Errorf("%s: decoding: %v", info.Format, r)
 		}
 	}()
-	r := bytes.NewReader(b)
-	switch info.Format {
-	case PNG:
-		img, err = png.Decode(r)
-	case JPEG:
-		img, err = jpeg.Decode(r)
-	case GIF:
-		img, err = gif.Decode(r)
-	case WebP:
-		img, err = webp.Decode(r)
-	}
+	img, err = codecs[info.Format].decode(bytes.NewReader(b))
 	if err != nil {
 		return nil, info, fmt.Errorf("%s: %w", info.Format, err)
 	}

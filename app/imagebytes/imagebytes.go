@@ -10,6 +10,7 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"io"
 
 	"golang.org/x/image/webp"
 )
@@ -181,20 +182,11 @@ func Config(b []byte) (info Info, err error) {
 	}()
 	f := Sniff(b)
 	info = Info{Format: f, BitDepth: 8}
-	var c image.Config
-	r := bytes.NewReader(b)
-	switch f {
-	case PNG:
-		c, err = png.DecodeConfig(r)
-	case JPEG:
-		c, err = jpeg.DecodeConfig(r)
-	case GIF:
-		c, err = gif.DecodeConfig(r)
-	case WebP:
-		c, err = webp.DecodeConfig(r)
-	default:
+	codec, ok := codecs[f]
+	if !ok {
 		return Info{}, ErrUnknownFormat
 	}
+	c, err := codec.config(bytes.NewReader(b))
 	if err != nil {
 		return Info{}, fmt.Errorf("%s: %w", f, err)
 	}
@@ -414,4 +406,16 @@ func webpLossless(b []byte) bool {
 		p = int(next)
 	}
 	return false
+}
+
+// codecs are the decoders of each format Sniff recognises: the standard
+// library's and golang.org/x/image/webp's.
+var codecs = map[Format]struct {
+	decode func(io.Reader) (image.Image, error)
+	config func(io.Reader) (image.Config, error)
+}{
+	PNG:  {png.Decode, png.DecodeConfig},
+	JPEG: {jpeg.Decode, jpeg.DecodeConfig},
+	GIF:  {gif.Decode, gif.DecodeConfig},
+	WebP: {webp.Decode, webp.DecodeConfig},
 }

@@ -652,13 +652,7 @@ func measureArrowJS(c config, origin string, f benchFile, source string, served 
 	if err == nil && !ready {
 		err = fmt.Errorf("apache-arrow did not load from %s", c.arrowJS)
 	}
-	var res struct {
-		ReadMs, FirstRowMs, FailMs float64
-		Rows, Batches              int
-		JSHeapBytes                float64
-		Error                      string
-		Timeout                    bool
-	}
+	var res wholeRead
 	served.Reset()
 	if err == nil && source == sourceURL {
 		err = t.eval(c.timeout+10*time.Second, fmt.Sprintf(`__bench.arrowJSURL(%q, %d)`, fileURL(origin, f), ms(c.timeout)), &res)
@@ -669,6 +663,24 @@ func measureArrowJS(c config, origin string, f benchFile, source string, served 
 			err = t.eval(c.timeout+10*time.Second, `window.__benchArrow`, &res)
 		}
 	}
+	t.finishWhole(r, res, err)
+	return r
+}
+
+// wholeRead is what page.js reports of a whole-file read (arrow-js's or
+// parquet-wasm's; WasmBytes is parquet-wasm's memory, 0 for arrow-js).
+type wholeRead struct {
+	ReadMs, FirstRowMs, FailMs float64
+	Rows, Batches              int
+	JSHeapBytes, WasmBytes     float64
+	Error                      string
+	Timeout                    bool
+}
+
+// finishWhole fills r from a whole-file read's result res (or err), then
+// with the page's heap (unless the tab crashed) and the renderer's peak
+// memory.
+func (t *tab) finishWhole(r *ajsResult, res wholeRead, err error) {
 	switch {
 	case err != nil:
 		r.Status = status(err)
@@ -683,7 +695,6 @@ func measureArrowJS(c config, origin string, f benchFile, source string, served 
 		}
 	}
 	r.RendererPeak = t.rendererPeakRSS()
-	return r
 }
 
 // measureParquetWhole reads a Parquet file the way a page without
@@ -706,13 +717,7 @@ func measureParquetWhole(c config, origin string, f benchFile, source string, se
 	if err == nil && ready.Timeout {
 		err = fmt.Errorf("parquet-wasm or apache-arrow did not load from %s", nodeModules)
 	}
-	var res struct {
-		ReadMs, FirstRowMs, FailMs float64
-		Rows, Batches              int
-		JSHeapBytes, WasmBytes     float64
-		Error                      string
-		Timeout                    bool
-	}
+	var res wholeRead
 	served.Reset()
 	if err == nil && source == sourceURL {
 		err = t.eval(c.timeout+10*time.Second, fmt.Sprintf(`__bench.parquetWholeURL(%q, %d)`, fileURL(origin, f), ms(c.timeout)), &res)
@@ -726,21 +731,10 @@ func measureParquetWhole(c config, origin string, f benchFile, source string, se
 			err = t.eval(c.timeout+10*time.Second, `window.__benchArrow`, &res)
 		}
 	}
-	switch {
-	case err != nil:
-		r.Status = status(err)
-	case res.Timeout:
-		r.Status = "timeout"
-	default:
-		r.ReadMs, r.FirstRowMs, r.Rows, r.Batches, r.PerfHeap, r.Error, r.FailMs = res.ReadMs, res.FirstRowMs, res.Rows, res.Batches, res.JSHeapBytes, res.Error, res.FailMs
+	if err == nil && !res.Timeout {
 		r.WasmBytes = res.WasmBytes
 	}
-	if r.Status != "crashed" {
-		if used, backing, err := t.heap(20 * time.Second); err == nil {
-			r.JSHeapBytes, r.BackingBytes = used, backing
-		}
-	}
-	r.RendererPeak = t.rendererPeakRSS()
+	t.finishWhole(r, res, err)
 	return r
 }
 
