@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -74,6 +75,15 @@ func TestBootBeforeWasm(t *testing.T) {
 		t.Errorf("before the wasm: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
 	}
 	b.screenshot("boot-before-wasm")
+	// Dark, on a phone, still before the wasm (boot.js applies the theme).
+	b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}),
+		chromedp.EmulateViewport(360, 640))
+	b.screenshot("boot-before-wasm-dark-360")
+	for _, v := range b.axe() {
+		t.Errorf("before the wasm, dark, 360 px: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
+	}
+	b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}),
+		chromedp.EmulateViewport(1280, 800))
 
 	b.upload("testdata/js_big.arrow")
 	b.waitFor(`document.querySelector('[data-role=starting]')?.textContent === 'Opening js_big.arrow as soon as tensorview has started…'`)
