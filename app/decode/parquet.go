@@ -11,6 +11,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/tensorview/tensorview/internal/nullarray"
 )
 
 // Parquet files are read by a ParquetSource, which turns the file's row
@@ -364,7 +366,7 @@ func (f *File) readParquet(ctx context.Context, i int, s, n int64) (c *chunk, si
 	}
 	for k, fld := range f.Schema.Fields() {
 		if cols[k] == nil {
-			cols[k] = array.MakeArrayOfNull(mem, fld.Type, int(n))
+			cols[k] = nullarray.Make(fld.Type, int(n))
 			if colErr[k] == "" {
 				colErr[k] = p.skip[k]
 			}
@@ -451,7 +453,7 @@ func (f *File) decodeAnswer(ctx context.Context, what string, data []byte, n int
 	}
 	for j, k := range asked {
 		if cols[j] == nil {
-			cols[j] = array.MakeArrayOfNull(mem, f.Schema.Field(k).Type, int(n))
+			cols[j] = nullarray.Make(f.Schema.Field(k).Type, int(n))
 		}
 	}
 	return cols, errs, nil
