@@ -161,7 +161,7 @@ func copyFlat(mem memory.Allocator, values arrow.Array, n int, blocks func(func(
 // (one per element otherwise).
 func copyFlatGeneric(mem memory.Allocator, values arrow.Array, n int, blocks func(func(block))) (arrow.Array, error) {
 	if n == 0 {
-		return nullarray.Make(values.DataType(), 0), nil
+		return nullarray.Make(mem, values.DataType(), 0), nil
 	}
 	var parts []arrow.Array
 	defer func() {
@@ -171,7 +171,7 @@ func copyFlatGeneric(mem memory.Allocator, values arrow.Array, n int, blocks fun
 	}()
 	blocks(func(b block) {
 		if b.pos < 0 {
-			parts = append(parts, nullarray.Make(values.DataType(), b.n1*b.n0))
+			parts = append(parts, nullarray.Make(mem, values.DataType(), b.n1*b.n0))
 			return
 		}
 		for i := 0; i < b.n1; i++ {

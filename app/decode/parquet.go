@@ -366,7 +366,7 @@ func (f *File) readParquet(ctx context.Context, i int, s, n int64) (c *chunk, si
 	}
 	for k, fld := range f.Schema.Fields() {
 		if cols[k] == nil {
-			cols[k] = nullarray.Make(fld.Type, int(n))
+			cols[k] = nullarray.Make(mem, fld.Type, int(n))
 			if colErr[k] == "" {
 				colErr[k] = p.skip[k]
 			}
@@ -453,7 +453,7 @@ func (f *File) decodeAnswer(ctx context.Context, what string, data []byte, n int
 	}
 	for j, k := range asked {
 		if cols[j] == nil {
-			cols[j] = nullarray.Make(f.Schema.Field(k).Type, int(n))
+			cols[j] = nullarray.Make(mem, f.Schema.Field(k).Type, int(n))
 		}
 	}
 	return cols, errs, nil

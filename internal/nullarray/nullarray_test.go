@@ -64,7 +64,7 @@ func TestMakeMatchesArrow(t *testing.T) {
 		for _, n := range []int{0, 1, 5, 70} {
 			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 			want := array.MakeArrayOfNull(mem, dt, n)
-			got := nullarray.Make(dt, n)
+			got := nullarray.Make(mem, dt, n)
 			if !arrow.TypeEqual(got.DataType(), dt) || got.Len() != n || got.NullN() != want.NullN() {
 				t.Errorf("%s × %d: got type %s, %d values, %d nulls; want %d values, %d nulls",
 					dt, n, got.DataType(), got.Len(), got.NullN(), n, want.NullN())
