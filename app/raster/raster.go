@@ -284,3 +284,28 @@ func StripPreview(t tensorext.Tensor) *image.RGBA {
 	row := tensorext.Tensor{Values: t.Values, Offset: t.Offset, Shape: []int{1, t.Shape[0]}, Strides: []int{0, t.Strides[0]}}
 	return Preview(row, Layout{H: 0, W: 1, Channel: -1, Kind: Gray})
 }
+
+// Shrink samples img down (nearest neighbour) to fit within maxW×maxH
+// pixels, keeping its aspect ratio as Fit does; an image that fits already
+// is returned as it is. The table draws its previews at their displayed
+// size this way, so that fewer pixels are copied to the page.
+func Shrink(img *image.RGBA, maxW, maxH int) *image.RGBA {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if maxW <= 0 || maxH <= 0 || (w <= maxW && h <= maxH) {
+		return img
+	}
+	ow, oh := maxW, max(1, h*maxW/w)
+	if oh > maxH {
+		ow, oh = max(1, w*maxH/h), maxH
+	}
+	out := image.NewRGBA(image.Rect(0, 0, ow, oh))
+	for y := range oh {
+		src := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y*h/oh):]
+		dst := out.Pix[y*out.Stride:]
+		for x := range ow {
+			copy(dst[4*x:4*x+4], src[4*(x*w/ow):])
+		}
+	}
+	return out
+}

@@ -28,6 +28,9 @@ func (v *Viewer) handleAddress(ctx app.Context) {
 	ctx.Handle(actionFirstRow, func(ctx app.Context, a app.Action) {
 		v.view.Row = a.Value.(int64)
 		v.scheduleAddress(ctx)
+		// Sent while scrolling: the page shows nothing of it but the
+		// address, so it must not re-render the viewer.
+		ctx.PreventUpdate()
 	})
 	ctx.Handle(actionInspectState, func(ctx app.Context, a app.Action) {
 		if v.inspect == nil {
@@ -79,6 +82,7 @@ func (v *Viewer) scheduleAddress(ctx app.Context) {
 	ctx.After(addressDelay, func(ctx app.Context) {
 		v.addressDue = false
 		v.writeAddress(false)
+		ctx.PreventUpdate() // the address only: nothing on the page changes
 	})
 }
 

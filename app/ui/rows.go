@@ -39,6 +39,7 @@ type RowsTable struct {
 	viewH  int       // measured height of the scrolling container (0: viewHeight)
 	size   string    // preview size: small, medium or large (remembered)
 	viewW  int       // measured width of the scrolling container
+	dpr    float64   // the window's devicePixelRatio (previews are drawn at their displayed size)
 	left   float64   // its scrollLeft (columns.go)
 	widths colWidths // columns the reader resized
 	drag   *colDrag  // a column resize under way
@@ -66,6 +67,7 @@ type RowsTable struct {
 func (r *RowsTable) OnMount(ctx app.Context) {
 	mark("rows-mount")
 	r.shown = r.File
+	r.dpr = app.Window().Get("devicePixelRatio").Float()
 	_ = ctx.LocalStorage().Get(previewSizeKey, &r.size)
 	place := func(ctx app.Context) {
 		mark("rows-measure")
@@ -258,6 +260,20 @@ func (r *RowsTable) cells(row int64, columns int) []decode.Cell {
 // (web/style.css draws the same heights).
 var rowHeights = map[string]int{"text": 36, "small": 52, "medium": 84, "large": 164}
 
+// previewBoxes are the content boxes of previews in CSS pixels by preview
+// size (web/style.css: canvas.preview's size less its 1 px border).
+var previewBoxes = map[string][2]int{"small": {54, 38}, "medium": {94, 68}, "large": {198, 148}}
+
+// previewBox is the largest preview drawn for rows of the given kind, in
+// device pixels: larger images are sampled down to it.
+func previewBox(kind string, dpr float64) [2]int {
+	b, ok := previewBoxes[kind]
+	if !ok || dpr <= 0 {
+		return [2]int{}
+	}
+	return [2]int{int(math.Ceil(float64(b[0]) * dpr)), int(math.Ceil(float64(b[1]) * dpr))}
+}
+
 // previewSizes are the choices of the preview size control, in order.
 var previewSizes = []string{"small", "medium", "large"}
 
@@ -322,6 +338,7 @@ func (r *RowsTable) measure() bool {
 
 // OnResize draws the rows the new window size shows.
 func (r *RowsTable) OnResize(ctx app.Context) {
+	r.dpr = app.Window().Get("devicePixelRatio").Float()
 	if !r.measure() {
 		ctx.PreventUpdate()
 		return
@@ -473,13 +490,14 @@ func (r *RowsTable) row(i int64, grid string, fields []decode.Field, cols []int)
 		)
 	}
 	cells := r.cells(i, len(fields))
+	box := previewBox(r.rowKind(), r.dpr)
 	return div.Body(
 		app.Div().Class("row-index").Text(i),
 		colSpacer(len(fields)),
 		app.Range(cols).Slice(func(k int) app.UI {
 			c := cols[k]
 			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c], Tensor: fields[c].Tensor != nil || fields[c].Images, Thumbs: r.thumbsFor(fields[c]),
-				Active: i == r.focusRow && c == r.focusCol}
+				Active: i == r.focusRow && c == r.focusCol, Box: boxOf(cells[c], box)}
 		}),
 		colSpacer(len(fields)),
 	)
@@ -492,4 +510,12 @@ func (r *RowsTable) thumbsFor(f decode.Field) *thumbQueue {
 		return &r.thumbs
 	}
 	return nil
+}
+
+// boxOf is box for a cell with an image preview, else none.
+func boxOf(c decode.Cell, box [2]int) [2]int {
+	if c.Tensor == nil || c.Tensor.Preview == nil {
+		return [2]int{}
+	}
+	return box
 }
