@@ -116,12 +116,18 @@ func rangeUint8(vals []uint8) (mn, mx uint8) {
 // transparent black. A Gray or single-channel image sets R=G=B; RGB sets alpha
 // 255.
 func Preview(t tensorext.Tensor, l Layout) *image.RGBA {
+	return PreviewIn(t, l, MaxPreviewSide, MaxPreviewSide)
+}
+
+// PreviewIn is Preview into at most maxW×maxH pixels (each at most
+// MaxPreviewSide; 0 or less: MaxPreviewSide), sampled down as Shrink does.
+func PreviewIn(t tensorext.Tensor, l Layout, maxW, maxH int) *image.RGBA {
 	get, ok := tensorext.Float64Reader(t.Values)
 	if !ok {
 		return nil
 	}
 	h, w := t.Shape[l.H], t.Shape[l.W]
-	ow, oh := Fit(w, h)
+	ow, oh := FitIn(w, h, side(maxW), side(maxH))
 	img := image.NewRGBA(image.Rect(0, 0, ow, oh))
 	scale, offset := 1.0, 0.0
 	if t.ValueType().ID() != arrow.UINT8 {
@@ -262,14 +268,29 @@ func contiguous(t tensorext.Tensor) bool {
 // own size when both sides are at most MaxPreviewSide pixels, else scaled
 // so that the larger side is MaxPreviewSide (the other rounded down, at
 // least 1).
-func Fit(w, h int) (int, int) {
-	if w <= MaxPreviewSide && h <= MaxPreviewSide {
+func Fit(w, h int) (int, int) { return FitIn(w, h, MaxPreviewSide, MaxPreviewSide) }
+
+// FitIn is the size of a w×h image sampled down to fit maxW×maxH pixels,
+// keeping its aspect ratio (the side that does not fit rounded down, at
+// least 1): its own size when it fits.
+func FitIn(w, h, maxW, maxH int) (int, int) {
+	if w <= maxW && h <= maxH {
 		return w, h
 	}
-	if w >= h {
-		return MaxPreviewSide, max(1, h*MaxPreviewSide/w)
+	ow, oh := maxW, max(1, h*maxW/w)
+	if oh > maxH {
+		ow, oh = max(1, w*maxH/h), maxH
 	}
-	return max(1, w*MaxPreviewSide/h), MaxPreviewSide
+	return ow, oh
+}
+
+// side is a preview's largest side: n, within 1..MaxPreviewSide
+// (MaxPreviewSide for 0 or less).
+func side(n int) int {
+	if n <= 0 || n > MaxPreviewSide {
+		return MaxPreviewSide
+	}
+	return n
 }
 
 // StripPreview draws a 1-D numeric tensor as a strip: one row of grey
@@ -283,29 +304,4 @@ func StripPreview(t tensorext.Tensor) *image.RGBA {
 	}
 	row := tensorext.Tensor{Values: t.Values, Offset: t.Offset, Shape: []int{1, t.Shape[0]}, Strides: []int{0, t.Strides[0]}}
 	return Preview(row, Layout{H: 0, W: 1, Channel: -1, Kind: Gray})
-}
-
-// Shrink samples img down (nearest neighbour) to fit within maxW×maxH
-// pixels, keeping its aspect ratio as Fit does; an image that fits already
-// is returned as it is. The table draws its previews at their displayed
-// size this way, so that fewer pixels are copied to the page.
-func Shrink(img *image.RGBA, maxW, maxH int) *image.RGBA {
-	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
-	if maxW <= 0 || maxH <= 0 || (w <= maxW && h <= maxH) {
-		return img
-	}
-	ow, oh := maxW, max(1, h*maxW/w)
-	if oh > maxH {
-		ow, oh = max(1, w*maxH/h), maxH
-	}
-	out := image.NewRGBA(image.Rect(0, 0, ow, oh))
-	for y := range oh {
-		src := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y*h/oh):]
-		dst := out.Pix[y*out.Stride:]
-		for x := range ow {
-			copy(dst[4*x:4*x+4], src[4*(x*w/ow):])
-		}
-	}
-	return out
 }

@@ -2,10 +2,8 @@ package raster
 
 import (
 	"image"
-	"image/color"
 	"math"
 	"reflect"
-	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -160,6 +158,35 @@ func TestPreviewDownsamples(t *testing.T) {
 	}
 }
 
+// TestPreviewIn: a preview drawn into a box is the full preview sampled
+// down to it (Shrink); a box of 0 or past MaxPreviewSide is MaxPreviewSide.
+func TestPreviewIn(t *testing.T) {
+	h, w := 300, 512
+	vals := make([]uint8, h*w)
+	for i := range vals {
+		vals[i] = uint8(i % 251)
+	}
+	tt := fixedTensor(t, arrow.PrimitiveTypes.Uint8, []int{h, w}, nil, vals, nil)
+	l := Layout{0, 1, -1, Gray}
+	full := Preview(tt, l)
+	img := PreviewIn(tt, l, 94, 68)
+	if img.Bounds() != image.Rect(0, 0, 94, 55) {
+		t.Fatalf("size %v, want 94×55", img.Bounds())
+	}
+	// Pixel (1, 1) samples input (1*300/55, 1*512/94) = (5, 5).
+	if got, want := img.Pix[4*94+4], uint8((5*512+5)%251); got != want {
+		t.Errorf("pixel (1,1) = %d, want %d", got, want)
+	}
+	for _, box := range [][2]int{{0, 0}, {1000, 1000}} {
+		if got := PreviewIn(tt, l, box[0], box[1]); !reflect.DeepEqual(got, full) {
+			t.Errorf("box %v: %v, want the full preview %v", box, got.Bounds(), full.Bounds())
+		}
+	}
+	if w, h := FitIn(224, 224, 94, 68); w != 68 || h != 68 {
+		t.Errorf("FitIn(224, 224, 94, 68) = %d×%d, want 68×68", w, h)
+	}
+}
+
 func BenchmarkPreview224RGB(b *testing.B) {
 	t := &testing.T{}
 	vals := make([]uint8, 224*224*3)
@@ -220,35 +247,5 @@ func TestStripPreview(t *testing.T) {
 	defer la.Release()
 	if img := StripPreview(tensorext.Tensor{Values: la, Shape: []int{1024}, Strides: []int{1}}); img.Bounds().Dx() != MaxPreviewSide {
 		t.Errorf("1024 elements: %d pixels, want %d", img.Bounds().Dx(), MaxPreviewSide)
-	}
-}
-
-func TestShrink(t *testing.T) {
-	// 4×2 pixels, pixel (x, y) is {x, y, 10x+y, 255}.
-	img := image.NewRGBA(image.Rect(0, 0, 4, 2))
-	for y := range 2 {
-		for x := range 4 {
-			img.SetRGBA(x, y, color.RGBA{uint8(x), uint8(y), uint8(10*x + y), 255})
-		}
-	}
-	if got := Shrink(img, 4, 2); got != img {
-		t.Errorf("an image that fits: got a copy")
-	}
-	if got := Shrink(img, 0, 0); got != img {
-		t.Errorf("no box: got a copy")
-	}
-	// Fits 2×2: the width decides, 2×1, pixels (0,0) and (2,0).
-	got := Shrink(img, 2, 2)
-	if want := []uint8{0, 0, 0, 255, 2, 0, 20, 255}; got.Bounds() != image.Rect(0, 0, 2, 1) || !slices.Equal(got.Pix, want) {
-		t.Errorf("Shrink(4×2, 2, 2) = %v %v, want 2×1 %v", got.Bounds(), got.Pix, want)
-	}
-	// Fits 8×1: the height decides, 2×1 again.
-	if got := Shrink(img, 8, 1); got.Bounds() != image.Rect(0, 0, 2, 1) || !slices.Equal(got.Pix, []uint8{0, 0, 0, 255, 2, 0, 20, 255}) {
-		t.Errorf("Shrink(4×2, 8, 1) = %v %v", got.Bounds(), got.Pix)
-	}
-	// A sub-image keeps its own origin: (1..3, 1) shrunk to 1×1 is pixel (1, 1).
-	sub := img.SubImage(image.Rect(1, 1, 3, 2)).(*image.RGBA)
-	if got := Shrink(sub, 1, 1); got.Bounds() != image.Rect(0, 0, 1, 1) || !slices.Equal(got.Pix, []uint8{1, 1, 11, 255}) {
-		t.Errorf("Shrink(sub-image, 1, 1) = %v %v", got.Bounds(), got.Pix)
 	}
 }

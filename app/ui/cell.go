@@ -22,7 +22,6 @@ type CellView struct {
 	Tensor bool        // the column holds tensors (its null rows are null tensors)
 	Thumbs *thumbQueue // the table's decoding budget for image thumbnails
 	Active bool        // the keyboard's cell: the one in the tab order
-	Box    [2]int      // the largest preview drawn, in device pixels (0: the image's own size)
 }
 
 // Render draws the cell.
@@ -34,7 +33,7 @@ func (c *CellView) Render() app.UI {
 	cell := c.Cell
 	switch {
 	case cell.Tensor != nil:
-		return tensorCell(c.Field, cell.Tensor, c.Thumbs, c.Box).Attr("data-col", c.Col).TabIndex(tab).Role("button").
+		return tensorCell(c.Field, cell.Tensor, c.Thumbs).Attr("data-col", c.Col).TabIndex(tab).Role("button").
 			// Its accessible name is what it shows (shape, values); the
 			// title says what pressing it does.
 			Title(fmt.Sprintf("Inspect %s, row %d", c.Field, c.Row)).
@@ -89,7 +88,7 @@ func (c *CellView) onKey(ctx app.Context, e app.Event) {
 	// Other keys go on to the table, which moves the focus.
 }
 
-func tensorCell(field string, t *decode.TensorCell, thumbs *thumbQueue, box [2]int) app.HTMLDiv {
+func tensorCell(field string, t *decode.TensorCell, thumbs *thumbQueue) app.HTMLDiv {
 	lines := []string{t.ValueType + " " + dims(t.Shape, t.DimNames)}
 	if !slices.Equal(t.Shape, t.LogicalShape) || !slices.Equal(t.DimNames, t.LogicalDimNames) {
 		lines = append(lines, "logical "+dims(t.LogicalShape, t.LogicalDimNames))
@@ -107,7 +106,7 @@ func tensorCell(field string, t *decode.TensorCell, thumbs *thumbQueue, box [2]i
 		Attr("data-dim-names", strings.Join(t.DimNames, ",")).Attr("data-logical-dim-names", strings.Join(t.LogicalDimNames, ",")).
 		Body(
 			app.If(t.Preview != nil, func() app.UI {
-				return &Preview{Img: t.Preview, Kind: string(t.PreviewKind), Box: box}
+				return &Preview{Img: t.Preview, Kind: string(t.PreviewKind)}
 			}).ElseIf(t.Image != nil, func() app.UI {
 				return &ImagePreview{Image: t.Image, Kind: string(t.PreviewKind), Queue: thumbs}
 			}),

@@ -4,19 +4,18 @@ import (
 	"image"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
-	"github.com/tensorview/tensorview/app/raster"
 )
 
 // Preview draws an image into a canvas whose intrinsic size is the image's
 // own size, one canvas pixel per image pixel; CSS scales it for display.
-// An image larger than Box (device pixels) is sampled down to it first, so
-// that the page copies and composites only the pixels it shows.
+// The table's previews are drawn at most as large as they show
+// (RowsTable.cells), so that the page copies only the pixels it shows.
 type Preview struct {
 	app.Compo
 	Img  *image.RGBA
-	Kind string // "rgb", "rgba", "gray" or "strip" (stretched by CSS: never sampled down)
-	Box  [2]int // the largest canvas width and height drawn (0: the image's own size)
+	Kind string // "rgb", "rgba", "gray" or "strip"
+
+	data app.Value // the ImageData drawn last, reused for the next image of its size
 }
 
 // OnMount draws the image once the canvas exists.
@@ -27,19 +26,11 @@ func (p *Preview) OnUpdate(ctx app.Context) { ctx.Defer(func(app.Context) { p.dr
 
 // Render draws the canvas element.
 func (p *Preview) Render() app.UI {
-	b := p.image().Bounds()
+	b := p.Img.Bounds()
 	return app.Canvas().Class("preview").Attr("data-preview", p.Kind).Width(b.Dx()).Height(b.Dy())
 }
 
 func (p *Preview) draw() {
-	putImage(p.JSValue(), p.image())
+	putImageData(p.JSValue(), p.Img, &p.data)
 	mark("preview-drawn")
-}
-
-// image is the image drawn: Img, sampled down to fit Box.
-func (p *Preview) image() *image.RGBA {
-	if p.Kind == string(raster.Strip) {
-		return p.Img
-	}
-	return raster.Shrink(p.Img, p.Box[0], p.Box[1])
 }

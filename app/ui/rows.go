@@ -51,6 +51,7 @@ type RowsTable struct {
 	top      float64      // scrollTop of the rows container
 	shown    *decode.File // the file the state below belongs to
 	cache    map[int64][]decode.Cell
+	cacheBox [2]int          // the preview box of the cells in cache
 	failed   map[[2]int]bool // chunks (batch, window) that could not be read: their rows show the error
 	// cancelled chunks: their reads were cancelled, their rows offer to
 	// read again.
@@ -239,16 +240,19 @@ func (r *RowsTable) watch(ctx app.Context, f *decode.File, loads *atomic.Int32) 
 	})
 }
 
+// cells are the summarised cells of a row, their previews drawn at most
+// as large as they show (previewBox).
 func (r *RowsTable) cells(row int64, columns int) []decode.Cell {
-	if r.cache == nil || len(r.cache) > cellCacheCap {
-		r.cache = map[int64][]decode.Cell{}
+	box := previewBox(r.rowKind(), r.dpr)
+	if r.cache == nil || len(r.cache) > cellCacheCap || box != r.cacheBox {
+		r.cache, r.cacheBox = map[int64][]decode.Cell{}, box
 	}
 	if c, ok := r.cache[row]; ok {
 		return c
 	}
 	c := make([]decode.Cell, columns)
 	for i := range c {
-		c[i] = r.File.Cell(row, i)
+		c[i] = r.File.CellIn(row, i, box[0], box[1])
 	}
 	r.cache[row] = c
 	mark("row-summarised")
@@ -265,7 +269,8 @@ var rowHeights = map[string]int{"text": 36, "small": 52, "medium": 84, "large": 
 var previewBoxes = map[string][2]int{"small": {54, 38}, "medium": {94, 68}, "large": {198, 148}}
 
 // previewBox is the largest preview drawn for rows of the given kind, in
-// device pixels: larger images are sampled down to it.
+// device pixels: larger images are sampled down to it (0×0 for rows
+// without previews: no limit).
 func previewBox(kind string, dpr float64) [2]int {
 	b, ok := previewBoxes[kind]
 	if !ok || dpr <= 0 {
@@ -490,14 +495,13 @@ func (r *RowsTable) row(i int64, grid string, fields []decode.Field, cols []int)
 		)
 	}
 	cells := r.cells(i, len(fields))
-	box := previewBox(r.rowKind(), r.dpr)
 	return div.Body(
 		app.Div().Class("row-index").Text(i),
 		colSpacer(len(fields)),
 		app.Range(cols).Slice(func(k int) app.UI {
 			c := cols[k]
 			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c], Tensor: fields[c].Tensor != nil || fields[c].Images, Thumbs: r.thumbsFor(fields[c]),
-				Active: i == r.focusRow && c == r.focusCol, Box: boxOf(cells[c], box)}
+				Active: i == r.focusRow && c == r.focusCol}
 		}),
 		colSpacer(len(fields)),
 	)
@@ -510,12 +514,4 @@ func (r *RowsTable) thumbsFor(f decode.Field) *thumbQueue {
 		return &r.thumbs
 	}
 	return nil
-}
-
-// boxOf is box for a cell with an image preview, else none.
-func boxOf(c decode.Cell, box [2]int) [2]int {
-	if c.Tensor == nil || c.Tensor.Preview == nil {
-		return [2]int{}
-	}
-	return box
 }
