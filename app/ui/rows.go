@@ -137,16 +137,29 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 }
 
 // span returns the rows drawn, [from, to): those in view and, after a
-// file's first frame, overscan rows beyond each edge.
+// file's first frame, overscan rows beyond each edge, the edges rounded out
+// to multiples of rowBlock. go-app matches the rows by position, so moving
+// the first row drawn redraws every row (each takes the next one's
+// content): with the edges on blocks, scrolling by a row changes nothing in
+// the page until the view nears an edge.
 func (r *RowsTable) span() (from, to int) {
 	n := int(r.Rows)
-	over := overscan
+	end := r.first + r.height()/r.rowH() + 1
 	if !r.settled {
-		over = 0
+		return max(0, min(r.first, n-1)), min(n, end)
 	}
-	from = max(0, min(r.first, n-1)-over)
-	to = min(n, r.first+r.height()/r.rowH()+over+1)
-	return from, to
+	return blockSpan(r.first, end, n)
+}
+
+// rowBlock is the step by which the edges of the rows drawn move.
+const rowBlock = 8
+
+// blockSpan is [first-overscan, end+overscan) rounded out to multiples of
+// rowBlock, within [0, n).
+func blockSpan(first, end, n int) (from, to int) {
+	from = max(0, min(first, n-1)-overscan) / rowBlock * rowBlock
+	to = (end + overscan + rowBlock - 1) / rowBlock * rowBlock
+	return from, min(n, to)
 }
 
 // fetch loads, one goroutine per batch (or window), the data of the rows
@@ -369,16 +382,21 @@ func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 	first := firstRow(top, r.Rows, r.height(), r.rowH())
 	_, scaled := geometry(r.Rows, r.rowH())
 	n := len(r.File.Fields())
-	from, to := r.columns(n)
-	r.left = left
-	if nf, nt := r.columns(n); first == r.first && (!scaled || top == r.top) && nf == from && nt == to {
+	cFrom, cTo := r.columns(n)
+	rFrom, rTo := r.span()
+	prevFirst, prevTop := r.first, r.top
+	r.left, r.first, r.top = left, first, top
+	if first != prevFirst {
+		ctx.NewActionWithValue(actionFirstRow, int64(first))
+	}
+	nf, nt := r.columns(n)
+	sf, st := r.span()
+	// Scaled, the rows' places follow the scroll position; else, while
+	// the rows and columns drawn are the same, the browser scrolls them.
+	if nf == cFrom && nt == cTo && sf == rFrom && st == rTo && (!scaled || top == prevTop) {
 		ctx.PreventUpdate()
 		return
 	}
-	if first != r.first {
-		ctx.NewActionWithValue(actionFirstRow, int64(first))
-	}
-	r.first, r.top = first, top
 	ctx.Defer(r.fetch)
 }
 
