@@ -249,3 +249,41 @@ func TestStripPreview(t *testing.T) {
 		t.Errorf("1024 elements: %d pixels, want %d", img.Bounds().Dx(), MaxPreviewSide)
 	}
 }
+
+// TestRangeUint8: the range of bytes over chunk boundaries, and when 0 and
+// 255 come early (the scan may stop) or late.
+func TestRangeUint8(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		fill   func(i int) uint8
+		n      int
+		lo, hi uint8
+	}{
+		{"one", func(int) uint8 { return 7 }, 1, 7, 7},
+		{"past a chunk", func(i int) uint8 { return uint8(10 + i%100) }, 10000, 10, 109},
+		{"extremes late", func(i int) uint8 {
+			switch i {
+			case 9000:
+				return 0
+			case 9999:
+				return 255
+			}
+			return 50
+		}, 10000, 0, 255},
+		{"extremes early", func(i int) uint8 { return uint8(i) }, 10000, 0, 255},
+		{"max last", func(i int) uint8 {
+			if i == 8192 {
+				return 200
+			}
+			return uint8(1 + i%3)
+		}, 8193, 1, 200},
+	} {
+		vals := make([]uint8, c.n)
+		for i := range vals {
+			vals[i] = c.fill(i)
+		}
+		if lo, hi := rangeUint8(vals); lo != c.lo || hi != c.hi {
+			t.Errorf("%s: %d..%d, want %d..%d", c.name, lo, hi, c.lo, c.hi)
+		}
+	}
+}
