@@ -256,6 +256,11 @@ func (r *RowsTable) watch(ctx app.Context, f *decode.File, loads *atomic.Int32) 
 // cells are the summarised cells of a row, their previews drawn at most
 // as large as they show (previewBox).
 func (r *RowsTable) cells(row int64, columns int) []decode.Cell {
+	if r.dpr == 0 {
+		// Render comes before OnMount: the first rows' previews too are
+		// drawn at their displayed size.
+		r.dpr = app.Window().Get("devicePixelRatio").Float()
+	}
 	box := previewBox(r.rowKind(), r.dpr)
 	if r.cache == nil || len(r.cache) > cellCacheCap || box != r.cacheBox {
 		r.cache, r.cacheBox = map[int64][]decode.Cell{}, box
