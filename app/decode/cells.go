@@ -53,6 +53,13 @@ type TensorCell struct {
 // Cell returns the cell of column col at global row. It never panics: a
 // panic inside arrow-go or tensorext becomes the cell's Err.
 func (f *File) Cell(row int64, col int) (c Cell) {
+	return f.CellIn(row, col, raster.MaxPreviewSide, raster.MaxPreviewSide)
+}
+
+// CellIn is Cell with an image preview of at most maxW×maxH pixels (at
+// most raster.MaxPreviewSide on each side): the table draws its previews
+// at their displayed size.
+func (f *File) CellIn(row int64, col int, maxW, maxH int) (c Cell) {
 	defer func() {
 		if r := recover(); r != nil {
 			if repanic {
@@ -83,7 +90,7 @@ func (f *File) Cell(row int64, col int) (c Cell) {
 			return c
 		}
 	} else if tr := f.tensors[col]; tr != nil {
-		return tensorCell(tr, arr, i)
+		return tensorCell(tr, arr, i, maxW, maxH)
 	}
 	if arr.IsNull(i) {
 		return Cell{Null: true, Text: array.NullValueStr}
@@ -127,7 +134,7 @@ func encodedCell(bytesOf func(arrow.Array, int) ([]byte, bool), arr arrow.Array,
 	return Cell{Tensor: imageCell(e)}, true
 }
 
-func tensorCell(read tensorReader, arr arrow.Array, i int) Cell {
+func tensorCell(read tensorReader, arr arrow.Array, i int, maxW, maxH int) Cell {
 	t, err := read(arr, i)
 	if errors.Is(err, tensorext.ErrNullTensor) {
 		return Cell{Null: true, Text: array.NullValueStr}
@@ -142,12 +149,18 @@ func tensorCell(read tensorReader, arr arrow.Array, i int) Cell {
 	if err := t.Check(); err != nil {
 		return Cell{Err: err.Error(), Text: truncate(valueStr(arr, i))}
 	}
-	return Cell{Tensor: Summarize(t)}
+	return Cell{Tensor: SummarizeIn(t, maxW, maxH)}
 }
 
 // Summarize describes a tensor view: shapes, names, value range and, when it
 // looks like an image in its logical layout, a preview.
 func Summarize(t tensorext.Tensor) *TensorCell {
+	return SummarizeIn(t, raster.MaxPreviewSide, raster.MaxPreviewSide)
+}
+
+// SummarizeIn is Summarize with a preview of at most maxW×maxH pixels (at
+// most raster.MaxPreviewSide on each side).
+func SummarizeIn(t tensorext.Tensor, maxW, maxH int) *TensorCell {
 	tc := &TensorCell{
 		Shape:           t.Shape,
 		LogicalShape:    t.LogicalShape(),
@@ -164,7 +177,7 @@ func Summarize(t tensorext.Tensor) *TensorCell {
 		tc.Values = logical.String()
 	}
 	if l, ok := raster.DetectLayout(logical.Shape, logical.DimNames, t.ValueType()); ok {
-		tc.Preview = raster.Preview(logical, l)
+		tc.Preview = raster.PreviewIn(logical, l, maxW, maxH)
 		tc.PreviewKind = l.Kind
 	} else if tc.Len > InlineValues && logical.NDim() == 1 {
 		// An embedding too long to list: a strip of its values.

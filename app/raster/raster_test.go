@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"image"
 	"math"
 	"reflect"
 	"testing"
@@ -157,6 +158,35 @@ func TestPreviewDownsamples(t *testing.T) {
 	}
 }
 
+// TestPreviewIn: a preview drawn into a box is the full preview sampled
+// down to it (Shrink); a box of 0 or past MaxPreviewSide is MaxPreviewSide.
+func TestPreviewIn(t *testing.T) {
+	h, w := 300, 512
+	vals := make([]uint8, h*w)
+	for i := range vals {
+		vals[i] = uint8(i % 251)
+	}
+	tt := fixedTensor(t, arrow.PrimitiveTypes.Uint8, []int{h, w}, nil, vals, nil)
+	l := Layout{0, 1, -1, Gray}
+	full := Preview(tt, l)
+	img := PreviewIn(tt, l, 94, 68)
+	if img.Bounds() != image.Rect(0, 0, 94, 55) {
+		t.Fatalf("size %v, want 94×55", img.Bounds())
+	}
+	// Pixel (1, 1) samples input (1*300/55, 1*512/94) = (5, 5).
+	if got, want := img.Pix[4*94+4], uint8((5*512+5)%251); got != want {
+		t.Errorf("pixel (1,1) = %d, want %d", got, want)
+	}
+	for _, box := range [][2]int{{0, 0}, {1000, 1000}} {
+		if got := PreviewIn(tt, l, box[0], box[1]); !reflect.DeepEqual(got, full) {
+			t.Errorf("box %v: %v, want the full preview %v", box, got.Bounds(), full.Bounds())
+		}
+	}
+	if w, h := FitIn(224, 224, 94, 68); w != 68 || h != 68 {
+		t.Errorf("FitIn(224, 224, 94, 68) = %d×%d, want 68×68", w, h)
+	}
+}
+
 func BenchmarkPreview224RGB(b *testing.B) {
 	t := &testing.T{}
 	vals := make([]uint8, 224*224*3)
@@ -217,5 +247,43 @@ func TestStripPreview(t *testing.T) {
 	defer la.Release()
 	if img := StripPreview(tensorext.Tensor{Values: la, Shape: []int{1024}, Strides: []int{1}}); img.Bounds().Dx() != MaxPreviewSide {
 		t.Errorf("1024 elements: %d pixels, want %d", img.Bounds().Dx(), MaxPreviewSide)
+	}
+}
+
+// TestRangeUint8: the range of bytes over chunk boundaries, and when 0 and
+// 255 come early (the scan may stop) or late.
+func TestRangeUint8(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		fill   func(i int) uint8
+		n      int
+		lo, hi uint8
+	}{
+		{"one", func(int) uint8 { return 7 }, 1, 7, 7},
+		{"past a chunk", func(i int) uint8 { return uint8(10 + i%100) }, 10000, 10, 109},
+		{"extremes late", func(i int) uint8 {
+			switch i {
+			case 9000:
+				return 0
+			case 9999:
+				return 255
+			}
+			return 50
+		}, 10000, 0, 255},
+		{"extremes early", func(i int) uint8 { return uint8(i) }, 10000, 0, 255},
+		{"max last", func(i int) uint8 {
+			if i == 8192 {
+				return 200
+			}
+			return uint8(1 + i%3)
+		}, 8193, 1, 200},
+	} {
+		vals := make([]uint8, c.n)
+		for i := range vals {
+			vals[i] = c.fill(i)
+		}
+		if lo, hi := rangeUint8(vals); lo != c.lo || hi != c.hi {
+			t.Errorf("%s: %d..%d, want %d..%d", c.name, lo, hi, c.lo, c.hi)
+		}
 	}
 }

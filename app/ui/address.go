@@ -19,7 +19,8 @@ import (
 const (
 	actionFirstRow = "tv/first-row" // value: int64, the first row in view
 	// addressDelay coalesces address updates (browsers limit how often a
-	// page may call replaceState).
+	// page may call replaceState): the address is written once the view
+	// has not changed for this long.
 	addressDelay = 250 * time.Millisecond
 )
 
@@ -28,6 +29,9 @@ func (v *Viewer) handleAddress(ctx app.Context) {
 	ctx.Handle(actionFirstRow, func(ctx app.Context, a app.Action) {
 		v.view.Row = a.Value.(int64)
 		v.scheduleAddress(ctx)
+		// Sent while scrolling: the page shows nothing of it but the
+		// address, so it must not re-render the viewer.
+		ctx.PreventUpdate()
 	})
 	ctx.Handle(actionInspectState, func(ctx app.Context, a app.Action) {
 		if v.inspect == nil {
@@ -69,17 +73,30 @@ func (v *Viewer) fieldIndex(name string) (int, bool) {
 	return 0, false
 }
 
-// scheduleAddress writes the address soon (updates within addressDelay
-// make one write).
+// scheduleAddress writes the address once the view has rested for
+// addressDelay: while scrolling, the row changes many times a second and
+// each replaceState costs the page several milliseconds.
 func (v *Viewer) scheduleAddress(ctx app.Context) {
+	v.addressAsked = time.Now()
 	if v.addressDue {
 		return
 	}
 	v.addressDue = true
-	ctx.After(addressDelay, func(ctx app.Context) {
+	var write func(ctx app.Context)
+	write = func(ctx app.Context) {
+		if wait := addressDelay - time.Since(v.addressAsked); wait > 0 {
+			ctx.PreventUpdate()
+			ctx.After(wait, write) // changed since: wait for the rest
+			return
+		}
 		v.addressDue = false
 		v.writeAddress(false)
-	})
+		if !v.view.Embed {
+			// Only the embedded page shows the view's link (open-full).
+			ctx.PreventUpdate()
+		}
+	}
+	ctx.After(addressDelay, write)
 }
 
 // writeAddress puts v.view into the address: a new history entry with
@@ -106,6 +123,16 @@ func search(st viewstate.State) string {
 		return "?" + q
 	}
 	return ""
+}
+
+// fullLink is link() where the page shows it (embedded), else "" (the
+// link is hidden, and building it costs the viewer's renders while
+// scrolling).
+func (v *Viewer) fullLink() string {
+	if !v.view.Embed {
+		return ""
+	}
+	return v.link()
 }
 
 // link is the address of the view for the full page (embed mode off).

@@ -11,6 +11,15 @@ import (
 // differ); an empty image or a missing canvas draws nothing. Previews and
 // the inspector's picture both draw this way.
 func putImage(canvas app.Value, img *image.RGBA) {
+	var data app.Value
+	putImageData(canvas, img, &data)
+}
+
+// putImageData is putImage reusing *data, an ImageData of the same size
+// from an earlier call, if any (it is replaced by a new one otherwise):
+// allocating the JavaScript arrays for each image costs more than
+// filling them.
+func putImageData(canvas app.Value, img *image.RGBA, data *app.Value) {
 	if !canvas.Truthy() || img == nil {
 		return
 	}
@@ -22,8 +31,11 @@ func putImage(canvas app.Value, img *image.RGBA) {
 		canvas.Set("width", b.Dx())
 		canvas.Set("height", b.Dy())
 	}
-	pix := app.Window().Get("Uint8ClampedArray").New(len(img.Pix))
-	app.CopyBytesToJS(pix, img.Pix)
-	data := app.Window().Get("ImageData").New(pix, b.Dx(), b.Dy())
-	canvas.Call("getContext", "2d").Call("putImageData", data, 0, 0)
+	d := *data
+	if d == nil || !d.Truthy() || d.Get("width").Int() != b.Dx() || d.Get("height").Int() != b.Dy() {
+		d = app.Window().Get("ImageData").New(b.Dx(), b.Dy())
+		*data = d
+	}
+	app.CopyBytesToJS(d.Get("data"), img.Pix)
+	canvas.Call("getContext", "2d").Call("putImageData", d, 0, 0)
 }

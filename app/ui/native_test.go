@@ -342,3 +342,23 @@ func TestThumbQueue(t *testing.T) {
 		t.Error("a nil queue did not run its job")
 	}
 }
+
+// TestBlockSpan: the rows drawn are those in view and overscan rows beyond
+// each edge, the edges rounded out to blocks of rowBlock rows, so that
+// scrolling by a row mostly leaves them as they are.
+func TestBlockSpan(t *testing.T) {
+	for _, c := range []struct{ first, end, n, from, to int }{
+		{0, 8, 1000, 0, 16},          // [0, 12) rounded out
+		{3, 11, 1000, 0, 16},         // [0, 15)
+		{4, 12, 1000, 0, 16},         // [0, 16)
+		{5, 13, 1000, 0, 24},         // [1, 17): the end moves on by a block
+		{12, 20, 1000, 8, 24},        // [8, 24)
+		{13, 21, 1000, 8, 32},        // [9, 25)
+		{995, 1003, 1000, 984, 1000}, // the end within the rows
+		{0, 3, 2, 0, 2},              // fewer rows than the view
+	} {
+		if from, to := blockSpan(c.first, c.end, c.n); from != c.from || to != c.to {
+			t.Errorf("blockSpan(%d, %d, %d) = [%d, %d), want [%d, %d)", c.first, c.end, c.n, from, to, c.from, c.to)
+		}
+	}
+}

@@ -8,10 +8,14 @@ import (
 
 // Preview draws an image into a canvas whose intrinsic size is the image's
 // own size, one canvas pixel per image pixel; CSS scales it for display.
+// The table's previews are drawn at most as large as they show
+// (RowsTable.cells), so that the page copies only the pixels it shows.
 type Preview struct {
 	app.Compo
 	Img  *image.RGBA
-	Kind string // "rgb", "rgba" or "gray"
+	Kind string // "rgb", "rgba", "gray" or "strip"
+
+	data app.Value // the ImageData drawn last, reused for the next image of its size
 }
 
 // OnMount draws the image once the canvas exists.
@@ -27,6 +31,6 @@ func (p *Preview) Render() app.UI {
 }
 
 func (p *Preview) draw() {
-	putImage(p.JSValue(), p.Img)
+	putImageData(p.JSValue(), p.Img, &p.data)
 	mark("preview-drawn")
 }

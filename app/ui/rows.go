@@ -39,6 +39,7 @@ type RowsTable struct {
 	viewH  int       // measured height of the scrolling container (0: viewHeight)
 	size   string    // preview size: small, medium or large (remembered)
 	viewW  int       // measured width of the scrolling container
+	dpr    float64   // the window's devicePixelRatio (previews are drawn at their displayed size)
 	left   float64   // its scrollLeft (columns.go)
 	widths colWidths // columns the reader resized
 	drag   *colDrag  // a column resize under way
@@ -50,6 +51,7 @@ type RowsTable struct {
 	top      float64      // scrollTop of the rows container
 	shown    *decode.File // the file the state below belongs to
 	cache    map[int64][]decode.Cell
+	cacheBox [2]int          // the preview box of the cells in cache
 	failed   map[[2]int]bool // chunks (batch, window) that could not be read: their rows show the error
 	// cancelled chunks: their reads were cancelled, their rows offer to
 	// read again.
@@ -66,6 +68,7 @@ type RowsTable struct {
 func (r *RowsTable) OnMount(ctx app.Context) {
 	mark("rows-mount")
 	r.shown = r.File
+	r.dpr = app.Window().Get("devicePixelRatio").Float()
 	_ = ctx.LocalStorage().Get(previewSizeKey, &r.size)
 	place := func(ctx app.Context) {
 		mark("rows-measure")
@@ -134,16 +137,29 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 }
 
 // span returns the rows drawn, [from, to): those in view and, after a
-// file's first frame, overscan rows beyond each edge.
+// file's first frame, overscan rows beyond each edge, the edges rounded out
+// to multiples of rowBlock. go-app matches the rows by position, so moving
+// the first row drawn redraws every row (each takes the next one's
+// content): with the edges on blocks, scrolling by a row changes nothing in
+// the page until the view nears an edge.
 func (r *RowsTable) span() (from, to int) {
 	n := int(r.Rows)
-	over := overscan
+	end := r.first + r.height()/r.rowH() + 1
 	if !r.settled {
-		over = 0
+		return max(0, min(r.first, n-1)), min(n, end)
 	}
-	from = max(0, min(r.first, n-1)-over)
-	to = min(n, r.first+r.height()/r.rowH()+over+1)
-	return from, to
+	return blockSpan(r.first, end, n)
+}
+
+// rowBlock is the step by which the edges of the rows drawn move.
+const rowBlock = 8
+
+// blockSpan is [first-overscan, end+overscan) rounded out to multiples of
+// rowBlock, within [0, n).
+func blockSpan(first, end, n int) (from, to int) {
+	from = max(0, min(first, n-1)-overscan) / rowBlock * rowBlock
+	to = (end + overscan + rowBlock - 1) / rowBlock * rowBlock
+	return from, min(n, to)
 }
 
 // fetch loads, one goroutine per batch (or window), the data of the rows
@@ -237,16 +253,24 @@ func (r *RowsTable) watch(ctx app.Context, f *decode.File, loads *atomic.Int32) 
 	})
 }
 
+// cells are the summarised cells of a row, their previews drawn at most
+// as large as they show (previewBox).
 func (r *RowsTable) cells(row int64, columns int) []decode.Cell {
-	if r.cache == nil || len(r.cache) > cellCacheCap {
-		r.cache = map[int64][]decode.Cell{}
+	if r.dpr == 0 {
+		// Render comes before OnMount: the first rows' previews too are
+		// drawn at their displayed size.
+		r.dpr = app.Window().Get("devicePixelRatio").Float()
+	}
+	box := previewBox(r.rowKind(), r.dpr)
+	if r.cache == nil || len(r.cache) > cellCacheCap || box != r.cacheBox {
+		r.cache, r.cacheBox = map[int64][]decode.Cell{}, box
 	}
 	if c, ok := r.cache[row]; ok {
 		return c
 	}
 	c := make([]decode.Cell, columns)
 	for i := range c {
-		c[i] = r.File.Cell(row, i)
+		c[i] = r.File.CellIn(row, i, box[0], box[1])
 	}
 	r.cache[row] = c
 	mark("row-summarised")
@@ -257,6 +281,21 @@ func (r *RowsTable) cells(row int64, columns int) []decode.Cell {
 // the file has no tensor column, else room for previews of the chosen size
 // (web/style.css draws the same heights).
 var rowHeights = map[string]int{"text": 36, "small": 52, "medium": 84, "large": 164}
+
+// previewBoxes are the content boxes of previews in CSS pixels by preview
+// size (web/style.css: canvas.preview's size less its 1 px border).
+var previewBoxes = map[string][2]int{"small": {54, 38}, "medium": {94, 68}, "large": {198, 148}}
+
+// previewBox is the largest preview drawn for rows of the given kind, in
+// device pixels: larger images are sampled down to it (0×0 for rows
+// without previews: no limit).
+func previewBox(kind string, dpr float64) [2]int {
+	b, ok := previewBoxes[kind]
+	if !ok || dpr <= 0 {
+		return [2]int{}
+	}
+	return [2]int{int(math.Ceil(float64(b[0]) * dpr)), int(math.Ceil(float64(b[1]) * dpr))}
+}
 
 // previewSizes are the choices of the preview size control, in order.
 var previewSizes = []string{"small", "medium", "large"}
@@ -322,6 +361,7 @@ func (r *RowsTable) measure() bool {
 
 // OnResize draws the rows the new window size shows.
 func (r *RowsTable) OnResize(ctx app.Context) {
+	r.dpr = app.Window().Get("devicePixelRatio").Float()
 	if !r.measure() {
 		ctx.PreventUpdate()
 		return
@@ -347,16 +387,21 @@ func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 	first := firstRow(top, r.Rows, r.height(), r.rowH())
 	_, scaled := geometry(r.Rows, r.rowH())
 	n := len(r.File.Fields())
-	from, to := r.columns(n)
-	r.left = left
-	if nf, nt := r.columns(n); first == r.first && (!scaled || top == r.top) && nf == from && nt == to {
+	cFrom, cTo := r.columns(n)
+	rFrom, rTo := r.span()
+	prevFirst, prevTop := r.first, r.top
+	r.left, r.first, r.top = left, first, top
+	if first != prevFirst {
+		ctx.NewActionWithValue(actionFirstRow, int64(first))
+	}
+	nf, nt := r.columns(n)
+	sf, st := r.span()
+	// Scaled, the rows' places follow the scroll position; else, while
+	// the rows and columns drawn are the same, the browser scrolls them.
+	if nf == cFrom && nt == cTo && sf == rFrom && st == rTo && (!scaled || top == prevTop) {
 		ctx.PreventUpdate()
 		return
 	}
-	if first != r.first {
-		ctx.NewActionWithValue(actionFirstRow, int64(first))
-	}
-	r.first, r.top = first, top
 	ctx.Defer(r.fetch)
 }
 

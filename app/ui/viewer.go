@@ -70,6 +70,8 @@ type Viewer struct {
 	note       string               // a short status in the top bar ("link copied")
 	opens      int                  // files asked to open so far: a slow open that a newer one overtook is dropped
 
+	addressAsked time.Time // when the view last changed (scheduleAddress)
+
 	// nested record batches opened below file (arrow.turtle values), the
 	// last one shown in the grid; empty when the file itself is shown.
 	nested []nestedLevel
@@ -437,7 +439,7 @@ func (v *Viewer) Render() app.UI {
 						app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
 							Title("Copy a link to this view").Text("Copy link").OnClick(v.copyLink),
 						app.Span().Class("note").Attr("data-role", "note").Attr("aria-live", "polite").Text(v.note),
-						app.A().Class("open-full").Attr("data-role", "open-full").Href(v.link()).Target("_blank").Rel("noopener").
+						app.A().Class("open-full").Attr("data-role", "open-full").Href(v.fullLink()).Target("_blank").Rel("noopener").
 							Text("Open in tensorview ↗"),
 					}
 				}),
