@@ -20,7 +20,7 @@ var specimenFaces = []string{
 func typeSpecimen() app.UI {
 	return app.Div().Class("type-specimen").Aria("hidden", true).Body(
 		app.Range(specimenFaces).Slice(func(i int) app.UI {
-			return app.Span().Class("face-" + specimenFaces[i]).Text("Rows (0123456789) loading… [3×224×224] uint8 ×")
+			return app.Span().Class("face-" + specimenFaces[i]).Text("Rows (≈0123456789) loading… [3×224×224] uint8 ×")
 		}),
 	)
 }
