@@ -18,17 +18,22 @@ type ends struct {
 
 func newEnds(r io.ReaderAt, size int64, chunk int64) (*ends, error) {
 	e := &ends{r: r, head: make([]byte, min(size, chunk))}
-	if err := readFull(r, e.head, 0); err != nil {
-		return nil, err
-	}
 	e.tailOff = max(0, size-chunk)
 	if e.tailOff < int64(len(e.head)) { // small file: the head is all of it
 		e.tail, e.tailOff = e.head, 0
-		return e, nil
+		return e, readFull(r, e.head, 0)
 	}
+	// Both ends at once: in a browser each read is a round trip to the
+	// browser process (or a server), and neither needs the other.
 	e.tail = make([]byte, size-e.tailOff)
-	if err := readFull(r, e.tail, e.tailOff); err != nil {
-		return nil, err
+	tail := make(chan error, 1)
+	go func() { tail <- readFull(r, e.tail, e.tailOff) }()
+	headErr := readFull(r, e.head, 0)
+	if err := <-tail; headErr == nil {
+		headErr = err
+	}
+	if headErr != nil {
+		return nil, headErr
 	}
 	return e, nil
 }

@@ -6,14 +6,15 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// paintWait is how long afterPaint waits for a frame at most: a page in a
-// background tab renders no frames (requestAnimationFrame waits until it
-// is shown), and work such as indexing must not wait for that.
+// paintWait is how often afterPaint checks, while no frame has come,
+// whether the page is hidden: a page in a background tab renders no frames
+// (requestAnimationFrame waits until it is shown), and work such as
+// indexing must not wait for that.
 const paintWait = 100 * time.Millisecond
 
 // afterPaint runs fn on the UI goroutine once the browser has rendered the
-// next frame (style, layout and paint of what the page holds now), or
-// after paintWait when no frame comes (a hidden page). Work that the first
+// next frame (style, layout and paint of what the page holds now), or, when
+// no frame has come after paintWait, once the page is hidden. Work that the first
 // screen does not need (overscan rows, indexing, measuring the layout) goes
 // there, so that the rows in view are painted first: go-app runs a frame's
 // ctx.Defer functions before the browser may paint, and reading the layout
@@ -41,5 +42,19 @@ func afterPaint(ctx app.Context, fn func(app.Context)) {
 		return nil
 	})
 	app.Window().Call("requestAnimationFrame", raf)
-	ctx.After(paintWait, once)
+	// The wait is for hidden pages only: a shown page whose main thread is
+	// busy (the long task that mounts a file's first screen) renders its
+	// next frame late, and fn must not run before it.
+	var wait func(app.Context)
+	wait = func(ctx app.Context) {
+		if done {
+			return
+		}
+		if app.Window().Get("document").Get("hidden").Bool() {
+			once(ctx)
+			return
+		}
+		ctx.After(paintWait, wait)
+	}
+	ctx.After(paintWait, wait)
 }

@@ -459,6 +459,7 @@ func (v *Viewer) Render() app.UI {
 			// With no file, the drop zone and the samples, centred.
 			app.Div().Class("start").Body(
 				app.If(v.file == nil, func() app.UI { return &DropZone{Over: v.over, Starting: app.IsServer} }),
+				app.If(v.file == nil, typeSpecimen),
 			),
 			app.Div().Class("messages").Body(
 				app.If(state == stateLoading && v.loading != "", func() app.UI {

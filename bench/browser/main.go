@@ -18,8 +18,8 @@
 //     showing row 0's preview has been rendered (also kept: the time the
 //     canvas was in the page, "bench:in-page"), with Chromium's main-thread
 //     counters over that time (task, script, style, layout) and, from a
-//     build with the Go build tag perfmarks (GOFLAGS=-tags=perfmarks make
-//     static), the page's own performance marks on the way (app/ui
+//     build with the Go build tag perfmarks (make static
+//     TAGS=arrow_json_stdlib,perfmarks), the page's own performance marks on the way (app/ui
 //     perfmarks.go); scrolling to the last row until it is shown (and its
 //     preview); animation frame intervals while scrolling for 2 s; the wasm
 //     memory (it only grows, so this is its peak) and the page's
@@ -71,6 +71,8 @@
 //	                 (<file>.scroll.cpuprofile) go there (for Chrome
 //	                 DevTools; `make bench-browser STRIP=` keeps the
 //	                 wasm's function names)
+//	BENCH_TRACE      a directory: Chromium traces (devtools.timeline) of
+//	                 tensorview's first previews (<file>.trace.json)
 //	TENSORVIEW_DIST  the static build (dist)
 //	BENCH_BASELINE   another static build of the same base path (an older
 //	                 commit's dist) to measure side by side: served from a
@@ -103,6 +105,7 @@ import (
 
 type config struct {
 	dir, dist, base, arrowJS string
+	traceDir                 string // Chromium traces of the first previews go there (BENCH_TRACE)
 	baseline                 string // a second static build to compare with (BENCH_BASELINE)
 	sizes, layouts, viewers  []string
 	sources                  []string
@@ -142,6 +145,7 @@ func loadConfig() (config, error) {
 		sources:    list(env("BENCH_SOURCES", "file,url")),
 		genOnly:    os.Getenv("BENCH_GEN_ONLY") != "",
 		profileDir: os.Getenv("BENCH_PROFILE"),
+		traceDir:   os.Getenv("BENCH_TRACE"),
 		scrollMs:   2000,
 		scrollPx:   6000,
 	}
@@ -495,6 +499,10 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 	if err == nil && c.profileDir != "" {
 		err = t.startProfile()
 	}
+	var tr *tracer
+	if err == nil && c.traceDir != "" {
+		tr, err = t.startTrace()
+	}
 	before, merr := t.metrics()
 	if err == nil {
 		served.Reset()
@@ -523,6 +531,14 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 			logf("profile: %v", perr)
 		} else {
 			logf("  CPU profile in %s", out)
+		}
+	}
+	if tr != nil && err == nil {
+		out := filepath.Join(c.traceDir, strings.TrimSuffix(filepath.Base(f.Path), ".arrow")+".trace.json")
+		if terr := t.stopTrace(tr, out); terr != nil {
+			logf("trace: %v", terr)
+		} else {
+			logf("  trace in %s", out)
 		}
 	}
 	if err == nil {
