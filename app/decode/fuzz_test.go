@@ -114,6 +114,14 @@ func walkAll(t *testing.T, f *File, inspected bool, opens *int) bool {
 			if internal(cell.Err) {
 				t.Fatalf("row %d column %d: %s", r, c, cell.Err)
 			}
+			// The table's cells: previews at a medium preview's size.
+			small := f.CellIn(r, c, 94, 68)
+			if internal(small.Err) {
+				t.Fatalf("row %d column %d in 94×68: %s", r, c, small.Err)
+			}
+			if tc := small.Tensor; tc != nil && tc.Preview != nil && (tc.Preview.Bounds().Dx() > 94 || tc.Preview.Bounds().Dy() > 68) {
+				t.Fatalf("row %d column %d: preview %v drawn for a 94×68 box", r, c, tc.Preview.Bounds())
+			}
 			if fld.Nested && *opens > 0 {
 				*opens--
 				inner, err := f.Nested(r, c)
