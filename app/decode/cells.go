@@ -58,7 +58,8 @@ func (f *File) Cell(row int64, col int) (c Cell) {
 
 // CellIn is Cell with an image preview of at most maxW×maxH pixels (at
 // most raster.MaxPreviewSide on each side): the table draws its previews
-// at their displayed size.
+// at their displayed size. A strip (an embedding, raster.Strip) keeps one
+// pixel per element up to raster.MaxPreviewSide whatever the box.
 func (f *File) CellIn(row int64, col int, maxW, maxH int) (c Cell) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -104,11 +105,48 @@ func valueStr(arr arrow.Array, i int) (s string) {
 	if ext, ok := arr.(array.ExtensionArray); ok {
 		defer func() {
 			if recover() != nil {
-				s = ext.Storage().ValueStr(i)
+				s = valueStr(ext.Storage(), i)
+			}
+		}()
+	}
+	if st, ok := arr.(*array.Struct); ok {
+		// arrow-go's Struct.ValueStr marshals the row as JSON and panics
+		// on a NaN or infinite float in it ("json: unsupported value:
+		// NaN"): the fields' own texts instead.
+		defer func() {
+			if recover() != nil {
+				s = structStr(st, i)
 			}
 		}()
 	}
 	return arr.ValueStr(i)
+}
+
+// structStr is row i of a struct array as {"name":value,...}, each value
+// its field's valueStr (strings quoted), null fields null.
+func structStr(st *array.Struct, i int) string {
+	if st.IsNull(i) {
+		return array.NullValueStr
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for k, f := range st.DataType().(*arrow.StructType).Fields() {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Quote(f.Name) + ":")
+		child := st.Field(k)
+		switch {
+		case child.IsNull(i):
+			b.WriteString("null")
+		case child.DataType().ID() == arrow.STRING || child.DataType().ID() == arrow.LARGE_STRING || child.DataType().ID() == arrow.STRING_VIEW:
+			b.WriteString(strconv.Quote(child.ValueStr(i)))
+		default:
+			b.WriteString(valueStr(child, i))
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
 }
 
 type tensorArray interface {
