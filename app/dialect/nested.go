@@ -61,17 +61,7 @@ func (nestedAdapter) Match(in Input) (*Column, error) {
 	} else {
 		c.Why = fmt.Sprintf("plain %s, no extension type: the nesting is the shape %s, outer size first", typeString(in.Field.Type), tensorext.FormatShape(shape))
 	}
-	c.Tensor = func(arr arrow.Array, i int) (tensorext.Tensor, error) {
-		values, start, end, dims, err := nestedRow(storageOf(arr), i, shape)
-		if err != nil {
-			return tensorext.Tensor{}, err
-		}
-		t, err := RowMajor(values, start, end, dims, nil)
-		if err != nil {
-			return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
-		}
-		return t, nil
-	}
+	c.Tensor = nestedRowTensor(shape)
 	return c, nil
 }
 

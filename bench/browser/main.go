@@ -434,18 +434,7 @@ func median[R any](runs []*R, time func(*R) (float64, bool)) *R {
 // spread formats the range of the successful runs' times, " (lo–hi)", when
 // there is more than one.
 func spread[R any](runs []*R, time func(*R) (float64, bool)) string {
-	lo, hi, n := 0.0, 0.0, 0
-	for _, r := range runs {
-		if v, good := time(r); good {
-			if n == 0 || v < lo {
-				lo = v
-			}
-			if n == 0 || v > hi {
-				hi = v
-			}
-			n++
-		}
-	}
+	lo, hi, n := bounds(runs, time)
 	if n < 2 {
 		return ""
 	}

@@ -259,6 +259,7 @@ func floorCells(r result) (floor, ratio string) {
 	return floor, ratio
 }
 
+// bounds is the least and greatest of the runs' good values, and how many there are.
 func bounds[R any](runs []*R, value func(*R) (float64, bool)) (lo, hi float64, n int) {
 	for _, r := range runs {
 		if v, good := value(r); good {
