@@ -153,11 +153,21 @@ func colRange(from, to int) []int {
 
 // columns is the span of columns the table draws now.
 func (r *RowsTable) columns(n int) (from, to int) {
-	w := r.viewW
-	if w <= 0 {
-		w = 1280
+	return colSpan(n, r.left, r.width(), r.widths)
+}
+
+// width is the scrolling container's measured width or, until it is
+// measured (after the first painted frame), the window's innerWidth, which
+// reading does not force a layout: a small embed's first frame has its
+// narrow columns already.
+func (r *RowsTable) width() int {
+	if r.viewW > 0 {
+		return r.viewW
 	}
-	return colSpan(n, r.left, w, r.widths)
+	if w := app.Window().Get("innerWidth").Int(); w > 0 {
+		return w
+	}
+	return 1280
 }
 
 // Column widths, in CSS pixels, that resizing keeps within.

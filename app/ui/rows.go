@@ -445,7 +445,7 @@ func (r *RowsTable) Render() app.UI {
 	spacer, _ := geometry(r.Rows, r.rowH())
 	cFrom, cTo := r.columns(len(fields))
 	cols := colRange(cFrom, cTo)
-	grid, width := gridColumns(len(fields), cFrom, cTo, r.widths, minWidths(fields, r.viewW))
+	grid, width := gridColumns(len(fields), cFrom, cTo, r.widths, minWidths(fields, r.width()))
 	return app.Section().Class("rows").Body(
 		app.Div().Class("rows-title").Body(
 			app.H2().Text(fmt.Sprintf("Rows (%d)", n)),
