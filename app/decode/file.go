@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -62,6 +63,8 @@ type File struct {
 
 	// windowReads counts the row windows read from large batches.
 	windowReads atomic.Int64
+	ahead       aheadCache // the read-ahead ranges of row-window reads
+	layouts     sync.Map   // batch offset → batchLayoutAt, for row-window reads
 }
 
 // OpenReader opens the Arrow IPC file or stream of size bytes read through

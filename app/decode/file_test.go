@@ -445,3 +445,71 @@ func TestLazyIndexCancelled(t *testing.T) {
 		checkRow(t, f, row)
 	}
 }
+
+// TestRowWindowsReadAhead: scrolling through a large batch reads window
+// after window; the small columns' read-ahead of the first window serves
+// the next ones, so each further window is one read, of its tensors'
+// bytes exactly.
+func TestRowWindowsReadAhead(t *testing.T) {
+	const rows, elems = 1000, 4096 // 4 KiB tensors: 4 MB in one batch
+	mem := memory.DefaultAllocator
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "label", Type: arrow.BinaryTypes.String},
+		{Name: "t", Type: arrow.FixedSizeListOf(elems, arrow.PrimitiveTypes.Uint8)},
+	}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	vals := b.Field(2).(*array.FixedSizeListBuilder).ValueBuilder().(*array.Uint8Builder)
+	for i := 0; i < rows; i++ {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("label %d", i))
+		b.Field(2).(*array.FixedSizeListBuilder).Append(true)
+		for k := 0; k < elems; k++ {
+			vals.Append(uint8(i + k))
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	var buf bytes.Buffer
+	w, _ := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	r := &countingReader{data: buf.Bytes()}
+	// A 4 MiB budget: windows of 120 rows (480 KiB of tensors), read-ahead
+	// ranges of 256 KiB.
+	f, err := OpenReader("big.arrow", r, int64(buf.Len()), Options{Budget: 4 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bi, _, _ := f.index.batchAt(0)
+	const win = 120
+	if got := bi.windowRows(f.budget); got != win {
+		t.Fatalf("windows of %d rows, want %d", got, win)
+	}
+	if err := f.Load(0); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []int64{win, 2 * win, 3 * win} {
+		reads, read := r.reads.Load(), r.bytes.Load()
+		if err := f.Load(row); err != nil {
+			t.Fatal(err)
+		}
+		if n, m := r.reads.Load()-reads, r.bytes.Load()-read; n != 1 || m != win*elems {
+			t.Errorf("window of row %d: %d reads of %d bytes, want 1 of %d", row, n, m, win*elems)
+		}
+		for _, i := range []int64{row, row + win - 1} {
+			if got, want := f.Cell(i, 0).Text, fmt.Sprint(i); got != want {
+				t.Errorf("row %d id %q, want %q", i, got, want)
+			}
+			if got, want := f.Cell(i, 1).Text, fmt.Sprintf("label %d", i); got != want {
+				t.Errorf("row %d label %q, want %q", i, got, want)
+			}
+		}
+	}
+	if got := f.windowReads.Load(); got != 4 {
+		t.Errorf("%d windows read, want 4", got)
+	}
+}

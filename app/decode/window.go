@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -32,14 +33,58 @@ type windowReader struct {
 	node    int // next field node
 	buf     int // next buffer
 	read    int64
-	// ahead holds bytes of the body read beyond what was asked (readAhead),
-	// since a window's ranges in the small columns lie close together.
-	ahead    []byte
-	aheadOff int64
+	// ahead holds bytes of the file read beyond what was asked (readAhead):
+	// a window's ranges in the small columns lie close together, and the
+	// next windows' ranges follow them.
+	ahead *aheadCache
 }
 
 // readAhead is how far past a requested range a window read goes.
 const readAhead = 256 << 10
+
+// aheadBlocks is how many read-ahead ranges a file keeps.
+const aheadBlocks = 8
+
+// aheadCache keeps a file's last aheadBlocks read-ahead ranges, shared by
+// its row-window reads: scrolling reads window after window of the same
+// batch, whose small columns (ids, labels, offsets) each lie in one range
+// for thousands of rows, so that a window costs about one read (its
+// tensors') instead of one per buffer. In a browser every read is a
+// File.slice and a round trip to the browser process. Safe for concurrent
+// use.
+type aheadCache struct {
+	mu     sync.Mutex
+	blocks []aheadBlock // the most recently used last
+}
+
+type aheadBlock struct {
+	off int64 // in the file
+	b   []byte
+}
+
+// get returns the n bytes at file offset off if a kept range holds them.
+func (c *aheadCache) get(off, n int64) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, blk := range c.blocks {
+		if off >= blk.off && off+n <= blk.off+int64(len(blk.b)) {
+			c.blocks = append(append(c.blocks[:i:i], c.blocks[i+1:]...), blk)
+			return blk.b[off-blk.off : off-blk.off+n]
+		}
+	}
+	return nil
+}
+
+// put keeps b, the bytes at file offset off, dropping the least recently
+// used range beyond aheadBlocks.
+func (c *aheadCache) put(off int64, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.blocks) >= aheadBlocks {
+		c.blocks = append(c.blocks[:0], c.blocks[1:]...)
+	}
+	c.blocks = append(c.blocks, aheadBlock{off, b})
+}
 
 func (w *windowReader) nextNode() (fieldNode, error) {
 	if w.node >= len(w.layout.nodes) {
@@ -66,22 +111,35 @@ func (w *windowReader) bytes(b ipcBuffer, off, n int64) (*memory.Buffer, error) 
 	if err := checkSize("a window of rows", n, w.budget, w.size); err != nil {
 		return nil, err
 	}
-	if n > 0 && (at < w.aheadOff || at+n > w.aheadOff+int64(len(w.ahead))) {
-		// Read the range plus what follows, up to the end of the body.
-		size := min(max(n, min(readAhead, w.budget/16)), w.bodyLen-at)
-		if size < n {
-			return nil, fmt.Errorf("rows outside the record batch body")
+	p := make([]byte, n)
+	if n == 0 {
+		return memory.NewBufferBytes(p), nil
+	}
+	// Read the range plus what follows, up to the end of the body.
+	size := min(max(n, min(readAhead, w.budget/16)), w.bodyLen-at)
+	if size < n {
+		return nil, fmt.Errorf("rows outside the record batch body")
+	}
+	if size == n {
+		// Nothing to read ahead (a range as long as a read-ahead, the
+		// tensors of a window): read it straight into its buffer.
+		if err := readFull(w.r, p, w.body+at); err != nil {
+			return nil, err
 		}
-		w.ahead, w.aheadOff = make([]byte, size), at
-		if err := readFull(w.r, w.ahead, w.body+at); err != nil {
+		w.read += n
+		return memory.NewBufferBytes(p), nil
+	}
+	src := w.ahead.get(w.body+at, n)
+	if src == nil {
+		blk := make([]byte, size)
+		if err := readFull(w.r, blk, w.body+at); err != nil {
 			return nil, err
 		}
 		w.read += size
+		w.ahead.put(w.body+at, blk)
+		src = blk
 	}
-	p := make([]byte, n)
-	if n > 0 {
-		copy(p, w.ahead[at-w.aheadOff:])
-	}
+	copy(p, src)
 	return memory.NewBufferBytes(p), nil
 }
 
@@ -207,23 +265,14 @@ func (w *windowReader) column(dt arrow.DataType, s, e int64) (arrow.ArrayData, e
 // b.offset (for an IPC file, with a metadata part of b.metaLen bytes), and
 // returns them with the bytes of the file read.
 func (f *File) readWindow(b batchInfo, s, e int64) (arrow.RecordBatch, int64, error) {
-	meta, _, eos, err := f.index.readMessage(b.offset)
-	if err != nil || eos {
-		return nil, 0, orErr(err, "no record batch")
-	}
-	plen, _, _ := messagePrefix(meta)
-	layout, err := parseBatchLayout(meta[plen:])
+	layout, metaLen, err := f.windowLayout(b)
 	if err != nil {
 		return nil, 0, err
 	}
 	if layout.compressed {
 		return nil, 0, errNoWindow
 	}
-	metaLen := int64(len(meta))
-	if b.metaLen > 0 { // an IPC file: its body follows the metadata its block gives, as arrow-go reads it
-		metaLen = b.metaLen
-	}
-	w := &windowReader{r: f.ends, size: f.Size, budget: f.budget, body: b.offset + metaLen, bodyLen: b.length - metaLen, layout: layout}
+	w := &windowReader{r: f.ends, size: f.Size, budget: f.budget, body: b.offset + metaLen, bodyLen: b.length - metaLen, layout: layout, ahead: &f.ahead}
 	cols := make([]arrow.Array, len(f.Schema.Fields()))
 	for k, fld := range f.Schema.Fields() {
 		d, err := w.column(fld.Type, s, e)
@@ -233,4 +282,36 @@ func (f *File) readWindow(b batchInfo, s, e int64) (arrow.RecordBatch, int64, er
 		cols[k] = array.MakeFromData(d)
 	}
 	return array.NewRecordBatch(f.Schema, cols, e-s), w.read, nil
+}
+
+// batchLayoutAt is a record batch header as readWindow uses it: the body's
+// layout and the length of the message before the body.
+type batchLayoutAt struct {
+	layout  batchLayout
+	metaLen int64
+}
+
+// windowLayout returns the layout of record batch b's body and the length
+// of its message's metadata, read once per batch (its windows are read one
+// after another while scrolling, each a read of the file less).
+func (f *File) windowLayout(b batchInfo) (batchLayout, int64, error) {
+	if v, ok := f.layouts.Load(b.offset); ok {
+		l := v.(batchLayoutAt)
+		return l.layout, l.metaLen, nil
+	}
+	meta, _, eos, err := f.index.readMessage(b.offset)
+	if err != nil || eos {
+		return batchLayout{}, 0, orErr(err, "no record batch")
+	}
+	plen, _, _ := messagePrefix(meta)
+	layout, err := parseBatchLayout(meta[plen:])
+	if err != nil {
+		return batchLayout{}, 0, err
+	}
+	metaLen := int64(len(meta))
+	if b.metaLen > 0 { // an IPC file: its body follows the metadata its block gives, as arrow-go reads it
+		metaLen = b.metaLen
+	}
+	f.layouts.Store(b.offset, batchLayoutAt{layout, metaLen})
+	return layout, metaLen, nil
 }
