@@ -11,15 +11,17 @@ import (
 // differ); an empty image or a missing canvas draws nothing. Previews and
 // the inspector's picture both draw this way.
 func putImage(canvas app.Value, img *image.RGBA) {
-	var data app.Value
-	putImageData(canvas, img, &data)
+	var data, c2d app.Value
+	putImageData(canvas, img, &data, &c2d)
 }
 
 // putImageData is putImage reusing *data, an ImageData of the same size
 // from an earlier call, if any (it is replaced by a new one otherwise):
 // allocating the JavaScript arrays for each image costs more than
-// filling them.
-func putImageData(canvas app.Value, img *image.RGBA, data *app.Value) {
+// filling them; and *c2d, the canvas's 2D context from an earlier call on
+// the same canvas, if any (asking for it costs a call into the browser's
+// DOM each time).
+func putImageData(canvas app.Value, img *image.RGBA, data, c2d *app.Value) {
 	if !canvas.Truthy() || img == nil {
 		return
 	}
@@ -37,5 +39,8 @@ func putImageData(canvas app.Value, img *image.RGBA, data *app.Value) {
 		*data = d
 	}
 	app.CopyBytesToJS(d.Get("data"), img.Pix)
-	canvas.Call("getContext", "2d").Call("putImageData", d, 0, 0)
+	if *c2d == nil || !(*c2d).Truthy() {
+		*c2d = canvas.Call("getContext", "2d")
+	}
+	(*c2d).Call("putImageData", d, 0, 0)
 }

@@ -16,6 +16,7 @@ type Preview struct {
 	Kind string // "rgb", "rgba", "gray" or "strip"
 
 	data app.Value // the ImageData drawn last, reused for the next image of its size
+	c2d  app.Value // the canvas's 2D context (the canvas stays while the component does)
 }
 
 // OnMount draws the image once the canvas exists.
@@ -31,6 +32,6 @@ func (p *Preview) Render() app.UI {
 }
 
 func (p *Preview) draw() {
-	putImageData(p.JSValue(), p.Img, &p.data)
+	putImageData(p.JSValue(), p.Img, &p.data, &p.c2d)
 	mark("preview-drawn")
 }
