@@ -47,7 +47,6 @@ type RowsTable struct {
 	focusRow int64
 	focusCol int
 	first    int          // first row in view
-	head     int          // the row of the first row element (drawnHead): rows before span's from are empty
 	settled  bool         // false for the first frame of a file: no overscan rows
 	top      float64      // scrollTop of the rows container
 	shown    *decode.File // the file the state below belongs to
@@ -129,7 +128,7 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 	if r.File != r.shown {
 		r.shown = r.File
 		r.cancelLoads()
-		r.first, r.head, r.top, r.cache, r.failed, r.cancelled, r.settled = 0, 0, 0, nil, nil, nil, false
+		r.first, r.top, r.cache, r.failed, r.cancelled, r.settled = 0, 0, nil, nil, nil, false
 		r.reading, r.loads, r.watching = nil, nil, false
 		ctx.Defer(func(ctx app.Context) { r.scrollToStart() })
 		afterPaint(ctx, r.settle)
@@ -154,24 +153,6 @@ func (r *RowsTable) span() (from, to int) {
 
 // rowBlock is the step by which the edges of the rows drawn move.
 const rowBlock = 8
-
-// headPage is the step by which the first row element's row moves. go-app
-// matches the row elements by position, so moving it redraws every row
-// (each element takes another row's content): the rows scrolled past above
-// the span drawn are kept as empty elements (rowGap) until they are a page,
-// so that while scrolling only the rows entering and leaving the span
-// change in the page, and the rows stay in order in the document.
-const headPage = 64
-
-// drawnHead returns the row of the first row element for rows drawn from
-// row from, the last one being head: it stays while from is within
-// [head, head+headPage), else moves to from's page.
-func drawnHead(head, from int) int {
-	if from < head || from-head >= headPage {
-		return from / headPage * headPage
-	}
-	return head
-}
 
 // blockSpan is [first-overscan, end+overscan) rounded out to multiples of
 // rowBlock, within [0, n).
@@ -454,9 +435,8 @@ func (r *RowsTable) Render() app.UI {
 	f := r.File
 	n := int(r.Rows)
 	from, to := r.span()
-	r.head = drawnHead(r.head, from)
-	rows := make([]int, 0, max(0, to-r.head))
-	for i := r.head; i < to; i++ {
+	rows := make([]int, 0, max(0, to-from))
+	for i := from; i < to; i++ {
 		rows = append(rows, i)
 	}
 	used, budget := f.CacheBytes()
@@ -498,19 +478,12 @@ func (r *RowsTable) Render() app.UI {
 			),
 			app.Div().Class("rows-body").Style("height", fmt.Sprintf("%dpx", spacer)).Style("width", width).Body(
 				app.Range(rows).Slice(func(k int) app.UI {
-					if rows[k] < from {
-						return rowGap()
-					}
 					return r.row(int64(rows[k]), grid, fields, cols)
 				}),
 			),
 		),
 	)
 }
-
-// rowGap holds the place of a row scrolled past (drawnHead): an empty,
-// hidden element.
-func rowGap() app.UI { return app.Div().Class("row-gap") }
 
 func (r *RowsTable) row(i int64, grid string, fields []decode.Field, cols []int) app.UI {
 	h := int64(r.rowH())

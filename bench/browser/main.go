@@ -72,7 +72,8 @@
 //	                 DevTools; `make bench-browser STRIP=` keeps the
 //	                 wasm's function names)
 //	BENCH_TRACE      a directory: Chromium traces (devtools.timeline) of
-//	                 tensorview's first previews (<file>.trace.json)
+//	                 tensorview's first previews (<file>.trace.json) and
+//	                 of its scrolling (<file>.scroll.trace.json)
 //	TENSORVIEW_DIST  the static build (dist)
 //	BENCH_BASELINE   another static build of the same base path (an older
 //	                 commit's dist) to measure side by side: served from a
@@ -607,7 +608,21 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 		}
 		if r.JumpStatus != "crashed" {
 			profiling := c.profileDir != "" && t.startProfile() == nil
+			var scrollTrace *tracer
+			if c.traceDir != "" {
+				if st, terr := t.startTrace(); terr == nil {
+					scrollTrace = st
+				}
+			}
 			err = t.eval(c.timeout+time.Duration(c.scrollMs)*time.Millisecond, fmt.Sprintf(`__bench.scrollFrames(%d, %d)`, c.scrollMs, c.scrollPx), &frames)
+			if scrollTrace != nil {
+				out := filepath.Join(c.traceDir, strings.TrimSuffix(filepath.Base(f.Path), ".arrow")+".scroll.trace.json")
+				if terr := t.stopTrace(scrollTrace, out); terr != nil {
+					logf("trace: %v", terr)
+				} else {
+					logf("  trace of scrolling in %s", out)
+				}
+			}
 			if profiling {
 				out := filepath.Join(c.profileDir, strings.TrimSuffix(filepath.Base(f.Path), ".arrow")+".scroll.cpuprofile")
 				if perr := t.stopProfile(out); perr != nil {
