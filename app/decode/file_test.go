@@ -489,8 +489,14 @@ func TestRowWindowsReadAhead(t *testing.T) {
 	if got := bi.windowRows(f.budget); got != win {
 		t.Fatalf("windows of %d rows, want %d", got, win)
 	}
+	if !f.Unread(0) || !f.Unread(win) || f.Unread(rows) {
+		t.Fatalf("before any load: Unread(0) %v, Unread(%d) %v, Unread(%d) %v; want true, true, false", f.Unread(0), win, f.Unread(win), rows, f.Unread(rows))
+	}
 	if err := f.Load(0); err != nil {
 		t.Fatal(err)
+	}
+	if f.Unread(0) || f.Unread(win-1) || !f.Unread(win) {
+		t.Fatalf("after the first window: Unread(0) %v, Unread(%d) %v, Unread(%d) %v; want false, false, true", f.Unread(0), win-1, f.Unread(win-1), win, f.Unread(win))
 	}
 	for _, row := range []int64{win, 2 * win, 3 * win} {
 		reads, read := r.reads.Load(), r.bytes.Load()

@@ -62,6 +62,13 @@ func (f *File) ChunkBytes(row int64) int64 {
 // batch) are in the cache.
 func (f *File) Loaded(row int64) bool { return f.chunkState(row) == chunkLoaded }
 
+// Unread reports whether the chunk holding row is neither in the cache
+// nor being loaded (false for a row not located).
+func (f *File) Unread(row int64) bool {
+	_, _, _, ok := f.where(row)
+	return ok && f.chunkState(row) == chunkUnread
+}
+
 func (f *File) chunkState(row int64) chunkState {
 	key, _, _, ok := f.where(row)
 	if !ok {

@@ -47,6 +47,7 @@ type RowsTable struct {
 	focusRow int64
 	focusCol int
 	first    int          // first row in view
+	up       bool         // the last scroll went up: rows are read ahead above the view (prefetch)
 	settled  bool         // false for the first frame of a file: no overscan rows
 	top      float64      // scrollTop of the rows container
 	shown    *decode.File // the file the state below belongs to
@@ -212,6 +213,40 @@ func (r *RowsTable) fetch(ctx app.Context) {
 	if loads.Load() > 0 && !r.watching {
 		r.watching = true
 		r.watch(ctx, f, loads)
+	}
+	if r.settled {
+		r.prefetch(ctx, from, to, asked)
+	}
+}
+
+// Reading ahead: while scrolling, the chunks of the prefetchRows rows past
+// the edge of the rows drawn, in the direction of the last scroll, are read
+// before they come into view, so that a row comes in with its data (one
+// redraw) instead of loading first (two, and a frame later). Chunks
+// larger than prefetchMax (record batches read whole) are left to fetch.
+const (
+	prefetchRows = 2 * rowBlock
+	prefetchMax  = 4 << 20
+)
+
+// prefetch starts reading the chunks of the rows past [from, to) that are
+// unread and not asked for already; nothing redraws when they arrive (fetch
+// waits for a chunk being read and redraws then).
+func (r *RowsTable) prefetch(ctx app.Context, from, to int, asked map[[2]int]bool) {
+	f, lctx := r.File, r.loadCtx
+	lo, hi := to, min(int(r.Rows), to+prefetchRows)
+	if r.up {
+		lo, hi = max(0, from-prefetchRows), from
+	}
+	for i := lo; i < hi; i++ {
+		row := int64(i)
+		b, w, ok := f.Chunk(row)
+		key := [2]int{b, w}
+		if !ok || asked[key] || !f.Unread(row) || f.ChunkBytes(row) > prefetchMax {
+			continue
+		}
+		asked[key] = true
+		ctx.Async(func() { _ = f.LoadContext(lctx, row) })
 	}
 }
 
@@ -392,6 +427,7 @@ func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 	prevFirst, prevTop := r.first, r.top
 	r.left, r.first, r.top = left, first, top
 	if first != prevFirst {
+		r.up = first < prevFirst
 		ctx.NewActionWithValue(actionFirstRow, int64(first))
 	}
 	nf, nt := r.columns(n)
