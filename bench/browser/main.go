@@ -605,6 +605,9 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 			LongTasks           int
 			LongMaxMs           float64
 			Error               string
+			LoadingRows         int
+			PreviewsDrawn       int
+			RowsRenders         int
 		}
 		if r.JumpStatus != "crashed" {
 			profiling := c.profileDir != "" && t.startProfile() == nil
@@ -639,6 +642,8 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 			default:
 				r.Frames, r.FrameMaxMs, r.FrameP95Ms, r.FrameP50Ms = frames.Frames, frames.MaxMs, frames.P95Ms, frames.P50Ms
 				r.ScrollLongTasks, r.ScrollLongMaxMs = frames.LongTasks, frames.LongMaxMs
+				logf("  scrolling: %d frames, max %.0f ms, p95 %.0f ms; rows loading summed over the frames %d; previews drawn %d, table renders %d (perfmarks builds)",
+					frames.Frames, frames.MaxMs, frames.P95Ms, frames.LoadingRows, frames.PreviewsDrawn, frames.RowsRenders)
 			}
 		}
 	}

@@ -215,11 +215,13 @@
       const range = v.scrollHeight - v.clientHeight;
       const times = [];
       const t0 = performance.now();
+      let loadingRows = 0; // rows showing "loading…", summed over the frames
       await new Promise((resolve) => {
         let start = null;
         const frame = (ts) => {
           if (start === null) start = ts;
           times.push(ts);
+          loadingRows += document.querySelectorAll('[data-row][data-loading]').length;
           const el = ts - start;
           let pos = el / 1000 * pxPerSec;
           if (range > 0) { pos %= 2 * range; if (pos > range) pos = 2 * range - pos; } else pos = 0;
@@ -235,7 +237,10 @@
       // Long tasks are reported once they end: wait a frame for the last.
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
       const lt = longTasks(t0, times.length ? times[times.length - 1] : t0);
-      return { frames: d.length, maxMs: d.length ? d[d.length - 1] : 0, p95Ms: q(0.95), p50Ms: q(0.5),
+      // A perfmarks build marks every preview drawn and every render of
+      // the rows table.
+      const count = (name) => performance.getEntriesByName(name).filter((m) => m.startTime >= t0).length;
+      return { loadingRows, previewsDrawn: count('tv:preview-drawn'), rowsRenders: count('tv:rows-render'), frames: d.length, maxMs: d.length ? d[d.length - 1] : 0, p95Ms: q(0.95), p50Ms: q(0.5),
         longTasks: lt.longTasks, longMaxMs: lt.longMaxMs,
         rowsSeen: document.querySelectorAll('[data-row] canvas[data-preview]').length, scrolledPx: Math.min(range, ms / 1000 * pxPerSec) };
     },
