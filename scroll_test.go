@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -109,6 +112,104 @@ func TestScrollRows(t *testing.T) {
 		if cur != prev+1 {
 			t.Fatalf("rows drawn %v: want consecutive rows in page order", got)
 		}
+	}
+	var ok bool
+	b.eval(`[...document.querySelectorAll('[data-row]:not([data-loading])')].every(r => r.querySelector('[data-field=id]').textContent === r.dataset.row)`, &ok)
+	if !ok {
+		t.Error("a row shows another row's id")
+	}
+}
+
+// TestScrollReadsAhead: while scrolling down, the record batches of the 16
+// rows past the rows drawn are read before they come into view (the
+// table's cache holds them), so that scrolling on shows those rows with
+// their data at once, never "loading…".
+func TestScrollReadsAhead(t *testing.T) {
+	skipWithoutSite(t)
+	const rows, per, h, w = 200, 8, 96, 128
+	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{h, w, 3}, nil, []string{"H", "W", "C"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "image", Type: typ}}, nil)
+	var recs []arrow.RecordBatch
+	for b := 0; b < rows/per; b++ {
+		ids := array.NewInt64Builder(memory.DefaultAllocator)
+		tb := tensorext.NewFixedShapeTensorBuilder(memory.DefaultAllocator, typ)
+		vals := make([]uint8, per*h*w*3)
+		for r := range per {
+			ids.Append(int64(b*per + r))
+			for k := range h * w * 3 {
+				vals[r*h*w*3+k] = uint8((b*per + r + k) % 251)
+			}
+		}
+		if err := tb.AppendTensors(vals); err != nil {
+			t.Fatal(err)
+		}
+		rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), tb.NewArray()}, per)
+		defer rec.Release()
+		recs = append(recs, rec)
+	}
+	path := writeIPCFile(t, "ahead.arrow", schema, recs...)
+	// The cache bytes of one batch, as the page's cache counts them.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := decode.OpenReader("ahead.arrow", bytes.NewReader(data), int64(len(data)), decode.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Load(0); err != nil {
+		t.Fatal(err)
+	}
+	batchBytes, _ := f.CacheBytes()
+
+	b := newBrowser(t)
+	b.upload(path)
+	b.waitOpened("ahead.arrow")
+	last := func() int {
+		var n int
+		b.eval(`Math.max(...[...document.querySelectorAll('[data-row]')].map(r => +r.dataset.row))`, &n)
+		return n
+	}
+	b.waitFor(`document.querySelector('[data-row="15"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`)
+	to0 := last() + 1
+	// Scroll down to row 40 (rows of 84 px).
+	b.eval(`document.querySelector('[data-role=rows]').scrollTop = 40 * 84, true`, nil)
+	b.waitFor(`document.querySelector('[data-row="40"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`)
+	to1 := last() + 1
+	// Read: the batches of rows [0, to0+16) (the first rows and what
+	// follows them) and of [32, to1+16) (the rows drawn from row 40, its
+	// overscan rounded to 8, and the 16 rows past them).
+	batches := map[int]bool{}
+	for r := 0; r < to0+16; r++ {
+		batches[r/per] = true
+	}
+	for r := 32; r < min(rows, to1+16); r++ {
+		batches[r/per] = true
+	}
+	want := int64(len(batches)) * batchBytes
+	// The cache indicator is drawn with the table: moving the focus
+	// between two cells of row 41 redraws it.
+	b.waitFor(fmt.Sprintf(`(() => {
+		const cells = document.querySelectorAll('[data-row="41"] [data-col]');
+		cells[(window.__aheadTurn = (window.__aheadTurn || 0) + 1) %% 2].focus();
+		return document.querySelector('[data-role=cache]').dataset.bytes === '%d';
+	})()`, want))
+	// Scrolling on by 8 rows shows rows that were read ahead: none of
+	// them shows as loading, and they show their own ids.
+	b.eval(`(() => {
+		window.__loading = 0;
+		new MutationObserver(() => { window.__loading += document.querySelectorAll('[data-row][data-loading]').length })
+			.observe(document.querySelector('.rows-body'), {subtree: true, childList: true, attributes: true});
+		document.querySelector('[data-role=rows]').scrollTop = 48 * 84;
+		return true })()`, nil)
+	b.waitFor(fmt.Sprintf(`document.querySelector('[data-row="%d"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`, to1+7))
+	var loading int
+	b.eval(`window.__loading`, &loading)
+	if loading != 0 {
+		t.Errorf("rows read ahead showed as loading (%d row mutations with loading rows)", loading)
 	}
 	var ok bool
 	b.eval(`[...document.querySelectorAll('[data-row]:not([data-loading])')].every(r => r.querySelector('[data-field=id]').textContent === r.dataset.row)`, &ok)
