@@ -26,6 +26,7 @@ const (
 	actionCancelRead = "tv/cancel-read" // no value: stop the record batch reads under way
 	actionReadAgain  = "tv/read-again"  // no value: read the cancelled rows in view again
 	actionNested     = "tv/nested"      // value: inspectTarget, a nested record batch cell to open
+	actionWarmedUp   = "tv/warmed-up"   // no value: the warm-up is done (WarmUp)
 )
 
 // State names, as the root's data-state attribute spells them.
@@ -47,6 +48,7 @@ type Viewer struct {
 	file    *decode.File
 	over    bool // a drag is over the page
 	mounted bool // OnMount has run: the page is the wasm's (data-ready="true")
+	warmed  bool // the warm-up (WarmUp) is done, or a file was opened: it is not shown again
 	update  bool // a newer build has been downloaded
 	inspect *inspectTarget
 	schema  bool // the schema panel is open (remembered in local storage)
@@ -144,6 +146,10 @@ func (v *Viewer) OnMount(ctx app.Context) {
 		ctx.Update()
 	})
 	ctx.Handle(actionOpen, v.open)
+	ctx.Handle(actionWarmedUp, func(ctx app.Context, a app.Action) {
+		v.warmed = true
+		ctx.Update()
+	})
 	v.handleAddress(ctx)
 	v.handleMessages(ctx)
 	ctx.Handle(actionOpenURL, func(ctx app.Context, a app.Action) { v.openURL(ctx, a.Value.(string)) })
@@ -280,6 +286,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		return
 	}
 	v.stopIndexing()
+	v.warmed = true // the first file compiles what the warm-up would have
 	gen := v.opens
 	v.state, v.loading, v.phase, v.errText = stateLoading, src.Name, "", ""
 	budget := v.budget
@@ -460,6 +467,7 @@ func (v *Viewer) Render() app.UI {
 			app.Div().Class("start").Body(
 				app.If(v.file == nil, func() app.UI { return &DropZone{Over: v.over, Starting: app.IsServer} }),
 				app.If(v.file == nil, typeSpecimen),
+				app.If(v.mounted && v.file == nil && state == stateEmpty && !v.warmed, func() app.UI { return &WarmUp{} }),
 			),
 			app.Div().Class("messages").Body(
 				app.If(state == stateLoading && v.loading != "", func() app.UI {
