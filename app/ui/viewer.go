@@ -52,6 +52,9 @@ type Viewer struct {
 	update  bool // a newer build has been downloaded
 	inspect *inspectTarget
 	schema  bool // the schema panel is open (remembered in local storage)
+	// panelFilled: the schema panel has its content while closed (after
+	// the file's first frame).
+	panelFilled bool
 
 	budget   int64 // cache budget in bytes (URL parameter cache=<MiB>)
 	rows     int64 // rows of file, estimated until exact
@@ -351,6 +354,15 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		v.rows, v.exact = o.f.Rows()
 		v.applyPending(src)
 		v.writeAddress(false)
+		v.panelFilled = false
+		ctx.Defer(func(ctx app.Context) {
+			afterPaint(ctx, func(ctx app.Context) {
+				if v.file == o.f && !v.panelFilled {
+					v.panelFilled = true
+					ctx.Update()
+				}
+			})
+		})
 		if !v.exact {
 			// Once the frame that shows the file (the next one go-app
 			// renders, which runs this Defer) has been painted: the
@@ -508,6 +520,7 @@ func (v *Viewer) Render() app.UI {
 			),
 			app.If(v.file != nil, func() app.UI {
 				shown := v.shown()
+				filled := v.schema || v.panelFilled
 				rows := v.rows
 				if shown != v.file {
 					rows, _ = shown.Rows()
@@ -518,12 +531,15 @@ func (v *Viewer) Render() app.UI {
 						app.If(len(v.nested) > 0, func() app.UI { return &Breadcrumb{Levels: v.crumbs()} }),
 					),
 					// In the page whether open or not (display: none when
-					// closed), so its hooks stay readable.
-					app.Aside().ID("schema-panel").Class(panelClass(v.schema)).Attr("data-role", "schema-panel").Body(
+					// closed), so its hooks stay readable; closed, its
+					// content comes after the file's first frame
+					// (data-filled: true from then on), which it is not
+					// part of.
+					app.Aside().ID("schema-panel").Class(panelClass(v.schema)).Attr("data-role", "schema-panel").Attr("data-filled", filled).Body(
 						app.Button().Type("button").Class("close").Attr("data-action", "close-schema").Aria("label", "Close the schema").
 							Text("×").OnClick(v.toggleSchema),
-						app.If(len(shown.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: shown.Metadata} }),
-						&SchemaTable{Fields: shown.Fields()},
+						app.If(filled && len(shown.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: shown.Metadata} }),
+						app.If(filled, func() app.UI { return &SchemaTable{Fields: shown.Fields()} }),
 					),
 					&RowsTable{File: shown, Rows: rows, Start: v.startRow},
 				)
