@@ -272,11 +272,13 @@ func (b *browser) drop(name string) {
 }
 
 // waitOpened waits until the page shows the file name and the rows in view
-// (record batches load in the background).
+// (record batches load in the background), and the schema panel has its
+// content (after the first frame).
 func (b *browser) waitOpened(name string) {
 	b.t.Helper()
 	b.waitFor(fmt.Sprintf(`document.querySelector('[data-state=ready] [data-role=file-info] h2')?.textContent === %q
-		&& document.querySelector('[data-row]') !== null && document.querySelector('[data-row][data-loading]') === null`, name))
+		&& document.querySelector('[data-row]') !== null && document.querySelector('[data-row][data-loading]') === null
+		&& document.querySelector('[data-role=schema-panel][data-filled=true]') !== null`, name))
 }
 
 // tensorCell is what the page exposes about one tensor cell.

@@ -38,6 +38,12 @@ func newEnds(r io.ReaderAt, size int64, chunk int64) (*ends, error) {
 	return e, nil
 }
 
+// holds reports whether the bytes [off, off+n) are cached.
+func (e *ends) holds(off, n int64) bool {
+	end := off + n
+	return (off >= 0 && end <= int64(len(e.head))) || (off >= e.tailOff && end <= e.tailOff+int64(len(e.tail)))
+}
+
 // with returns the same cache over another reader of the same file.
 func (e *ends) with(r io.ReaderAt) *ends {
 	c := *e

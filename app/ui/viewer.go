@@ -26,6 +26,7 @@ const (
 	actionCancelRead = "tv/cancel-read" // no value: stop the record batch reads under way
 	actionReadAgain  = "tv/read-again"  // no value: read the cancelled rows in view again
 	actionNested     = "tv/nested"      // value: inspectTarget, a nested record batch cell to open
+	actionWarmedUp   = "tv/warmed-up"   // no value: the warm-up is done (WarmUp)
 )
 
 // State names, as the root's data-state attribute spells them.
@@ -47,9 +48,13 @@ type Viewer struct {
 	file    *decode.File
 	over    bool // a drag is over the page
 	mounted bool // OnMount has run: the page is the wasm's (data-ready="true")
+	warmed  bool // the warm-up (WarmUp) is done, or a file was opened: it is not shown again
 	update  bool // a newer build has been downloaded
 	inspect *inspectTarget
 	schema  bool // the schema panel is open (remembered in local storage)
+	// panelFilled: the schema panel has its content while closed (after
+	// the file's first frame).
+	panelFilled bool
 
 	budget   int64 // cache budget in bytes (URL parameter cache=<MiB>)
 	rows     int64 // rows of file, estimated until exact
@@ -144,6 +149,10 @@ func (v *Viewer) OnMount(ctx app.Context) {
 		ctx.Update()
 	})
 	ctx.Handle(actionOpen, v.open)
+	ctx.Handle(actionWarmedUp, func(ctx app.Context, a app.Action) {
+		v.warmed = true
+		ctx.Update()
+	})
 	v.handleAddress(ctx)
 	v.handleMessages(ctx)
 	ctx.Handle(actionOpenURL, func(ctx app.Context, a app.Action) { v.openURL(ctx, a.Value.(string)) })
@@ -280,6 +289,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		return
 	}
 	v.stopIndexing()
+	v.warmed = true // the first file compiles what the warm-up would have
 	gen := v.opens
 	v.state, v.loading, v.phase, v.errText = stateLoading, src.Name, "", ""
 	budget := v.budget
@@ -344,6 +354,15 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		v.rows, v.exact = o.f.Rows()
 		v.applyPending(src)
 		v.writeAddress(false)
+		v.panelFilled = false
+		ctx.Defer(func(ctx app.Context) {
+			afterPaint(ctx, func(ctx app.Context) {
+				if v.file == o.f && !v.panelFilled {
+					v.panelFilled = true
+					ctx.Update()
+				}
+			})
+		})
 		if !v.exact {
 			// Once the frame that shows the file (the next one go-app
 			// renders, which runs this Defer) has been painted: the
@@ -460,6 +479,7 @@ func (v *Viewer) Render() app.UI {
 			app.Div().Class("start").Body(
 				app.If(v.file == nil, func() app.UI { return &DropZone{Over: v.over, Starting: app.IsServer} }),
 				app.If(v.file == nil, typeSpecimen),
+				app.If(v.mounted && v.file == nil && state == stateEmpty && !v.warmed, func() app.UI { return &WarmUp{} }),
 			),
 			app.Div().Class("messages").Body(
 				app.If(state == stateLoading && v.loading != "", func() app.UI {
@@ -500,6 +520,7 @@ func (v *Viewer) Render() app.UI {
 			),
 			app.If(v.file != nil, func() app.UI {
 				shown := v.shown()
+				filled := v.schema || v.panelFilled
 				rows := v.rows
 				if shown != v.file {
 					rows, _ = shown.Rows()
@@ -510,12 +531,15 @@ func (v *Viewer) Render() app.UI {
 						app.If(len(v.nested) > 0, func() app.UI { return &Breadcrumb{Levels: v.crumbs()} }),
 					),
 					// In the page whether open or not (display: none when
-					// closed), so its hooks stay readable.
-					app.Aside().ID("schema-panel").Class(panelClass(v.schema)).Attr("data-role", "schema-panel").Body(
+					// closed), so its hooks stay readable; closed, its
+					// content comes after the file's first frame
+					// (data-filled: true from then on), which it is not
+					// part of.
+					app.Aside().ID("schema-panel").Class(panelClass(v.schema)).Attr("data-role", "schema-panel").Attr("data-filled", filled).Body(
 						app.Button().Type("button").Class("close").Attr("data-action", "close-schema").Aria("label", "Close the schema").
 							Text("×").OnClick(v.toggleSchema),
-						app.If(len(shown.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: shown.Metadata} }),
-						&SchemaTable{Fields: shown.Fields()},
+						app.If(filled && len(shown.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: shown.Metadata} }),
+						app.If(filled, func() app.UI { return &SchemaTable{Fields: shown.Fields()} }),
 					),
 					&RowsTable{File: shown, Rows: rows, Start: v.startRow},
 				)

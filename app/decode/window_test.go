@@ -1,0 +1,179 @@
+package decode
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// readLog is an in-memory io.ReaderAt that logs its reads.
+type readLog struct {
+	data  []byte
+	mu    sync.Mutex
+	reads []span // off, n
+}
+
+func (l *readLog) ReadAt(p []byte, off int64) (int, error) {
+	l.mu.Lock()
+	l.reads = append(l.reads, span{off, int64(len(p))})
+	l.mu.Unlock()
+	return bytes.NewReader(l.data).ReadAt(p, off)
+}
+
+// since returns the reads after the first k, by offset.
+func (l *readLog) since(k int) []span {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := append([]span(nil), l.reads[k:]...)
+	sort.Slice(out, func(i, j int) bool { return out[i].off < out[j].off })
+	return out
+}
+
+// imageBatch writes an IPC file of one record batch of rows rows: an int64
+// id, a 64×64×4 uint8 image tensor (row r's elements r+k), a float32 score
+// and a string label of labelLen bytes ("r" then dots).
+func imageBatch(t testing.TB, rows, labelLen int) []byte {
+	mem := memory.DefaultAllocator
+	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{64, 64, 4}, nil, []string{"H", "W", "C"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "image", Type: typ, Nullable: true},
+		{Name: "score", Type: arrow.PrimitiveTypes.Float32},
+		{Name: "label", Type: arrow.BinaryTypes.String},
+	}, nil)
+	ids, scores, labels := array.NewInt64Builder(mem), array.NewFloat32Builder(mem), array.NewStringBuilder(mem)
+	images := tensorext.NewFixedShapeTensorBuilder(mem, typ)
+	for r := range rows {
+		ids.Append(int64(r))
+		px := make([]uint8, 64*64*4)
+		for k := range px {
+			px[k] = uint8(r + k)
+		}
+		if err := images.AppendTensor(px); err != nil {
+			t.Fatal(err)
+		}
+		scores.Append(float32(r) / 2)
+		label := fmt.Sprint(r)
+		labels.Append(label + strings.Repeat(".", labelLen-len(label)))
+	}
+	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), images.NewArray(), scores.NewArray(), labels.NewArray()}, int64(rows))
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestWindowReadsAtOnce: the first window of a big record batch of images
+// is read in one round of reads, each byte once: the tensors' bytes of
+// its rows in one read, exactly; the small columns from the file's cached
+// ends when they lie there (short labels), else in one more read around
+// them (long labels, whose place is guessed before their offsets are read),
+// reading ahead for the next windows.
+// Every cell of the window reads right, and so does a later window.
+func TestWindowReadsAtOnce(t *testing.T) {
+	const rows, tensorBytes = 200, 64 * 64 * 4
+	for _, tc := range []struct {
+		labelLen int
+		reads    int
+	}{{8, 1}, {1000, 2}} {
+		t.Run(fmt.Sprintf("labels of %d bytes", tc.labelLen), func(t *testing.T) {
+			data := imageBatch(t, rows, tc.labelLen)
+			l := &readLog{data: data}
+			f, err := OpenReader("images.arrow", l, int64(len(data)), Options{Budget: 8 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, win, ok := f.Chunk(0)
+			if !ok || win != 0 {
+				t.Fatalf("Chunk(0): window %d, %v; want window 0 (the batch read by windows)", win, ok)
+			}
+			b, _, _ := f.index.batchAt(0)
+			w := b.windowRows(f.budget) // an eighth of the budget, 1 MiB, over 16 KiB and more a row, in eights
+			if w != 56 {
+				t.Fatalf("window of %d rows, want 56", w)
+			}
+			opened := len(l.since(0))
+			if err := f.Load(0); err != nil {
+				t.Fatal(err)
+			}
+			reads := l.since(opened)
+			if len(reads) != tc.reads {
+				t.Fatalf("the first window took %d reads %v, want %d", len(reads), reads, tc.reads)
+			}
+			var tensor span
+			for _, r := range reads {
+				if r.n == w*tensorBytes {
+					tensor = r
+				}
+			}
+			if tensor.n == 0 {
+				t.Fatalf("no read of exactly the window's %d tensor bytes: %v", w*tensorBytes, reads)
+			}
+			if got, want := int64(bytes.Index(data, []byte{0, 1, 2, 3, 4, 5, 6, 7})), tensor.off; got != want {
+				t.Fatalf("the tensor read is at %d, row 0's tensor at %d", want, got)
+			}
+			for k := 1; k < len(reads); k++ {
+				if reads[k].off < reads[k-1].off+reads[k-1].n {
+					t.Fatalf("reads overlap: %v", reads)
+				}
+			}
+			if len(reads) == 2 {
+				other := reads[0]
+				if other == tensor {
+					other = reads[1]
+				}
+				// Score (4 bytes a row), label offsets (4) and values
+				// (labelLen) of the rows, and the guess's slack; or the
+				// read-ahead for the next windows, if longer.
+				most := w*(4+4+int64(tc.labelLen)) + 2*(w*int64(tc.labelLen)/4+4<<10) + 64
+				if other.n > max(most, readAhead) {
+					t.Fatalf("the small columns' read is %d bytes, want at most %d", other.n, most)
+				}
+			}
+			for _, row := range []int64{0, 1, 55, 56, 199} {
+				if got := f.Cell(row, 0).Text; got != fmt.Sprint(row) {
+					t.Fatalf("row %d: id %q", row, got)
+				}
+				if got, want := f.Cell(row, 2).Text, fmt.Sprint(float32(row)/2); got != want {
+					t.Fatalf("row %d: score %q, want %q", row, got, want)
+				}
+				label := fmt.Sprint(row)
+				if got, want := f.Cell(row, 3).Text, Truncate(label+strings.Repeat(".", tc.labelLen-len(label)), MaxTextLen); got != want {
+					t.Fatalf("row %d: label %q, want %q", row, got, want)
+				}
+				tt, err := f.Tensor(row, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pos, _ := tt.Pos(63, 63, 3)
+				if v, _ := tt.Float64(pos); v != float64(uint8(int(row)+tensorBytes-1)) {
+					t.Fatalf("row %d: image[63][63][3] = %v, want %d", row, v, uint8(int(row)+tensorBytes-1))
+				}
+			}
+		})
+	}
+}
+
+var _ io.ReaderAt = (*readLog)(nil)
