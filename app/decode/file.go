@@ -131,6 +131,19 @@ func (f *File) describe() {
 	}
 }
 
+// HasPreviews reports whether a column of the file has previews: a tensor
+// column (Field.Tensor) or one of encoded images (Field.Images). It is
+// Fields' answer without copying them (a table asks it for every row
+// height).
+func (f *File) HasPreviews() bool {
+	for _, fld := range f.fields {
+		if fld.Tensor != nil || fld.Images {
+			return true
+		}
+	}
+	return false
+}
+
 // Fields returns the schema's fields as the viewer shows them: a copy,
 // whose Err also tells of the errors found in the columns of the record
 // batches read so far.

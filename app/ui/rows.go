@@ -341,15 +341,13 @@ const previewSizeKey = "tensorview-preview-size"
 // rowKind is "text" for a file without tensor columns, else the preview
 // size.
 func (r *RowsTable) rowKind() string {
-	for _, f := range r.File.Fields() {
-		if f.Tensor != nil || f.Images {
-			if _, ok := rowHeights[r.size]; ok && r.size != "text" {
-				return r.size
-			}
-			return "medium"
-		}
+	if !r.File.HasPreviews() {
+		return "text"
 	}
-	return "text"
+	if _, ok := rowHeights[r.size]; ok && r.size != "text" {
+		return r.size
+	}
+	return "medium"
 }
 
 // rowH is the height of a row in CSS pixels.

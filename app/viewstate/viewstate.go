@@ -174,8 +174,11 @@ func (s State) Encode(keep url.Values) string {
 		}
 	}
 	// Readable links: the file's address unescaped where a query allows it.
-	return strings.NewReplacer("%2F", "/", "%3A", ":", "%2C", ",").Replace(q.Encode())
+	return readable.Replace(q.Encode())
 }
+
+// readable unescapes the characters a query may hold as they are.
+var readable = strings.NewReplacer("%2F", "/", "%3A", ":", "%2C", ",")
 
 func allZero(v []int) bool {
 	for _, n := range v {
