@@ -225,20 +225,9 @@ func (w *windowReader) segment(at, n int64) ([]byte, bool) {
 // offsets, not read yet: plan guesses it from the rows' share of their
 // buffer (a range column finds outside the guess is read then).
 func (w *windowReader) plan(dt arrow.DataType, s, e int64, want []span) ([]span, error) {
-	node, err := w.nextNode()
+	node, s0, storage, err := w.array(dt, s, e)
 	if err != nil {
 		return want, err
-	}
-	if s < 0 || e < s || e > node.length {
-		return want, fmt.Errorf("rows %d..%d outside an array of %d", s, e, node.length)
-	}
-	s0 := s - s%8
-	storage := dt
-	if ext, ok := dt.(arrow.ExtensionType); ok {
-		storage = ext.StorageType()
-	}
-	if storage.ID() == arrow.NULL || storage.ID() == arrow.DICTIONARY {
-		return want, errNoWindow
 	}
 	add := func(b ipcBuffer, off, n int64) {
 		if n > 0 && off >= 0 && off+n <= b.length {
@@ -385,24 +374,35 @@ func (w *windowReader) bitmap(b ipcBuffer, s0, e int64) (*memory.Buffer, error) 
 	return w.bytes(b, s0/8, (e+7)/8-s0/8)
 }
 
-// column reads elements [s, e) of an array of type dt, consuming its nodes
-// and buffers. Every array starts at a multiple of 8 elements, s0, with a
-// data offset of s-s0, so bitmaps need no shifting.
-func (w *windowReader) column(dt arrow.DataType, s, e int64) (arrow.ArrayData, error) {
-	node, err := w.nextNode()
-	if err != nil {
-		return nil, err
+// array takes the field node of the next array, of type dt, whose
+// elements [s, e) are read: it returns the node, the multiple of 8 the
+// read starts at (s0), and dt's storage type; errNoWindow for a layout
+// not read by windows (nulls: no validity buffer; dictionaries: values
+// elsewhere).
+func (w *windowReader) array(dt arrow.DataType, s, e int64) (node fieldNode, s0 int64, storage arrow.DataType, err error) {
+	if node, err = w.nextNode(); err != nil {
+		return node, 0, nil, err
 	}
 	if s < 0 || e < s || e > node.length {
-		return nil, fmt.Errorf("rows %d..%d outside an array of %d", s, e, node.length)
+		return node, 0, nil, fmt.Errorf("rows %d..%d outside an array of %d", s, e, node.length)
 	}
-	s0 := s - s%8
-	storage := dt
+	storage = dt
 	if ext, ok := dt.(arrow.ExtensionType); ok {
 		storage = ext.StorageType()
 	}
 	if storage.ID() == arrow.NULL || storage.ID() == arrow.DICTIONARY {
-		return nil, errNoWindow // no validity buffer / values elsewhere
+		return node, 0, nil, errNoWindow
+	}
+	return node, s - s%8, storage, nil
+}
+
+// column reads elements [s, e) of an array of type dt, consuming its nodes
+// and buffers. Every array starts at a multiple of 8 elements, s0, with a
+// data offset of s-s0, so bitmaps need no shifting.
+func (w *windowReader) column(dt arrow.DataType, s, e int64) (arrow.ArrayData, error) {
+	_, s0, storage, err := w.array(dt, s, e)
+	if err != nil {
+		return nil, err
 	}
 	validity, err := w.nextBuffer()
 	if err != nil {
