@@ -26,7 +26,7 @@ const (
 	actionCancelRead = "tv/cancel-read" // no value: stop the record batch reads under way
 	actionReadAgain  = "tv/read-again"  // no value: read the cancelled rows in view again
 	actionNested     = "tv/nested"      // value: inspectTarget, a nested record batch cell to open
-	actionWarmedUp   = "tv/warmed-up"   // no value: the warm-up is done (WarmUp)
+	actionWarmedUp   = "tv/warmed-up"   // value: warmUpDone or warmUpFailed (WarmUp)
 )
 
 // State names, as the root's data-state attribute spells them.
@@ -46,10 +46,10 @@ type Viewer struct {
 	phase   string // what opening it waits for, when not its bytes ("Loading the Parquet reader…")
 	errText string
 	file    *decode.File
-	over    bool // a drag is over the page
-	mounted bool // OnMount has run: the page is the wasm's (data-ready="true")
-	warmed  bool // the warm-up (WarmUp) is done, or a file was opened: it is not shown again
-	update  bool // a newer build has been downloaded
+	over    bool   // a drag is over the page
+	mounted bool   // OnMount has run: the page is the wasm's (data-ready="true")
+	warmUp  string // "" until the warm-up (WarmUp) ends: warmUpDone, warmUpFailed or warmUpSkipped (a file was opened first); it runs once
+	update  bool   // a newer build has been downloaded
 	inspect *inspectTarget
 	schema  bool // the schema panel is open (remembered in local storage)
 	// panelFilled: the schema panel has its content while closed (after
@@ -150,7 +150,9 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	})
 	ctx.Handle(actionOpen, v.open)
 	ctx.Handle(actionWarmedUp, func(ctx app.Context, a app.Action) {
-		v.warmed = true
+		if v.warmUp == "" {
+			v.warmUp = a.Value.(string)
+		}
 		ctx.Update()
 	})
 	v.handleAddress(ctx)
@@ -289,7 +291,9 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		return
 	}
 	v.stopIndexing()
-	v.warmed = true // the first file compiles what the warm-up would have
+	if v.warmUp == "" {
+		v.warmUp = warmUpSkipped // the first file compiles what the warm-up would have
+	}
 	gen := v.opens
 	v.state, v.loading, v.phase, v.errText = stateLoading, src.Name, "", ""
 	budget := v.budget
@@ -437,7 +441,7 @@ func (v *Viewer) Render() app.UI {
 		state = stateLoading
 	}
 	return app.Div().Class("viewer").Attr("data-state", state).Attr("data-embed", v.view.Embed).
-		Attr("data-ready", v.mounted).
+		Attr("data-ready", v.mounted).Attr("data-warm-up", v.warmUp).
 		OnDragEnter(v.onDragOver).OnDragOver(v.onDragOver).OnDragLeave(v.onDragLeave).OnDrop(v.onDrop).
 		OnKeyDown(v.onKeyDown).
 		Body(
@@ -479,7 +483,7 @@ func (v *Viewer) Render() app.UI {
 			app.Div().Class("start").Body(
 				app.If(v.file == nil, func() app.UI { return &DropZone{Over: v.over, Starting: app.IsServer} }),
 				app.If(v.file == nil, typeSpecimen),
-				app.If(v.mounted && v.file == nil && state == stateEmpty && !v.warmed, func() app.UI { return &WarmUp{} }),
+				app.If(v.mounted && v.file == nil && state == stateEmpty && v.warmUp == "", func() app.UI { return &WarmUp{} }),
 			),
 			app.Div().Class("messages").Body(
 				app.If(state == stateLoading && v.loading != "", func() app.UI {

@@ -23,10 +23,20 @@ const warmUpRows = 16
 // that its record batch is read by windows of rows, as a big file's is.
 const warmUpBudget = 16 << 10
 
+// How the warm-up ended, as the page's data-warm-up attribute says: its
+// file's view was rendered (and removed), its file did not open (nothing
+// shown), or a file was chosen before it ran.
+const (
+	warmUpDone    = "done"
+	warmUpFailed  = "failed"
+	warmUpSkipped = "skipped"
+)
+
 // WarmUp opens warmUpFile the way a dropped file is opened (from a Blob,
 // by windows of rows) and shows its facts, schema and rows, hidden
 // (display: none), once the empty page has been painted; then it sends
-// actionWarmedUp, and the Viewer removes it.
+// actionWarmedUp, and the Viewer removes it (the page's data-warm-up
+// attribute says how it ended).
 //
 // Chromium compiles a WebAssembly function the first time it is called
 // (lazy compilation). Opening the first file called about a thousand
@@ -54,13 +64,13 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 			}
 			ctx.Dispatch(func(ctx app.Context) {
 				if err != nil {
-					ctx.NewAction(actionWarmedUp) // nothing to show: done
+					ctx.NewActionWithValue(actionWarmedUp, warmUpFailed) // nothing to show
 					return
 				}
 				w.file = f
 				w.rows, _ = f.Rows()
 				// Once the frame with its rows has been rendered.
-				afterPaint(ctx, func(ctx app.Context) { ctx.NewAction(actionWarmedUp) })
+				afterPaint(ctx, func(ctx app.Context) { ctx.NewActionWithValue(actionWarmedUp, warmUpDone) })
 			})
 		})
 	})
