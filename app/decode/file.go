@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -63,8 +62,8 @@ type File struct {
 
 	// windowReads counts the row windows read from large batches.
 	windowReads atomic.Int64
-	ahead       aheadCache // the read-ahead ranges of row-window reads
-	layouts     sync.Map   // batch offset → batchLayoutAt, for row-window reads
+	ahead       aheadCache  // the read-ahead ranges of row-window reads
+	layouts     layoutCache // the headers of batches read by row windows
 }
 
 // OpenReader opens the Arrow IPC file or stream of size bytes read through

@@ -541,8 +541,7 @@ type batchLayoutAt struct {
 // of its message's metadata, read once per batch (its windows are read one
 // after another while scrolling, each a read of the file less).
 func (f *File) windowLayout(b batchInfo) (batchLayout, int64, error) {
-	if v, ok := f.layouts.Load(b.offset); ok {
-		l := v.(batchLayoutAt)
+	if l, ok := f.layouts.get(b.offset); ok {
 		return l.layout, l.metaLen, nil
 	}
 	meta, _, eos, err := f.index.readMessage(b.offset)
@@ -558,6 +557,35 @@ func (f *File) windowLayout(b batchInfo) (batchLayout, int64, error) {
 	if b.metaLen > 0 { // an IPC file: its body follows the metadata its block gives, as arrow-go reads it
 		metaLen = b.metaLen
 	}
-	f.layouts.Store(b.offset, batchLayoutAt{layout, metaLen})
+	f.layouts.put(b.offset, batchLayoutAt{layout, metaLen})
 	return layout, metaLen, nil
+}
+
+// maxLayouts bounds the headers a file keeps: an honest file has few
+// batches read by windows (each is over a quarter of the budget), but a
+// crafted footer may list any number of them.
+const maxLayouts = 256
+
+// layoutCache keeps the parsed headers of record batches read by row
+// windows, by file offset, up to maxLayouts (then it starts over). Safe for
+// concurrent use.
+type layoutCache struct {
+	mu sync.Mutex
+	m  map[int64]batchLayoutAt
+}
+
+func (c *layoutCache) get(off int64) (batchLayoutAt, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l, ok := c.m[off]
+	return l, ok
+}
+
+func (c *layoutCache) put(off int64, l batchLayoutAt) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxLayouts {
+		c.m = map[int64]batchLayoutAt{}
+	}
+	c.m[off] = l
 }

@@ -177,3 +177,19 @@ func TestWindowReadsAtOnce(t *testing.T) {
 }
 
 var _ io.ReaderAt = (*readLog)(nil)
+
+// TestLayoutCacheBounded: the headers kept for row-window reads stay within
+// maxLayouts whatever number of batches is read (a crafted footer may list
+// any number), and the last one put is there.
+func TestLayoutCacheBounded(t *testing.T) {
+	var c layoutCache
+	for off := int64(0); off < 10*maxLayouts; off++ {
+		c.put(off, batchLayoutAt{metaLen: off})
+		if len(c.m) > maxLayouts {
+			t.Fatalf("%d headers kept after %d puts, want at most %d", len(c.m), off+1, maxLayouts)
+		}
+		if l, ok := c.get(off); !ok || l.metaLen != off {
+			t.Fatalf("header at %d: %+v, %v; want the one just put", off, l, ok)
+		}
+	}
+}
