@@ -31,9 +31,10 @@ func (c *CellView) Render() app.UI {
 		tab = 0
 	}
 	cell := c.Cell
+	col := c.Col + 2 // aria-colindex: the row number is column 1
 	switch {
 	case cell.Tensor != nil:
-		return tensorCell(c.Field, cell.Tensor, c.Thumbs).Attr("data-col", c.Col).TabIndex(tab).Role("button").
+		return tensorCell(c.Field, cell.Tensor, c.Thumbs).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).
 			// Its accessible name is what it shows (shape, values); the
 			// title says what pressing it does.
 			Title(fmt.Sprintf("Inspect %s, row %d", c.Field, c.Row)).
@@ -45,14 +46,14 @@ func (c *CellView) Render() app.UI {
 			label = "(no label)"
 		}
 		return app.Div().Class("cell nested").Attr("data-nested", true).Attr("data-field", c.Field).Attr("data-col", c.Col).
-			Attr("data-rows", n.Rows).Attr("data-columns", n.Columns).TabIndex(tab).Role("button").
+			Attr("data-rows", n.Rows).Attr("data-columns", n.Columns).TabIndex(tab).Role("gridcell").Aria("colindex", col).
 			Title(fmt.Sprintf("Open the nested record batch of %s, row %d", c.Field, c.Row)).
 			OnClick(c.openNested).OnKeyDown(c.onKey).Body(
 			app.Div().Class("nested-label").Text(label),
 			app.Div().Class("summary").Text(fmt.Sprintf("record batch: %d rows × %d columns · %s", n.Rows, n.Columns, decode.HumanBytes(int64(n.Bytes)))),
 		)
 	case cell.Err != "":
-		return app.Div().Class("cell error").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).
+		return app.Div().Class("cell error").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).
 			Attr("data-cell-error", cell.Err).Title(cell.Err).Body(
 			app.Span().Class("cell-error").Text("⚠ "+cell.Err),
 			app.If(cell.Text != "", func() app.UI { return app.Div().Class("text").Text(cell.Text) }),
@@ -60,11 +61,11 @@ func (c *CellView) Render() app.UI {
 	case cell.Null && c.Tensor:
 		// A null tensor, of either tensor type: data-tensor and data-null.
 		return app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", c.Field).Attr("data-col", c.Col).
-			TabIndex(tab).Attr("data-null", true).Text("null")
+			TabIndex(tab).Role("gridcell").Aria("colindex", col).Attr("data-null", true).Text("null")
 	case cell.Null:
-		return app.Div().Class("cell null").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).Attr("data-null", true).Text("null")
+		return app.Div().Class("cell null").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).Attr("data-null", true).Text("null")
 	}
-	return app.Div().Class("cell").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).Body(app.Div().Class("text").Text(cell.Text))
+	return app.Div().Class("cell").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).Body(app.Div().Class("text").Text(cell.Text))
 }
 
 func (c *CellView) inspect(ctx app.Context, e app.Event) {

@@ -147,8 +147,9 @@ func TestRowsTableNative(t *testing.T) {
 	e.ConsumeAll()
 	id, label := column(t, f, "id"), column(t, f, "label")
 	for i, want := range []string{"red-green", "gradient", "null-row"} {
-		// section > rows view > rows body > row i > cell (after the row number)
-		path := []int{0, 2, 1, i}
+		// section > rows view > rows body > slot i (row i) > its row >
+		// cell (after the row number)
+		path := []int{0, 2, 1, i, 0}
 		// The keyboard starts on the first cell.
 		if err := app.Match(&CellView{Field: "id", Col: id, Row: int64(i), Cell: decode.Cell{Text: strconv.Itoa(i)}, Active: i == 0 && id == 0}, r, append(path, 1+id)...); err != nil {
 			t.Errorf("row %d id: %v", i, err)
@@ -161,10 +162,11 @@ func TestRowsTableNative(t *testing.T) {
 	// and draws data-tensor with data-null.
 	rgb := column(t, f, "rgb")
 	null := &CellView{Field: "rgb", Col: rgb, Row: 2, Cell: decode.Cell{Null: true, Text: "(null)"}, Tensor: true}
-	if err := app.Match(null, r, 0, 2, 1, 2, 1+rgb); err != nil {
+	if err := app.Match(null, r, 0, 2, 1, 2, 0, 1+rgb); err != nil {
 		t.Errorf("row 2 rgb: %v", err)
 	}
-	if err := app.Match(app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", "rgb").Attr("data-col", rgb).TabIndex(-1).Attr("data-null", true), null.Render()); err != nil {
+	if err := app.Match(app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", "rgb").Attr("data-col", rgb).TabIndex(-1).
+		Role("gridcell").Aria("colindex", rgb+2).Attr("data-null", true), null.Render()); err != nil {
 		t.Errorf("null tensor cell: %v", err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -469,10 +468,6 @@ func (r *RowsTable) Render() app.UI {
 	f := r.File
 	n := int(r.Rows)
 	from, to := r.span()
-	rows := make([]int, 0, max(0, to-from))
-	for i := from; i < to; i++ {
-		rows = append(rows, i)
-	}
 	used, budget := f.CacheBytes()
 	fields := f.Fields()
 	kind := r.rowKind()
@@ -496,79 +491,77 @@ func (r *RowsTable) Render() app.UI {
 				return &ProgressBar{Task: "read", Progress: *r.reading, OnCancel: actionCancelRead}
 			}),
 		),
+		// An ARIA grid: the rows say their place (aria-rowindex), as their
+		// page order is not row order while scrolling (rowViews).
 		app.Div().Class("rows-view").Attr("data-role", "rows").Attr("data-size", kind).
+			Role("grid").Aria("label", "Rows").Aria("rowcount", n+1).Aria("colcount", len(fields)+1).
 			OnScroll(r.onScroll).OnKeyDown(r.onKey).On("focusin", r.onFocusIn).Body(
-			app.Div().Class("rows-header").Style("grid-template-columns", grid).Style("width", width).Body(
-				app.Div().Class("row-index").Text("#"),
+			app.Div().Class("rows-header").Role("row").Aria("rowindex", 1).Style("grid-template-columns", grid).Style("width", width).Body(
+				app.Div().Class("row-index").Role("columnheader").Aria("colindex", 1).Text("#"),
 				colSpacer(len(fields)),
 				app.Range(cols).Slice(func(i int) app.UI {
 					f := fields[cols[i]]
-					return app.Div().Class("col-head").Attr("data-col", cols[i]).Title(f.Type).Body(
+					return app.Div().Class("col-head").Role("columnheader").Aria("colindex", cols[i]+2).Attr("data-col", cols[i]).Title(f.Type).Body(
 						app.Span().Class("col-name").Text(f.Name),
 						r.resizeHandle(cols[i]),
 					)
 				}),
 				colSpacer(len(fields)),
 			),
-			app.Div().Class("rows-body").Style("height", fmt.Sprintf("%dpx", spacer)).Style("width", width).Body(
-				app.Range(rows).Slice(func(k int) app.UI {
-					return r.row(int64(rows[k]), grid, fields, cols)
-				}),
+			app.Div().Class("rows-body").Role("rowgroup").Style("height", fmt.Sprintf("%dpx", spacer)).Style("width", width).Body(
+				r.rowViews(from, to, grid, fields, cols)...,
 			),
 		),
 	)
 }
 
-func (r *RowsTable) row(i int64, grid string, fields []decode.Field, cols []int) app.UI {
+// slots is the number of rows' places in the rows body: at least the rows
+// drawn (span) for the view's height and row height, so that row i always
+// takes place i mod slots, whichever rows are drawn with it.
+func (r *RowsTable) slots() int {
+	return r.height()/r.rowH() + 1 + 2*overscan + 2*(rowBlock-1)
+}
+
+// rowViews are the rows body's children: slot by slot, the row drawn in it
+// or an empty slot. A row keeps its slot (its element) while it stays
+// drawn, so scrolling redraws only the rows that come into view; the page
+// order of the rows is a rotation of row order then, which the grid's
+// aria-rowindex numbers say.
+func (r *RowsTable) rowViews(from, to int, grid string, fields []decode.Field, cols []int) []app.UI {
+	s := r.slots()
+	views := make([]app.UI, s)
+	for k := range views {
+		i := from + ((k-from)%s+s)%s // the row of [from, from+s) in slot k
+		if i >= to {
+			views[k] = &RowView{Row: -1}
+			continue
+		}
+		views[k] = r.row(int64(i), grid, fields, cols)
+	}
+	return views
+}
+
+// row is the snapshot of row i.
+func (r *RowsTable) row(i int64, grid string, fields []decode.Field, cols []int) *RowView {
 	h := int64(r.rowH())
 	top := i * h
 	if _, scaled := geometry(r.Rows, int(h)); scaled {
 		top = int64(r.top) + (i-int64(r.first))*h
 	}
-	div := app.Div().Class("row").Attr("data-row", i).
-		Style("top", strconv.FormatInt(top, 10)+"px").Style("grid-template-columns", grid)
+	v := &RowView{Row: i, Top: top, Grid: grid, Fields: fields, Cols: cols, Focus: -1, Thumbs: &r.thumbs}
 	b, w, located := r.File.Chunk(i)
-	if !located {
-		// Past what is indexed so far (the count is an estimate).
-		return div.Attr("data-loading", true).Body(
-			app.Div().Class("row-index").Text(i),
-			app.Div().Class("cell loading").Text("indexing…"),
-		)
+	switch {
+	case !located:
+		v.State = rowIndexing
+	case r.cancelled[[2]int{b, w}]:
+		v.State = rowCancelled
+	case !r.failed[[2]int{b, w}] && !r.File.Loaded(i):
+		v.State = rowLoading
+	default:
+		v.Cells = r.cells(i, len(fields))
+		if i == r.focusRow {
+			v.Focus = r.focusCol
+		}
 	}
-	if r.cancelled[[2]int{b, w}] {
-		return div.Attr("data-cancelled", true).Body(
-			app.Div().Class("row-index").Text(i),
-			app.Div().Class("cell loading").Body(
-				app.Text("reading cancelled "),
-				app.Button().Type("button").Class("link").Attr("data-action", "read-again").Text("Read again").
-					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionReadAgain) }),
-			),
-		)
-	}
-	if !r.failed[[2]int{b, w}] && !r.File.Loaded(i) {
-		return div.Attr("data-loading", true).Body(
-			app.Div().Class("row-index").Text(i),
-			app.Div().Class("cell loading").Text("loading…"),
-		)
-	}
-	cells := r.cells(i, len(fields))
-	return div.Body(
-		app.Div().Class("row-index").Text(i),
-		colSpacer(len(fields)),
-		app.Range(cols).Slice(func(k int) app.UI {
-			c := cols[k]
-			return &CellView{Field: fields[c].Name, Col: c, Row: i, Cell: cells[c], Tensor: fields[c].Tensor != nil || fields[c].Images, Thumbs: r.thumbsFor(fields[c]),
-				Active: i == r.focusRow && c == r.focusCol}
-		}),
-		colSpacer(len(fields)),
-	)
-}
-
-// thumbsFor is the decoding budget the cells of an image column share (nil
-// for other columns).
-func (r *RowsTable) thumbsFor(f decode.Field) *thumbQueue {
-	if f.Images {
-		return &r.thumbs
-	}
-	return nil
+	return v
 }
