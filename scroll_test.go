@@ -18,11 +18,15 @@ import (
 // at the size they show (a 128×96 image in medium rows, whose previews are
 // 94×68 CSS pixels inside their border, at devicePixelRatio 1: 90×68,
 // nearest neighbour); scrolling by a row leaves the rows in the page as
-// they are (the browser scrolls them), and scrolling further draws the rows
-// coming into view, in row order.
+// they are (the browser scrolls them); scrolling by a block of rows
+// changes only the elements of the rows that come into view and of those
+// that leave it (each row keeps its element while drawn); scrolling
+// further, and flinging, draws the rows in view with their own values, the
+// grid's aria-rowindex giving their order (the page order is a rotation of
+// it).
 func TestScrollRows(t *testing.T) {
 	skipWithoutSite(t)
-	const rows, h, w = 48, 96, 128
+	const rows, h, w = 120, 96, 128
 	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{h, w, 3}, nil, []string{"H", "W", "C"})
 	if err != nil {
 		t.Fatal(err)
@@ -52,23 +56,29 @@ func TestScrollRows(t *testing.T) {
 	if dpr != 1 {
 		t.Fatalf("devicePixelRatio %v: the expected sizes are for 1 (the e2e browser runs at scale 1)", dpr)
 	}
-	// The rows beyond the view come a frame after the first ones.
-	b.waitFor(`document.querySelector('[data-row="15"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`)
-	gw, gh, pix := b.canvas(0, "image")
-	const ow, oh = 90, 68
-	if gw != ow || gh != oh || len(pix) != ow*oh*4 {
-		t.Fatalf("row 0's preview %dx%d (%d values), want %dx%d", gw, gh, len(pix), ow, oh)
-	}
-	for _, p := range [][2]int{{0, 0}, {1, 1}, {45, 30}, {89, 67}} {
-		x, y := p[0], p[1]
-		sx, sy := x*w/ow, y*h/oh
-		for c := range 3 {
-			want := (sy*w*3 + sx*3 + c) % 251
-			if got := pix[(y*ow+x)*4+c]; got != want {
-				t.Errorf("row 0 pixel (%d, %d) channel %d = %d, want %d (source pixel (%d, %d))", x, y, c, got, want, sx, sy)
+	// pixels checks row's preview against the file's values: pixel (x, y)
+	// of the preview is the source pixel (x*w/ow, y*h/oh).
+	pixels := func(row int) {
+		t.Helper()
+		gw, gh, pix := b.canvas(row, "image")
+		const ow, oh = 90, 68
+		if gw != ow || gh != oh || len(pix) != ow*oh*4 {
+			t.Fatalf("row %d's preview %dx%d (%d values), want %dx%d", row, gw, gh, len(pix), ow, oh)
+		}
+		for _, p := range [][2]int{{0, 0}, {1, 1}, {45, 30}, {89, 67}} {
+			x, y := p[0], p[1]
+			sx, sy := x*w/ow, y*h/oh
+			for c := range 3 {
+				want := (row + sy*w*3 + sx*3 + c) % 251
+				if got := pix[(y*ow+x)*4+c]; got != want {
+					t.Errorf("row %d pixel (%d, %d) channel %d = %d, want %d (source pixel (%d, %d))", row, x, y, c, got, want, sx, sy)
+				}
 			}
 		}
 	}
+	// The rows beyond the view come a frame after the first ones.
+	b.waitFor(`document.querySelector('[data-row="15"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`)
+	pixels(0)
 
 	// Rows drawn, in page order.
 	drawn := func() []string {
@@ -100,24 +110,132 @@ func TestScrollRows(t *testing.T) {
 		t.Errorf("rows drawn after scrolling by a row: %v, want %v", got, before)
 	}
 
-	// Scroll to row 30: its rows are drawn, in order, with their ids.
+	// Scroll by a block (8 rows, from row 8 to row 16): the rows drawn
+	// move by 8; only the elements (slots) of the 8 rows that come in and
+	// of the 8 that leave change, the others and their canvases are left
+	// as they are.
+	b.eval(`document.querySelector('[data-role=rows]').scrollTop = 8 * 84, true`, nil)
+	b.waitFor(`new URLSearchParams(location.search).get('row') === '8'`)
+	b.eval(`(() => {
+		const body = document.querySelector('.rows-body');
+		window.__slots = [...body.children];
+		window.__before = __slots.map(e => e.dataset.row ?? '');
+		window.__canvases = __slots.map(e => e.querySelector('canvas'));
+		window.__touched = new Set();
+		window.__replaced = 0;
+		new MutationObserver(ms => {
+			for (const m of ms) {
+				if (m.target === body) { window.__replaced++; continue; }
+				let n = m.target;
+				while (n && n.parentElement !== body) n = n.parentElement;
+				__touched.add(__slots.indexOf(n));
+			}
+		}).observe(body, {subtree: true, childList: true, attributes: true, characterData: true});
+		document.querySelector('[data-role=rows]').scrollTop = 16 * 84;
+		return true })()`, nil)
+	b.waitFor(`new URLSearchParams(location.search).get('row') === '16'`)
+	var block struct {
+		Before, After []string
+		Touched       []int
+		Replaced      int
+		SameCanvas    bool // the rows drawn before and after kept their canvases
+	}
+	b.eval(`(() => {
+		const after = __slots.map(e => e.dataset.row ?? '');
+		return {Before: __before, After: after, Touched: [...__touched].sort((a, b) => a - b), Replaced: __replaced,
+			SameCanvas: __slots.every((e, k) => after[k] === '' || after[k] !== __before[k] || e.querySelector('canvas') === __canvases[k])};
+	})()`, &block)
+	if block.Replaced != 0 {
+		t.Errorf("scrolling by a block replaced %d rows' elements, want none (each slot keeps its element)", block.Replaced)
+	}
+	was := map[string]bool{}
+	for _, r := range block.Before {
+		was[r] = r != ""
+	}
+	var changed, entered []int
+	for k := range block.After {
+		if block.After[k] != block.Before[k] {
+			changed = append(changed, k)
+		}
+		if r := block.After[k]; r != "" && !was[r] {
+			entered = append(entered, k)
+		}
+	}
+	if fmt.Sprint(block.Touched) != fmt.Sprint(changed) || len(entered) != 8 || !block.SameCanvas {
+		t.Errorf("scrolling by a block: slots changed %v, want only those whose row changed %v (8 rows entering: %d); rows kept their canvases: %v\nbefore %v\nafter  %v",
+			block.Touched, changed, len(entered), block.SameCanvas, block.Before, block.After)
+	}
+
+	// inOrder checks that the rows drawn are consecutive rows, with their
+	// own ids, whose page order is row order rotated (the grid's
+	// aria-rowindex says the order), and returns the first.
+	inOrder := func(what string) int {
+		t.Helper()
+		var got []struct{ Row, Index, ID, Label string }
+		b.eval(`[...document.querySelectorAll('[data-row]')].map(r => ({Row: r.dataset.row, Index: r.getAttribute('aria-rowindex'),
+			ID: r.querySelector('[data-field=id]')?.textContent ?? '', Label: r.querySelector('.row-index').textContent}))`, &got)
+		if len(got) == 0 {
+			t.Fatalf("%s: no rows drawn", what)
+		}
+		var nums []int
+		first, wraps := 0, 0
+		for k, g := range got {
+			var r, idx int
+			fmt.Sscan(g.Row, &r)
+			fmt.Sscan(g.Index, &idx)
+			if idx != r+2 || g.ID != g.Row || g.Label != g.Row {
+				t.Errorf("%s: row %s shows id %q, number %q, aria-rowindex %q (want %d)", what, g.Row, g.ID, g.Label, g.Index, r+2)
+			}
+			if k > 0 && r != nums[k-1]+1 {
+				wraps++
+			}
+			if k == 0 || r < first {
+				first = r
+			}
+			nums = append(nums, r)
+		}
+		if wraps > 1 || (wraps == 1 && nums[0] != nums[len(nums)-1]+1) {
+			t.Fatalf("%s: rows drawn %v: want consecutive rows, in page order row order rotated", what, nums)
+		}
+		return first
+	}
+
+	// Scroll to row 30: its rows are drawn with their ids and previews.
 	b.eval(`document.querySelector('[data-role=rows]').scrollTop = 30 * 84, true`, nil)
 	b.waitFor(`document.querySelector('[data-row="30"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`)
 	b.screenshot("scroll-row-30")
-	got := drawn()
-	for i := 1; i < len(got); i++ {
-		var prev, cur int
-		fmt.Sscan(got[i-1], &prev)
-		fmt.Sscan(got[i], &cur)
-		if cur != prev+1 {
-			t.Fatalf("rows drawn %v: want consecutive rows in page order", got)
-		}
+	inOrder("row 30")
+	pixels(30)
+
+	// Fling: 60 pixels a frame for 40 frames, then rest (the address
+	// follows once the view rests): the rows in view are the right rows,
+	// with their own values.
+	b.eval(`(() => {
+		const v = document.querySelector('[data-role=rows]');
+		let n = 0;
+		const step = () => {
+			v.scrollTop += 60;
+			if (++n < 40) requestAnimationFrame(step);
+			else window.__flung = Math.floor(v.scrollTop / 84);
+			if (n === 20) window.__midFling = true;
+		};
+		requestAnimationFrame(step);
+		return true })()`, nil)
+	b.waitFor(`window.__midFling === true`)
+	b.screenshot("scroll-fling")
+	b.waitFor(`window.__flung !== undefined && new URLSearchParams(location.search).get('row') === String(window.__flung)`)
+	var end int
+	b.eval(`window.__flung`, &end)
+	if end != (30*84+40*60)/84 {
+		t.Fatalf("the fling ended on row %d, want %d", end, (30*84+40*60)/84)
 	}
-	var ok bool
-	b.eval(`[...document.querySelectorAll('[data-row]:not([data-loading])')].every(r => r.querySelector('[data-field=id]').textContent === r.dataset.row)`, &ok)
-	if !ok {
-		t.Error("a row shows another row's id")
+	b.waitFor(fmt.Sprintf(`document.querySelector('[data-row="%d"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`, end))
+	b.screenshot("scroll-fling-rest")
+	if first := inOrder("after the fling"); first > end {
+		t.Errorf("after the fling to row %d the first row drawn is %d", end, first)
 	}
+	pixels(end)
+	pixels(end + 3)
 }
 
 // TestScrollReadsAhead: while scrolling down, the record batches of the 16

@@ -346,16 +346,21 @@ func TestThumbQueue(t *testing.T) {
 }
 
 // TestBlockSpan: the rows drawn are those in view and overscan rows beyond
-// each edge, the edges rounded out to blocks of rowBlock rows, so that
-// scrolling by a row mostly leaves them as they are.
+// each edge, the first rounded down to a block of rowBlock rows and as many
+// as the slots, so that scrolling by a row mostly leaves them as they are
+// and every slot holds a row.
 func TestBlockSpan(t *testing.T) {
+	if slotCount(8) != 24 || slotCount(1) != 16 {
+		t.Fatalf("slots for 8 and 1 rows in view: %d, %d; want 24, 16", slotCount(8), slotCount(1))
+	}
 	for _, c := range []struct{ first, end, n, from, to int }{
-		{0, 8, 1000, 0, 16},          // [0, 12) rounded out
-		{3, 11, 1000, 0, 16},         // [0, 15)
-		{4, 12, 1000, 0, 16},         // [0, 16)
-		{5, 13, 1000, 0, 24},         // [1, 17): the end moves on by a block
-		{12, 20, 1000, 8, 24},        // [8, 24)
+		{0, 8, 1000, 0, 24},          // [0, 12) and on to the slots
+		{3, 11, 1000, 0, 24},         // [0, 15)
+		{4, 12, 1000, 0, 24},         // [0, 16)
+		{5, 13, 1000, 0, 24},         // [1, 17)
+		{12, 20, 1000, 8, 32},        // [8, 24): the start moves on by a block
 		{13, 21, 1000, 8, 32},        // [9, 25)
+		{19, 27, 1000, 8, 32},        // [15, 31)
 		{995, 1003, 1000, 984, 1000}, // the end within the rows
 		{0, 3, 2, 0, 2},              // fewer rows than the view
 	} {

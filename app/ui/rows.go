@@ -137,11 +137,12 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 }
 
 // span returns the rows drawn, [from, to): those in view and, after a
-// file's first frame, overscan rows beyond each edge, the edges rounded out
-// to multiples of rowBlock. go-app matches the rows by position, so moving
-// the first row drawn redraws every row (each takes the next one's
-// content): with the edges on blocks, scrolling by a row changes nothing in
-// the page until the view nears an edge.
+// file's first frame, overscan rows beyond each edge, the first rounded
+// down to a multiple of rowBlock, and as many rows as there are slots
+// (rowViews) drawn from there: with the edges on blocks, scrolling by a row
+// changes nothing in the page until the view nears an edge; with a row in
+// every slot, a row that comes into view takes the element of the one that
+// leaves it (its cells and canvases are redrawn, not made anew).
 func (r *RowsTable) span() (from, to int) {
 	n := int(r.Rows)
 	end := r.first + r.height()/r.rowH() + 1
@@ -154,12 +155,20 @@ func (r *RowsTable) span() (from, to int) {
 // rowBlock is the step by which the edges of the rows drawn move.
 const rowBlock = 8
 
-// blockSpan is [first-overscan, end+overscan) rounded out to multiples of
-// rowBlock, within [0, n).
+// slotCount is the number of rows drawn, and of slots for them, for
+// views of rows [first, first+view): view and the overscan rows beyond each
+// edge after rounding the first row drawn down to a block, rounded up to a
+// block.
+func slotCount(view int) int {
+	return (view + 2*overscan + 2*(rowBlock-1)) / rowBlock * rowBlock
+}
+
+// blockSpan is [first-overscan, …) with its start rounded down to a
+// multiple of rowBlock and slotCount(end-first) rows long (so that it
+// reaches end+overscan), within [0, n).
 func blockSpan(first, end, n int) (from, to int) {
 	from = max(0, min(first, n-1)-overscan) / rowBlock * rowBlock
-	to = (end + overscan + rowBlock - 1) / rowBlock * rowBlock
-	return from, min(n, to)
+	return from, min(n, from+slotCount(end-first))
 }
 
 // fetch loads, one goroutine per batch (or window), the data of the rows
@@ -515,11 +524,11 @@ func (r *RowsTable) Render() app.UI {
 	)
 }
 
-// slots is the number of rows' places in the rows body: at least the rows
-// drawn (span) for the view's height and row height, so that row i always
-// takes place i mod slots, whichever rows are drawn with it.
+// slots is the number of rows' places in the rows body: the rows drawn
+// (span) for the view's height and row height, so that row i always takes
+// place i mod slots, whichever rows are drawn with it.
 func (r *RowsTable) slots() int {
-	return r.height()/r.rowH() + 1 + 2*overscan + 2*(rowBlock-1)
+	return slotCount(r.height()/r.rowH() + 1)
 }
 
 // rowViews are the rows body's children: slot by slot, the row drawn in it
