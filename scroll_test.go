@@ -148,22 +148,28 @@ func TestScrollRows(t *testing.T) {
 	if block.Replaced != 0 {
 		t.Errorf("scrolling by a block replaced %d rows' elements, want none (each slot keeps its element)", block.Replaced)
 	}
-	was := map[string]bool{}
-	for _, r := range block.Before {
-		was[r] = r != ""
+	// Where each row was drawn before: a row drawn before and after is
+	// in the same element.
+	was := map[string]int{}
+	for k, r := range block.Before {
+		if r != "" {
+			was[r] = k
+		}
 	}
-	var changed, entered []int
-	for k := range block.After {
-		if block.After[k] != block.Before[k] {
+	var changed, entered, moved []int
+	for k, r := range block.After {
+		if r != block.Before[k] {
 			changed = append(changed, k)
 		}
-		if r := block.After[k]; r != "" && !was[r] {
+		if at, ok := was[r]; r != "" && !ok {
 			entered = append(entered, k)
+		} else if ok && at != k {
+			moved = append(moved, k)
 		}
 	}
-	if fmt.Sprint(block.Touched) != fmt.Sprint(changed) || len(entered) != 8 || !block.SameCanvas {
-		t.Errorf("scrolling by a block: slots changed %v, want only those whose row changed %v (8 rows entering: %d); rows kept their canvases: %v\nbefore %v\nafter  %v",
-			block.Touched, changed, len(entered), block.SameCanvas, block.Before, block.After)
+	if fmt.Sprint(block.Touched) != fmt.Sprint(changed) || fmt.Sprint(changed) != fmt.Sprint(entered) || len(entered) != 8 || len(moved) != 0 || !block.SameCanvas {
+		t.Errorf("scrolling by a block: elements changed %v, want those of the 8 rows entering %v (and no other); rows drawn in another element than before: %v; rows kept their canvases: %v\nbefore %v\nafter  %v",
+			block.Touched, entered, moved, block.SameCanvas, block.Before, block.After)
 	}
 
 	// inOrder checks that the rows drawn are consecutive rows, with their
