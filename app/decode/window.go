@@ -558,10 +558,10 @@ func (f *File) readWindow(b batchInfo, s, e int64) (arrow.RecordBatch, int64, er
 		}
 	}
 	w.node, w.buf = 0, 0
-	// The file's first window is read at once: the first screen waits for
-	// it, and nothing else reads the file yet. Later windows' reads go one
-	// after another (see prefetch).
-	if err := w.prefetch(want, f.firstWindow.CompareAndSwap(false, true)); err != nil {
+	// The file's first rows, when a window, are read at once: the first
+	// screen waits for them, and nothing else reads the file yet. Later
+	// windows' reads go one after another (see prefetch).
+	if err := w.prefetch(want, f.firstRead.CompareAndSwap(false, true)); err != nil {
 		return nil, 0, err
 	}
 	cols := make([]arrow.Array, len(f.Schema.Fields()))

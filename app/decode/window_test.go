@@ -2,8 +2,10 @@ package decode
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -45,6 +47,36 @@ func (l *readLog) since(k int) []span {
 // id, a 64×64×4 uint8 image tensor (row r's elements r+k), a float32 score
 // and a string label of labelLen bytes ("r" then dots).
 func imageBatch(t testing.TB, rows, labelLen int) []byte {
+	return imageBatches(t, labelLen, rows)
+}
+
+// imageBatches is imageBatch with a record batch of each number of rows
+// given (rows numbered within their batch).
+func imageBatches(t testing.TB, labelLen int, batches ...int) []byte {
+	var schema *arrow.Schema
+	var recs []arrow.RecordBatch
+	for _, rows := range batches {
+		var rec arrow.RecordBatch
+		schema, rec = imageRecord(t, rows, labelLen)
+		recs = append(recs, rec)
+	}
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func imageRecord(t testing.TB, rows, labelLen int) (*arrow.Schema, arrow.RecordBatch) {
 	mem := memory.DefaultAllocator
 	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{64, 64, 4}, nil, []string{"H", "W", "C"})
 	if err != nil {
@@ -71,19 +103,7 @@ func imageBatch(t testing.TB, rows, labelLen int) []byte {
 		label := fmt.Sprint(r)
 		labels.Append(label + strings.Repeat(".", labelLen-len(label)))
 	}
-	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), images.NewArray(), scores.NewArray(), labels.NewArray()}, int64(rows))
-	var buf bytes.Buffer
-	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return schema, array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), images.NewArray(), scores.NewArray(), labels.NewArray()}, int64(rows))
 }
 
 // TestWindowReadsAtOnce: the first window of a big record batch of images
@@ -208,6 +228,9 @@ func (o *overlapLog) ReadAt(p []byte, off int64) (int, error) {
 		o.overlap.Store(true)
 	}
 	defer o.inflight.Add(-1)
+	for range 10 {
+		runtime.Gosched() // reads made at once would start meanwhile
+	}
 	return o.readLog.ReadAt(p, off)
 }
 
@@ -357,5 +380,46 @@ func TestTouchingReadAheadsReadAsOne(t *testing.T) {
 		if v, _ := tt.Float64(pos); v != float64(uint8(int(row)+99)) {
 			t.Fatalf("row %d: t[9][9] = %v, want %d", row, v, uint8(int(row)+99))
 		}
+	}
+}
+
+// TestFirstRowsWholeThenWindowOneByOne: when a file's first rows are a
+// record batch read whole, the first row window read after it is a later
+// screen's: its reads go one after another.
+func TestFirstRowsWholeThenWindowOneByOne(t *testing.T) {
+	data := imageBatches(t, 4000, 8, 200)
+	l := &overlapLog{readLog: readLog{data: data}}
+	f, err := OpenReader("images.arrow", l, int64(len(data)), Options{Budget: 8 << 20, SmallFile: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, win, ok := f.Chunk(0); !ok || win != -1 {
+		t.Fatalf("Chunk(0): window %d, %v; want the first batch read whole", win, ok)
+	}
+	if err := f.Load(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	opened := len(l.since(0))
+	l.overlap.Store(false) // Open reads the file's two ends at once
+	if _, win, ok := f.Chunk(8 + 150); !ok || win != 3 {
+		t.Fatalf("Chunk(158): window %d, %v; want window 3 of the second batch", win, ok)
+	}
+	if err := f.Load(8 + 150); err != nil {
+		t.Fatal(err)
+	}
+	// Its header, then the window's ranges: ids, tensors, scores and
+	// label offsets, label values.
+	if reads := l.since(opened); len(reads) != 5 || reads[2].n != 48*64*64*4 {
+		t.Fatalf("rows 144..191 of the second batch took %d reads %v, want 5 (the header, ids, tensors, scores and label offsets, label values)", len(reads), reads)
+	}
+	if l.overlap.Load() {
+		t.Fatal("the reads of a window after the first rows overlapped")
+	}
+	label := "150" + strings.Repeat(".", 4000-3)
+	if got, want := f.Cell(8+150, 3).Text, Truncate(label, MaxTextLen); got != want {
+		t.Fatalf("row 158: label %q, want %q", got, want)
 	}
 }
