@@ -62,6 +62,7 @@ type File struct {
 
 	// windowReads counts the row windows read from large batches.
 	windowReads atomic.Int64
+	firstRead   atomic.Bool // rows have been read: a record batch, or a row window (whose reads, the first, are made at once)
 	ahead       aheadCache  // the read-ahead ranges of row-window reads
 	layouts     layoutCache // the headers of batches read by row windows
 }

@@ -175,6 +175,7 @@ func (f *File) loadBatch(ctx context.Context, i int, b batchInfo, dicts [][]byte
 	if f.pq != nil {
 		return f.readParquet(ctx, i, 0, b.rows)
 	}
+	f.firstRead.Store(true) // a window read after it is no longer the first screen's
 	rec, err := f.decodeBatch(ctx, i, b, dicts)
 	if err != nil {
 		return nil, 0, err

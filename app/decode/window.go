@@ -307,7 +307,9 @@ func guessShare(total, rows, s, e int64) (first, last int64) {
 // file's cached ends hold: ranges less than prefetchGap apart as one.
 // bytes serves what they hold from then on.
 // Overlapping ranges (a guess around other ranges) are merged as well.
-func (w *windowReader) prefetch(want []span) error {
+// With atOnce the reads are made at the same time, else one after
+// another.
+func (w *windowReader) prefetch(want []span, atOnce bool) error {
 	// A range over the budget is left to bytes, which says so; merged
 	// ranges stay within a quarter of the budget, the gaps within a
 	// sixteenth (as readAhead).
@@ -337,29 +339,69 @@ func (w *windowReader) prefetch(want []span) error {
 	// ranges of the same columns follow it.
 	// Those are kept for the next windows; a long read (the window's
 	// tensors) is not.
-	ahead := make([]bool, len(merged))
+	// Small reads that reach the next small read are read as one (the
+	// small columns of a batch of many rows lie a few read-aheads apart:
+	// a score, label offsets, label values).
+	var reads []span
+	var ahead []bool
 	for k, sp := range merged {
 		end := sp.off + w.aheadSize(sp.off, sp.n)
 		if k+1 < len(merged) {
 			end = min(end, merged[k+1].off)
 		}
-		merged[k].n, ahead[k] = max(sp.n, end-sp.off), end > sp.off+sp.n
+		sp.n = max(sp.n, end-sp.off)
+		more := end > merged[k].off+merged[k].n
+		if j := len(reads) - 1; j >= 0 && ahead[j] && more && reads[j].off+reads[j].n == sp.off && reads[j].n+sp.n <= limit {
+			reads[j].n += sp.n
+			continue
+		}
+		reads, ahead = append(reads, sp), append(ahead, more)
 	}
-	segs := make([]segment, len(merged))
-	for k, sp := range merged {
+	segs := make([]segment, len(reads))
+	for k, sp := range reads {
 		segs[k] = segment{off: sp.off, b: make([]byte, sp.n)}
 	}
-	// One after another: reading them at once (goroutines) put the first
-	// previews of the 1 GB one-batch bench file 10–20 ms sooner but made
-	// the frames while flinging through it worse (p95 50 → 67–100 ms).
-	for k := range segs {
+	read := func(k int) error {
 		if err := readFull(w.r, segs[k].b, w.body+segs[k].off); err != nil {
 			return err
 		}
-		w.read += int64(len(segs[k].b))
 		if ahead[k] {
 			w.ahead.put(w.body+segs[k].off, segs[k].b, w.budget/8)
 		}
+		return nil
+	}
+	if atOnce && len(segs) > 1 {
+		errs := make([]error, len(segs))
+		var wg sync.WaitGroup
+		for k := range segs {
+			wg.Go(func() {
+				defer func() { // a panic belongs to the caller's guard, not this goroutine
+					if r := recover(); r != nil {
+						errs[k] = recovered(r)
+					}
+				}()
+				errs[k] = read(k)
+			})
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+	} else {
+		// One after another: reading them at once (goroutines) put the
+		// first previews of the 1 GB one-batch bench file 10–20 ms sooner
+		// but made the frames while flinging through it worse (p95 50 →
+		// 67–100 ms).
+		for k := range segs {
+			if err := read(k); err != nil {
+				return err
+			}
+		}
+	}
+	for _, s := range segs {
+		w.read += int64(len(s.b))
 	}
 	w.segs = segs
 	return nil
@@ -516,7 +558,10 @@ func (f *File) readWindow(b batchInfo, s, e int64) (arrow.RecordBatch, int64, er
 		}
 	}
 	w.node, w.buf = 0, 0
-	if err := w.prefetch(want); err != nil {
+	// The file's first rows, when a window, are read at once: the first
+	// screen waits for them, and nothing else reads the file yet. Later
+	// windows' reads go one after another (see prefetch).
+	if err := w.prefetch(want, f.firstRead.CompareAndSwap(false, true)); err != nil {
 		return nil, 0, err
 	}
 	cols := make([]arrow.Array, len(f.Schema.Fields()))

@@ -2,11 +2,14 @@ package decode
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -44,6 +47,36 @@ func (l *readLog) since(k int) []span {
 // id, a 64×64×4 uint8 image tensor (row r's elements r+k), a float32 score
 // and a string label of labelLen bytes ("r" then dots).
 func imageBatch(t testing.TB, rows, labelLen int) []byte {
+	return imageBatches(t, labelLen, rows)
+}
+
+// imageBatches is imageBatch with a record batch of each number of rows
+// given (rows numbered within their batch).
+func imageBatches(t testing.TB, labelLen int, batches ...int) []byte {
+	var schema *arrow.Schema
+	var recs []arrow.RecordBatch
+	for _, rows := range batches {
+		var rec arrow.RecordBatch
+		schema, rec = imageRecord(t, rows, labelLen)
+		recs = append(recs, rec)
+	}
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func imageRecord(t testing.TB, rows, labelLen int) (*arrow.Schema, arrow.RecordBatch) {
 	mem := memory.DefaultAllocator
 	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{64, 64, 4}, nil, []string{"H", "W", "C"})
 	if err != nil {
@@ -70,19 +103,7 @@ func imageBatch(t testing.TB, rows, labelLen int) []byte {
 		label := fmt.Sprint(r)
 		labels.Append(label + strings.Repeat(".", labelLen-len(label)))
 	}
-	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), images.NewArray(), scores.NewArray(), labels.NewArray()}, int64(rows))
-	var buf bytes.Buffer
-	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return schema, array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), images.NewArray(), scores.NewArray(), labels.NewArray()}, int64(rows))
 }
 
 // TestWindowReadsAtOnce: the first window of a big record batch of images
@@ -191,5 +212,214 @@ func TestLayoutCacheBounded(t *testing.T) {
 		if l, ok := c.get(off); !ok || l.metaLen != off {
 			t.Fatalf("header at %d: %+v, %v; want the one just put", off, l, ok)
 		}
+	}
+}
+
+// overlapLog is a readLog that also records whether a read started
+// while another was under way.
+type overlapLog struct {
+	readLog
+	inflight atomic.Int32
+	overlap  atomic.Bool
+}
+
+func (o *overlapLog) ReadAt(p []byte, off int64) (int, error) {
+	if o.inflight.Add(1) > 1 {
+		o.overlap.Store(true)
+	}
+	defer o.inflight.Add(-1)
+	for range 10 {
+		runtime.Gosched() // reads made at once would start meanwhile
+	}
+	return o.readLog.ReadAt(p, off)
+}
+
+// TestFirstWindowReadsAtOnce: the reads of a file's first row window are
+// made at the same time (the first screen waits for them, and nothing
+// else reads the file yet): both of the first window's reads of a batch
+// with long labels are under way together. A later window's reads go one
+// after another, and every cell of both windows reads right.
+func TestFirstWindowReadsAtOnce(t *testing.T) {
+	data := imageBatch(t, 200, 4000)
+	f, g := openGated(t, data, 0, Options{Budget: 8 << 20})
+	b, _, _ := f.index.batchAt(0)
+	if w := b.windowRows(f.budget); w != 48 {
+		t.Fatalf("window of %d rows, want 48", w)
+	}
+	g.gated.Store(true)
+	done := make(chan error, 1)
+	go func() { done <- f.Load(0) }()
+	sizes := []int{within(t, g.calls, "first read"), within(t, g.calls, "second read made while the first is under way")}
+	sort.Ints(sizes)
+	release(t, g)
+	release(t, g)
+	if err := within(t, done, "Load(0)"); err != nil {
+		t.Fatal(err)
+	}
+	// The small columns (scores, label offsets and values: their guessed
+	// place read ahead to 256 KiB) and the 48 rows' tensors.
+	if want := []int{readAhead, 48 * 64 * 64 * 4}; sizes[0] != want[0] || sizes[1] != want[1] {
+		t.Fatalf("first window's reads of %v bytes, want %v", sizes, want)
+	}
+	g.gated.Store(false)
+
+	// Rows 144..191: their labels lie past what the first window read ahead.
+	l := &overlapLog{readLog: readLog{data: data}}
+	f.ends = f.ends.with(l)
+	if err := f.Load(150); err != nil {
+		t.Fatal(err)
+	}
+	if reads := l.since(0); len(reads) != 2 {
+		t.Fatalf("rows 144..191 took %d reads %v, want 2", len(reads), reads)
+	}
+	if l.overlap.Load() {
+		t.Fatal("a later window's reads overlapped")
+	}
+	for _, row := range []int64{0, 47, 144, 191} {
+		label := fmt.Sprint(row)
+		if got, want := f.Cell(row, 3).Text, Truncate(label+strings.Repeat(".", 4000-len(label)), MaxTextLen); got != want {
+			t.Fatalf("row %d: label %q, want %q", row, got, want)
+		}
+		tt, err := f.Tensor(row, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos, _ := tt.Pos(10, 20, 2)
+		if v, _ := tt.Float64(pos); v != float64(uint8(int(row)+(10*64+20)*4+2)) {
+			t.Fatalf("row %d: image[10][20][2] = %v, want %d", row, v, uint8(int(row)+(10*64+20)*4+2))
+		}
+	}
+}
+
+// smallRowsBatch writes an IPC file of one record batch of rows rows: an
+// int64 id, a 10×10 uint8 tensor (row r's elements r+k), a float32 score
+// and an 8-byte string label, so that in a batch of many rows each small
+// column's buffer is far longer than a window's share of it.
+func smallRowsBatch(t testing.TB, rows int) []byte {
+	mem := memory.DefaultAllocator
+	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{10, 10}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "t", Type: typ},
+		{Name: "score", Type: arrow.PrimitiveTypes.Float32},
+		{Name: "label", Type: arrow.BinaryTypes.String},
+	}, nil)
+	ids, scores, labels := array.NewInt64Builder(mem), array.NewFloat32Builder(mem), array.NewStringBuilder(mem)
+	ts := tensorext.NewFixedShapeTensorBuilder(mem, typ)
+	px := make([]uint8, 100)
+	for r := range rows {
+		ids.Append(int64(r))
+		for k := range px {
+			px[k] = uint8(r + k)
+		}
+		if err := ts.AppendTensor(px); err != nil {
+			t.Fatal(err)
+		}
+		scores.Append(float32(r) / 4)
+		labels.Append(fmt.Sprintf("l%07d", r))
+	}
+	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), ts.NewArray(), scores.NewArray(), labels.NewArray()}, int64(rows))
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestTouchingReadAheadsReadAsOne: in a batch of many small rows, a
+// window's scores, label offsets and label values lie more than the
+// merging gap apart, but each one's read-ahead reaches the next: they are
+// read as one range (the old planner read them one after another, in
+// three). Every cell of the window reads right.
+func TestTouchingReadAheadsReadAsOne(t *testing.T) {
+	const rows = 40000
+	data := smallRowsBatch(t, rows)
+	l := &readLog{data: data}
+	f, err := OpenReader("small-rows.arrow", l, int64(len(data)), Options{Budget: 8 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := len(l.since(0))
+	if err := f.Load(0); err != nil {
+		t.Fatal(err)
+	}
+	// The body starts at byte 872: the ids (8 bytes a row) read ahead to
+	// 256 KiB; the window's 8456 tensors (1 MiB / 124 bytes a row, in
+	// eights) exactly; then from the scores (4 bytes a row) on, up to the
+	// label offsets (4 a row and one, padded to 8), the label values, and
+	// 256 KiB of them: one read.
+	want := []span{{872, readAhead}, {872 + rows*8, 8456 * 100}, {872 + rows*8 + rows*100, rows*4 + 160008 + readAhead}}
+	if got := l.since(opened); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the first window's reads %v, want %v", got, want)
+	}
+	for _, row := range []int64{0, 1, 8455, 8456, 20000, rows - 1} {
+		if got := f.Cell(row, 0).Text; got != fmt.Sprint(row) {
+			t.Fatalf("row %d: id %q", row, got)
+		}
+		if got, want := f.Cell(row, 2).Text, fmt.Sprint(float32(row)/4); got != want {
+			t.Fatalf("row %d: score %q, want %q", row, got, want)
+		}
+		if got, want := f.Cell(row, 3).Text, fmt.Sprintf("l%07d", row); got != want {
+			t.Fatalf("row %d: label %q, want %q", row, got, want)
+		}
+		tt, err := f.Tensor(row, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos, _ := tt.Pos(9, 9)
+		if v, _ := tt.Float64(pos); v != float64(uint8(int(row)+99)) {
+			t.Fatalf("row %d: t[9][9] = %v, want %d", row, v, uint8(int(row)+99))
+		}
+	}
+}
+
+// TestFirstRowsWholeThenWindowOneByOne: when a file's first rows are a
+// record batch read whole, the first row window read after it is a later
+// screen's: its reads go one after another.
+func TestFirstRowsWholeThenWindowOneByOne(t *testing.T) {
+	data := imageBatches(t, 4000, 8, 200)
+	l := &overlapLog{readLog: readLog{data: data}}
+	f, err := OpenReader("images.arrow", l, int64(len(data)), Options{Budget: 8 << 20, SmallFile: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, win, ok := f.Chunk(0); !ok || win != -1 {
+		t.Fatalf("Chunk(0): window %d, %v; want the first batch read whole", win, ok)
+	}
+	if err := f.Load(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	opened := len(l.since(0))
+	l.overlap.Store(false) // Open reads the file's two ends at once
+	if _, win, ok := f.Chunk(8 + 150); !ok || win != 3 {
+		t.Fatalf("Chunk(158): window %d, %v; want window 3 of the second batch", win, ok)
+	}
+	if err := f.Load(8 + 150); err != nil {
+		t.Fatal(err)
+	}
+	// Its header, then the window's ranges: ids, tensors, scores and
+	// label offsets, label values.
+	if reads := l.since(opened); len(reads) != 5 || reads[2].n != 48*64*64*4 {
+		t.Fatalf("rows 144..191 of the second batch took %d reads %v, want 5 (the header, ids, tensors, scores and label offsets, label values)", len(reads), reads)
+	}
+	if l.overlap.Load() {
+		t.Fatal("the reads of a window after the first rows overlapped")
+	}
+	label := "150" + strings.Repeat(".", 4000-3)
+	if got, want := f.Cell(8+150, 3).Text, Truncate(label, MaxTextLen); got != want {
+		t.Fatalf("row 158: label %q, want %q", got, want)
 	}
 }

@@ -69,8 +69,14 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 				}
 				w.file = f
 				w.rows, _ = f.Rows()
-				// Once the frame with its rows has been rendered.
-				afterPaint(ctx, func(ctx app.Context) { ctx.NewActionWithValue(actionWarmedUp, warmUpDone) })
+				// Once the frame with its rows has been rendered: afterPaint
+				// from a Defer, which runs once go-app has rendered them.
+				// Called here, the next animation frame could come (and
+				// end the warm-up) before go-app's next render, so that
+				// the rows were never rendered.
+				ctx.Defer(func(ctx app.Context) {
+					afterPaint(ctx, func(ctx app.Context) { ctx.NewActionWithValue(actionWarmedUp, warmUpDone) })
+				})
 			})
 		})
 	})
