@@ -60,6 +60,11 @@ func imageBatches(t testing.TB, labelLen int, batches ...int) []byte {
 		schema, rec = imageRecord(t, rows, labelLen)
 		recs = append(recs, rec)
 	}
+	return ipcFile(t, schema, recs...)
+}
+
+// ipcFile is the IPC file format of the record batches.
+func ipcFile(t testing.TB, schema *arrow.Schema, recs ...arrow.RecordBatch) []byte {
 	var buf bytes.Buffer
 	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
 	if err != nil {
@@ -322,18 +327,7 @@ func smallRowsBatch(t testing.TB, rows int) []byte {
 		labels.Append(fmt.Sprintf("l%07d", r))
 	}
 	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), ts.NewArray(), scores.NewArray(), labels.NewArray()}, int64(rows))
-	var buf bytes.Buffer
-	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return ipcFile(t, schema, rec)
 }
 
 // TestTouchingReadAheadsReadAsOne: in a batch of many small rows, a
