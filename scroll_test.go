@@ -76,7 +76,9 @@ func TestScrollRows(t *testing.T) {
 			}
 		}
 	}
-	// The rows beyond the view come a frame after the first ones.
+	// The rows beyond the view come in the two frames after the first
+	// ones (data-settled then).
+	b.waitFor(`document.querySelector('[data-role=rows][data-settled=true]') !== null`)
 	b.waitFor(`document.querySelector('[data-row="15"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`)
 	pixels(0)
 

@@ -345,6 +345,22 @@ func TestThumbQueue(t *testing.T) {
 	}
 }
 
+// TestSettleSpan: settle's first step draws about half the rows past the
+// view, its second step the rest.
+func TestSettleSpan(t *testing.T) {
+	for _, c := range []struct{ from, to, end, want int }{
+		{0, 24, 9, 17},      // rows 0–8 in view: 9–16 first, then 17–23
+		{0, 24, 8, 16},      // 8–15, then 16–23
+		{96, 120, 109, 115}, // a link's row 100: 96–99 and 109–114, then 115–119
+		{0, 2, 2, 2},        // fewer rows than the view: nothing left
+		{984, 1000, 1000, 1000},
+	} {
+		if got := settleSpan(c.from, c.to, c.end); got != c.want {
+			t.Errorf("settleSpan(%d, %d, %d) = %d, want %d", c.from, c.to, c.end, got, c.want)
+		}
+	}
+}
+
 // TestBlockSpan: the rows drawn are those in view and overscan rows beyond
 // each edge, the first rounded down to a block of rowBlock rows and as many
 // as the slots, so that scrolling by a row mostly leaves them as they are

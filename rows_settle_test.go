@@ -1,0 +1,80 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// countRows records, from the document's start, each new number of rows
+// drawn in the file view (not the warm-up's hidden one), as the page's
+// renders change it.
+const countRows = `
+window.__rowCounts = [];
+new MutationObserver(() => {
+	const n = [...document.querySelectorAll('.rows-body > [data-row]')].filter(e => !e.closest('.warm-up')).length;
+	const c = window.__rowCounts;
+	if (n > 0 && c[c.length - 1] !== n) c.push(n);
+}).observe(document, {subtree: true, childList: true});
+`
+
+// TestRowsSettleInSteps: a file's first frame draws the rows in view; the
+// rows beyond it come in two more frames, about half each (drawing them all
+// at once was a task of about 100 ms), until data-settled says all are
+// there; rows keep their data meanwhile.
+func TestRowsSettleInSteps(t *testing.T) {
+	skipWithoutSite(t)
+	const rows, h, w = 200, 32, 32
+	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{h, w}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "t", Type: typ}}, nil)
+	ids := array.NewInt64Builder(memory.DefaultAllocator)
+	tb := tensorext.NewFixedShapeTensorBuilder(memory.DefaultAllocator, typ)
+	vals := make([]uint8, rows*h*w)
+	for r := range rows {
+		ids.Append(int64(r))
+		for k := range h * w {
+			vals[r*h*w+k] = uint8(r + k)
+		}
+	}
+	if err := tb.AppendTensors(vals); err != nil {
+		t.Fatal(err)
+	}
+	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), tb.NewArray()}, rows)
+	defer rec.Release()
+	path := writeIPCFile(t, "settle.arrow", schema, rec)
+
+	b := newBrowserWith(t, "", countRows)
+	b.upload(path)
+	b.waitOpened("settle.arrow")
+	b.waitFor(`document.querySelector('[data-role=rows][data-settled=true]') !== null`)
+	var counts []int
+	b.eval(`window.__rowCounts`, &counts)
+	// Rows in view: the container's height over the row height (84 px,
+	// medium previews), plus the one cut at the bottom.
+	var inView int
+	b.eval(`Math.floor((document.querySelector('[data-role=rows]').clientHeight - 36) / 84) + 1`, &inView)
+	if len(counts) != 3 {
+		t.Fatalf("rows drawn went %v: want 3 steps (the rows in view, about half of the rest, all)", counts)
+	}
+	if counts[0] > inView+1 {
+		t.Errorf("first frame drew %d rows, want those in view (%d)", counts[0], inView)
+	}
+	first, second := counts[1]-counts[0], counts[2]-counts[1]
+	if first <= 0 || second <= 0 || first-second > 1 || second-first > 1 {
+		t.Errorf("rows drawn went %v: want the rows beyond the view added in two about equal steps", counts)
+	}
+	// Every row drawn shows its own id.
+	var bad []string
+	b.eval(`[...document.querySelectorAll('.rows-body > [data-row]')].filter(r =>
+		r.querySelector('[data-field=id]')?.textContent.trim() !== r.dataset.row).map(r => r.dataset.row)`, &bad)
+	if len(bad) > 0 {
+		t.Errorf("rows %v do not show their own id", bad)
+	}
+}
