@@ -19,8 +19,12 @@ type Preview struct {
 	c2d  app.Value // the canvas's 2D context (the canvas stays while the component does)
 }
 
-// OnMount draws the image once the canvas exists.
-func (p *Preview) OnMount(ctx app.Context) { p.draw() }
+// OnMount draws the image once the canvas exists; nothing to render again
+// (go-app would render the preview, its row, the table and the page).
+func (p *Preview) OnMount(ctx app.Context) {
+	ctx.PreventUpdate()
+	p.draw()
+}
 
 // OnUpdate redraws after the canvas has taken its new size.
 func (p *Preview) OnUpdate(ctx app.Context) { ctx.Defer(func(app.Context) { p.draw() }) }

@@ -69,8 +69,14 @@ type RowsTable struct {
 func (r *RowsTable) OnMount(ctx app.Context) {
 	mark("rows-mount")
 	r.shown = r.File
+	dpr, size := r.dpr, r.size
 	r.dpr = app.Window().Get("devicePixelRatio").Float()
 	_ = ctx.LocalStorage().Get(previewSizeKey, &r.size)
+	if r.dpr == dpr && r.size == size {
+		// Render drew with these already (cells reads the ratio): go-app
+		// would render the table and the page again after OnMount.
+		ctx.PreventUpdate()
+	}
 	place := func(ctx app.Context) {
 		mark("rows-measure")
 		if r.measure() { // the page's layout gives the table its height
