@@ -241,9 +241,27 @@ func (b *browser) waitFor(js string) {
 // waitWithin polls a JavaScript expression until it is truthy, for up to d:
 // for work whose length follows the machine's load (indexing a file of
 // many record batches by URL, a request each).
+//
+// A poll runs in the page's JavaScript context; when the page navigates
+// meanwhile (the app reloads an empty page once its service worker has a
+// newer build, which a loaded machine can make come late), the context is
+// gone and the poll starts again in the new one, within the same d.
 func (b *browser) waitWithin(js string, d time.Duration) {
 	b.t.Helper()
-	b.run(chromedp.Poll(js, nil, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(d)))
+	deadline := time.Now().Add(d)
+	for {
+		err := chromedp.Run(b.ctx, chromedp.Poll(js, nil, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil {
+			return
+		}
+		if gone := strings.Contains(err.Error(), "Cannot find context with specified id") ||
+			strings.Contains(err.Error(), "Execution context was destroyed"); gone && time.Until(deadline) > 0 {
+			b.t.Logf("the page navigated while waiting for %s (%v): waiting in the new page", js, err)
+			continue
+		}
+		b.screenshot(b.t.Name())
+		b.t.Fatal(err)
+	}
 }
 
 // upload opens a file through the page's <input type=file>.
