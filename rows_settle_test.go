@@ -29,26 +29,8 @@ new MutationObserver(() => {
 func TestRowsSettleInSteps(t *testing.T) {
 	skipWithoutSite(t)
 	const rows, h, w = 200, 32, 32
-	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{h, w}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "t", Type: typ}}, nil)
-	ids := array.NewInt64Builder(memory.DefaultAllocator)
-	tb := tensorext.NewFixedShapeTensorBuilder(memory.DefaultAllocator, typ)
-	vals := make([]uint8, rows*h*w)
-	for r := range rows {
-		ids.Append(int64(r))
-		for k := range h * w {
-			vals[r*h*w+k] = uint8(r + k)
-		}
-	}
-	if err := tb.AppendTensors(vals); err != nil {
-		t.Fatal(err)
-	}
-	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), tb.NewArray()}, rows)
-	defer rec.Release()
-	path := writeIPCFile(t, "settle.arrow", schema, rec)
+	path := tensorRowsFile(t, "settle.arrow", "t", rows, []int{h, w}, nil,
+		func(r int) int64 { return int64(r) }, func(r, k int) uint8 { return uint8(r + k) })
 
 	b := newBrowserWith(t, "", countRows)
 	b.upload(path)
@@ -80,4 +62,35 @@ func TestRowsSettleInSteps(t *testing.T) {
 	if len(bad) > 0 {
 		t.Errorf("rows %v do not show their own id", bad)
 	}
+}
+
+// tensorRowsFile writes an IPC file of one record batch: rows of an int64
+// "id" column (id(r)) and a uint8 fixed_shape_tensor column named field of
+// the given shape and dim_names, element k of row r being value(r, k).
+func tensorRowsFile(t *testing.T, name, field string, rows int, shape []int, dims []string, id func(r int) int64, value func(r, k int) uint8) string {
+	t.Helper()
+	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, shape, nil, dims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := 1
+	for _, d := range shape {
+		size *= d
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: field, Type: typ}}, nil)
+	ids := array.NewInt64Builder(memory.DefaultAllocator)
+	tb := tensorext.NewFixedShapeTensorBuilder(memory.DefaultAllocator, typ)
+	vals := make([]uint8, rows*size)
+	for r := range rows {
+		ids.Append(id(r))
+		for k := range size {
+			vals[r*size+k] = value(r, k)
+		}
+	}
+	if err := tb.AppendTensors(vals); err != nil {
+		t.Fatal(err)
+	}
+	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), tb.NewArray()}, int64(rows))
+	defer rec.Release()
+	return writeIPCFile(t, name, schema, rec)
 }

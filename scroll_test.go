@@ -27,26 +27,8 @@ import (
 func TestScrollRows(t *testing.T) {
 	skipWithoutSite(t)
 	const rows, h, w = 120, 96, 128
-	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{h, w, 3}, nil, []string{"H", "W", "C"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "image", Type: typ}}, nil)
-	ids := array.NewInt64Builder(memory.DefaultAllocator)
-	tb := tensorext.NewFixedShapeTensorBuilder(memory.DefaultAllocator, typ)
-	vals := make([]uint8, rows*h*w*3)
-	for r := range rows {
-		ids.Append(int64(r))
-		for k := range h * w * 3 {
-			vals[r*h*w*3+k] = uint8((r + k) % 251)
-		}
-	}
-	if err := tb.AppendTensors(vals); err != nil {
-		t.Fatal(err)
-	}
-	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), tb.NewArray()}, rows)
-	defer rec.Release()
-	path := writeIPCFile(t, "scroll.arrow", schema, rec)
+	path := tensorRowsFile(t, "scroll.arrow", "image", rows, []int{h, w, 3}, []string{"H", "W", "C"},
+		func(r int) int64 { return int64(r) }, func(r, k int) uint8 { return uint8((r + k) % 251) })
 
 	b := newBrowser(t)
 	b.upload(path)

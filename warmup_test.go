@@ -3,12 +3,6 @@ package main
 import (
 	"fmt"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/tensorview/tensorview/tensorext"
 )
 
 // warmUpWatch records, from the document's start, what the page's warm-up
@@ -59,26 +53,8 @@ func TestWarmUp(t *testing.T) {
 
 	// A file chosen as soon as the page is ready.
 	const rows, h, w = 12, 16, 16
-	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{h, w}, nil, []string{"H", "W"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "mask", Type: typ}}, nil)
-	ids := array.NewInt64Builder(memory.DefaultAllocator)
-	tb := tensorext.NewFixedShapeTensorBuilder(memory.DefaultAllocator, typ)
-	vals := make([]uint8, rows*h*w)
-	for r := range rows {
-		ids.Append(int64(100 + r))
-		for k := range h * w {
-			vals[r*h*w+k] = uint8(r*20 + k%7)
-		}
-	}
-	if err := tb.AppendTensors(vals); err != nil {
-		t.Fatal(err)
-	}
-	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), tb.NewArray()}, rows)
-	defer rec.Release()
-	path := writeIPCFile(t, "masks.arrow", schema, rec)
+	path := tensorRowsFile(t, "masks.arrow", "mask", rows, []int{h, w}, []string{"H", "W"},
+		func(r int) int64 { return int64(100 + r) }, func(r, k int) uint8 { return uint8(r*20 + k%7) })
 
 	b2 := newBrowser(t)
 	b2.upload(path)
