@@ -27,6 +27,10 @@ type State struct {
 	Origin string // embed: the only origin whose messages are taken and to which messages go ("": any parent)
 	// Inspector is the inspector's state, nil when it is closed.
 	Inspector *Inspector
+	// Nested are the nested record batches opened below the file, outermost
+	// first (not in the address: while one is shown, the address names the
+	// file's view without its inspector).
+	Nested []Level
 }
 
 // Inspector is the state of the inspector on one tensor. Dimension numbers
@@ -138,7 +142,7 @@ func (s State) Encode(keep url.Values) string {
 		set("embed", "1")
 		set("origin", s.Origin)
 	}
-	if in := s.Inspector; in != nil {
+	if in := s.Inspector; in != nil && len(s.Nested) == 0 {
 		q.Set("f", in.Field)
 		q.Set("r", strconv.FormatInt(in.Row, 10))
 		if in.Physical {
