@@ -3,116 +3,150 @@ package ui
 import (
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
-// The address bar always holds the view (package viewstate): the Viewer
-// keeps it in v.view and writes it with history.replaceState (scrolling,
-// sliders: no history entries), or pushState when the inspector opens, so
-// that Back closes it. Embedded in an iframe it only replaces (an iframe's
+// The view state has one owner, the Viewer's viewstate.Model: the Viewer
+// tells it what the user and the browser did (v.do) and carries out what it
+// answers here: history writes (replaceState in place, pushState when the
+// inspector opens, history.back() when it closes, so that Back and Forward
+// close and reopen it), timers, the embed message and opening the file a
+// history entry names. Embedded in an iframe it only replaces (an iframe's
 // entries would join the host page's history).
+//
+// The popstate event is the Viewer's alone: go-app's own handler (which
+// would call OnNav for every Back and Forward) is removed, and OnNav is
+// left with what only go-app sees (the page loaded, a link within it
+// followed).
+//
+// While the address is behind the view (a write scheduled, a Back of the
+// page's own under way) the root element says data-address="pending",
+// then "settled": tests wait for it.
 
-const (
-	actionFirstRow = "tv/first-row" // value: int64, the first row in view
-	// addressDelay coalesces address updates (browsers limit how often a
-	// page may call replaceState): the address is written once the view
-	// has not changed for this long.
-	addressDelay = 250 * time.Millisecond
-)
+// actionFirstRow: the rows table's first row in view (value: int64).
+const actionFirstRow = "tv/first-row"
+
+// stepMark is the history.state of an entry the Model pushed for the
+// inspector: a page reloaded on it still closes it by going Back.
+const stepMark = "inspector"
 
 // handleAddress registers the handlers that keep the address up to date.
 func (v *Viewer) handleAddress(ctx app.Context) {
 	ctx.Handle(actionFirstRow, func(ctx app.Context, a app.Action) {
-		v.view.Row = a.Value.(int64)
-		v.scheduleAddress(ctx)
+		v.do(ctx, viewstate.ScrollRow{Row: a.Value.(int64)})
 		// Sent while scrolling: the page shows nothing of it but the
 		// address, so it must not re-render the viewer.
 		ctx.PreventUpdate()
 	})
 	ctx.Handle(actionInspectState, func(ctx app.Context, a app.Action) {
-		if v.inspect == nil {
-			return
+		v.do(ctx, viewstate.InspectorChanged{Inspector: *a.Value.(*viewstate.Inspector)})
+		if !v.st().Embed {
+			ctx.PreventUpdate() // only the embedded page shows the view's link
 		}
-		v.view.Inspector = a.Value.(*viewstate.Inspector)
-		v.scheduleAddress(ctx)
 	})
-	// Back and Forward: the inspector follows the address.
+	app.Window().Set("onpopstate", nil)
 	pop := app.FuncOf(func(this app.Value, args []app.Value) any {
-		ctx.Dispatch(func(ctx app.Context) { v.onPopState(ctx) })
+		query, step := entry()
+		ctx.Dispatch(func(ctx app.Context) { v.do(ctx, viewstate.PopState{Query: query, Step: step}) })
 		return nil
 	})
 	app.Window().Call("addEventListener", "popstate", pop)
 }
 
-// onPopState closes the inspector when the address has none (Back), or
-// opens the one it names (Forward).
-func (v *Viewer) onPopState(ctx app.Context) {
-	st := viewstate.Parse(app.Window().URL().Query())
-	v.pushed = false
-	switch {
-	case st.Inspector == nil && v.inspect != nil:
-		v.inspect, v.view.Inspector = nil, nil
-	case st.Inspector != nil && v.inspect == nil && v.file != nil:
-		if col, ok := v.fieldIndex(st.Inspector.Field); ok {
-			v.inspect, v.restore, v.view.Inspector = &inspectTarget{Col: col, Row: st.Inspector.Row}, st.Inspector, st.Inspector
+// entry is the current history entry's query and whether the Model pushed
+// it for the inspector.
+func entry() (query string, step bool) {
+	st := app.Window().Get("history").Get("state")
+	step = st.Truthy() && st.Type() == app.TypeObject && st.Get("tensorview").Type() == app.TypeString &&
+		st.Get("tensorview").String() == stepMark
+	return app.Window().Get("location").Get("search").String(), step
+}
+
+// do applies a to the view state and carries out its effects, in order.
+func (v *Viewer) do(ctx app.Context, a viewstate.Action) {
+	for _, e := range v.model.Do(a) {
+		switch e := e.(type) {
+		case viewstate.Replace:
+			writeHistory("replaceState", e.Query, e.Step)
+		case viewstate.Push:
+			writeHistory("pushState", e.Query, true)
+		case viewstate.Back:
+			app.Window().Get("history").Call("back")
+		case viewstate.Schedule:
+			gen := e.Gen
+			ctx.After(viewstate.WriteDelay, func(ctx app.Context) {
+				v.do(ctx, viewstate.Flush{Gen: gen})
+				if !v.st().Embed {
+					ctx.PreventUpdate()
+				}
+			})
+		case viewstate.WaitTraversal:
+			gen := e.Gen
+			ctx.After(viewstate.TraversalTimeout, func(ctx app.Context) {
+				v.do(ctx, viewstate.TraversalLost{Gen: gen})
+			})
+		case viewstate.Post:
+			v.post(map[string]any{"type": "tensorview:state", "state": e.Query, "file": e.File, "link": v.link()})
+		case viewstate.OpenURL:
+			v.openURL(ctx, e.URL)
 		}
+	}
+	if settled := v.model.Settled(); settled != v.settled || !v.marked {
+		v.settled, v.marked = settled, true
+		mark := "pending"
+		if settled {
+			mark = "settled"
+		}
+		app.Window().Get("document").Get("documentElement").Call("setAttribute", "data-address", mark)
 	}
 }
 
-// fieldIndex is the column of the field named name.
-func (v *Viewer) fieldIndex(name string) (int, bool) {
-	for i, f := range v.file.Fields() {
-		if f.Name == name {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// scheduleAddress writes the address once the view has rested for
-// addressDelay: while scrolling, the row changes many times a second and
-// each replaceState costs the page several milliseconds.
-func (v *Viewer) scheduleAddress(ctx app.Context) {
-	v.addressAsked = time.Now()
-	if v.addressDue {
-		return
-	}
-	v.addressDue = true
-	var write func(ctx app.Context)
-	write = func(ctx app.Context) {
-		if wait := addressDelay - time.Since(v.addressAsked); wait > 0 {
-			ctx.PreventUpdate()
-			ctx.After(wait, write) // changed since: wait for the rest
-			return
-		}
-		v.addressDue = false
-		v.writeAddress(false)
-		if !v.view.Embed {
-			// Only the embedded page shows the view's link (open-full).
-			ctx.PreventUpdate()
-		}
-	}
-	ctx.After(addressDelay, write)
-}
-
-// writeAddress puts v.view into the address: a new history entry with
-// push (never when embedded), else in place.
-func (v *Viewer) writeAddress(push bool) {
+// writeHistory writes query ("?…" or "") into the history with method.
+func writeHistory(method, query string, step bool) {
 	loc := app.Window().Get("location")
-	search := search(v.view)
-	if search == loc.Get("search").String() {
-		return
+	mark := "view"
+	if step {
+		mark = stepMark
 	}
-	method := "replaceState"
-	if push && !v.view.Embed {
-		method = "pushState"
+	app.Window().Get("history").Call(method, map[string]any{"tensorview": mark}, "", loc.Get("pathname").String()+query)
+}
+
+// st is the view state (empty before OnMount).
+func (v *Viewer) st() viewstate.State {
+	if v.model == nil {
+		return viewstate.State{}
 	}
-	app.Window().Get("history").Call(method, nil, "", loc.Get("pathname").String()+search)
-	v.postState()
+	return v.model.State()
+}
+
+// inspected is the tensor the inspector shows, if it is open on a field of
+// the record batch shown.
+func (v *Viewer) inspected() (t inspectTarget, ok bool) {
+	in := v.st().Inspector
+	if in == nil || v.file == nil {
+		return t, false
+	}
+	for i, f := range v.shown().Fields() {
+		if f.Name == in.Field {
+			return inspectTarget{Col: i, Row: in.Row}, true
+		}
+	}
+	return t, false
+}
+
+// has reports whether the file f has a field named field and a row row.
+func has(fields []string, rows int64) func(string, int64) bool {
+	return func(field string, row int64) bool {
+		for _, f := range fields {
+			if f == field {
+				return row >= 0 && row < rows
+			}
+		}
+		return false
+	}
 }
 
 // search is the address's query ("?…", or "" for none) for st, keeping
@@ -129,23 +163,26 @@ func search(st viewstate.State) string {
 // link is hidden, and building it costs the viewer's renders while
 // scrolling).
 func (v *Viewer) fullLink() string {
-	if !v.view.Embed {
+	if !v.st().Embed {
 		return ""
 	}
 	return v.link()
 }
 
-// link is the address of the view for the full page (embed mode off).
+// link is the address of the view for the full page (embed mode off),
+// with the file's URL absolute (the link may be shared anywhere).
 func (v *Viewer) link() string {
-	st := v.view
+	st := v.st()
 	st.Embed, st.Origin = false, ""
-	loc := app.Window().Get("location")
-	return loc.Get("origin").String() + loc.Get("pathname").String() + search(st)
+	page := app.Window().URL()
+	if ref, err := url.Parse(st.URL); err == nil && st.URL != "" {
+		st.URL = page.ResolveReference(ref).String()
+	}
+	return page.Scheme + "://" + page.Host + page.Path + search(st)
 }
 
 // copyLink copies the view's link to the clipboard.
 func (v *Viewer) copyLink(ctx app.Context, e app.Event) {
-	v.writeAddress(false)
 	clip := app.Window().Get("navigator").Get("clipboard")
 	if !clip.Truthy() {
 		v.note = "copy the address from the address bar"

@@ -11,7 +11,10 @@ import (
 //	into the iframe: {type: "tensorview:open", url}            open a file by URL
 //	                 {type: "tensorview:open", name, data}     data: ArrayBuffer or Blob
 //	out of it:       {type: "tensorview:ready"}                once it listens
-//	                 {type: "tensorview:state", state, link}   state: the view's query; link: the full page's address
+//	                 {type: "tensorview:state", state, file, link}
+//	                     after every change of the view (a file opened, posted ones
+//	                     too): state, the view's query; file, the name of the file
+//	                     shown; link, the full page's address
 //
 // Messages are taken only from the window that embeds the page
 // (event.source === window.parent) and, when ?origin= is given, only from
@@ -31,7 +34,7 @@ func (v *Viewer) handleMessages(ctx app.Context) {
 		if !e.Get("source").Equal(parent) {
 			return nil
 		}
-		if o := v.view.Origin; o != "" && e.Get("origin").String() != o {
+		if o := v.st().Origin; o != "" && e.Get("origin").String() != o {
 			return nil
 		}
 		data := e.Get("data")
@@ -40,10 +43,7 @@ func (v *Viewer) handleMessages(ctx app.Context) {
 		}
 		if u := data.Get("url"); u.Type() == app.TypeString {
 			raw := u.String()
-			ctx.Dispatch(func(ctx app.Context) {
-				v.urlParam = raw
-				v.openURL(ctx, raw)
-			})
+			ctx.Dispatch(func(ctx app.Context) { v.openURL(ctx, raw) })
 			return nil
 		}
 		name := "data.arrow"
@@ -74,11 +74,6 @@ func embedder() (parent app.Value, ok bool) {
 	return parent, parent.Truthy() && !parent.Equal(win.JSValue())
 }
 
-// postState tells the host page the view changed.
-func (v *Viewer) postState() {
-	v.post(map[string]any{"type": "tensorview:state", "state": v.view.Encode(nil), "link": v.link()})
-}
-
 // post sends a message to the embedding page, if any.
 func (v *Viewer) post(msg map[string]any) {
 	parent, ok := embedder()
@@ -86,8 +81,8 @@ func (v *Viewer) post(msg map[string]any) {
 		return
 	}
 	target := "*"
-	if v.view.Origin != "" {
-		target = v.view.Origin
+	if o := v.st().Origin; o != "" {
+		target = o
 	}
 	parent.Call("postMessage", msg, target)
 }

@@ -50,8 +50,7 @@ type Viewer struct {
 	mounted bool   // OnMount has run: the page is the wasm's (data-ready="true")
 	warmUp  string // "" until the warm-up (WarmUp) ends: warmUpDone, warmUpFailed or warmUpSkipped (a file was opened first); it runs once
 	update  bool   // a newer build has been downloaded
-	inspect *inspectTarget
-	schema  bool // the schema panel is open (remembered in local storage)
+	schema  bool   // the schema panel was open last (remembered in local storage): a file opens with it so
 	// panelFilled: the schema panel has its content while closed (after
 	// the file's first frame).
 	panelFilled bool
@@ -63,19 +62,16 @@ type Viewer struct {
 	task     string // what progress measures: "index" or "download"
 	cancel   context.CancelFunc
 	src      source // where file is read from
-	urlParam string // the url parameter last opened
 	changed  string // the file changed on the server while being read
 
-	view       viewstate.State      // what the address holds
-	pending    *viewstate.State     // a link's view, for the next file opened
-	restore    *viewstate.Inspector // a link's inspector state
-	startRow   int64                // a link's first row
-	pushed     bool                 // the inspector's history entry is ours to pop
-	addressDue bool                 // an address update is scheduled
-	note       string               // a short status in the top bar ("link copied")
-	opens      int                  // files asked to open so far: a slow open that a newer one overtook is dropped
-
-	addressAsked time.Time // when the view last changed (scheduleAddress)
+	// model owns the view state: the file's view (first row, schema
+	// panel, inspector and its session, nested levels) and the address
+	// (address.go). Nil until OnMount.
+	model           *viewstate.Model
+	settled, marked bool   // data-address as last set (address.go)
+	startRow        int64  // the rows table's first row when a file or level is shown
+	note            string // a short status in the top bar ("link copied")
+	opens           int    // files asked to open so far: a slow open that a newer one overtook is dropped
 
 	// nested record batches opened below file (arrow.turtle values), the
 	// last one shown in the grid; empty when the file itself is shown.
@@ -87,6 +83,7 @@ type Viewer struct {
 type nestedLevel struct {
 	file  *decode.File
 	label string // for the breadcrumb
+	field string // the field of the level above it was opened from
 	row   int64  // the row of the level above it was opened from
 }
 
@@ -133,6 +130,7 @@ func (v *Viewer) OnMount(ctx app.Context) {
 		v.budget = int64(mib * (1 << 20))
 	}
 	tuneGC(v.budget)
+	v.model = viewstate.NewModel(app.Window().URL().String())
 	ctx.Dispatch(func(ctx app.Context) {
 		v.mounted = true
 		if v.state == "" {
@@ -175,15 +173,9 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	})
 	ctx.Handle(actionInspect, func(ctx app.Context, a app.Action) {
 		t := a.Value.(inspectTarget)
-		v.inspect, v.restore = &t, nil
-		if len(v.nested) > 0 {
-			// The address names fields of the file, not of a nested batch.
-			ctx.Update()
-			return
+		if f := v.shown(); f != nil && t.Col < len(f.Fields()) {
+			v.do(ctx, viewstate.OpenInspector{Field: f.Fields()[t.Col].Name, Row: t.Row})
 		}
-		v.view.Inspector = &viewstate.Inspector{Field: v.file.Fields()[t.Col].Name, Row: t.Row, Y: -1, X: -1, Channel: -1}
-		v.writeAddress(true)
-		v.pushed = !v.view.Embed
 		ctx.Update()
 	})
 	ctx.Handle(actionNested, func(ctx app.Context, a app.Action) {
@@ -196,8 +188,9 @@ func (v *Viewer) OnMount(ctx app.Context) {
 			return
 		}
 		label := fmt.Sprintf("%s, row %d: %s", f.Fields()[t.Col].Name, t.Row, inner.Name)
-		v.nested = append(v.nested, nestedLevel{file: inner, label: label, row: t.Row})
-		v.inspect, v.errText, v.startRow = nil, "", 0
+		v.nested = append(v.nested, nestedLevel{file: inner, label: label, field: f.Fields()[t.Col].Name, row: t.Row})
+		v.errText, v.startRow = "", 0
+		v.do(ctx, viewstate.SetNested{Levels: v.levels()})
 		ctx.Update()
 	})
 	ctx.Handle(actionCrumb, func(ctx app.Context, a app.Action) {
@@ -207,23 +200,30 @@ func (v *Viewer) OnMount(ctx app.Context) {
 		}
 		v.startRow = v.nested[k].row // back where the batch was opened from
 		v.closeNested(k)
-		v.inspect = nil
+		v.do(ctx, viewstate.SetNested{Levels: v.levels()})
 		ctx.Update()
 	})
-	ctx.Handle(actionCloseInspect, func(ctx app.Context, a app.Action) {
-		t := v.inspect
-		v.inspect, v.view.Inspector = nil, nil
-		if v.pushed {
-			v.pushed = false
-			app.Window().Get("history").Call("back") // to the address before the inspector
-		} else {
-			v.writeAddress(false)
+	// Escape closes the inspector wherever the focus is (the dialog takes
+	// it when it opens, but a file picked or a click outside the viewer
+	// can move it): a listener on the window, after the dialog's own.
+	app.Window().Call("addEventListener", "keydown", app.FuncOf(func(this app.Value, args []app.Value) any {
+		if e := args[0]; e.Get("key").String() == "Escape" && !e.Get("defaultPrevented").Bool() {
+			ctx.Dispatch(func(ctx app.Context) {
+				if v.st().Inspector != nil {
+					ctx.NewAction(actionCloseInspect)
+				}
+			})
 		}
+		return nil
+	}))
+	ctx.Handle(actionCloseInspect, func(ctx app.Context, a app.Action) {
+		t, open := v.inspected()
+		v.do(ctx, viewstate.CloseInspector{})
 		ctx.Update()
 		// Give the keyboard back to the cell the inspector was opened from.
 		ctx.Defer(func(app.Context) {
 			doc := app.Window().Get("document")
-			if t != nil {
+			if open {
 				if c := doc.Call("querySelector", fmt.Sprintf(`[data-row="%d"] [data-col="%d"]`, t.Row, t.Col)); c.Truthy() {
 					c.Call("focus", map[string]any{"preventScroll": true})
 					return
@@ -235,41 +235,24 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	v.takeBooted(ctx)
 }
 
-// OnNav opens the file the address's url parameter names, when it is not
-// the one shown (on load, after a link to another file, Back and Forward).
+// OnNav reads the address into the view state when go-app reports a
+// navigation: the page loaded, or a link within it followed (a sample).
+// Back and Forward are the popstate handler's (address.go).
 func (v *Viewer) OnNav(ctx app.Context) {
-	st := viewstate.Parse(app.Window().URL().Query())
-	v.view.Embed, v.view.Origin = st.Embed, st.Origin
-	if st.URL == "" || st.URL == v.urlParam {
-		if v.file == nil && v.pending == nil && (st.Row > 0 || st.Inspector != nil || st.Schema) {
-			v.pending = &st // a link's view, for the file dropped next
-		}
+	if v.model == nil {
 		return
 	}
-	v.urlParam, v.pending = st.URL, &st
-	v.openURL(ctx, st.URL)
+	query, step := entry()
+	v.do(ctx, viewstate.Link{Query: query, Step: step})
 }
 
-// applyPending sets up a link's view of the file just opened from src: its
-// first row, schema panel and inspector.
-func (v *Viewer) applyPending(src source) {
-	p := v.pending
-	v.pending, v.restore, v.startRow = nil, nil, 0
-	v.view = viewstate.State{URL: src.URL, Embed: v.view.Embed, Origin: v.view.Origin, Schema: v.schema}
-	if p == nil || (p.URL != "" && p.URL != src.URL) {
-		return
+// levels are the nested levels shown, for the view state.
+func (v *Viewer) levels() []viewstate.Level {
+	out := make([]viewstate.Level, len(v.nested))
+	for i, l := range v.nested {
+		out[i] = viewstate.Level{Field: l.field, Row: l.row}
 	}
-	v.startRow, v.view.Row = p.Row, p.Row
-	if p.Schema {
-		v.schema, v.view.Schema = true, true
-	}
-	if in := p.Inspector; in != nil {
-		if col, ok := v.fieldIndex(in.Field); ok {
-			if rows, _ := v.file.Rows(); in.Row < rows {
-				v.inspect, v.restore, v.view.Inspector = &inspectTarget{Col: col, Row: in.Row}, in, in
-			}
-		}
-	}
+	return out
 }
 
 // quickOpen is how long opening a file may hold the page before it shows
@@ -351,13 +334,14 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		}
 		v.src.stop()
 		v.src, v.changed = src, ""
-		if src.URL != "" {
-			v.urlParam = src.URL
-		}
-		v.file, v.state, v.inspect = o.f, stateReady, nil
+		v.file, v.state = o.f, stateReady
 		v.rows, v.exact = o.f.Rows()
-		v.applyPending(src)
-		v.writeAddress(false)
+		names := make([]string, len(o.f.Fields()))
+		for i, f := range o.f.Fields() {
+			names[i] = f.Name
+		}
+		v.do(ctx, viewstate.FileOpened{Name: o.f.Name, URL: src.URL, Schema: v.schema, Has: has(names, v.rows)})
+		v.startRow = v.st().Row
 		v.panelFilled = false
 		ctx.Defer(func(ctx app.Context) {
 			afterPaint(ctx, func(ctx app.Context) {
@@ -440,7 +424,9 @@ func (v *Viewer) Render() app.UI {
 	if state == "" {
 		state = stateLoading
 	}
-	return app.Div().Class("viewer").Attr("data-state", state).Attr("data-embed", v.view.Embed).
+	view := v.st()
+	target, inspecting := v.inspected()
+	return app.Div().Class("viewer").Attr("data-state", state).Attr("data-embed", view.Embed).
 		Attr("data-ready", v.mounted).Attr("data-warm-up", v.warmUp).
 		OnDragEnter(v.onDragOver).OnDragOver(v.onDragOver).OnDragLeave(v.onDragLeave).OnDrop(v.onDrop).
 		OnKeyDown(v.onKeyDown).
@@ -458,7 +444,7 @@ func (v *Viewer) Render() app.UI {
 						&URLForm{Compact: true},
 						&FileInfo{File: v.file, Rows: v.rows, Exact: v.exact, Batches: v.file.NumBatches()},
 						app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
-							Aria("expanded", v.schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
+							Aria("expanded", view.Schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 						app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
 							Title("Copy a link to this view").Text("Copy link").OnClick(v.copyLink),
 						app.Span().Class("note").Attr("data-role", "note").Attr("aria-live", "polite").Text(v.note),
@@ -524,7 +510,7 @@ func (v *Viewer) Render() app.UI {
 			),
 			app.If(v.file != nil, func() app.UI {
 				shown := v.shown()
-				filled := v.schema || v.panelFilled
+				filled := view.Schema || v.panelFilled
 				rows := v.rows
 				if shown != v.file {
 					rows, _ = shown.Rows()
@@ -539,7 +525,7 @@ func (v *Viewer) Render() app.UI {
 					// content comes after the file's first frame
 					// (data-filled: true from then on), which it is not
 					// part of.
-					app.Aside().ID("schema-panel").Class(panelClass(v.schema)).Attr("data-role", "schema-panel").Attr("data-filled", filled).Body(
+					app.Aside().ID("schema-panel").Class(panelClass(view.Schema)).Attr("data-role", "schema-panel").Attr("data-filled", filled).Body(
 						app.Button().Type("button").Class("close").Attr("data-action", "close-schema").Aria("label", "Close the schema").
 							Text("×").OnClick(v.toggleSchema),
 						app.If(filled && len(shown.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: shown.Metadata} }),
@@ -548,8 +534,8 @@ func (v *Viewer) Render() app.UI {
 					&RowsTable{File: shown, Rows: rows, Start: v.startRow},
 				)
 			}),
-			app.If(v.file != nil && v.inspect != nil, func() app.UI {
-				return &Inspector{File: v.shown(), Col: v.inspect.Col, Row: v.inspect.Row, Restore: v.restore}
+			app.If(inspecting, func() app.UI {
+				return &Inspector{File: v.shown(), Col: target.Col, Row: target.Row, Restore: view.Inspector}
 			}),
 		)
 }
@@ -568,10 +554,9 @@ const schemaKey = "tensorview-schema-open"
 
 // toggleSchema opens or closes the schema panel and remembers it.
 func (v *Viewer) toggleSchema(ctx app.Context, e app.Event) {
-	v.schema = !v.schema
+	v.schema = !v.st().Schema
 	ctx.LocalStorage().Set(schemaKey, v.schema)
-	v.view.Schema = v.schema
-	v.writeAddress(false)
+	v.do(ctx, viewstate.SetSchema{Open: v.schema})
 }
 
 func panelClass(open bool) string {
