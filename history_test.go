@@ -5,7 +5,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -51,42 +53,49 @@ func settledOn(row int) string {
 		&& (p => p.get('f') === 't' && p.get('r') === '%d')(new URL(location.href).searchParams)`, row, row)
 }
 
-// openCell is a page statement that opens row r's tensor.
-func openCell(r int) string {
-	return fmt.Sprintf(`document.querySelector('[data-row="%d"] [data-tensor][data-field="t"]').click();`, r)
+// clickCell clicks row r's tensor as a person does (the mouse at the
+// cell's centre: whatever is on top there gets the click).
+func clickCell(r int) chromedp.Action {
+	return chromedp.Click(fmt.Sprintf(`[data-row="%d"] [data-tensor][data-field="t"]`, r), chromedp.ByQuery)
 }
 
 // TestQuickSequences closes the inspector (Escape, its × button, the
-// browser's Back) or the schema panel, then opens another tensor after
-// each of historyDelays: the tensor opened last shows and the address
-// names it; Back closes it (only it: the schema panel stays as it was) and
-// Forward reopens it.
+// browser's Back) or the schema panel, then clicks another tensor after
+// each of historyDelays, with real key presses and mouse clicks: the
+// tensor clicked last shows and the address names it; Back closes it
+// (only it: the schema panel stays as it was) and Forward reopens it.
 func TestQuickSequences(t *testing.T) {
 	b := newHistoryBrowser(t)
 	b.run(chromedp.Navigate(b.base + "?url=../files/t.arrow"))
 	b.waitOpened("t.arrow")
 	b.waitFor(settledOn(-1))
 
-	closers := map[string]string{
-		"escape": `document.querySelector('[data-role=inspector]').dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true, cancelable: true}));`,
-		"button": `document.querySelector('[data-role=inspector] [data-action=close]').click();`,
+	closers := map[string]chromedp.Action{
+		"escape": chromedp.KeyEvent("\x1b"),
+		"button": chromedp.Click(`[data-role=inspector] [data-action=close]`, chromedp.ByQuery),
 		// The browser's Back has happened when its popstate reaches the
 		// page: the delay counts from then.
-		"back": `await new Promise(r => { addEventListener('popstate', r, {once: true}); history.back(); });`,
+		"back": chromedp.Evaluate(`new Promise(r => { addEventListener('popstate', () => r(true), {once: true}); history.back(); })`, nil,
+			func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+	}
+	backForward := func() {
+		b.eval(`history.back(), true`, nil)
+		b.waitFor(settledOn(-1))
+		b.eval(`history.forward(), true`, nil)
+		b.waitFor(settledOn(1))
+		b.eval(`history.back(), true`, nil)
+		b.waitFor(settledOn(-1))
 	}
 	for _, how := range []string{"escape", "button", "back"} {
 		for _, d := range historyDelays {
 			t.Run(fmt.Sprintf("%s then open after %d ms", how, d), func(t *testing.T) {
-				b.eval(`(async () => { `+openCell(0)+` })()`, nil)
+				b.run(clickCell(0))
 				b.waitFor(settledOn(0))
-				b.eval(fmt.Sprintf(`(async () => { %s await new Promise(r => setTimeout(r, %d)); %s return true; })()`, closers[how], d, openCell(1)), nil)
+				// The delay is the test's data: how quickly the person
+				// clicks the next tensor.
+				b.run(closers[how], chromedp.Sleep(time.Duration(d)*time.Millisecond), clickCell(1))
 				b.waitFor(settledOn(1))
-				b.eval(`history.back(), true`, nil)
-				b.waitFor(settledOn(-1))
-				b.eval(`history.forward(), true`, nil)
-				b.waitFor(settledOn(1))
-				b.eval(`history.back(), true`, nil)
-				b.waitFor(settledOn(-1))
+				backForward()
 			})
 		}
 	}
@@ -94,30 +103,23 @@ func TestQuickSequences(t *testing.T) {
 	schemaOpen := `document.querySelector('[data-role=schema-panel].open') !== null`
 	for _, d := range historyDelays {
 		t.Run(fmt.Sprintf("schema closed then open after %d ms", d), func(t *testing.T) {
-			b.eval(`document.querySelector('[data-action=toggle-schema]').click(), true`, nil)
+			b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
 			b.waitFor(schemaOpen + ` && new URL(location.href).searchParams.get('schema') === '1' && ` + settledOn(-1))
-			b.eval(fmt.Sprintf(`(async () => { document.querySelector('[data-action=close-schema]').click();
-				await new Promise(r => setTimeout(r, %d)); %s return true; })()`, d, openCell(1)), nil)
+			b.run(chromedp.Click(`[data-action=close-schema]`, chromedp.ByQuery), chromedp.Sleep(time.Duration(d)*time.Millisecond), clickCell(1))
 			b.waitFor(settledOn(1))
-			check := func(when string) {
-				var s struct {
-					Open   bool
-					Search string
-				}
-				b.eval(`({Open: `+schemaOpen+`, Search: location.search})`, &s)
-				if s.Open || strings.Contains(s.Search, "schema") {
-					t.Errorf("%s: schema panel open %v, address %q: want it closed", when, s.Open, s.Search)
-				}
+			var s struct {
+				Open   bool
+				Search string
 			}
-			check("opened")
-			b.eval(`history.back(), true`, nil)
-			b.waitFor(settledOn(-1))
-			check("Back")
-			b.eval(`history.forward(), true`, nil)
-			b.waitFor(settledOn(1))
-			check("Forward")
-			b.eval(`history.back(), true`, nil)
-			b.waitFor(settledOn(-1))
+			b.eval(`({Open: `+schemaOpen+`, Search: location.search})`, &s)
+			if s.Open || strings.Contains(s.Search, "schema") {
+				t.Errorf("schema panel open %v, address %q: want it closed", s.Open, s.Search)
+			}
+			backForward()
+			b.eval(`({Open: `+schemaOpen+`, Search: location.search})`, &s)
+			if s.Open || strings.Contains(s.Search, "schema") {
+				t.Errorf("after Back, Forward, Back: schema panel open %v, address %q: want it closed", s.Open, s.Search)
+			}
 		})
 	}
 }

@@ -171,6 +171,10 @@ func TestServiceWorkerOnDemand(t *testing.T) {
 		if !strings.Contains(js, want) || !strings.Contains(js, "await cache.put(request, response.clone());") {
 			t.Errorf("base %q: app-worker.js does not cache the on-demand files (go-app's template changed?); want %s in:\n%s", base, want, js)
 		}
+		if strings.Contains(js, `addEventListener("install", async`) || strings.Contains(js, `addEventListener("activate", async`) ||
+			strings.Count(js, "})());\n});") < 2 {
+			t.Errorf("base %q: app-worker.js's install and activate handlers are not kept alive by event.waitUntil (go-app's template changed?):\n%s", base, js)
+		}
 		install := regexp.MustCompile(`const resourcesToCache = (\[.*\]);`).FindStringSubmatch(js)
 		if install == nil || !strings.Contains(install[1], base+"/web/app.wasm") || strings.Contains(install[1], "parquet") {
 			t.Errorf("base %q: the install list should hold app.wasm and not the Parquet reader: %v", base, install)

@@ -64,18 +64,82 @@ async function fetchWithCache(request) {
   return response;
 }`
 
+// defaultInstall is the install handler of go-app's service worker
+// (v10.1.11): an async listener that never calls event.waitUntil. The
+// Service Workers spec lets the browser stop a worker once its event
+// handlers have returned, which would leave a newer build's worker
+// "waiting" behind the old one (its cache not filled, skipWaiting never
+// called) and the page never told of it. Chromium here keeps the worker
+// alive long enough either way (TestNewBuildKeepsThePage passes with
+// both handlers); the waitUntil makes it so by the spec's rules.
+const defaultInstall = `self.addEventListener("install", async (event) => {
+  try {
+    console.log("installing app worker {{.Version}}");
+    await installWorker();
+    await self.skipWaiting();
+  } catch (error) {
+    console.error("error during installation:", error);
+  }
+});`
+
+// installWithWaitUntil replaces it: the same steps, kept alive by
+// event.waitUntil.
+const installWithWaitUntil = `self.addEventListener("install", (event) => {
+  // tensorview: the worker lives until its cache is filled and it skipped
+  // waiting (go-app's handler returns at once).
+  event.waitUntil((async () => {
+    try {
+      console.log("installing app worker {{.Version}}");
+      await installWorker();
+      await self.skipWaiting();
+    } catch (error) {
+      console.error("error during installation:", error);
+    }
+  })());
+});`
+
+// defaultActivate and activateWithWaitUntil: the same for the activate
+// handler, whose cache clean-up and clients.claim may otherwise be cut
+// short.
+const defaultActivate = `self.addEventListener("activate", async (event) => {
+  try {
+    await deletePreviousCaches(); // Await cache cleanup
+    await self.clients.claim(); // Ensure the service worker takes control of the clients
+    console.log("app worker {{.Version}} is activated");
+  } catch (error) {
+    console.error("error during activation:", error);
+  }
+});`
+
+const activateWithWaitUntil = `self.addEventListener("activate", (event) => {
+  // tensorview: kept alive until the old caches are gone and the pages
+  // are claimed (go-app's handler returns at once).
+  event.waitUntil((async () => {
+    try {
+      await deletePreviousCaches();
+      await self.clients.claim();
+      console.log("app worker {{.Version}} is activated");
+    } catch (error) {
+      console.error("error during activation:", error);
+    }
+  })());
+});`
+
 // serviceWorker is go-app's service worker template with onDemandFetch
-// for the site served under base ("" or "/path"). It is go-app's own
-// template when that no longer has the expected fetch handler
-// (TestServiceWorkerOnDemand fails then).
+// for the site served under base ("" or "/path"), and its install and
+// activate handlers kept alive by event.waitUntil. Each replacement is
+// made only where go-app's template still has the expected text
+// (TestServiceWorkerOnDemand fails otherwise).
 func serviceWorker(base string) string {
-	if !strings.Contains(app.DefaultAppWorkerJS, defaultFetch) {
-		return app.DefaultAppWorkerJS
+	js := app.DefaultAppWorkerJS
+	if strings.Contains(js, defaultFetch) {
+		paths := make([]string, len(OnDemand))
+		for i, p := range OnDemand {
+			paths[i] = base + p
+		}
+		list, _ := json.Marshal(paths)
+		js = strings.Replace(js, defaultFetch, strings.Replace(onDemandFetch, "ONDEMAND", string(list), 1), 1)
 	}
-	paths := make([]string, len(OnDemand))
-	for i, p := range OnDemand {
-		paths[i] = base + p
-	}
-	list, _ := json.Marshal(paths)
-	return strings.Replace(app.DefaultAppWorkerJS, defaultFetch, strings.Replace(onDemandFetch, "ONDEMAND", string(list), 1), 1)
+	js = strings.Replace(js, defaultInstall, installWithWaitUntil, 1)
+	return strings.Replace(js, defaultActivate, activateWithWaitUntil, 1)
 }

@@ -50,6 +50,9 @@ func (v *Viewer) handleAddress(ctx app.Context) {
 	app.Window().Set("onpopstate", nil)
 	pop := app.FuncOf(func(this app.Value, args []app.Value) any {
 		query, step := entry()
+		if q, _ := url.ParseQuery(strings.TrimPrefix(query, "?")); !q.Has("f") && v.st().Inspector != nil {
+			hideInspector() // Back closes it: a click right after lands on the rows
+		}
 		ctx.Dispatch(func(ctx app.Context) { v.do(ctx, viewstate.PopState{Query: query, Step: step}) })
 		return nil
 	})
@@ -92,6 +95,14 @@ func (v *Viewer) do(ctx app.Context, a viewstate.Action) {
 			v.post(map[string]any{"type": "tensorview:state", "state": e.Query, "file": e.File, "link": v.link()})
 		case viewstate.OpenURL:
 			v.openURL(ctx, e.URL)
+		}
+	}
+	switch a.(type) {
+	case viewstate.OpenInspector, viewstate.CloseInspector, viewstate.PopState, viewstate.FileOpened, viewstate.SetNested:
+		if v.model.State().Inspector != nil {
+			showInspector()
+		} else {
+			ctx.Defer(func(app.Context) { showInspector() }) // once it is gone
 		}
 	}
 	if settled := v.model.Settled(); settled != v.settled || !v.marked {
@@ -193,4 +204,17 @@ func (v *Viewer) copyLink(ctx app.Context, e app.Event) {
 	}, func(reason string) {
 		ctx.Dispatch(func(app.Context) { v.note = "could not copy the link: " + reason })
 	})
+}
+
+// hideInspector hides the inspector and lets clicks through it at once,
+// before the render that removes it (go-app renders in the next frame): a
+// click right after Escape, × or Back reaches the rows, as the person
+// sees them. showInspector undoes it; the Viewer calls it once the
+// inspector is gone, or when one opens.
+func hideInspector() {
+	app.Window().Get("document").Get("documentElement").Call("setAttribute", "data-closing", "")
+}
+
+func showInspector() {
+	app.Window().Get("document").Get("documentElement").Call("removeAttribute", "data-closing")
 }

@@ -260,7 +260,10 @@ func (in *Inspector) apply(cmd func(*inspect.Session) bool) bool {
 	return in.session != nil && cmd(in.session)
 }
 
-func (in *Inspector) close(ctx app.Context) { ctx.NewAction(actionCloseInspect) }
+func (in *Inspector) close(ctx app.Context) {
+	hideInspector()
+	ctx.NewAction(actionCloseInspect)
+}
 
 func (in *Inspector) onKeyDown(ctx app.Context, e app.Event) {
 	if e.Get("key").String() == "Escape" {

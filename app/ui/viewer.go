@@ -104,13 +104,29 @@ func (v *Viewer) closeNested(k int) {
 	v.nested = v.nested[:k]
 }
 
-// OnAppUpdate is called when the service worker has fetched a newer build.
+// OnAppUpdate is called when go-app's service worker has installed a newer
+// build. The page is never reloaded for it: a file picked, dropped or
+// linked may be on its way in (between a pick and its open there is no
+// state that says so for sure), so the page offers the reload instead.
+// go-app also calls it when the first service worker of a page loaded from
+// the network claims it (clients.claim in its activate handler can come
+// before the page sees the activation): that page is the newest build, so
+// only a page loaded under a service worker is told of an update.
 func (v *Viewer) OnAppUpdate(ctx app.Context) {
-	if v.file == nil && v.state != stateLoading {
-		ctx.Reload()
+	if !controlledAtLoad() {
 		return
 	}
 	v.update = true
+}
+
+// controlledAtLoad reports whether a service worker answered the page's
+// navigation (Navigation Timing's workerStart is 0 otherwise).
+func controlledAtLoad() bool {
+	nav := app.Window().Get("performance").Call("getEntriesByType", "navigation")
+	if !nav.Truthy() || nav.Length() == 0 {
+		return true // no timing: assume an update
+	}
+	return nav.Index(0).Get("workerStart").Float() > 0
 }
 
 // OnPreRender sets the state of the server-rendered page (app/site writes
@@ -207,7 +223,8 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	// it when it opens, but a file picked or a click outside the viewer
 	// can move it): a listener on the window, after the dialog's own.
 	app.Window().Call("addEventListener", "keydown", app.FuncOf(func(this app.Value, args []app.Value) any {
-		if e := args[0]; e.Get("key").String() == "Escape" && !e.Get("defaultPrevented").Bool() {
+		if e := args[0]; e.Get("key").String() == "Escape" && !e.Get("defaultPrevented").Bool() && v.st().Inspector != nil {
+			hideInspector()
 			ctx.Dispatch(func(ctx app.Context) {
 				if v.st().Inspector != nil {
 					ctx.NewAction(actionCloseInspect)
@@ -459,8 +476,8 @@ func (v *Viewer) Render() app.UI {
 			// keeps its place (and its scroll position) when a message shows.
 			app.Div().Class("messages").Body(
 				app.If(v.update, func() app.UI {
-					return app.P().Class("update").Body(
-						app.Text("A new version of tensorview is available. "),
+					return app.P().Class("update").Attr("data-role", "update").Attr("aria-live", "polite").Body(
+						app.Text("A new version of tensorview is ready. "),
 						app.Button().Type("button").Class("link").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
 					)
 				}),
