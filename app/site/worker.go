@@ -64,66 +64,32 @@ async function fetchWithCache(request) {
   return response;
 }`
 
-// defaultInstall is the install handler of go-app's service worker
-// (v10.1.11): an async listener that never calls event.waitUntil. The
-// Service Workers spec lets the browser stop a worker once its event
-// handlers have returned, which would leave a newer build's worker
-// "waiting" behind the old one (its cache not filled, skipWaiting never
-// called) and the page never told of it. Chromium here keeps the worker
-// alive long enough either way (TestNewBuildKeepsThePage passes with
-// both handlers); the waitUntil makes it so by the spec's rules.
-const defaultInstall = `self.addEventListener("install", async (event) => {
-  try {
-    console.log("installing app worker {{.Version}}");
-    await installWorker();
-    await self.skipWaiting();
-  } catch (error) {
-    console.error("error during installation:", error);
-  }
-});`
-
-// installWithWaitUntil replaces it: the same steps, kept alive by
-// event.waitUntil.
-const installWithWaitUntil = `self.addEventListener("install", (event) => {
-  // tensorview: the worker lives until its cache is filled and it skipped
-  // waiting (go-app's handler returns at once).
-  event.waitUntil((async () => {
-    try {
-      console.log("installing app worker {{.Version}}");
-      await installWorker();
-      await self.skipWaiting();
-    } catch (error) {
-      console.error("error during installation:", error);
-    }
-  })());
-});`
-
-// defaultActivate and activateWithWaitUntil: the same for the activate
-// handler, whose cache clean-up and clients.claim may otherwise be cut
-// short.
-const defaultActivate = `self.addEventListener("activate", async (event) => {
-  try {
-    await deletePreviousCaches(); // Await cache cleanup
-    await self.clients.claim(); // Ensure the service worker takes control of the clients
-    console.log("app worker {{.Version}} is activated");
-  } catch (error) {
-    console.error("error during activation:", error);
-  }
-});`
-
-const activateWithWaitUntil = `self.addEventListener("activate", (event) => {
-  // tensorview: kept alive until the old caches are gone and the pages
-  // are claimed (go-app's handler returns at once).
-  event.waitUntil((async () => {
-    try {
-      await deletePreviousCaches();
-      await self.clients.claim();
-      console.log("app worker {{.Version}} is activated");
-    } catch (error) {
-      console.error("error during activation:", error);
-    }
-  })());
-});`
+// keepAlive makes go-app's async listener of event ("install" or
+// "activate", v10.1.11) keep the worker alive until it is done: go-app's
+// listeners never call event.waitUntil, and the Service Workers spec lets
+// the browser stop a worker once its handlers have returned, which would
+// leave a newer build's worker "waiting" behind the old one (its cache not
+// filled, skipWaiting never called) and the page never told of it.
+// Chromium here keeps the worker alive long enough either way
+// (TestNewBuildKeepsThePage passes with both); the waitUntil makes it so
+// by the spec's rules. js is returned as it is when the listener is not
+// found (TestServiceWorkerOnDemand fails then).
+func keepAlive(js, event string) string {
+	head := `self.addEventListener("` + event + `", async (event) => {`
+	i := strings.Index(js, head)
+	if i < 0 {
+		return js
+	}
+	n := strings.Index(js[i:], "\n});")
+	if n < 0 {
+		return js
+	}
+	body := js[i+len(head) : i+n]
+	return js[:i] + `self.addEventListener("` + event + `", (event) => {
+  // tensorview: kept alive until done (go-app's listener returns at once).
+  event.waitUntil((async () => {` + body + `
+  })());` + js[i+n:]
+}
 
 // serviceWorker is go-app's service worker template with onDemandFetch
 // for the site served under base ("" or "/path"), and its install and
@@ -140,6 +106,5 @@ func serviceWorker(base string) string {
 		list, _ := json.Marshal(paths)
 		js = strings.Replace(js, defaultFetch, strings.Replace(onDemandFetch, "ONDEMAND", string(list), 1), 1)
 	}
-	js = strings.Replace(js, defaultInstall, installWithWaitUntil, 1)
-	return strings.Replace(js, defaultActivate, activateWithWaitUntil, 1)
+	return keepAlive(keepAlive(js, "install"), "activate")
 }
