@@ -455,7 +455,9 @@ func TestEmbed(t *testing.T) {
 		FrameW   float64
 		Embed    string
 	}
-	b.waitFor(`document.getElementById('messages').textContent.includes('tensorview:state')`)
+	// The posted file's viewer says so: a state message follows the
+	// opening of a file the host posted.
+	b.waitFor(`document.getElementById('messages').textContent.includes('tensorview:state (generated.arrows)')`)
 	b.eval(`({Search: location.search, History: history.length, Messages: document.getElementById('messages').textContent,
 		Open: `+frameQ("by-url", `[data-role=open-full]`)+`?.href || '',
 		FrameW: document.getElementById('by-url').getBoundingClientRect().width,

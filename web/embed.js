@@ -55,7 +55,9 @@ const frame = document.getElementById("by-message");
 const seen = [];
 window.addEventListener("message", (e) => {
   if (e.origin !== location.origin || !e.data || typeof e.data.type !== "string") return;
-  seen.push(e.data.type);
+  // A state message says which file the view shows (as text, never HTML).
+  const file = e.data.type === "tensorview:state" && typeof e.data.file === "string" && e.data.file ? ` (${e.data.file})` : "";
+  seen.push(e.data.type + file);
   document.getElementById("messages").textContent = seen.slice(-6).join(", ");
   if (e.data.type === "tensorview:ready" && e.source === frame.contentWindow) {
     const bytes = generatedDataset();

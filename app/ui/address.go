@@ -97,6 +97,9 @@ func (v *Viewer) do(ctx app.Context, a viewstate.Action) {
 			v.openURL(ctx, e.URL)
 		}
 	}
+	if n := len(v.model.State().Nested); n < len(v.nested) {
+		v.closeNested(n) // a history entry's inspector is on the file's fields
+	}
 	switch a.(type) {
 	case viewstate.OpenInspector, viewstate.CloseInspector, viewstate.PopState, viewstate.FileOpened, viewstate.SetNested:
 		if v.model.State().Inspector != nil {
