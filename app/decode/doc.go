@@ -42,7 +42,7 @@
 //     before arrow-go sees them; where each record batch is and its row
 //     count, estimated from the bytes until its header is read. The
 //     flatbuffer verification lives in internal/ipcverify (shared with
-//     tensorext): ipcverify.Footer and ipcverify.Message for footers and
+//     app/turtle): ipcverify.Footer and ipcverify.Message for footers and
 //     Schema, DictionaryBatch and RecordBatch messages, ipcverify.Table
 //     for tensormsg.go's Tensor messages.
 //   - batchCache (cache.go, lru.go): decoded chunks within the budget, each

@@ -1,6 +1,6 @@
 // Package ipcverify verifies Arrow IPC flatbuffer metadata before arrow-go
 // reads it. It is tensorview's one verifier, used by app/decode (IPC files,
-// streams and Tensor messages) and tensorext (arrow.turtle values and
+// streams and Tensor messages) and app/turtle (arrow.turtle values and
 // schemas).
 //
 // arrow-go reads IPC metadata with flatbuffers' generated accessors, which

@@ -1,4 +1,4 @@
-package tensorext
+package turtle
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ import (
 // The end of a stream is 0xFFFFFFFF 0x00000000 (legacy: 0x00000000). An IPC
 // file is "ARROW1", two bytes of padding, a stream, the footer, the int32
 // footer size and "ARROW1". arrow.turtle uses this to re-frame a row's value
-// under its declared schema (TurtleArray.Stream) and to check the lengths a
+// under its declared schema (Array.Stream) and to check the lengths a
 // value declares before arrow-go allocates them: message and body sizes
 // against the bytes present, every flatbuffer (internal/ipcverify), and the
 // uncompressed sizes of compressed buffers.
