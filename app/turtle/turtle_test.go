@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/tensorview/tensorview/internal/flatbuf"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -654,11 +655,11 @@ func errText(err error) string {
 func patchBodyLength(t *testing.T, b []byte, n int64) {
 	t.Helper()
 	meta := b[8:]
-	root, err := fbTableAt(meta, int(binary.LittleEndian.Uint32(meta)))
+	root, err := flatbuf.Root(meta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, ok, err := root.field(3, 8)
+	p, ok, err := root.Inline(3, 8)
 	if !ok || err != nil {
 		t.Fatal("no bodyLength", err)
 	}
@@ -970,19 +971,18 @@ func equalFloats(a, b []float64) bool {
 func patchVectorLength(t *testing.T, b []byte, vec int, n uint32) {
 	t.Helper()
 	meta := b[8:]
-	root, err := fbTableAt(meta, int(binary.LittleEndian.Uint32(meta)))
+	root, err := flatbuf.Root(meta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hdr, ok, err := root.table(2)
+	hdr, ok, err := root.TableField(2)
 	if !ok || err != nil {
 		t.Fatal("no header", err)
 	}
-	p, ok, err := hdr.field(vec, 4)
+	at, ok, err := hdr.Ref(vec)
 	if !ok || err != nil {
 		t.Fatal("no vector", err)
 	}
-	at := p + int(binary.LittleEndian.Uint32(meta[p:]))
 	binary.LittleEndian.PutUint32(meta[at:], n)
 }
 
