@@ -60,12 +60,19 @@ func (b *buffer) table(pos int) (Table, error) {
 // Root returns the root table of the flatbuffer b (the table its first
 // uoffset refers to). It returns ErrMalformed when b is shorter than 4
 // bytes or the table or its vtable does not lie in b.
+//
+// Root is small enough to be inlined, so that where the tables read do not
+// outlive the caller the buffer's record stays on its stack.
 func Root(b []byte) (Table, error) {
-	if len(b) < 4 {
+	buf := &buffer{b: b}
+	return buf.root()
+}
+
+func (b *buffer) root() (Table, error) {
+	if len(b.b) < 4 {
 		return Table{}, ErrMalformed
 	}
-	buf := &buffer{b: b}
-	return buf.table(int(binary.LittleEndian.Uint32(b)))
+	return b.table(int(binary.LittleEndian.Uint32(b.b)))
 }
 
 // Bytes returns the whole buffer t lies in. Positions the methods return
