@@ -33,7 +33,7 @@
 //     schema, Type.Validate says how metadata read leniently departs from the
 //     proposal (Deserialize never fails: arrow-go would fail the whole
 //     schema).
-//   - Array: a turtle column; Label(i), Value(i) (the raw IPC bytes),
+//   - Array: a turtle column; Type, Label(i), Value(i) (the raw IPC bytes),
 //     Stream(i) (the value re-framed as a complete IPC stream under the
 //     declared schema, every length checked first), Batch(mem, i) (the
 //     decoded record batch), ValidateStorage; ErrNull for a null row.
