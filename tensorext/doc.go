@@ -8,20 +8,18 @@
 //     VariableShapeTensorArray, VariableShapeTensorBuilder): every row is a
 //     tensor with the same number of dimensions but its own shape, stored as
 //     Struct<data: List<value_type>, shape: FixedSizeList<int32>[ndim]>.
-//   - arrow.turtle (TurtleType, TurtleArray, TurtleBuilder): every row is a
-//     label and a whole record batch of a declared schema, kept as Arrow IPC
-//     stream bytes; batches may have turtle columns of their own. A proposal
-//     (dev@arrow.apache.org, branch westonpace/arrow
-//     feat/turtle-extension-type), never made canonical.
+//
+// It holds the canonical types only: arrow.turtle, a dev-list proposal that
+// was never made canonical, is in app/turtle.
 //
 // The tensor types are specified in the Arrow format documentation, "Canonical Extension
 // Types" (docs/source/format/CanonicalExtensions.rst), sections "Fixed shape
 // tensor" and "Variable shape tensor".
 //
-// Importing the package registers the three types with
+// Importing the package registers the two types with
 // arrow.RegisterExtensionType, so arrow-go's IPC and Parquet readers return
-// FixedShapeTensorArray, VariableShapeTensorArray and TurtleArray columns for
-// fields carrying the extension names.
+// FixedShapeTensorArray and VariableShapeTensorArray columns for fields
+// carrying the extension names.
 //
 // # Physical and logical layout
 //

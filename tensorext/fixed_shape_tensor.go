@@ -11,6 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/tensorview/tensorview/internal/extbase"
 )
 
 // FixedShapeTensorName is the extension name of the fixed shape tensor type
@@ -171,11 +173,11 @@ func (*FixedShapeTensorType) Deserialize(storage arrow.DataType, data string) (a
 }
 
 func (t *FixedShapeTensorType) parse(storage arrow.DataType, data string) error {
-	obj, err := parseMetadataObject(data)
+	obj, err := extbase.MetadataObject(data)
 	if err != nil {
 		return err
 	}
-	if raw, ok := obj["shape"]; ok && !isNull(raw) {
+	if raw, ok := obj["shape"]; ok && !extbase.IsNull(raw) {
 		if t.shape, err = parseIntList("shape", raw); err != nil {
 			return err
 		}
@@ -267,7 +269,7 @@ func (a *FixedShapeTensorArray) check() error {
 	if err := a.TensorType().err; err != nil {
 		return err
 	}
-	a.checked.Do(func() { a.checkErr = checkStorage(a.Storage()) })
+	a.checked.Do(func() { a.checkErr = extbase.CheckStorage(a.Storage()) })
 	return a.checkErr
 }
 
@@ -307,7 +309,7 @@ func (a *FixedShapeTensorArray) ValidateFull() error {
 func (a *FixedShapeTensorArray) ValueStr(i int) string { return rowStr(a, a.Tensor, i) }
 
 // String returns all rows, as ValueStr does, between brackets.
-func (a *FixedShapeTensorArray) String() string { return arrayStr(a) }
+func (a *FixedShapeTensorArray) String() string { return extbase.ArrayString(a) }
 
 // FixedShapeTensorBuilder builds a FixedShapeTensorArray row by row.
 type FixedShapeTensorBuilder struct {

@@ -8,26 +8,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/tensorview/tensorview/internal/extbase"
 )
 
-// parseMetadataObject decodes extension metadata into its top-level keys.
-// The empty string (the spec's minimal metadata) decodes to no keys.
-func parseMetadataObject(data string) (map[string]json.RawMessage, error) {
-	if strings.TrimSpace(data) == "" {
-		return map[string]json.RawMessage{}, nil
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(data), &obj); err != nil {
-		return nil, fmt.Errorf("extension metadata is not a JSON object: %v", err)
-	}
-	if obj == nil { // the literal null
-		return nil, fmt.Errorf("extension metadata is not a JSON object: null")
-	}
-	return obj, nil
-}
-
-// isNull reports whether a raw JSON value is absent or the literal null;
-// arrow-rs writes absent parameters as null.
 // parseLayout reads the keys both tensor types share from their metadata
 // object (spec "Canonical Extension Types": permutation and dim_names, both
 // optional; arrow-rs writes "permutations", accepted too).
@@ -36,21 +20,17 @@ func parseLayout(obj map[string]json.RawMessage) (perm []int, names []string, er
 	if !ok {
 		raw = obj["permutations"]
 	}
-	if !isNull(raw) {
+	if !extbase.IsNull(raw) {
 		if perm, err = parseIntList("permutation", raw); err != nil {
 			return nil, nil, err
 		}
 	}
-	if raw := obj["dim_names"]; !isNull(raw) {
+	if raw := obj["dim_names"]; !extbase.IsNull(raw) {
 		if names, err = parseStringList("dim_names", raw); err != nil {
 			return nil, nil, err
 		}
 	}
 	return perm, names, nil
-}
-
-func isNull(raw json.RawMessage) bool {
-	return len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null"
 }
 
 // parseIntList decodes a JSON array of integers. Entries must be JSON
@@ -59,13 +39,13 @@ func isNull(raw json.RawMessage) bool {
 func parseIntList(key string, raw json.RawMessage) ([]int, error) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
-		return nil, fmt.Errorf("%s must be an array of integers, got %s", key, clip(raw))
+		return nil, fmt.Errorf("%s must be an array of integers, got %s", key, extbase.Clip(raw))
 	}
 	out := make([]int, len(items))
 	for i, it := range items {
 		v, err := parseInt(it)
 		if err != nil {
-			return nil, fmt.Errorf("%s must be an array of integers, got %s", key, clip(it))
+			return nil, fmt.Errorf("%s must be an array of integers, got %s", key, extbase.Clip(it))
 		}
 		out[i] = v
 	}
@@ -88,31 +68,23 @@ func parseInt(raw json.RawMessage) (int, error) {
 	return int(v), nil
 }
 
-// clip shortens a JSON value for an error message.
-func clip(raw []byte) string {
-	if len(raw) > 40 {
-		return string(raw[:40]) + "…"
-	}
-	return string(raw)
-}
-
 // parseOptionalIntList decodes a JSON array whose entries are integers or
 // null (as uniform_shape); a null entry becomes -1 (VaryingDim), and an
 // explicit negative number is an error.
 func parseOptionalIntList(key string, raw json.RawMessage) ([]int, error) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
-		return nil, fmt.Errorf("%s must be an array of integers and nulls, got %s", key, clip(raw))
+		return nil, fmt.Errorf("%s must be an array of integers and nulls, got %s", key, extbase.Clip(raw))
 	}
 	vals := make([]int, len(items))
 	for i, it := range items {
-		if isNull(it) {
+		if extbase.IsNull(it) {
 			vals[i] = VaryingDim
 			continue
 		}
 		v, err := parseInt(it)
 		if err != nil {
-			return nil, fmt.Errorf("%s must be an array of integers and nulls, got %s", key, clip(it))
+			return nil, fmt.Errorf("%s must be an array of integers and nulls, got %s", key, extbase.Clip(it))
 		}
 		if v < 0 {
 			return nil, fmt.Errorf("%s must have non-negative values or null, got %d", key, v)
@@ -127,7 +99,7 @@ func parseOptionalIntList(key string, raw json.RawMessage) ([]int, error) {
 func parseStringList(key string, raw json.RawMessage) ([]string, error) {
 	var items []*string
 	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
-		return nil, fmt.Errorf("%s must be an array of strings, got %s", key, clip(raw))
+		return nil, fmt.Errorf("%s must be an array of strings, got %s", key, extbase.Clip(raw))
 	}
 	out := make([]string, len(items))
 	for i, it := range items {

@@ -11,6 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/tensorview/tensorview/internal/extbase"
 )
 
 // VariableShapeTensorName is the extension name of the variable shape tensor
@@ -193,28 +195,28 @@ func (t *VariableShapeTensorType) parse(storage arrow.DataType, data string) err
 	}
 	t.ndim = int(shape.Len())
 
-	obj, err := parseMetadataObject(data)
+	obj, err := extbase.MetadataObject(data)
 	if err != nil {
 		return err
 	}
 	if t.permutation, t.dimNames, err = parseLayout(obj); err != nil {
 		return err
 	}
-	if raw := obj["uniform_shape"]; !isNull(raw) {
+	if raw := obj["uniform_shape"]; !extbase.IsNull(raw) {
 		if t.uniformShape, err = parseOptionalIntList("uniform_shape", raw); err != nil {
 			return err
 		}
 	}
-	if raw := obj["ndim"]; !isNull(raw) { // draft key
+	if raw := obj["ndim"]; !extbase.IsNull(raw) { // draft key
 		n, err := parseInt(raw)
 		if err != nil {
-			return fmt.Errorf("ndim must be an integer, got %s", clip(raw))
+			return fmt.Errorf("ndim must be an integer, got %s", extbase.Clip(raw))
 		}
 		if n != t.ndim {
 			return fmt.Errorf("ndim (%d) does not match shape FixedSizeList size (%d)", n, t.ndim)
 		}
 	}
-	if raw := obj["ragged_dimensions"]; !isNull(raw) { // draft key
+	if raw := obj["ragged_dimensions"]; !extbase.IsNull(raw) { // draft key
 		dims, err := parseIntList("ragged_dimensions", raw)
 		if err != nil {
 			return err
@@ -290,7 +292,7 @@ func (a *VariableShapeTensorArray) check() error {
 	if err := a.TensorType().err; err != nil {
 		return err
 	}
-	a.checked.Do(func() { a.checkErr = checkStorage(a.Storage()) })
+	a.checked.Do(func() { a.checkErr = extbase.CheckStorage(a.Storage()) })
 	return a.checkErr
 }
 
@@ -390,7 +392,7 @@ func (a *VariableShapeTensorArray) ValidateFull() error {
 func (a *VariableShapeTensorArray) ValueStr(i int) string { return rowStr(a, a.Tensor, i) }
 
 // String returns all rows, as ValueStr does, between brackets.
-func (a *VariableShapeTensorArray) String() string { return arrayStr(a) }
+func (a *VariableShapeTensorArray) String() string { return extbase.ArrayString(a) }
 
 // VariableShapeTensorBuilder builds a VariableShapeTensorArray row by row.
 type VariableShapeTensorBuilder struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/tensorview/tensorview/app/raster"
+	"github.com/tensorview/tensorview/app/turtle"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -83,7 +84,7 @@ func (f *File) CellIn(row int64, col int, maxW, maxH int) (c Cell) {
 		return Cell{Err: e}
 	}
 	arr := ch.rec.Column(col)
-	if ta, ok := arr.(*tensorext.TurtleArray); ok && f.fields[col].Nested {
+	if ta, ok := arr.(*turtle.Array); ok && f.fields[col].Nested {
 		return f.nestedCell(ta, i)
 	}
 	if bytesOf := f.images[col]; bytesOf != nil {

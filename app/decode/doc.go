@@ -42,9 +42,10 @@
 //     before arrow-go sees them; where each record batch is and its row
 //     count, estimated from the bytes until its header is read. The
 //     flatbuffer verification lives in internal/ipcverify (shared with
-//     tensorext): ipcverify.Footer and ipcverify.Message for footers and
-//     Schema, DictionaryBatch and RecordBatch messages, ipcverify.Table
-//     for tensormsg.go's Tensor messages.
+//     app/turtle): ipcverify.Footer and ipcverify.Message for footers and
+//     Schema, DictionaryBatch and RecordBatch messages; every flatbuffer
+//     read here (ipcmsg.go, legacy.go, and tensormsg.go's Tensor messages)
+//     goes through internal/flatbuf's checked table reader.
 //   - batchCache (cache.go, lru.go): decoded chunks within the budget, each
 //     loaded once; per chunk a loading, failed or cancelled state.
 //   - decoding (batch.go, window.go, alloc.go): a record batch with

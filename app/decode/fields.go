@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/tensorview/tensorview/app/dialect"
+	"github.com/tensorview/tensorview/app/turtle"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -97,7 +98,7 @@ func describeField(i int, fld arrow.Field, schemaMeta arrow.Metadata) (Field, te
 	if out.Tensor != nil {
 		return out, canonicalTensor
 	}
-	if t, ok := fld.Type.(*tensorext.TurtleType); ok {
+	if t, ok := fld.Type.(*turtle.Type); ok {
 		if err := t.Validate(); err != nil && t.Schema() == nil {
 			out.Err = err.Error()
 		} else {

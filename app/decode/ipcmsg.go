@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/tensorview/tensorview/internal/flatbuf"
 	"github.com/tensorview/tensorview/internal/ipcverify"
 )
 
@@ -14,13 +15,8 @@ import (
 // RecordBatch; format/File.fbs, Message.fbs) to locate record batches and
 // count their rows without decoding them. Decoding stays with arrow-go.
 // Footers and messages are verified first by internal/ipcverify (every
-// offset and length arrow-go may follow); the reads here rely on that.
-
-// fbTable is a flatbuffer table: the buffer and the table's position.
-type fbTable struct {
-	buf []byte
-	pos int
-}
+// offset and length arrow-go may follow); the reads here, with
+// internal/flatbuf, check again what they read.
 
 // errFlatbuffer is ipcverify's error for a flatbuffer offset or length
 // that points outside the metadata.
@@ -29,101 +25,6 @@ var errFlatbuffer = ipcverify.ErrFlatbuffer
 // maxDepth bounds the nesting of schema fields: ipcverify refuses schemas
 // nested deeper, the readers here expect no more.
 const maxDepth = ipcverify.MaxDepth
-
-func u32(b []byte, at int) (uint32, error) {
-	if at < 0 || at+4 > len(b) {
-		return 0, errFlatbuffer
-	}
-	return binary.LittleEndian.Uint32(b[at:]), nil
-}
-
-// fbRoot returns the root table of a flatbuffer.
-func fbRoot(b []byte) (fbTable, error) {
-	off, err := u32(b, 0)
-	if err != nil {
-		return fbTable{}, err
-	}
-	return fbTable{b, int(off)}, nil
-}
-
-// field returns the absolute position of field i, or 0 when absent.
-func (t fbTable) field(i int) (int, error) {
-	soff, err := u32(t.buf, t.pos)
-	if err != nil {
-		return 0, err
-	}
-	vt := t.pos - int(int32(soff))
-	if vt < 0 || vt+4 > len(t.buf) {
-		return 0, errFlatbuffer
-	}
-	vtSize := int(binary.LittleEndian.Uint16(t.buf[vt:]))
-	at := 4 + 2*i
-	if at+2 > vtSize || vt+at+2 > len(t.buf) {
-		return 0, nil
-	}
-	fo := int(binary.LittleEndian.Uint16(t.buf[vt+at:]))
-	if fo == 0 {
-		return 0, nil
-	}
-	return t.pos + fo, nil
-}
-
-func (t fbTable) int64Field(i int) (int64, error) {
-	p, err := t.field(i)
-	if err != nil || p == 0 {
-		return 0, err
-	}
-	if p+8 > len(t.buf) {
-		return 0, errFlatbuffer
-	}
-	return int64(binary.LittleEndian.Uint64(t.buf[p:])), nil
-}
-
-func (t fbTable) uint8Field(i int) (uint8, error) {
-	p, err := t.field(i)
-	if err != nil || p == 0 {
-		return 0, err
-	}
-	if p >= len(t.buf) {
-		return 0, errFlatbuffer
-	}
-	return t.buf[p], nil
-}
-
-// table returns sub-table field i; ok is false when absent.
-func (t fbTable) table(i int) (fbTable, bool, error) {
-	p, err := t.field(i)
-	if err != nil || p == 0 {
-		return fbTable{}, false, err
-	}
-	off, err := u32(t.buf, p)
-	if err != nil {
-		return fbTable{}, false, err
-	}
-	return fbTable{t.buf, p + int(off)}, true, nil
-}
-
-// vector returns the position of the first element and the length of vector
-// field i (0, 0 when absent), checked to hold n bytes per element.
-func (t fbTable) vector(i, elemSize int) (start, n int, err error) {
-	p, err := t.field(i)
-	if err != nil || p == 0 {
-		return 0, 0, err
-	}
-	off, err := u32(t.buf, p)
-	if err != nil {
-		return 0, 0, err
-	}
-	vp := p + int(off)
-	l, err := u32(t.buf, vp)
-	if err != nil {
-		return 0, 0, err
-	}
-	if int64(vp)+4+int64(l)*int64(elemSize) > int64(len(t.buf)) {
-		return 0, 0, errFlatbuffer
-	}
-	return vp + 4, int(l), nil
-}
 
 // block is a Block of the IPC file footer: where one message is.
 type block struct {
@@ -137,12 +38,12 @@ func parseFooter(b []byte) (dicts, batches []block, err error) {
 	if err := ipcverify.Footer(b); err != nil {
 		return nil, nil, err
 	}
-	root, err := fbRoot(b)
+	root, err := flatbuf.Root(b)
 	if err != nil {
 		return nil, nil, err
 	}
 	read := func(field int) ([]block, error) {
-		start, n, err := root.vector(field, 24)
+		start, n, err := root.Vector(field, 24)
 		if err != nil {
 			return nil, err
 		}
@@ -190,24 +91,26 @@ func parseMessage(b []byte) (messageInfo, error) {
 	if err := ipcverify.Message(b); err != nil {
 		return messageInfo{}, err
 	}
-	root, err := fbRoot(b)
+	root, err := flatbuf.Root(b)
 	if err != nil {
 		return messageInfo{}, err
 	}
 	var m messageInfo
-	if m.kind, err = root.uint8Field(1); err != nil {
+	kind, err := root.Uint8(1)
+	if err != nil {
 		return m, err
 	}
-	if m.bodyLen, err = root.int64Field(3); err != nil {
+	m.kind = uint8(kind)
+	if m.bodyLen, err = root.Int64(3); err != nil {
 		return m, err
 	}
 	if m.kind == msgRecordBatch {
-		rb, ok, err := root.table(2)
+		rb, ok, err := root.TableField(2)
 		if err != nil {
 			return m, err
 		}
 		if ok {
-			if m.rows, err = rb.int64Field(0); err != nil {
+			if m.rows, err = rb.Int64(0); err != nil {
 				return m, err
 			}
 		}
@@ -262,40 +165,38 @@ type batchLayout struct {
 // DictionaryBatch Message flatbuffer (the metadata, without prefix).
 func parseBatchLayout(b []byte) (batchLayout, error) {
 	var l batchLayout
-	root, err := fbRoot(b)
+	root, err := flatbuf.Root(b)
 	if err != nil {
 		return l, err
 	}
-	if p, err := root.field(0); err != nil {
-		return l, err
-	} else if p != 0 && p+2 <= len(b) {
-		l.version = int(int16(binary.LittleEndian.Uint16(b[p:]))) // arrow-go reads a signed short
+	if v, ok := root.Int16(0); ok {
+		l.version = v // arrow-go reads a signed short
 	}
-	kind, err := root.uint8Field(1)
+	kind, err := root.Uint8(1)
 	if err != nil || (kind != msgRecordBatch && kind != msgDictionaryBatch) {
 		return l, orErr(err, "not a record batch message")
 	}
-	rb, ok, err := root.table(2)
+	rb, ok, err := root.TableField(2)
 	if err != nil || !ok {
 		return l, orErr(err, "record batch message without a header")
 	}
 	if kind == msgDictionaryBatch {
-		if l.dictID, err = rb.int64Field(0); err != nil {
+		if l.dictID, err = rb.Int64(0); err != nil {
 			return l, err
 		}
-		d, err := rb.uint8Field(2)
+		d, err := rb.Uint8(2)
 		if err != nil {
 			return l, err
 		}
 		l.delta = d != 0
-		if rb, ok, err = rb.table(1); err != nil || !ok {
+		if rb, ok, err = rb.TableField(1); err != nil || !ok {
 			return l, orErr(err, "dictionary batch message without data")
 		}
 	}
-	if l.rows, err = rb.int64Field(0); err != nil {
+	if l.rows, err = rb.Int64(0); err != nil {
 		return l, err
 	}
-	start, n, err := rb.vector(1, 16)
+	start, n, err := rb.Vector(1, 16)
 	if err != nil {
 		return l, err
 	}
@@ -303,20 +204,20 @@ func parseBatchLayout(b []byte) (batchLayout, error) {
 		p := start + 16*k
 		l.nodes = append(l.nodes, fieldNode{int64(binary.LittleEndian.Uint64(b[p:])), int64(binary.LittleEndian.Uint64(b[p+8:]))})
 	}
-	if start, n, err = rb.vector(2, 16); err != nil {
+	if start, n, err = rb.Vector(2, 16); err != nil {
 		return l, err
 	}
 	for k := 0; k < n; k++ {
 		p := start + 16*k
 		l.buffers = append(l.buffers, ipcBuffer{int64(binary.LittleEndian.Uint64(b[p:])), int64(binary.LittleEndian.Uint64(b[p+8:]))})
 	}
-	if start, n, err = rb.vector(4, 8); err != nil {
+	if start, n, err = rb.Vector(4, 8); err != nil {
 		return l, err
 	}
 	for k := 0; k < n; k++ {
 		l.variadic = append(l.variadic, int64(binary.LittleEndian.Uint64(b[start+8*k:])))
 	}
-	if _, l.compressed, err = rb.table(3); err != nil {
+	if _, l.compressed, err = rb.TableField(3); err != nil {
 		return l, err
 	}
 	if _, l.legacy, err = legacyCodec(b); l.legacy {
@@ -336,12 +237,12 @@ func orErr(err error, msg string) error {
 // flatbuffer (verified) whose dictionaries vector is empty, verified again:
 // the copy is what arrow-go reads the schema from.
 func footerWithoutDictionaries(footer []byte) ([]byte, error) {
-	root, err := fbRoot(footer)
+	root, err := flatbuf.Root(footer)
 	if err != nil {
 		return nil, err
 	}
 	out := append([]byte(nil), footer...)
-	start, n, err := root.vector(2, 24)
+	start, n, err := root.Vector(2, 24)
 	if err != nil || n == 0 {
 		return out, err
 	}
@@ -359,22 +260,22 @@ func footerWithoutDictionaries(footer []byte) ([]byte, error) {
 // Message, verified; whose schema field is given by which) beside the
 // fields arrow-go read from it.
 func dictValueTypes(fb []byte, schema *arrow.Schema) (map[int64]arrow.DataType, error) {
-	root, err := fbRoot(fb)
+	root, err := flatbuf.Root(fb)
 	if err != nil {
 		return nil, err
 	}
 	// A Footer holds its Schema in field 1; a Message in field 2 (its header).
-	sc, ok, err := root.table(1)
-	if kind, _ := root.uint8Field(1); kind == msgSchema {
-		sc, ok, err = root.table(2)
+	sc, ok, err := root.TableField(1)
+	if kind, _ := root.Uint8(1); kind == msgSchema {
+		sc, ok, err = root.TableField(2)
 	}
 	if err != nil || !ok {
 		return nil, orErr(err, "no schema")
 	}
 	out := map[int64]arrow.DataType{}
-	var walk func(t fbTable, vec int, fields []arrow.Field, depth int) error
-	walk = func(t fbTable, vec int, fields []arrow.Field, depth int) error {
-		start, n, err := t.vector(vec, 4)
+	var walk func(t flatbuf.Table, vec int, fields []arrow.Field, depth int) error
+	walk = func(t flatbuf.Table, vec int, fields []arrow.Field, depth int) error {
+		start, n, err := t.Vector(vec, 4)
 		if err != nil {
 			return err
 		}
@@ -382,19 +283,18 @@ func dictValueTypes(fb []byte, schema *arrow.Schema) (map[int64]arrow.DataType, 
 			return fmt.Errorf("the schema's fields do not match arrow-go's reading of them")
 		}
 		for k := 0; k < n; k++ {
-			off, err := u32(t.buf, start+4*k)
+			ft, err := t.VectorTable(start, k)
 			if err != nil {
 				return err
 			}
-			ft := fbTable{t.buf, start + 4*k + int(off)}
 			typ := fields[k].Type
 			if ext, ok := typ.(arrow.ExtensionType); ok {
 				typ = ext.StorageType()
 			}
-			if d, ok, err := ft.table(4); err != nil {
+			if d, ok, err := ft.TableField(4); err != nil {
 				return err
 			} else if ok {
-				id, err := d.int64Field(0)
+				id, err := d.Int64(0)
 				if err != nil {
 					return err
 				}

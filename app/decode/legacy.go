@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/tensorview/tensorview/internal/flatbuf"
 )
 
 // Arrow C++ 0.17 wrote compressed IPC bodies before the format had a field
@@ -24,39 +26,27 @@ const legacyKey = "ARROW:experimental_compression"
 // Message flatbuffer (verified) announces in its custom metadata; ok is
 // false when it announces none.
 func legacyCodec(b []byte) (codec byte, ok bool, err error) {
-	root, err := fbRoot(b)
+	root, err := flatbuf.Root(b)
 	if err != nil {
 		return 0, false, err
 	}
-	start, n, err := root.vector(4, 4)
+	start, n, err := root.Vector(4, 4)
 	if err != nil || n == 0 {
 		return 0, false, err
 	}
-	str := func(t fbTable, i int) (string, error) {
-		at, ok, err := t.table(i) // a string is reached like a table: an offset
-		if err != nil || !ok {
-			return "", err
-		}
-		l, err := u32(b, at.pos)
-		if err != nil || int64(at.pos)+4+int64(l) > int64(len(b)) {
-			return "", errFlatbuffer
-		}
-		return string(b[at.pos+4 : at.pos+4+int(l)]), nil
-	}
 	for k := 0; k < n; k++ {
-		off, err := u32(b, start+4*k)
+		kv, err := root.VectorTable(start, k)
 		if err != nil {
 			return 0, false, err
 		}
-		kv := fbTable{b, start + 4*k + int(off)}
-		key, err := str(kv, 0)
+		key, err := kv.String(0)
 		if err != nil {
 			return 0, false, err
 		}
 		if key != legacyKey {
 			continue
 		}
-		val, err := str(kv, 1)
+		val, err := kv.String(1)
 		if err != nil {
 			return 0, false, err
 		}
@@ -94,11 +84,11 @@ func patchLegacy(meta []byte) (patched []byte, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	root, _ := fbRoot(fb)
-	if kind, _ := root.uint8Field(1); kind != msgRecordBatch {
+	root, _ := flatbuf.Root(fb)
+	if kind, _ := root.Uint8(1); kind != msgRecordBatch {
 		return nil, false, fmt.Errorf("a dictionary batch compressed the Arrow 0.17 way (%s), which tensorview does not read", legacyKey)
 	}
-	bodyLen, err := root.int64Field(3)
+	bodyLen, err := root.Int64(3)
 	if err != nil {
 		return nil, false, err
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/tensorview/tensorview/tensorext"
+	"github.com/tensorview/tensorview/app/turtle"
 )
 
 // MaxNestedDepth is how many levels of nested record batches (arrow.turtle
@@ -21,7 +21,7 @@ const MaxNestedDepth = 8
 const checkNestedBytes = 1 << 20
 
 // NestedCell summarises a nested record batch: a value of an arrow.turtle
-// column (tensorext.TurtleArray; the arrow.turtle proposal: a label and
+// column (turtle.Array; the arrow.turtle proposal: a label and
 // one record batch in the IPC stream format, of the schema the column
 // declares).
 type NestedCell struct {
@@ -34,12 +34,12 @@ type NestedCell struct {
 // nestedCell opens the nested record batch of row i of a turtle column to
 // summarise it; a value whose bytes do not hold one record batch of the
 // declared schema is the row's error.
-func (f *File) nestedCell(ta *tensorext.TurtleArray, i int) Cell {
+func (f *File) nestedCell(ta *turtle.Array, i int) Cell {
 	if ta.IsNull(i) {
 		return Cell{Null: true, Text: array.NullValueStr}
 	}
 	inner, err := f.openNested(ta, i)
-	if errors.Is(err, tensorext.ErrNullTurtle) {
+	if errors.Is(err, turtle.ErrNull) {
 		return Cell{Null: true, Text: array.NullValueStr}
 	}
 	if err != nil {
@@ -57,7 +57,7 @@ func (f *File) nestedCell(ta *tensorext.TurtleArray, i int) Cell {
 
 // openNested opens row i's nested record batch as a File one level below
 // f, named by its label.
-func (f *File) openNested(ta *tensorext.TurtleArray, i int) (*File, error) {
+func (f *File) openNested(ta *turtle.Array, i int) (*File, error) {
 	if f.depth >= MaxNestedDepth {
 		return nil, fmt.Errorf("a nested record batch %d levels deep: tensorview opens at most %d levels", f.depth+1, MaxNestedDepth)
 	}
@@ -79,7 +79,7 @@ func (f *File) openNested(ta *tensorext.TurtleArray, i int) (*File, error) {
 
 // Nested opens the nested record batch (an arrow.turtle value) in column
 // col at global row as a File of its own, one level deeper than f (Depth),
-// which the viewer shows like any file. It returns tensorext.ErrNullTurtle
+// which the viewer shows like any file. It returns turtle.ErrNull
 // for a null value, and an error for a column that is not an arrow.turtle
 // column, a value that is not one record batch of the declared schema, or
 // one more than MaxNestedDepth levels deep. The caller closes the File.
@@ -95,7 +95,7 @@ func (f *File) Nested(row int64, col int) (inner *File, err error) {
 	if e := ch.colErr[col]; e != "" {
 		return nil, errors.New(e)
 	}
-	ta, ok := ch.rec.Column(col).(*tensorext.TurtleArray)
+	ta, ok := ch.rec.Column(col).(*turtle.Array)
 	if !ok {
 		return nil, fmt.Errorf("column %q is not an arrow.turtle column", f.fields[col].Name)
 	}

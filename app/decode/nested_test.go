@@ -15,7 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/tensorview/tensorview/tensorext"
+	"github.com/tensorview/tensorview/app/turtle"
 )
 
 // turtleBatch is a nested batch of testdata/turtle_expected.json.
@@ -157,11 +157,11 @@ func deepTurtle(t *testing.T, levels int) []byte {
 	xs.Release()
 	schema := leafSchema
 	for range levels {
-		typ, err := tensorext.NewTurtleType(schema)
+		typ, err := turtle.NewType(schema)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := tensorext.NewTurtleBuilder(mem, typ)
+		b := turtle.NewBuilder(mem, typ)
 		if err := b.Append("level", rec); err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/tensorview/tensorview/internal/ipcverify"
+	"github.com/tensorview/tensorview/internal/flatbuf"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -42,7 +42,7 @@ import (
 // Nothing follows the body (no end-of-stream marker).
 //
 // ipcverify.Message does not look into Tensor headers: the flatbuffer is
-// read here with ipcverify.Table, which checks every field it reads.
+// read here with internal/flatbuf, which checks every field it reads.
 
 // errNotTensorMessage is returned by readTensorMessage when the file does
 // not start with an IPC message whose header is a Tensor (or a
@@ -177,7 +177,7 @@ func readTensorMeta(r io.ReaderAt, size int64) (*tensorMeta, error) {
 	if err := readTensorAt(r, meta, int64(plen)); err != nil {
 		return nil, err
 	}
-	msg, err := ipcverify.Root(meta)
+	msg, err := flatbuf.Root(meta)
 	if err != nil || msg.Scalars(2, 1) != nil {
 		return nil, errNotTensorMessage
 	}
@@ -231,7 +231,7 @@ func readTensorMeta(r io.ReaderAt, size int64) (*tensorMeta, error) {
 }
 
 // readType reads the Type union (Schema.fbs) of the Tensor table.
-func (m *tensorMeta) readType(t ipcverify.Table) error {
+func (m *tensorMeta) readType(t flatbuf.Table) error {
 	kind, _ := t.Uint8(0)
 	name := fmt.Sprintf("unknown type %d", kind)
 	if kind < len(tensorTypeNames) {
@@ -293,7 +293,7 @@ func (m *tensorMeta) readType(t ipcverify.Table) error {
 }
 
 // readShape reads the [TensorDim] vector: sizes, names, element count.
-func (m *tensorMeta) readShape(t ipcverify.Table, meta []byte) error {
+func (m *tensorMeta) readShape(t flatbuf.Table, meta []byte) error {
 	start, ndim, err := t.Vector(2, 4)
 	if err != nil {
 		return tensorMsgErr("%v", err)
@@ -348,7 +348,7 @@ func (m *tensorMeta) readShape(t ipcverify.Table, meta []byte) error {
 
 // readStrides reads the strides vector ([long], bytes): absent or empty
 // means row-major (as Arrow C++ reads it).
-func (m *tensorMeta) readStrides(t ipcverify.Table, meta []byte) error {
+func (m *tensorMeta) readStrides(t flatbuf.Table, meta []byte) error {
 	start, n, err := t.Vector(3, 8)
 	if err != nil {
 		return tensorMsgErr("%v", err)

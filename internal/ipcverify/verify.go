@@ -1,6 +1,6 @@
 // Package ipcverify verifies Arrow IPC flatbuffer metadata before arrow-go
 // reads it. It is tensorview's one verifier, used by app/decode (IPC files,
-// streams and Tensor messages) and tensorext (arrow.turtle values and
+// streams and Tensor messages) and app/turtle (arrow.turtle values and
 // schemas).
 //
 // arrow-go reads IPC metadata with flatbuffers' generated accessors, which
@@ -15,7 +15,7 @@
 // enums and widths arrow-go indexes tables by hold values Schema.fbs
 // defines.
 //
-// Table (table.go) is the checked reader those are written with, exported
+// flatbuf.Table (table.go) is the checked reader those are written with, exported
 // for the headers Message does not look into: app/decode reads a Tensor
 // message (Tensor.fbs) with it.
 package ipcverify
@@ -24,6 +24,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/tensorview/tensorview/internal/flatbuf"
 )
 
 // Message header types: the members of Message.fbs's union MessageHeader
@@ -54,7 +56,7 @@ const MaxDepth = 64
 
 // enums checks that the enum (short) fields of a type table hold one of
 // the values Schema.fbs defines: arrow-go panics on others.
-func enums(t Table, typ int) error {
+func enums(t flatbuf.Table, typ int) error {
 	check := func(field, max int, what string) error {
 		if v, ok := t.Int16(field); ok && (v < 0 || v > max) {
 			return fmt.Errorf("malformed IPC schema: %s %d", what, v)
@@ -100,12 +102,12 @@ func enums(t Table, typ int) error {
 }
 
 // keyValues verifies a [KeyValue] field (custom_metadata).
-func keyValues(t Table, i int) error {
-	return t.tables(i, func(kv Table) error {
-		if err := kv.str(0); err != nil {
+func keyValues(t flatbuf.Table, i int) error {
+	return tables(t, i, func(kv flatbuf.Table) error {
+		if err := str(kv, 0); err != nil {
 			return err
 		}
-		return kv.str(1)
+		return str(kv, 1)
 	})
 }
 
@@ -125,11 +127,11 @@ const (
 )
 
 // field verifies a Field table and its children.
-func field(f Table, depth int) error {
+func field(f flatbuf.Table, depth int) error {
 	if depth > MaxDepth {
 		return fmt.Errorf("malformed IPC schema: fields nested more than %d deep", MaxDepth)
 	}
-	if err := f.str(0); err != nil { // name
+	if err := str(f, 0); err != nil { // name
 		return err
 	}
 	if err := f.Scalars(0, 1); err != nil { // nullable
@@ -162,14 +164,14 @@ func field(f Table, depth int) error {
 	}
 	switch typ {
 	case typeTimestamp:
-		err = tt.str(1)
+		err = str(tt, 1)
 	case typeUnion:
 		err = unionCodes(f, tt)
 	}
 	if err != nil {
 		return err
 	}
-	err = f.sub(4, func(d Table) error { // DictionaryEncoding
+	err = sub(f, 4, func(d flatbuf.Table) error { // DictionaryEncoding
 		if err := d.Scalars(8, 0, 1, 2); err != nil {
 			return err
 		}
@@ -180,7 +182,7 @@ func field(f Table, depth int) error {
 		} else if !ok {
 			return errors.New("malformed IPC schema: a dictionary-encoded field without an index type")
 		}
-		return d.sub(1, func(it Table) error {
+		return sub(d, 1, func(it flatbuf.Table) error {
 			if err := it.Scalars(4, 1); err != nil {
 				return err
 			}
@@ -190,7 +192,7 @@ func field(f Table, depth int) error {
 	if err != nil {
 		return err
 	}
-	if err := f.tables(5, func(c Table) error { return field(c, depth+1) }); err != nil {
+	if err := tables(f, 5, func(c flatbuf.Table) error { return field(c, depth+1) }); err != nil {
 		return err
 	}
 	return keyValues(f, 6)
@@ -198,7 +200,7 @@ func field(f Table, depth int) error {
 
 // unionCodes checks a Union's type codes: one per child, each in 0..127,
 // none twice (arrow-go panics otherwise).
-func unionCodes(f, u Table) error {
+func unionCodes(f, u flatbuf.Table) error {
 	start, n, err := u.Vector(1, 4)
 	if err != nil {
 		return err
@@ -212,7 +214,7 @@ func unionCodes(f, u Table) error {
 	}
 	var seen [128]bool
 	for k := 0; k < n; k++ {
-		c := int32(binary.LittleEndian.Uint32(u.v.buf[start+4*k:]))
+		c := int32(binary.LittleEndian.Uint32(u.Bytes()[start+4*k:]))
 		if c < 0 || c > 127 || seen[c] {
 			return fmt.Errorf("malformed IPC schema: union type code %d (codes are 0..127, each once)", c)
 		}
@@ -222,14 +224,14 @@ func unionCodes(f, u Table) error {
 }
 
 // schema verifies a Schema table.
-func schema(s Table) error {
+func schema(s flatbuf.Table) error {
 	if err := s.Scalars(2); err != nil { // endianness
 		return err
 	}
 	if e, ok := s.Int16(0); ok && (e < 0 || e > 1) {
 		return fmt.Errorf("malformed IPC schema: endianness %d", e)
 	}
-	if err := s.tables(1, func(f Table) error { return field(f, 0) }); err != nil {
+	if err := tables(s, 1, func(f flatbuf.Table) error { return field(f, 0) }); err != nil {
 		return err
 	}
 	if err := keyValues(s, 2); err != nil {
@@ -240,7 +242,7 @@ func schema(s Table) error {
 }
 
 // recordBatch verifies a RecordBatch table.
-func recordBatch(r Table) error {
+func recordBatch(r flatbuf.Table) error {
 	if err := r.Scalars(8); err != nil { // length
 		return err
 	}
@@ -251,7 +253,7 @@ func recordBatch(r Table) error {
 	if err != nil {
 		return err
 	}
-	err = r.sub(3, func(c Table) error { // compression: LZ4_FRAME or ZSTD, by BUFFER
+	err = sub(r, 3, func(c flatbuf.Table) error { // compression: LZ4_FRAME or ZSTD, by BUFFER
 		if err := c.Scalars(1, 1); err != nil {
 			return err
 		}
@@ -271,7 +273,7 @@ func recordBatch(r Table) error {
 		return err
 	}
 	for k := 0; k < n; k++ {
-		if c := int64(binary.LittleEndian.Uint64(r.v.buf[start+8*k:])); c < 0 || c > int64(nbufs) {
+		if c := int64(binary.LittleEndian.Uint64(r.Bytes()[start+8*k:])); c < 0 || c > int64(nbufs) {
 			return fmt.Errorf("malformed IPC message: a variadic buffer count of %d for %d buffers", c, nbufs)
 		}
 	}
@@ -282,14 +284,14 @@ func recordBatch(r Table) error {
 // dictionaries and recordBatches vectors of Block structs, its
 // custom_metadata.
 func Footer(b []byte) error {
-	f, err := Root(b)
+	f, err := flatbuf.Root(b)
 	if err != nil {
 		return err
 	}
 	if err := f.Scalars(2); err != nil { // version
 		return err
 	}
-	if err := f.sub(1, schema); err != nil {
+	if err := sub(f, 1, schema); err != nil {
 		return err
 	}
 	if _, _, err := f.Vector(2, 24); err != nil { // dictionaries
@@ -303,11 +305,11 @@ func Footer(b []byte) error {
 
 // Message verifies a Message flatbuffer (Message.fbs) whose header is a
 // Schema, DictionaryBatch or RecordBatch; other headers (Tensor,
-// SparseTensor) are not looked into: their readers verify them with Table.
+// SparseTensor) are not looked into: their readers verify them with flatbuf.Table.
 // It also checks that a record batch's variadic buffer counts do not exceed
 // its buffers (arrow-go sizes a slice by them).
 func Message(b []byte) error {
-	m, err := Root(b)
+	m, err := flatbuf.Root(b)
 	if err != nil {
 		return err
 	}
@@ -325,19 +327,44 @@ func Message(b []byte) error {
 	}
 	switch kind {
 	case HeaderSchema:
-		err = m.sub(2, schema)
+		err = sub(m, 2, schema)
 	case HeaderDictionaryBatch:
-		err = m.sub(2, func(d Table) error {
+		err = sub(m, 2, func(d flatbuf.Table) error {
 			if err := d.Scalars(8, 0, 1); err != nil { // id, isDelta
 				return err
 			}
-			return d.sub(1, recordBatch)
+			return sub(d, 1, recordBatch)
 		})
 	case HeaderRecordBatch:
-		err = m.sub(2, recordBatch)
+		err = sub(m, 2, recordBatch)
 	}
 	if err != nil {
 		return err
 	}
 	return keyValues(m, 4)
+}
+
+// ErrFlatbuffer is the error of a flatbuffer offset or length that points
+// outside the buffer (or of a table too short for the field it declares):
+// flatbuf.ErrMalformed.
+var ErrFlatbuffer = flatbuf.ErrMalformed
+
+// str verifies string field i of t.
+func str(t flatbuf.Table, i int) error {
+	_, _, err := t.Vector(i, 1)
+	return err
+}
+
+// sub verifies table field i of t with check, when present.
+func sub(t flatbuf.Table, i int, check func(flatbuf.Table) error) error {
+	s, ok, err := t.TableField(i)
+	if !ok || err != nil {
+		return err
+	}
+	return check(s)
+}
+
+// tables verifies vector field i of t, of tables, each with check.
+func tables(t flatbuf.Table, i int, check func(flatbuf.Table) error) error {
+	return t.Tables(i, func(_ int, e flatbuf.Table) error { return check(e) })
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/tensorview/tensorview/internal/flatbuf"
 )
 
 // recordBatchSpec describes a RecordBatch message (Message.fbs) for
@@ -249,7 +251,7 @@ func streamMessages(t *testing.T, b []byte) [][]byte {
 			return out
 		}
 		meta := b[p : p+size]
-		m, err := Root(meta)
+		m, err := flatbuf.Root(meta)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +271,7 @@ func TestArrowGoMetadata(t *testing.T) {
 	msgs := streamMessages(t, stream)
 	kinds := map[int]int{}
 	for _, meta := range msgs {
-		m, _ := Root(meta)
+		m, _ := flatbuf.Root(meta)
 		kind, _ := m.Uint8(1)
 		kinds[kind]++
 		if err := Message(meta); err != nil {
@@ -280,7 +282,7 @@ func TestArrowGoMetadata(t *testing.T) {
 		t.Fatalf("message kinds %v, want one schema, dictionary batch and record batch", kinds)
 	}
 	// The record batch's string_view column has its variadic buffer count.
-	m, _ := Root(msgs[2])
+	m, _ := flatbuf.Root(msgs[2])
 	rb, _, _ := m.TableField(2)
 	if start, n, err := rb.Vector(4, 8); err != nil || n != 1 || binary.LittleEndian.Uint64(msgs[2][start:]) != 1 {
 		t.Fatalf("variadicBufferCounts: %d %v, want [1]", n, err)

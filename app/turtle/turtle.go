@@ -1,4 +1,4 @@
-package tensorext
+package turtle
 
 import (
 	"bytes"
@@ -15,24 +15,26 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/tensorview/tensorview/internal/extbase"
 )
 
-// TurtleName is the extension name of the turtle type (arrow.turtle
+// Name is the extension name of the turtle type (arrow.turtle
 // proposal, dev@arrow.apache.org, branch westonpace/arrow
 // feat/turtle-extension-type). The proposal was never made canonical.
-const TurtleName = "arrow.turtle"
+const Name = "arrow.turtle"
 
-// ErrNullTurtle is returned by TurtleArray's Stream and Batch for a null row
+// ErrNull is returned by Array's Stream and Batch for a null row
 // (the struct or its value field null).
-var ErrNullTurtle = errors.New("tensorext: turtle value is null")
+var ErrNull = errors.New("turtle: turtle value is null")
 
 func init() {
-	if err := arrow.RegisterExtensionType(&TurtleType{}); err != nil {
+	if err := arrow.RegisterExtensionType(&Type{}); err != nil {
 		panic(err)
 	}
 }
 
-// TurtleType is the arrow.turtle extension type: every row is a label and a
+// Type is the arrow.turtle extension type: every row is a label and a
 // whole record batch of a declared schema, stored as
 // Struct<label: utf8, value: binary>, the value being the batch in the Arrow
 // IPC streaming format. A batch may itself have turtle columns, so turtles
@@ -47,7 +49,7 @@ func init() {
 // struct's fields in another order or with extra fields, the schema in
 // unpadded or URL-safe base64, and schema bytes with messages after the
 // Schema message.
-type TurtleType struct {
+type Type struct {
 	arrow.ExtensionBase
 	schema      *arrow.Schema
 	schemaMsg   ipcMessage // the declared schema's Schema message
@@ -69,21 +71,21 @@ func turtleStorage() arrow.DataType {
 	)
 }
 
-// NewTurtleType returns the turtle type whose rows are record batches of
+// NewType returns the turtle type whose rows are record batches of
 // schema, with storage Struct<label: utf8, value: binary>. It returns an
 // error for a nil schema or one arrow-go's IPC writer cannot serialize.
-func NewTurtleType(schema *arrow.Schema) (*TurtleType, error) {
+func NewType(schema *arrow.Schema) (*Type, error) {
 	if schema == nil {
-		return nil, errors.New("tensorext: schema must not be nil")
+		return nil, errors.New("turtle: schema must not be nil")
 	}
 	var buf bytes.Buffer
 	w := ipc.NewWriter(&buf, ipc.WithSchema(schema))
 	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("tensorext: cannot serialize schema: %w", err)
+		return nil, fmt.Errorf("turtle: cannot serialize schema: %w", err)
 	}
-	t := &TurtleType{ExtensionBase: arrow.ExtensionBase{Storage: turtleStorage()}, valueIdx: 1}
+	t := &Type{ExtensionBase: arrow.ExtensionBase{Storage: turtleStorage()}, valueIdx: 1}
 	if err := t.setSchema(buf.Bytes()); err != nil {
-		return nil, fmt.Errorf("tensorext: %w", err)
+		return nil, fmt.Errorf("turtle: %w", err)
 	}
 	t.schema = schema
 	t.note = nil
@@ -91,17 +93,17 @@ func NewTurtleType(schema *arrow.Schema) (*TurtleType, error) {
 }
 
 // ExtensionName returns "arrow.turtle".
-func (*TurtleType) ExtensionName() string { return TurtleName }
+func (*Type) ExtensionName() string { return Name }
 
 // Schema returns the declared schema of the rows' record batches, or nil when
 // the metadata could not be read (Validate says why).
-func (t *TurtleType) Schema() *arrow.Schema { return t.schema }
+func (t *Type) Schema() *arrow.Schema { return t.schema }
 
 // Validate reports why the type does not conform to the proposal: metadata
 // that is not a JSON object with a base64 "schema" string holding an IPC
 // Schema message (the rows cannot be read), or something read leniently
-// (see TurtleType). It returns nil for a conforming type.
-func (t *TurtleType) Validate() error {
+// (see Type). It returns nil for a conforming type.
+func (t *Type) Validate() error {
 	if t.err != nil {
 		return t.err
 	}
@@ -109,9 +111,9 @@ func (t *TurtleType) Validate() error {
 }
 
 // Serialize returns the extension metadata: the text Deserialize read, kept
-// byte for byte, or for a type from NewTurtleType
+// byte for byte, or for a type from NewType
 // {"schema":"<standard padded base64 of the IPC stream: Schema message, end-of-stream marker>"}.
-func (t *TurtleType) Serialize() string {
+func (t *Type) Serialize() string {
 	if t.fromRaw {
 		return t.raw
 	}
@@ -123,8 +125,8 @@ func (t *TurtleType) Serialize() string {
 // problems are recorded for Validate, and a type whose schema could not be
 // read has rows whose Label and Value still work but whose Stream and Batch
 // return the error.
-func (*TurtleType) Deserialize(storage arrow.DataType, data string) (arrow.ExtensionType, error) {
-	t := &TurtleType{ExtensionBase: arrow.ExtensionBase{Storage: storage}, raw: data, fromRaw: true, valueIdx: 1}
+func (*Type) Deserialize(storage arrow.DataType, data string) (arrow.ExtensionType, error) {
+	t := &Type{ExtensionBase: arrow.ExtensionBase{Storage: storage}, raw: data, fromRaw: true, valueIdx: 1}
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -136,21 +138,21 @@ func (*TurtleType) Deserialize(storage arrow.DataType, data string) (arrow.Exten
 	return t, nil
 }
 
-func (t *TurtleType) parse(storage arrow.DataType, data string) error {
+func (t *Type) parse(storage arrow.DataType, data string) error {
 	if err := t.parseStorage(storage); err != nil {
 		return err
 	}
-	obj, err := parseMetadataObject(data)
+	obj, err := extbase.MetadataObject(data)
 	if err != nil {
 		return err
 	}
 	raw, ok := obj["schema"]
-	if !ok || isNull(raw) {
+	if !ok || extbase.IsNull(raw) {
 		return errors.New(`extension metadata has no "schema"`)
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return fmt.Errorf("schema must be a base64 string, got %s", clip(raw))
+		return fmt.Errorf("schema must be a base64 string, got %s", extbase.Clip(raw))
 	}
 	b, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
@@ -169,7 +171,7 @@ func (t *TurtleType) parse(storage arrow.DataType, data string) error {
 }
 
 // parseStorage finds the label and value fields.
-func (t *TurtleType) parseStorage(storage arrow.DataType) error {
+func (t *Type) parseStorage(storage arrow.DataType) error {
 	want := fmt.Errorf("storage type must be Struct<label: utf8, value: binary>, got %s", storage)
 	st, ok := storage.(*arrow.StructType)
 	if !ok {
@@ -201,14 +203,14 @@ func (t *TurtleType) parseStorage(storage arrow.DataType) error {
 	return nil
 }
 
-func (t *TurtleType) addNote(err error) {
+func (t *Type) addNote(err error) {
 	if t.note == nil {
 		t.note = err
 	}
 }
 
 // setSchema reads the schema stream b: its first message must be a Schema.
-func (t *TurtleType) setSchema(b []byte) error {
+func (t *Type) setSchema(b []byte) error {
 	var first ipcMessage
 	n := 0
 	err := eachIPCMessage(b, func(m ipcMessage) error {
@@ -261,8 +263,8 @@ func decodeSchema(m ipcMessage) (s *arrow.Schema, err error) {
 // storage and an equal declared schema (arrow.Schema.Equal: field names,
 // types, nullability and field metadata); two types whose schema could not
 // be read are equal when their metadata is.
-func (t *TurtleType) ExtensionEquals(other arrow.ExtensionType) bool {
-	o, ok := other.(*TurtleType)
+func (t *Type) ExtensionEquals(other arrow.ExtensionType) bool {
+	o, ok := other.(*Type)
 	if !ok || !arrow.TypeEqual(t.Storage, o.Storage) {
 		return false
 	}
@@ -275,11 +277,11 @@ func (t *TurtleType) ExtensionEquals(other arrow.ExtensionType) bool {
 // String returns the type with its declared fields, for example
 // extension<arrow.turtle[schema=<id: int32, image: extension<arrow.fixed_shape_tensor[...]>>]>,
 // with schema=? when the schema could not be read.
-func (t *TurtleType) String() string {
+func (t *Type) String() string {
 	if t.schema == nil {
-		return "extension<" + TurtleName + "[schema=?]>"
+		return "extension<" + Name + "[schema=?]>"
 	}
-	return "extension<" + TurtleName + "[schema=" + schemaFields(t.schema) + "]>"
+	return "extension<" + Name + "[schema=" + schemaFields(t.schema) + "]>"
 }
 
 // schemaFields prints a schema on one line: <name: type, ...>.
@@ -296,34 +298,34 @@ func schemaFields(s *arrow.Schema) string {
 	return b.String()
 }
 
-// ArrayType returns the type of TurtleArray.
-func (*TurtleType) ArrayType() reflect.Type { return reflect.TypeOf(TurtleArray{}) }
+// ArrayType returns the type of Array.
+func (*Type) ArrayType() reflect.Type { return reflect.TypeOf(Array{}) }
 
-// NewBuilder returns a TurtleBuilder (array.CustomExtensionBuilder).
-func (t *TurtleType) NewBuilder(mem memory.Allocator) array.Builder {
-	return NewTurtleBuilder(mem, t)
+// NewBuilder returns a Builder (array.CustomExtensionBuilder).
+func (t *Type) NewBuilder(mem memory.Allocator) array.Builder {
+	return NewBuilder(mem, t)
 }
 
-// TurtleArray is an array of arrow.turtle: one labelled record batch per
+// Array is an array of arrow.turtle: one labelled record batch per
 // row, kept as IPC bytes until Batch decodes one or Stream re-frames it.
-type TurtleArray struct {
+type Array struct {
 	array.ExtensionArrayBase
 	checked  sync.Once
 	checkErr error // the storage's buffers are too small (a malformed file)
 }
 
-// TurtleType returns the array's extension type.
-func (a *TurtleArray) TurtleType() *TurtleType { return a.DataType().(*TurtleType) }
+// Type returns the array's extension type.
+func (a *Array) Type() *Type { return a.DataType().(*Type) }
 
 // check returns an error when the storage cannot be read: a storage type the
 // type does not accept, or buffers too small for its rows. It looks once.
-func (a *TurtleArray) check() error {
+func (a *Array) check() error {
 	a.checked.Do(func() {
 		if _, ok := a.columns(); !ok {
 			a.checkErr = fmt.Errorf("storage type must be Struct<label: utf8, value: binary>, got %s", a.Storage().DataType())
 			return
 		}
-		a.checkErr = checkStorage(a.Storage())
+		a.checkErr = extbase.CheckStorage(a.Storage())
 	})
 	return a.checkErr
 }
@@ -341,8 +343,8 @@ type turtleColumns struct {
 
 // columns returns the storage's label and value arrays, ok false when the
 // storage is not a struct with a string-like label and a binary-like value.
-func (a *TurtleArray) columns() (c turtleColumns, ok bool) {
-	typ := a.TurtleType()
+func (a *Array) columns() (c turtleColumns, ok bool) {
+	typ := a.Type()
 	st, isStruct := a.Storage().(*array.Struct)
 	if !isStruct || typ.labelIdx >= st.NumField() || typ.valueIdx >= st.NumField() {
 		return c, false
@@ -361,7 +363,7 @@ func (a *TurtleArray) columns() (c turtleColumns, ok bool) {
 
 // Label returns row i's label: "" for a null row, a null label, or storage
 // that cannot be read (ValidateStorage says why). i must be in [0, Len()).
-func (a *TurtleArray) Label(i int) string {
+func (a *Array) Label(i int) string {
 	c, ok := a.columns()
 	if !ok || a.check() != nil || a.IsNull(i) || c.label.IsNull(i) {
 		return ""
@@ -372,7 +374,7 @@ func (a *TurtleArray) Label(i int) string {
 // Value returns row i's value, the raw IPC bytes of its record batch, shared
 // with the array (do not modify them); nil for a null row or storage that
 // cannot be read. i must be in [0, Len()).
-func (a *TurtleArray) Value(i int) []byte {
+func (a *Array) Value(i int) []byte {
 	c, ok := a.columns()
 	if !ok || a.check() != nil || a.IsNull(i) || c.value.IsNull(i) {
 		return nil
@@ -383,7 +385,7 @@ func (a *TurtleArray) Value(i int) []byte {
 // ValidateStorage reports storage that cannot be read: a storage type the
 // type does not accept, or buffers too small for the array's rows (a
 // malformed file). Rows are checked by Stream and Batch.
-func (a *TurtleArray) ValidateStorage() error { return a.check() }
+func (a *Array) ValidateStorage() error { return a.check() }
 
 // Stream returns row i as a complete Arrow IPC stream that any IPC stream
 // reader opens: the declared schema's Schema message, the row's dictionary
@@ -407,15 +409,15 @@ func (a *TurtleArray) ValidateStorage() error { return a.check() }
 // or second Schema message, for no record batch at all, and for a compressed
 // batch declaring more than 2 GiB uncompressed. It passes on every record
 // batch when the value holds more than one (Batch takes exactly one).
-// It returns ErrNullTurtle for a null row and the type's Validate error when
+// It returns ErrNull for a null row and the type's Validate error when
 // the declared schema could not be read. i must be in [0, Len()).
-func (a *TurtleArray) Stream(i int) ([]byte, error) {
+func (a *Array) Stream(i int) ([]byte, error) {
 	out, _, err := a.stream(i)
 	return out, err
 }
 
-func (a *TurtleArray) stream(i int) (out []byte, batches int, err error) {
-	typ := a.TurtleType()
+func (a *Array) stream(i int) (out []byte, batches int, err error) {
+	typ := a.Type()
 	if typ.schema == nil {
 		return nil, 0, typ.err
 	}
@@ -424,7 +426,7 @@ func (a *TurtleArray) stream(i int) (out []byte, batches int, err error) {
 	}
 	c, _ := a.columns()
 	if a.IsNull(i) || c.value.IsNull(i) {
-		return nil, 0, ErrNullTurtle
+		return nil, 0, ErrNull
 	}
 	v := c.value.Value(i)
 	out = make([]byte, 0, len(typ.schemaFrame)+len(v)+16)
@@ -481,7 +483,7 @@ func (a *TurtleArray) stream(i int) (out []byte, batches int, err error) {
 // do not match the declared schema is this row's error, never a panic later.
 // Errors are Stream's, and "row i: ..." for bytes arrow-go cannot decode.
 // The caller releases the batch.
-func (a *TurtleArray) Batch(mem memory.Allocator, i int) (rec arrow.RecordBatch, err error) {
+func (a *Array) Batch(mem memory.Allocator, i int) (rec arrow.RecordBatch, err error) {
 	s, n, err := a.stream(i)
 	if err != nil {
 		return nil, err
@@ -520,7 +522,7 @@ func (a *TurtleArray) Batch(mem memory.Allocator, i int) (rec arrow.RecordBatch,
 			rec.Release()
 			return nil, rowError(i, "column %q has %d rows, the batch %d", rec.ColumnName(k), col.Len(), rec.NumRows())
 		}
-		if err := checkStorage(col); err != nil {
+		if err := extbase.CheckStorage(col); err != nil {
 			rec.Release()
 			return nil, rowError(i, "column %q: %v", rec.ColumnName(k), err)
 		}
@@ -594,7 +596,7 @@ func (t *trackingAllocator) finish(ok bool) {
 }
 
 // ValueStr returns row i as {label: "…", value: N bytes}, or "(null)".
-func (a *TurtleArray) ValueStr(i int) string {
+func (a *Array) ValueStr(i int) string {
 	if a.IsNull(i) || a.check() != nil {
 		if a.IsNull(i) {
 			return array.NullValueStr
@@ -605,19 +607,19 @@ func (a *TurtleArray) ValueStr(i int) string {
 }
 
 // String returns all rows, as ValueStr does, between brackets.
-func (a *TurtleArray) String() string { return arrayStr(a) }
+func (a *Array) String() string { return extbase.ArrayString(a) }
 
-// TurtleBuilder builds a TurtleArray row by row.
-type TurtleBuilder struct {
+// Builder builds a Array row by row.
+type Builder struct {
 	*array.ExtensionBuilder
-	typ *TurtleType
+	typ *Type
 	mem memory.Allocator
 }
 
-// NewTurtleBuilder returns a builder for arrays of typ; mem also backs the
+// NewBuilder returns a builder for arrays of typ; mem also backs the
 // IPC writer of Append.
-func NewTurtleBuilder(mem memory.Allocator, typ *TurtleType) *TurtleBuilder {
-	return &TurtleBuilder{ExtensionBuilder: array.NewExtensionBuilder(mem, typ), typ: typ, mem: mem}
+func NewBuilder(mem memory.Allocator, typ *Type) *Builder {
+	return &Builder{ExtensionBuilder: array.NewExtensionBuilder(mem, typ), typ: typ, mem: mem}
 }
 
 // Append appends a row: label and rec serialized as a complete IPC stream
@@ -625,25 +627,25 @@ func NewTurtleBuilder(mem memory.Allocator, typ *TurtleType) *TurtleBuilder {
 // marker) by arrow-go's IPC writer. It returns an error, appending nothing,
 // when rec's schema does not equal the declared one (arrow.Schema.Equal),
 // the type's schema could not be read, or the writer fails.
-func (b *TurtleBuilder) Append(label string, rec arrow.RecordBatch) error {
+func (b *Builder) Append(label string, rec arrow.RecordBatch) error {
 	if b.typ.schema == nil {
-		return fmt.Errorf("tensorext: %w", b.typ.err)
+		return fmt.Errorf("turtle: %w", b.typ.err)
 	}
 	if rec == nil {
-		return errors.New("tensorext: record batch must not be nil")
+		return errors.New("turtle: record batch must not be nil")
 	}
 	if !rec.Schema().Equal(b.typ.schema) {
-		return fmt.Errorf("tensorext: record batch schema %s does not match the declared schema %s",
+		return fmt.Errorf("turtle: record batch schema %s does not match the declared schema %s",
 			schemaFields(rec.Schema()), schemaFields(b.typ.schema))
 	}
 	var buf bytes.Buffer
 	w := ipc.NewWriter(&buf, ipc.WithSchema(b.typ.schema), ipc.WithAllocator(b.mem))
 	if err := w.Write(rec); err != nil {
 		_ = w.Close()
-		return fmt.Errorf("tensorext: cannot serialize record batch: %w", err)
+		return fmt.Errorf("turtle: cannot serialize record batch: %w", err)
 	}
 	if err := w.Close(); err != nil {
-		return fmt.Errorf("tensorext: cannot serialize record batch: %w", err)
+		return fmt.Errorf("turtle: cannot serialize record batch: %w", err)
 	}
 	return b.AppendBytes(label, buf.Bytes())
 }
@@ -653,15 +655,15 @@ func (b *TurtleBuilder) Append(label string, rec arrow.RecordBatch) error {
 // format. It returns an error, appending nothing, only when the type's
 // storage is not one the builder can fill (a leniently read type with
 // another storage).
-func (b *TurtleBuilder) AppendBytes(label string, value []byte) error {
+func (b *Builder) AppendBytes(label string, value []byte) error {
 	st, ok := b.ExtensionBuilder.Builder.(*array.StructBuilder)
 	if !ok || b.typ.labelIdx >= st.NumField() || b.typ.valueIdx >= st.NumField() {
-		return fmt.Errorf("tensorext: cannot append to storage %s", b.typ.Storage)
+		return fmt.Errorf("turtle: cannot append to storage %s", b.typ.Storage)
 	}
 	lb, ok1 := st.FieldBuilder(b.typ.labelIdx).(interface{ Append(string) })
 	vb, ok2 := st.FieldBuilder(b.typ.valueIdx).(interface{ Append([]byte) })
 	if !ok1 || !ok2 {
-		return fmt.Errorf("tensorext: cannot append to storage %s", b.typ.Storage)
+		return fmt.Errorf("turtle: cannot append to storage %s", b.typ.Storage)
 	}
 	st.Append(true)
 	lb.Append(label)
@@ -675,16 +677,20 @@ func (b *TurtleBuilder) AppendBytes(label string, value []byte) error {
 }
 
 // AppendNull appends a null row.
-func (b *TurtleBuilder) AppendNull() { b.ExtensionBuilder.AppendNull() }
+func (b *Builder) AppendNull() { b.ExtensionBuilder.AppendNull() }
 
-// NewTurtleArray returns the built array and resets the builder.
-func (b *TurtleBuilder) NewTurtleArray() *TurtleArray {
-	return b.NewExtensionArray().(*TurtleArray)
+// NewArray returns the built array and resets the builder.
+func (b *Builder) NewTurtleArray() *Array {
+	return b.NewExtensionArray().(*Array)
 }
 
 var (
-	_ arrow.ExtensionType          = (*TurtleType)(nil)
-	_ array.CustomExtensionBuilder = (*TurtleType)(nil)
-	_ array.ExtensionArray         = (*TurtleArray)(nil)
-	_ array.Builder                = (*TurtleBuilder)(nil)
+	_ arrow.ExtensionType          = (*Type)(nil)
+	_ array.CustomExtensionBuilder = (*Type)(nil)
+	_ array.ExtensionArray         = (*Array)(nil)
+	_ array.Builder                = (*Builder)(nil)
 )
+
+func rowError(row int, format string, args ...any) error {
+	return fmt.Errorf("row %d: %s", row, fmt.Sprintf(format, args...))
+}

@@ -1,4 +1,4 @@
-package tensorext
+package turtle
 
 import (
 	"bytes"
@@ -17,6 +17,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/tensorview/tensorview/internal/flatbuf"
+	"github.com/tensorview/tensorview/tensorext"
 )
 
 // Tests of arrow.turtle (arrow.turtle proposal, dev@arrow.apache.org, branch
@@ -32,8 +35,8 @@ func leafSchema() *arrow.Schema {
 	}, nil)
 }
 
-func imageSchema(t testing.TB, sub *TurtleType) *arrow.Schema {
-	img, err := NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{4, 4, 3}, nil, []string{"H", "W", "C"})
+func imageSchema(t testing.TB, sub *Type) *arrow.Schema {
+	img, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{4, 4, 3}, nil, []string{"H", "W", "C"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,9 +50,9 @@ func imageSchema(t testing.TB, sub *TurtleType) *arrow.Schema {
 	return arrow.NewSchema(fields, nil)
 }
 
-func mustTurtle(t testing.TB, s *arrow.Schema) *TurtleType {
+func mustTurtle(t testing.TB, s *arrow.Schema) *Type {
 	t.Helper()
-	typ, err := NewTurtleType(s)
+	typ, err := NewType(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +88,7 @@ func imageBatch(t testing.TB, mem memory.Allocator, schema *arrow.Schema, seeds 
 	t.Helper()
 	b := array.NewRecordBuilder(mem, schema)
 	defer b.Release()
-	ib := b.Field(0).(*FixedShapeTensorBuilder)
+	ib := b.Field(0).(*tensorext.FixedShapeTensorBuilder)
 	for _, s := range seeds {
 		if err := ib.AppendTensor(imagePixels(s)); err != nil {
 			t.Fatal(err)
@@ -93,7 +96,7 @@ func imageBatch(t testing.TB, mem memory.Allocator, schema *arrow.Schema, seeds 
 	}
 	b.Field(1).(*array.Float32Builder).AppendValues(exposure, nil)
 	if len(schema.Fields()) > 2 {
-		tb := b.Field(2).(*TurtleBuilder)
+		tb := b.Field(2).(*Builder)
 		for i, r := range subs {
 			if r == nil {
 				tb.AppendNull()
@@ -140,9 +143,9 @@ func readStream(t testing.TB, b []byte) arrow.RecordBatch {
 	return rec
 }
 
-func turtleArray(t testing.TB, typ *TurtleType, labels []string, values [][]byte) *TurtleArray {
+func turtleArray(t testing.TB, typ *Type, labels []string, values [][]byte) *Array {
 	t.Helper()
-	b := NewTurtleBuilder(memory.DefaultAllocator, typ)
+	b := NewBuilder(memory.DefaultAllocator, typ)
 	defer b.Release()
 	for i, v := range values {
 		if v == nil {
@@ -156,7 +159,7 @@ func turtleArray(t testing.TB, typ *TurtleType, labels []string, values [][]byte
 
 // checkBatchAndStream checks that row i decodes to want, and that Stream(i)
 // read by arrow-go's stream reader gives the same batch.
-func checkBatchAndStream(t *testing.T, mem memory.Allocator, a *TurtleArray, i int, want arrow.RecordBatch) {
+func checkBatchAndStream(t *testing.T, mem memory.Allocator, a *Array, i int, want arrow.RecordBatch) {
 	t.Helper()
 	got, err := a.Batch(mem, i)
 	if err != nil {
@@ -191,7 +194,7 @@ func TestTurtleRoundTripIPCFile(t *testing.T) {
 	rb := array.NewRecordBuilder(mem, outer)
 	defer rb.Release()
 	rb.Field(0).(*array.Int32Builder).AppendValues([]int32{1, 2, 3}, nil)
-	tb := rb.Field(1).(*TurtleBuilder)
+	tb := rb.Field(1).(*Builder)
 	if err := tb.Append("sunny", r1); err != nil {
 		t.Fatal(err)
 	}
@@ -222,17 +225,17 @@ func TestTurtleRoundTripIPCFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, ok := back.Column(1).(*TurtleArray)
+	a, ok := back.Column(1).(*Array)
 	if !ok {
 		t.Fatalf("runs read back as %T", back.Column(1))
 	}
-	if err := a.TurtleType().Validate(); err != nil {
+	if err := a.Type().Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if !a.TurtleType().Schema().Equal(inner) || !arrow.TypeEqual(a.DataType(), typ) {
+	if !a.Type().Schema().Equal(inner) || !arrow.TypeEqual(a.DataType(), typ) {
 		t.Errorf("type read back %s, want %s", a.DataType(), typ)
 	}
-	if got, want := a.TurtleType().Serialize(), typ.Serialize(); got != want {
+	if got, want := a.Type().Serialize(), typ.Serialize(); got != want {
 		t.Errorf("metadata read back %s, want %s", got, want)
 	}
 	for i, want := range []string{"sunny", "", ""} {
@@ -242,11 +245,11 @@ func TestTurtleRoundTripIPCFile(t *testing.T) {
 	}
 	checkBatchAndStream(t, mem, a, 0, r1)
 	checkBatchAndStream(t, mem, a, 2, r2)
-	if _, err := a.Batch(mem, 1); err != ErrNullTurtle {
-		t.Errorf("Batch(null row) error %v, want ErrNullTurtle", err)
+	if _, err := a.Batch(mem, 1); err != ErrNull {
+		t.Errorf("Batch(null row) error %v, want ErrNull", err)
 	}
-	if _, err := a.Stream(1); err != ErrNullTurtle {
-		t.Errorf("Stream(null row) error %v, want ErrNullTurtle", err)
+	if _, err := a.Stream(1); err != ErrNull {
+		t.Errorf("Stream(null row) error %v, want ErrNull", err)
 	}
 	if a.Value(1) != nil {
 		t.Errorf("Value(null row) = %v", a.Value(1))
@@ -257,7 +260,7 @@ func TestTurtleRoundTripIPCFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b0.Release()
-	tt, err := b0.Column(0).(*FixedShapeTensorArray).Tensor(1)
+	tt, err := b0.Column(0).(*tensorext.FixedShapeTensorArray).Tensor(1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +288,7 @@ func TestTurtleNested(t *testing.T) {
 	defer leaf.Release()
 	mid := imageBatch(t, mem, inner, []int{1, 2}, []float32{0.5, 1.25}, []arrow.RecordBatch{leaf, nil})
 	defer mid.Release()
-	b := NewTurtleBuilder(mem, typ)
+	b := NewBuilder(mem, typ)
 	defer b.Release()
 	if err := b.Append("sunny", mid); err != nil {
 		t.Fatal(err)
@@ -299,7 +302,7 @@ func TestTurtleNested(t *testing.T) {
 	defer rec.Release()
 	back := readStream(t, streamBytes(t, sch, rec))
 	defer back.Release()
-	a := back.Column(0).(*TurtleArray)
+	a := back.Column(0).(*Array)
 
 	got, err := a.Batch(mem, 0)
 	if err != nil {
@@ -309,7 +312,7 @@ func TestTurtleNested(t *testing.T) {
 	if !array.RecordEqual(got, mid) {
 		t.Fatalf("level 1 = %v, want %v", got, mid)
 	}
-	sub, ok := got.Column(2).(*TurtleArray)
+	sub, ok := got.Column(2).(*Array)
 	if !ok {
 		t.Fatalf("sub read back as %T", got.Column(2))
 	}
@@ -325,7 +328,7 @@ func TestTurtleNested(t *testing.T) {
 	if got := l2.Column(1).(*array.Float64).Float64Values(); got[0] != 0.5 || got[1] != -1 || got[2] != 2.25 {
 		t.Errorf("level 2 v = %v", got)
 	}
-	if _, err := sub.Batch(mem, 1); err != ErrNullTurtle {
+	if _, err := sub.Batch(mem, 1); err != ErrNull {
 		t.Errorf("null sub row: %v", err)
 	}
 }
@@ -333,7 +336,7 @@ func TestTurtleNested(t *testing.T) {
 // TestTurtleAppendMismatch: Append refuses a batch of another schema.
 func TestTurtleAppendMismatch(t *testing.T) {
 	typ := mustTurtle(t, leafSchema())
-	b := NewTurtleBuilder(memory.DefaultAllocator, typ)
+	b := NewBuilder(memory.DefaultAllocator, typ)
 	defer b.Release()
 	other := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
 	ob := array.NewRecordBuilder(memory.DefaultAllocator, other)
@@ -342,14 +345,14 @@ func TestTurtleAppendMismatch(t *testing.T) {
 	rec := ob.NewRecordBatch()
 	defer rec.Release()
 	err := b.Append("x", rec)
-	if want := "tensorext: record batch schema <k: int64> does not match the declared schema <k: int32, v: float64>"; err == nil || err.Error() != want {
+	if want := "turtle: record batch schema <k: int64> does not match the declared schema <k: int32, v: float64>"; err == nil || err.Error() != want {
 		t.Errorf("Append error %v, want %s", err, want)
 	}
 	if b.Len() != 0 {
 		t.Errorf("Append appended %d rows", b.Len())
 	}
-	if _, err := NewTurtleType(nil); err == nil || err.Error() != "tensorext: schema must not be nil" {
-		t.Errorf("NewTurtleType(nil): %v", err)
+	if _, err := NewType(nil); err == nil || err.Error() != "turtle: schema must not be nil" {
+		t.Errorf("NewType(nil): %v", err)
 	}
 }
 
@@ -405,11 +408,11 @@ func TestTurtleDeserialize(t *testing.T) {
 		{"swapped", swapped, valid, `storage fields must be label, value in that order, got struct<value: binary nullable, label: utf8 nullable> (read leniently)`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			et, err := (&TurtleType{}).Deserialize(tc.storage, tc.meta)
+			et, err := (&Type{}).Deserialize(tc.storage, tc.meta)
 			if err != nil {
 				t.Fatalf("Deserialize returned %v", err)
 			}
-			typ := et.(*TurtleType)
+			typ := et.(*Type)
 			got := ""
 			if err := typ.Validate(); err != nil {
 				got = err.Error()
@@ -443,7 +446,7 @@ func TestTurtleDeserialize(t *testing.T) {
 // TestTurtleBrokenMetadataInFile: a file whose turtle metadata is broken
 // opens; labels and values are read, Stream and Batch report the error.
 func TestTurtleBrokenMetadataInFile(t *testing.T) {
-	md := arrow.NewMetadata([]string{"ARROW:extension:name", "ARROW:extension:metadata"}, []string{TurtleName, `{"schema":"not base64!"}`})
+	md := arrow.NewMetadata([]string{"ARROW:extension:name", "ARROW:extension:metadata"}, []string{Name, `{"schema":"not base64!"}`})
 	sch := arrow.NewSchema([]arrow.Field{{Name: "runs", Type: turtleStorage(), Nullable: true, Metadata: md}}, nil)
 	rb := array.NewRecordBuilder(memory.DefaultAllocator, sch)
 	defer rb.Release()
@@ -455,12 +458,12 @@ func TestTurtleBrokenMetadataInFile(t *testing.T) {
 	defer rec.Release()
 	back := readStream(t, streamBytes(t, sch, rec))
 	defer back.Release()
-	a, ok := back.Column(0).(*TurtleArray)
+	a, ok := back.Column(0).(*Array)
 	if !ok {
 		t.Fatalf("read back as %T", back.Column(0))
 	}
 	want := "schema is not base64: illegal base64 data at input byte 3"
-	if err := a.TurtleType().Validate(); err == nil || err.Error() != want {
+	if err := a.Type().Validate(); err == nil || err.Error() != want {
 		t.Errorf("Validate() = %v, want %s", err, want)
 	}
 	if a.Label(0) != "lbl" || !bytes.Equal(a.Value(0), []byte{1, 2, 3}) {
@@ -472,7 +475,7 @@ func TestTurtleBrokenMetadataInFile(t *testing.T) {
 	if _, err := a.Batch(nil, 0); err == nil || err.Error() != want {
 		t.Errorf("Batch: %v", err)
 	}
-	if got := a.TurtleType().String(); got != "extension<arrow.turtle[schema=?]>" {
+	if got := a.Type().String(); got != "extension<arrow.turtle[schema=?]>" {
 		t.Errorf("String() = %s", got)
 	}
 }
@@ -480,16 +483,16 @@ func TestTurtleBrokenMetadataInFile(t *testing.T) {
 func TestTurtleExtensionEquals(t *testing.T) {
 	a, b := mustTurtle(t, leafSchema()), mustTurtle(t, leafSchema())
 	c := mustTurtle(t, arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int32, Nullable: true}}, nil))
-	js, _ := (&TurtleType{}).Deserialize(turtleStorage(), a.Serialize())
-	broken1, _ := (&TurtleType{}).Deserialize(turtleStorage(), `{}`)
-	broken2, _ := (&TurtleType{}).Deserialize(turtleStorage(), `{}`)
-	broken3, _ := (&TurtleType{}).Deserialize(turtleStorage(), ``)
+	js, _ := (&Type{}).Deserialize(turtleStorage(), a.Serialize())
+	broken1, _ := (&Type{}).Deserialize(turtleStorage(), `{}`)
+	broken2, _ := (&Type{}).Deserialize(turtleStorage(), `{}`)
+	broken3, _ := (&Type{}).Deserialize(turtleStorage(), ``)
 	for _, tc := range []struct {
 		x, y arrow.ExtensionType
 		want bool
 	}{
 		{a, b, true}, {a, js, true}, {a, c, false}, {a, broken1, false},
-		{broken1, broken2, true}, {broken1, broken3, false}, {a, &FixedShapeTensorType{}, false},
+		{broken1, broken2, true}, {broken1, broken3, false}, {a, &tensorext.FixedShapeTensorType{}, false},
 	} {
 		if got := tc.x.ExtensionEquals(tc.y); got != tc.want {
 			t.Errorf("%s equals %s: %v, want %v", tc.x, tc.y, got, tc.want)
@@ -652,11 +655,11 @@ func errText(err error) string {
 func patchBodyLength(t *testing.T, b []byte, n int64) {
 	t.Helper()
 	meta := b[8:]
-	root, err := fbTableAt(meta, int(binary.LittleEndian.Uint32(meta)))
+	root, err := flatbuf.Root(meta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, ok, err := root.field(3, 8)
+	p, ok, err := root.Inline(3, 8)
 	if !ok || err != nil {
 		t.Fatal("no bodyLength", err)
 	}
@@ -753,7 +756,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 func TestTurtleJSFixture(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	raw, err := os.ReadFile(filepath.Join("..", "testdata", "turtle_expected.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "turtle_expected.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -769,7 +772,7 @@ func TestTurtleJSFixture(t *testing.T) {
 	if err := json.Unmarshal(raw, &exp); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "turtle_nested.arrow"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "turtle_nested.arrow"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -785,11 +788,11 @@ func TestTurtleJSFixture(t *testing.T) {
 	if int(rec.NumRows()) != len(exp.Rows) {
 		t.Fatalf("%d rows, want %d", rec.NumRows(), len(exp.Rows))
 	}
-	runs, ok := rec.Column(1).(*TurtleArray)
+	runs, ok := rec.Column(1).(*Array)
 	if !ok {
 		t.Fatalf("runs read as %T", rec.Column(1))
 	}
-	typ := runs.TurtleType()
+	typ := runs.Type()
 	if err := typ.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -797,7 +800,7 @@ func TestTurtleJSFixture(t *testing.T) {
 		t.Errorf("metadata %s, want %s", got, want)
 	}
 	checkFieldNames(t, typ.Schema(), exp.InnerFields)
-	sub := typ.Schema().Field(2).Type.(*TurtleType)
+	sub := typ.Schema().Field(2).Type.(*Type)
 	if got, want := sub.Serialize(), `{"schema":"`+exp.ExtensionMetadata["sub"].Schema+`"}`; got != want {
 		t.Errorf("sub metadata %s, want %s", got, want)
 	}
@@ -824,15 +827,15 @@ func checkFieldNames(t *testing.T, s *arrow.Schema, want []string) {
 
 // checkTurtleRow compares row i of a with its expected JSON: null, a
 // {label, error} row, or {label, form, batch}.
-func checkTurtleRow(t *testing.T, mem memory.Allocator, what string, a *TurtleArray, i int, raw json.RawMessage) {
+func checkTurtleRow(t *testing.T, mem memory.Allocator, what string, a *Array, i int, raw json.RawMessage) {
 	t.Helper()
 	what += "[" + itoa(i) + "]"
 	if string(raw) == "null" {
 		if !a.IsNull(i) {
 			t.Errorf("%s is not null", what)
 		}
-		if _, err := a.Batch(mem, i); err != ErrNullTurtle {
-			t.Errorf("%s: Batch error %v, want ErrNullTurtle", what, err)
+		if _, err := a.Batch(mem, i); err != ErrNull {
+			t.Errorf("%s: Batch error %v, want ErrNull", what, err)
 		}
 		return
 	}
@@ -905,13 +908,13 @@ func checkTurtleRow(t *testing.T, mem memory.Allocator, what string, a *TurtleAr
 			continue
 		}
 		switch c := rec.Column(k).(type) {
-		case *TurtleArray:
+		case *Array:
 			var rows []json.RawMessage
 			_ = json.Unmarshal(want, &rows)
 			for j := range rows {
 				checkTurtleRow(t, mem, col, c, j, rows[j])
 			}
-		case *FixedShapeTensorArray:
+		case *tensorext.FixedShapeTensorArray:
 			var rows []*struct {
 				Shape  []int
 				Values []float64
@@ -923,14 +926,14 @@ func checkTurtleRow(t *testing.T, mem memory.Allocator, what string, a *TurtleAr
 					t.Errorf("%s[%d]: %v", col, j, err)
 					continue
 				}
-				if FormatShape(tt.Shape) != FormatShape(w.Shape) || !equalFloats(floats(t, tt), w.Values) {
+				if tensorext.FormatShape(tt.Shape) != tensorext.FormatShape(w.Shape) || !equalFloats(floats(t, tt), w.Values) {
 					t.Errorf("%s[%d] = %v %v, want %v %v", col, j, tt.Shape, floats(t, tt), w.Shape, w.Values)
 				}
 			}
 		default:
 			var vals []float64
 			_ = json.Unmarshal(want, &vals)
-			at, ok := Float64Reader(c)
+			at, ok := tensorext.Float64Reader(c)
 			if !ok || c.Len() != len(vals) {
 				t.Errorf("%s: %s of %d, want %v", col, c.DataType(), c.Len(), vals)
 				continue
@@ -968,19 +971,18 @@ func equalFloats(a, b []float64) bool {
 func patchVectorLength(t *testing.T, b []byte, vec int, n uint32) {
 	t.Helper()
 	meta := b[8:]
-	root, err := fbTableAt(meta, int(binary.LittleEndian.Uint32(meta)))
+	root, err := flatbuf.Root(meta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hdr, ok, err := root.table(2)
+	hdr, ok, err := root.TableField(2)
 	if !ok || err != nil {
 		t.Fatal("no header", err)
 	}
-	p, ok, err := hdr.field(vec, 4)
+	at, ok, err := hdr.Ref(vec)
 	if !ok || err != nil {
 		t.Fatal("no vector", err)
 	}
-	at := p + int(binary.LittleEndian.Uint32(meta[p:]))
 	binary.LittleEndian.PutUint32(meta[at:], n)
 }
 
@@ -993,8 +995,8 @@ func TestTurtleHostileVectorLengths(t *testing.T) {
 	head := streamBytes(t, leafSchema())
 	bad := append([]byte{}, head...)
 	patchVectorLength(t, bad, 1, 0xFFFFFFF0) // Schema.fields
-	et, _ := (&TurtleType{}).Deserialize(turtleStorage(), metaFor(bad, nil))
-	if err, want := et.(*TurtleType).Validate(), "schema is not an IPC stream: IPC message at byte 0: "+malformed; errText(err) != want {
+	et, _ := (&Type{}).Deserialize(turtleStorage(), metaFor(bad, nil))
+	if err, want := et.(*Type).Validate(), "schema is not an IPC stream: IPC message at byte 0: "+malformed; errText(err) != want {
 		t.Errorf("Validate() = %v\nwant         %s", err, want)
 	}
 
@@ -1019,7 +1021,7 @@ func TestTurtleHostileVectorLengths(t *testing.T) {
 func TestApacheArrowReadsTurtleStreams(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err == nil {
-		_, err = os.Stat("../testdata/node_modules/apache-arrow")
+		_, err = os.Stat("../../testdata/node_modules/apache-arrow")
 	}
 	if err != nil {
 		if os.Getenv("TENSORVIEW_FULL") == "" { // make test sets it: nothing skips there
@@ -1027,13 +1029,13 @@ func TestApacheArrowReadsTurtleStreams(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "turtle_nested.arrow"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "turtle_nested.arrow"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	outer := readStream(t, data)
 	defer outer.Release()
-	runs := outer.Column(1).(*TurtleArray)
+	runs := outer.Column(1).(*Array)
 	inner := imageSchema(t, nil)
 	goRec := imageBatch(t, memory.DefaultAllocator, inner, []int{9, 10}, []float32{3.5, -0.25}, nil)
 	defer goRec.Release()
@@ -1042,7 +1044,7 @@ func TestApacheArrowReadsTurtleStreams(t *testing.T) {
 
 	dir := t.TempDir()
 	type src struct {
-		a *TurtleArray
+		a *Array
 		i int
 	}
 	var files []string
@@ -1065,7 +1067,7 @@ const out = process.argv.slice(1).map((f) => {
 });
 process.stdout.write(JSON.stringify(out));`
 	cmd := exec.Command(node, append([]string{"--input-type=module", "-e", script}, files...)...)
-	cmd.Dir = filepath.Join("..", "testdata")
+	cmd.Dir = filepath.Join("..", "..", "testdata")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -1101,4 +1103,19 @@ process.stdout.write(JSON.stringify(out));`
 			}
 		}
 	}
+}
+
+// floats lists tt's values in position order (-999 for a null).
+func floats(t *testing.T, tt tensorext.Tensor) []float64 {
+	t.Helper()
+	out := []float64{}
+	tt.Positions(func(pos int) bool {
+		v, ok := tt.Float64(pos)
+		if !ok {
+			v = -999
+		}
+		out = append(out, v)
+		return true
+	})
+	return out
 }

@@ -1,4 +1,4 @@
-package tensorext
+package turtle
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tensorview/tensorview/internal/flatbuf"
 	"github.com/tensorview/tensorview/internal/ipcverify"
 )
 
@@ -19,7 +20,7 @@ import (
 // The end of a stream is 0xFFFFFFFF 0x00000000 (legacy: 0x00000000). An IPC
 // file is "ARROW1", two bytes of padding, a stream, the footer, the int32
 // footer size and "ARROW1". arrow.turtle uses this to re-frame a row's value
-// under its declared schema (TurtleArray.Stream) and to check the lengths a
+// under its declared schema (Array.Stream) and to check the lengths a
 // value declares before arrow-go allocates them: message and body sizes
 // against the bytes present, every flatbuffer (internal/ipcverify), and the
 // uncompressed sizes of compressed buffers.
@@ -142,81 +143,21 @@ func appendFramed(dst []byte, m ipcMessage) []byte {
 	return append(dst, m.body...)
 }
 
-// fbTable is a flatbuffer table inside buf: its position and its vtable's.
-type fbTable struct {
-	buf     []byte
-	pos, vt int
-	vtLen   int
-}
-
-// fbTableAt reads the table at pos, bounds-checked.
-func fbTableAt(buf []byte, pos int) (fbTable, error) {
-	if pos < 0 || pos > len(buf)-4 {
-		return fbTable{}, fmt.Errorf("flatbuffer table offset %d is outside the %d bytes", pos, len(buf))
-	}
-	vt := int64(pos) - int64(int32(binary.LittleEndian.Uint32(buf[pos:])))
-	if vt < 0 || vt > int64(len(buf)-4) {
-		return fbTable{}, fmt.Errorf("flatbuffer vtable offset %d is outside the %d bytes", vt, len(buf))
-	}
-	vtLen := int(binary.LittleEndian.Uint16(buf[vt:]))
-	if vtLen < 4 || int(vt)+vtLen > len(buf) {
-		return fbTable{}, fmt.Errorf("flatbuffer vtable of %d bytes is outside the %d bytes", vtLen, len(buf))
-	}
-	return fbTable{buf: buf, pos: pos, vt: int(vt), vtLen: vtLen}, nil
-}
-
-// field returns the position of field id holding size bytes; ok is false
-// when the field is absent (its default applies). A field that overruns the
-// buffer is an error.
-func (t fbTable) field(id, size int) (pos int, ok bool, err error) {
-	slot := 4 + 2*id
-	if slot+2 > t.vtLen {
-		return 0, false, nil
-	}
-	o := int(binary.LittleEndian.Uint16(t.buf[t.vt+slot:]))
-	if o == 0 {
-		return 0, false, nil
-	}
-	pos = t.pos + o
-	if pos+size > len(t.buf) {
-		return 0, false, fmt.Errorf("flatbuffer field %d overruns the %d bytes", id, len(t.buf))
-	}
-	return pos, true, nil
-}
-
-// table returns the sub-table that field id refers to, or ok false.
-func (t fbTable) table(id int) (fbTable, bool, error) {
-	p, ok, err := t.field(id, 4)
-	if !ok || err != nil {
-		return fbTable{}, false, err
-	}
-	sub, err := fbTableAt(t.buf, p+int(binary.LittleEndian.Uint32(t.buf[p:])))
-	return sub, err == nil, err
-}
-
 // parseMessage reads a flatbuffer Message's header type and body length
 // (Message.fbs: version, header_type, header, bodyLength, custom_metadata).
 func parseMessage(meta []byte) (kind byte, bodyLen int64, err error) {
-	if len(meta) < 4 {
-		return 0, 0, fmt.Errorf("message metadata of %d bytes is too short", len(meta))
-	}
-	root, err := fbTableAt(meta, int(binary.LittleEndian.Uint32(meta)))
+	root, err := flatbuf.Root(meta)
 	if err != nil {
 		return 0, 0, err
 	}
-	p, ok, err := root.field(1, 1)
+	k, err := root.Uint8(1)
 	if err != nil {
 		return 0, 0, err
 	}
-	if ok {
-		kind = meta[p]
-	}
-	if p, ok, err = root.field(3, 8); err != nil {
+	if bodyLen, err = root.Int64(3); err != nil {
 		return 0, 0, err
-	} else if ok {
-		bodyLen = int64(binary.LittleEndian.Uint64(meta[p:]))
 	}
-	return kind, bodyLen, nil
+	return byte(k), bodyLen, nil
 }
 
 // checkCompressed bounds what arrow-go will allocate to decompress a record
@@ -227,37 +168,29 @@ func checkCompressed(kind byte, meta, body []byte) error {
 	if kind != msgRecordBatch && kind != msgDictionaryBatch {
 		return nil
 	}
-	root, err := fbTableAt(meta, int(binary.LittleEndian.Uint32(meta)))
+	root, err := flatbuf.Root(meta)
 	if err != nil {
 		return err
 	}
-	rb, ok, err := root.table(2)
+	rb, ok, err := root.TableField(2)
 	if !ok || err != nil {
 		return err
 	}
 	if kind == msgDictionaryBatch { // DictionaryBatch: id, data (RecordBatch), isDelta
-		if rb, ok, err = rb.table(1); !ok || err != nil {
+		if rb, ok, err = rb.TableField(1); !ok || err != nil {
 			return err
 		}
 	}
-	if _, ok, err := rb.field(3, 4); !ok || err != nil { // compression
+	if _, ok, err := rb.Ref(3); !ok || err != nil { // compression
 		return err
 	}
-	p, ok, err := rb.field(2, 4) // buffers: [Buffer{offset: long, length: long}]
-	if !ok || err != nil {
+	start, n, err := rb.Vector(2, 16) // buffers: [Buffer{offset: long, length: long}]
+	if err != nil {
 		return err
-	}
-	vec := int64(p) + int64(binary.LittleEndian.Uint32(meta[p:]))
-	if vec < 0 || vec > int64(len(meta)-4) {
-		return fmt.Errorf("buffers vector is outside the metadata")
-	}
-	n := int64(binary.LittleEndian.Uint32(meta[vec:]))
-	if n > (int64(len(meta))-vec-4)/16 {
-		return fmt.Errorf("buffers vector of %d entries overruns the metadata", n)
 	}
 	var total int64
-	for k := int64(0); k < n; k++ {
-		e := vec + 4 + 16*k
+	for k := 0; k < n; k++ {
+		e := start + 16*k
 		off := int64(binary.LittleEndian.Uint64(meta[e:]))
 		length := int64(binary.LittleEndian.Uint64(meta[e+8:]))
 		if length == 0 {

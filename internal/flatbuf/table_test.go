@@ -1,4 +1,4 @@
-package ipcverify
+package flatbuf
 
 import (
 	"encoding/binary"
@@ -48,19 +48,19 @@ func tensorMessage() []byte {
 	tensor := b.EndObject()
 	b.StartObject(5) // Message
 	b.PrependInt16Slot(0, 4, -1)
-	b.PrependByteSlot(1, HeaderTensor, 0)
+	b.PrependByteSlot(1, headerTensor, 0)
 	b.PrependUOffsetTSlot(2, tensor, 0)
 	b.PrependInt64Slot(3, 20, -1)
 	b.Finish(b.EndObject())
 	return b.FinishedBytes()
 }
 
+// headerTensor is Message.fbs's MessageHeader Tensor.
+const headerTensor = 4
+
 // TestTable reads a Tensor message with Table, as app/decode does.
 func TestTable(t *testing.T) {
 	meta := tensorMessage()
-	if err := Message(meta); err != nil {
-		t.Fatalf("Message of a Tensor message: %v", err)
-	}
 	m, err := Root(meta)
 	if err != nil {
 		t.Fatal(err)
@@ -71,8 +71,8 @@ func TestTable(t *testing.T) {
 	if v, ok := m.Int16(0); !ok || v != 4 {
 		t.Errorf("version %d %v, want 4", v, ok)
 	}
-	if k, err := m.Uint8(1); err != nil || k != HeaderTensor {
-		t.Errorf("header_type %d %v, want %d", k, err, HeaderTensor)
+	if k, err := m.Uint8(1); err != nil || k != headerTensor {
+		t.Errorf("header_type %d %v, want %d", k, err, headerTensor)
 	}
 	if n, err := m.Int64(3); err != nil || n != 20 {
 		t.Errorf("bodyLength %d %v, want 20", n, err)
@@ -131,26 +131,26 @@ func TestTable(t *testing.T) {
 	}
 	// One byte more than the table holds from the data struct on.
 	past := tensor.size - tensor.off(4) + 1
-	if _, _, err := tensor.Inline(4, past); !errors.Is(err, ErrFlatbuffer) {
-		t.Errorf("Inline(4, %d): %v, want ErrFlatbuffer", past, err)
+	if _, _, err := tensor.Inline(4, past); !errors.Is(err, ErrMalformed) {
+		t.Errorf("Inline(4, %d): %v, want ErrMalformed", past, err)
 	}
-	if err := tensor.Scalars(1, 0, 0, 0, past); !errors.Is(err, ErrFlatbuffer) {
-		t.Errorf("Scalars(…, %d): %v, want ErrFlatbuffer", past, err)
+	if err := tensor.Scalars(1, 0, 0, 0, past); !errors.Is(err, ErrMalformed) {
+		t.Errorf("Scalars(…, %d): %v, want ErrMalformed", past, err)
 	}
 	if _, ok := tensor.Int32(4); !ok {
 		t.Errorf("Int32(4) of a 16-byte field: absent")
 	}
 	// A vector claimed longer than the buffer.
-	if _, _, err := tensor.Vector(3, 1<<20); !errors.Is(err, ErrFlatbuffer) {
-		t.Errorf("Vector(3, 1<<20): %v, want ErrFlatbuffer", err)
+	if _, _, err := tensor.Vector(3, 1<<20); !errors.Is(err, ErrMalformed) {
+		t.Errorf("Vector(3, 1<<20): %v, want ErrMalformed", err)
 	}
 	// A position outside the buffer.
 	for _, pos := range []int{-1, len(meta) - 3, len(meta)} {
-		if _, err := tensor.TableAt(pos); !errors.Is(err, ErrFlatbuffer) {
-			t.Errorf("TableAt(%d): %v, want ErrFlatbuffer", pos, err)
+		if _, err := tensor.TableAt(pos); !errors.Is(err, ErrMalformed) {
+			t.Errorf("TableAt(%d): %v, want ErrMalformed", pos, err)
 		}
-		if _, err := tensor.VectorTable(pos, 0); !errors.Is(err, ErrFlatbuffer) {
-			t.Errorf("VectorTable(%d, 0): %v, want ErrFlatbuffer", pos, err)
+		if _, err := tensor.VectorTable(pos, 0); !errors.Is(err, ErrMalformed) {
+			t.Errorf("VectorTable(%d, 0): %v, want ErrMalformed", pos, err)
 		}
 	}
 }
@@ -168,19 +168,19 @@ func TestRoot(t *testing.T) {
 		"root at the last two": binary.LittleEndian.AppendUint32([]byte{}, 2),
 		"vtable past the end":  vtPast,
 	} {
-		if _, err := Root(b); !errors.Is(err, ErrFlatbuffer) {
-			t.Errorf("%s: Root: %v, want ErrFlatbuffer", name, err)
+		if _, err := Root(b); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: Root: %v, want ErrMalformed", name, err)
 		}
 	}
 }
 
 // TestTooManyTables: a vector of a million and more references to one
-// table is refused after maxTables tables.
+// table is refused after MaxTables tables.
 func TestTooManyTables(t *testing.T) {
 	b := flatbuffers.NewBuilder(1 << 23)
 	b.StartObject(1)
 	leaf := b.EndObject()
-	n := maxTables + 1
+	n := MaxTables + 1
 	b.StartVector(4, n, 4)
 	for k := 0; k < n; k++ {
 		b.PrependUOffsetT(leaf)
@@ -193,8 +193,8 @@ func TestTooManyTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = root.tables(0, func(Table) error { return nil })
-	if err == nil || err.Error() != "malformed IPC metadata (too many tables)" {
+	err = root.Tables(0, func(int, Table) error { return nil })
+	if !errors.Is(err, ErrTooManyTables) || err.Error() != "malformed IPC metadata (too many tables)" {
 		t.Fatalf("tables: %v, want too many tables", err)
 	}
 }

@@ -1,4 +1,4 @@
-package tensorext
+package turtle
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/tensorview/tensorview/internal/extbase"
 )
 
 // FuzzTurtle: arbitrary turtle metadata and value bytes. mode picks the
@@ -21,7 +23,7 @@ import (
 // metadata read; Label, Value, Stream and Batch never panic; Stream's output
 // is well-framed (the declared Schema message first, continuation markers,
 // the first batch's body 8-byte aligned, the end-of-stream marker); a batch
-// Batch returns passes checkStorage and equals what arrow-go's stream reader
+// Batch returns passes extbase.CheckStorage and equals what arrow-go's stream reader
 // reads from Stream; Batch allocates through the caller's allocator (64 MiB
 // here: beyond it is an error) and releases everything; turtle columns of
 // a decoded batch obey the same contract (two more levels).
@@ -73,11 +75,11 @@ func FuzzTurtle(f *testing.F) {
 		if mode&4 != 0 {
 			meta = `{"schema":"` + base64.StdEncoding.EncodeToString(value) + `"}`
 		}
-		et, err := (&TurtleType{}).Deserialize(storages[int(mode&3)%len(storages)], meta)
+		et, err := (&Type{}).Deserialize(storages[int(mode&3)%len(storages)], meta)
 		if err != nil {
 			t.Fatalf("Deserialize returned %v", err)
 		}
-		typ := et.(*TurtleType)
+		typ := et.(*Type)
 		_ = typ.Validate()
 		_ = typ.String()
 		if typ.Serialize() != meta {
@@ -87,7 +89,7 @@ func FuzzTurtle(f *testing.F) {
 			t.Fatal("no schema and no error")
 		}
 		checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		b := NewTurtleBuilder(checked, typ)
+		b := NewBuilder(checked, typ)
 		if err := b.AppendBytes("l", value); err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +101,7 @@ func FuzzTurtle(f *testing.F) {
 		}
 		limited := &limitAllocator{Allocator: checked, limit: 64 << 20}
 		fuzzTurtleRow(t, limited, a, 0, 3)
-		if _, err := a.Batch(limited, 1); err != ErrNullTurtle && typ.Schema() != nil {
+		if _, err := a.Batch(limited, 1); err != ErrNull && typ.Schema() != nil {
 			t.Fatalf("null row: %v", err)
 		}
 		a.Release()
@@ -109,7 +111,7 @@ func FuzzTurtle(f *testing.F) {
 
 // fuzzTurtleRow checks row i of a (see FuzzTurtle), and the turtle columns
 // of its batch down to depth more levels.
-func fuzzTurtleRow(t *testing.T, mem memory.Allocator, a *TurtleArray, i, depth int) {
+func fuzzTurtleRow(t *testing.T, mem memory.Allocator, a *Array, i, depth int) {
 	s, serr := a.Stream(i)
 	rec, berr := a.Batch(mem, i)
 	if serr != nil {
@@ -119,13 +121,13 @@ func fuzzTurtleRow(t *testing.T, mem memory.Allocator, a *TurtleArray, i, depth 
 		}
 		return
 	}
-	checkFraming(t, a.TurtleType(), s)
+	checkFraming(t, a.Type(), s)
 	if berr != nil {
 		return
 	}
 	defer rec.Release()
 	for _, col := range rec.Columns() {
-		if err := checkStorage(col); err != nil {
+		if err := extbase.CheckStorage(col); err != nil {
 			t.Fatalf("Batch returned a malformed column: %v", err)
 		}
 	}
@@ -144,7 +146,7 @@ func fuzzTurtleRow(t *testing.T, mem memory.Allocator, a *TurtleArray, i, depth 
 		return
 	}
 	for _, col := range rec.Columns() {
-		if sub, ok := col.(*TurtleArray); ok {
+		if sub, ok := col.(*Array); ok {
 			for j := 0; j < sub.Len() && j < 4; j++ {
 				_ = sub.Label(j)
 				fuzzTurtleRow(t, mem, sub, j, depth-1)
@@ -156,7 +158,7 @@ func fuzzTurtleRow(t *testing.T, mem memory.Allocator, a *TurtleArray, i, depth 
 // checkFraming checks that s is a well-framed IPC stream: the declared
 // Schema message first, every message with a continuation marker and the
 // first body 8-byte aligned, the end-of-stream marker last.
-func checkFraming(t *testing.T, typ *TurtleType, s []byte) {
+func checkFraming(t *testing.T, typ *Type, s []byte) {
 	if !bytes.HasPrefix(s, typ.schemaFrame) || !bytes.HasSuffix(s, ipcEOS) {
 		t.Fatal("Stream does not start with the declared schema or end with EOS")
 	}
