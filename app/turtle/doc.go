@@ -7,20 +7,11 @@
 // arrow.turtle is a proposal made on the Arrow dev list
 // (dev@arrow.apache.org; draft on branch westonpace/arrow
 // feat/turtle-extension-type) that was never made canonical, which is why it
-// lives apart from tensorext (the canonical tensor types). The proposal
-// reads, in part:
-//
-//	Extension name: arrow.turtle.
-//	The storage type of the extension is Struct where the struct array is
-//	composed of the following fields:
-//	  label: String = A label for this particular batch.
-//	  value: Binary = A record batch serialized using the Arrow IPC
-//	  streaming format. [...] The batch should conform to the schema
-//	  encoded in the schema parameter.
-//	Extension type parameters:
-//	  schema = the schema of the record batches, serialized using the IPC
-//	  streaming format and encoded into JSON with base64.
-//	The metadata must be a valid JSON object with the schema field.
+// lives apart from tensorext (the canonical tensor types). In short: the
+// storage is a struct of a utf8 label and a binary value; each value is one
+// record batch in the IPC streaming format, conforming to the schema the
+// type's metadata declares; the metadata is a JSON object whose "schema"
+// key holds that schema, IPC-serialized and base64-encoded.
 //
 // Importing the package registers Type with arrow.RegisterExtensionType, so
 // arrow-go's IPC readers return Array columns for fields named
