@@ -1815,6 +1815,10 @@ func (b *browser) axe() []axeViolation {
 	if !ok {
 		b.t.Fatal("axe-core did not load")
 	}
+	// Colours mid-transition are no colours the page settles on: wait
+	// until no CSS transition runs (the page's own word that its styles
+	// are settled).
+	b.waitFor(`document.getAnimations().every(a => !(a instanceof CSSTransition) || a.playState !== 'running')`)
 	var found []axeViolation
 	b.eval(`axe.run(document, {resultTypes: ['violations']}).then(r => r.violations
 		.filter(v => v.impact === 'serious' || v.impact === 'critical')
