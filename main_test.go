@@ -139,6 +139,14 @@ func newBrowserServing(t *testing.T, query, initScript string, wrap func(http.Ha
 // returns once the page is navigated to, whether the wasm has started or
 // not.
 func newBrowserLoading(t *testing.T, query, initScript string, wrap func(http.Handler) http.Handler) *browser {
+	b := newBrowserBlank(t, initScript, wrap)
+	b.run(chromedp.Navigate(b.base + query))
+	return b
+}
+
+// newBrowserBlank is newBrowserLoading before its navigation: the server
+// and the browser are up, the page is blank.
+func newBrowserBlank(t *testing.T, initScript string, wrap func(http.Handler) http.Handler) *browser {
 	dist, base := os.Getenv("TENSORVIEW_DIST"), os.Getenv("TENSORVIEW_BASE")
 	skipWithoutSite(t)
 	if _, err := os.Stat(filepath.Join(dist, "index.html")); err != nil {
@@ -198,7 +206,6 @@ func newBrowserLoading(t *testing.T, query, initScript string, wrap func(http.Ha
 			return err
 		}))
 	}
-	b.run(chromedp.Navigate(b.base + query))
 	return b
 }
 
@@ -248,20 +255,34 @@ func (b *browser) waitFor(js string) {
 // gone and the poll starts again in the new one, within the same d.
 func (b *browser) waitWithin(js string, d time.Duration) {
 	b.t.Helper()
+	if err := b.pollWithin(js, d); err != nil {
+		b.screenshot(b.t.Name())
+		b.t.Fatal(err)
+	}
+}
+
+// pollWithin is waitWithin returning its failure.
+func (b *browser) pollWithin(js string, d time.Duration) error {
+	b.t.Helper()
 	deadline := time.Now().Add(d)
 	for {
 		err := chromedp.Run(b.ctx, chromedp.Poll(js, nil, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
 		if err == nil {
-			return
+			return nil
 		}
-		if gone := strings.Contains(err.Error(), "Cannot find context with specified id") ||
-			strings.Contains(err.Error(), "Execution context was destroyed"); gone && time.Until(deadline) > 0 {
+		if contextGone(err) && time.Until(deadline) > 0 {
 			b.t.Logf("the page navigated while waiting for %s (%v): waiting in the new page", js, err)
 			continue
 		}
-		b.screenshot(b.t.Name())
-		b.t.Fatal(err)
+		return err
 	}
+}
+
+// contextGone: the page's JavaScript context an evaluation ran in is gone
+// (the page navigated meanwhile).
+func contextGone(err error) bool {
+	return strings.Contains(err.Error(), "Cannot find context with specified id") ||
+		strings.Contains(err.Error(), "Execution context was destroyed")
 }
 
 // upload opens a file through the page's <input type=file>.
@@ -1794,6 +1815,10 @@ func (b *browser) axe() []axeViolation {
 	if !ok {
 		b.t.Fatal("axe-core did not load")
 	}
+	// Colours mid-transition are no colours the page settles on: wait
+	// until no CSS transition runs (the page's own word that its styles
+	// are settled).
+	b.waitFor(`document.getAnimations().every(a => !(a instanceof CSSTransition) || a.playState !== 'running')`)
 	var found []axeViolation
 	b.eval(`axe.run(document, {resultTypes: ['violations']}).then(r => r.violations
 		.filter(v => v.impact === 'serious' || v.impact === 'critical')

@@ -4,8 +4,14 @@
 // once; until the wasm has started, this script takes what is asked of it:
 //
 //   - a file picked (Open file…) or dropped on the page waits here, and the
-//     app opens it when it starts (window.tensorviewBoot.take(), called from
-//     the Viewer's OnMount, which also ends this script's part);
+//     app opens it when it starts (window.tensorviewBoot.take(open), called
+//     from the Viewer's OnMount, which also ends this script's part);
+//   - a file picked in a file chooser opened from this page's input, or
+//     dropped on a drag this page answered, after the app started goes to
+//     the app too (take's open): go-app's start replaces the server-rendered
+//     page with nodes of its own, and the browser still sends the change
+//     or the drop to the old node, out of the document, where only this
+//     script's listeners on the old page hear it;
 //   - a sample clicked or a URL submitted becomes the page's address
 //     ("?url=…", history.pushState, no reload), which the app opens when it
 //     starts, as it opens any link.
@@ -27,16 +33,24 @@
 
   let queued = null; // {file: File}, for the app
   let live = true; // false once the app has taken over
+  let handOff = null; // the app's open(file), once it has taken over
   const listeners = [];
   const listen = (type, fn) => {
     document.addEventListener(type, fn, true);
     listeners.push([type, fn]);
   };
   window.tensorviewBoot = {
+    // queued names the file waiting for the app, or returns null.
+    queued() {
+      return queued ? queued.file.name : null;
+    },
     // take returns what the app is to open ({file}) or null, and stops
-    // this script from taking events.
-    take() {
+    // this script from taking events: the app's own handlers have them.
+    // A file picked later in a chooser of this page's input (gone from
+    // the document since the app started) is passed to open(file).
+    take(open) {
       live = false;
+      handOff = typeof open === "function" ? open : null;
       for (const [type, fn] of listeners) document.removeEventListener(type, fn, true);
       const q = queued;
       queued = null;
@@ -95,12 +109,54 @@
     status("Opening " + addr + " as soon as tensorview has started…");
   };
 
-  listen("change", (e) => {
-    const t = e.target;
-    if (!live || !t.matches || !t.matches("input[data-role=file-input]") || !t.files || t.files.length === 0) return;
-    queueFile(t.files[0]);
+  // take keeps a file for the app, or hands it to the app once it has
+  // taken over.
+  const take = (file) => {
+    if (live) queueFile(file);
+    else if (handOff) handOff(file);
+  };
+  // picked takes the file of a change of a file input.
+  const picked = (t) => {
+    if (!t.matches || !t.matches(fileInput) || !t.files || t.files.length === 0) return;
+    const file = t.files[0];
     t.value = ""; // picking the same file again fires change again
+    take(file);
+  };
+  // Events of a node in the document reach the document's listeners
+  // (while this script has the page, then go-app's). go-app's start takes
+  // the server-rendered page out of the document and mounts nodes of its
+  // own; an event the browser still sends to an old node reaches only the
+  // listeners of that node and its old ancestors: the change of a file
+  // chooser opened from the old input, or the drop of a drag whose last
+  // dragover the old page answered (the browser drops on the node that
+  // took the last dragover). So each child of <body> gets listeners as the
+  // parser inserts it (a mutation observer's callback runs before any
+  // other task, so before the wasm can start), which take the events of
+  // its subtree once it is out of the document.
+  const fileInput = "input[data-role=file-input]";
+  const watch = (root) => {
+    const gone = () => !root.isConnected; // else the document's listeners have it
+    root.addEventListener("change", (e) => { if (gone()) picked(e.target); }, true);
+    for (const type of ["dragenter", "dragover"]) {
+      root.addEventListener(type, (e) => { if (gone()) e.preventDefault(); }, true);
+    }
+    root.addEventListener("drop", (e) => {
+      if (!gone()) return;
+      e.preventDefault();
+      const files = e.dataTransfer && e.dataTransfer.files;
+      if (files && files.length > 0) take(files[0]);
+    }, true);
+  };
+  const parsed = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.target !== document.body) continue;
+      for (const n of r.addedNodes) if (n.nodeType === Node.ELEMENT_NODE) watch(n);
+    }
   });
+  parsed.observe(document, { childList: true, subtree: true });
+  document.addEventListener("DOMContentLoaded", () => parsed.disconnect());
+  listen("change", (e) => picked(e.target));
+
   const over = (on) => {
     const zone = document.querySelector(".start .dropzone");
     if (zone) zone.classList.toggle("over", on);

@@ -12,20 +12,61 @@ import (
 // the app starts; a file picked or dropped waits in window.tensorviewBoot
 // until takeBooted asks for it.
 
+// bootOpen is the function web/boot.js hands a file to once the app has
+// taken over: one picked in a file chooser of the server-rendered page's
+// input (which go-app's start took out of the document, so no handler of
+// the app hears it). It lives as long as the page.
+var bootOpen app.Func
+
+// OnInit runs as go-app mounts the Viewer, before anything it dispatched
+// (such as the news of a newer build the service worker found before the
+// wasm started, whose OnAppUpdate reloads an empty page): when web/boot.js
+// holds a file for the app, the page is loading it from now on, so no
+// reload throws it away.
+func (v *Viewer) OnInit() {
+	if !app.IsClient {
+		return
+	}
+	boot := app.Window().Get("tensorviewBoot")
+	if !boot.Truthy() || boot.Get("queued").Type() != app.TypeFunction {
+		return
+	}
+	if name := boot.Call("queued"); name.Type() == app.TypeString {
+		v.state, v.loading = stateLoading, name.String()
+	}
+}
+
 // takeBooted opens the file picked or dropped before the wasm started, if
 // any, and tells web/boot.js to stop taking events (the app's own handlers
-// have them from now on). Call it from OnMount once actionOpen has its
-// handler.
+// have them from now on) and to pass the files of its page's input, if
+// picked still, to bootOpen. Call it from OnMount once actionOpen has its
+// handler. The page is loading from then on, when a file was taken: no
+// OnAppUpdate can find it empty meanwhile.
 func (v *Viewer) takeBooted(ctx app.Context) {
 	boot := app.Window().Get("tensorviewBoot")
 	if !boot.Truthy() || boot.Get("take").Type() != app.TypeFunction {
 		return
 	}
-	q := boot.Call("take")
+	if bootOpen == nil {
+		bootOpen = app.FuncOf(func(this app.Value, args []app.Value) any {
+			if len(args) > 0 && args[0].Truthy() {
+				f := args[0]
+				ctx.Dispatch(func(ctx app.Context) { v.openBooted(ctx, f) })
+			}
+			return nil
+		})
+	}
+	q := boot.Call("take", bootOpen)
 	if !q.Truthy() {
 		return
 	}
 	if f := q.Get("file"); f.Truthy() {
-		readFile(ctx, f)
+		v.openBooted(ctx, f)
 	}
+}
+
+// openBooted opens a file web/boot.js took.
+func (v *Viewer) openBooted(ctx app.Context, f app.Value) {
+	v.state, v.loading = stateLoading, f.Get("name").String()
+	readFile(ctx, f)
 }
