@@ -49,10 +49,14 @@ const eventLog = `window.tvEvents = [];
 // newBuildReported makes go-app's loader report, once per tab, that its
 // service worker activated a newer build before the wasm started (as after
 // a redeploy: the page came from the old build's cache), by answering
-// true, once, for app.js's goappUpdatedBeforeWasmLoaded.
+// true, once, for app.js's goappUpdatedBeforeWasmLoaded, and by saying that
+// a service worker answered the navigation (Navigation Timing's
+// workerStart: the page ignores the report otherwise, as the first worker
+// claiming a page loaded from the network).
 const newBuildReported = `Object.defineProperty(window, 'goappUpdatedBeforeWasmLoaded', {configurable: false,
 	get() { if (sessionStorage.getItem('tv-updated')) return false; sessionStorage.setItem('tv-updated', '1'); return true },
-	set() {}});`
+	set() {}});
+	(real => { performance.getEntriesByType = type => type === 'navigation' ? [{workerStart: 1}] : real(type); })(performance.getEntriesByType.bind(performance));`
 
 // TestBootRaces acts on a fresh browser's first visit at each of
 // bootDelays after the navigation starts, whether the wasm has started

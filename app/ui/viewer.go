@@ -572,6 +572,14 @@ const schemaKey = "tensorview-schema-open"
 // toggleSchema opens or closes the schema panel and remembers it.
 func (v *Viewer) toggleSchema(ctx app.Context, e app.Event) {
 	v.schema = !v.st().Schema
+	if !v.schema {
+		// Closed at once, before the render that closes it (the next
+		// frame): a click right after reaches the rows the panel covered.
+		// The class is the one that render writes.
+		if el := app.Window().GetElementByID("schema-panel"); el.Truthy() {
+			el.Set("className", panelClass(false))
+		}
+	}
 	ctx.LocalStorage().Set(schemaKey, v.schema)
 	v.do(ctx, viewstate.SetSchema{Open: v.schema})
 }
