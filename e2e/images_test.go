@@ -1,30 +1,22 @@
 //go:build !wasm
 
-package main
+package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
-	"image/jpeg"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/chromedp/chromedp"
 )
 
 // imagesExpected is testdata/images_expected.json: the PNG gen_images.mjs
 // encoded from a formula.
 func imagesExpected(t *testing.T) (w, h int, pixels []int) {
-	data, err := os.ReadFile(filepath.Join("testdata", "images_expected.json"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "images_expected.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +70,7 @@ func TestImageBytes(t *testing.T) {
 		}
 	}
 
-	b.upload(filepath.Join("testdata", "images_bytes.arrow"))
+	b.upload(filepath.Join("..", "testdata", "images_bytes.arrow"))
 	b.waitOpened("images_bytes.arrow")
 	checkFormula(0, "image")
 	for row, c := range map[int]struct {
@@ -140,7 +132,7 @@ func TestImageBytes(t *testing.T) {
 	// inspector could be closed by that Back's popstate.
 	b.waitFor(`document.querySelector('[data-role=inspector]') === null && !new URL(location.href).searchParams.has('f')`)
 
-	b.upload(filepath.Join("testdata", "images_hf.arrow"))
+	b.upload(filepath.Join("..", "testdata", "images_hf.arrow"))
 	b.waitOpened("images_hf.arrow")
 	checkFormula(0, "image")
 	var path string
@@ -148,47 +140,4 @@ func TestImageBytes(t *testing.T) {
 	if !strings.Contains(path, "images/cat.png") {
 		t.Errorf("row 1 (a path only) shows %q", path)
 	}
-}
-
-// manyImagesFile writes rows binary cells: a 3840×2160 JPEG in even rows,
-// the formula PNG of images_bytes.arrow in odd ones.
-func manyImagesFile(t *testing.T, rows int) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "images_bytes.arrow"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := ipc.NewFileReader(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	rec, err := r.Record(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A photo-sized JPEG, slow enough to decode that rows leave the view
-	// before their thumbnails are ready, between copies of the formula PNG.
-	img := image.NewRGBA(image.Rect(0, 0, 3840, 2160))
-	for y := range 2160 {
-		for x := range 3840 {
-			img.SetRGBA(x, y, color.RGBA{uint8(x / 15), uint8(y / 9), uint8(x ^ y), 255})
-		}
-	}
-	var jpg bytes.Buffer
-	if err := jpeg.Encode(&jpg, img, &jpeg.Options{Quality: 85}); err != nil {
-		t.Fatal(err)
-	}
-	pics := [][]byte{jpg.Bytes(), rec.Column(1).(*array.Binary).Value(0)}
-	bld := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.Binary)
-	defer bld.Release()
-	for i := range rows {
-		bld.Append(pics[i%len(pics)])
-	}
-	col := bld.NewArray()
-	defer col.Release()
-	schema := arrow.NewSchema([]arrow.Field{{Name: "image", Type: arrow.BinaryTypes.Binary, Nullable: true}}, nil)
-	out := array.NewRecordBatch(schema, []arrow.Array{col}, int64(rows))
-	defer out.Release()
-	return writeIPCFile(t, "many_images.arrow", schema, out)
 }

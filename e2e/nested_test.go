@@ -1,6 +1,6 @@
 //go:build !wasm
 
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -23,7 +23,7 @@ import (
 // the breadcrumb goes back out.
 func TestNestedBatches(t *testing.T) {
 	skipWithoutSite(t)
-	data, err := os.ReadFile(filepath.Join("testdata", "turtle_expected.json"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "turtle_expected.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestNestedBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newBrowser(t)
-	b.upload(filepath.Join("testdata", "turtle_nested.arrow"))
+	b.upload(filepath.Join("..", "testdata", "turtle_nested.arrow"))
 	b.waitOpened("turtle_nested.arrow")
 	for r, w := range want.Rows {
 		var c struct {

@@ -1,9 +1,8 @@
 //go:build !wasm
 
-package main
+package e2e
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -145,8 +144,8 @@ func TestOpenURL(t *testing.T) {
 	// makes new requests.
 	changing := batchesFile(t, "changing.arrow", false, 400, 64)
 	host := newFileHost(t, map[string]string{
-		"js_images.arrow": filepath.Join("testdata", "js_images.arrow"),
-		"js_big.arrow":    filepath.Join("testdata", "js_big.arrow"),
+		"js_images.arrow": filepath.Join("..", "testdata", "js_images.arrow"),
+		"js_big.arrow":    filepath.Join("..", "testdata", "js_big.arrow"),
 		"changing.arrow":  changing,
 	})
 	want := loadExpected(t)
@@ -238,7 +237,7 @@ func TestOpenURL(t *testing.T) {
 		b.waitFor(`document.querySelector('[data-role=progress][data-task=download]').dataset.bytesRead === '65536'`)
 		b.eval(`(() => { const p = document.querySelector('[data-role=progress][data-task=download]');
 			return {Done: p.dataset.bytesRead, Total: p.dataset.bytesTotal}; })()`, &bar)
-		if st, _ := os.Stat(filepath.Join("testdata", "js_big.arrow")); bar.Total != fmt.Sprint(st.Size()) {
+		if st, _ := os.Stat(filepath.Join("..", "testdata", "js_big.arrow")); bar.Total != fmt.Sprint(st.Size()) {
 			t.Errorf("the progress bar says %s of %s bytes, want 65536 of %d", bar.Done, bar.Total, st.Size())
 		}
 		b.run(chromedp.Click(`[data-task=download] [data-action=cancel]`, chromedp.ByQuery))
@@ -265,9 +264,6 @@ func TestOpenURL(t *testing.T) {
 	})
 }
 
-// TestOpenLargeURL opens a generated file of about 300 MiB by URL from a
-// Range server: the first previews show after transferring under 2 % of
-// its bytes (counted by the server), and the last row reads by range too.
 // TestOfflineMessage: when a fetch fails and the browser says it is
 // offline, the alert says so (rather than blaming CORS or the server). The
 // browser is told it is offline by the page's navigator.onLine (DevTools'
@@ -286,54 +282,6 @@ func TestOfflineMessage(t *testing.T) {
 	if text := b.waitAlert(); !strings.Contains(text, "the browser is offline") || !strings.Contains(text, closed) {
 		t.Errorf("the alert says %q", text)
 	}
-}
-
-func TestOpenLargeURL(t *testing.T) {
-	skipWithoutSite(t)
-	big := batchesFile(t, "big.arrow", false, 1600, 64) // 1600 × 64 rows × 3 KiB ≈ 300 MiB
-	st, err := os.Stat(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := newFileHost(t, map[string]string{"big.arrow": big})
-	b := newBrowser(t)
-	b.run(chromedp.Navigate(b.base + "?url=" + url.QueryEscape(host.url("range", "big.arrow"))))
-	b.waitOpened("big.arrow")
-	b.waitFor(`document.querySelector('[data-row="0"] [data-field=image] canvas[data-preview=rgb]') !== null`)
-	sent, requests := host.sent.Load(), host.requests.Load()
-	t.Logf("first previews of a %s file by URL: %s in %d requests (%.2f %%)", mib(st.Size()), mib(sent), requests, 100*float64(sent)/float64(st.Size()))
-	if float64(sent) > 0.02*float64(st.Size()) {
-		t.Errorf("%s transferred before the first previews: more than 2 %% of %s", mib(sent), mib(st.Size()))
-	}
-	var rows string
-	b.eval(`document.querySelector('[data-role=num-rows]').textContent`, &rows)
-	// The row count is exact once the background indexing has read every
-	// record batch's header (a small range request each).
-	b.waitWithin(`document.querySelector('[data-role=num-rows]').textContent === '102400'`, 2*time.Minute)
-	// A row in the middle, then the last row, by range, with its values: id 102399, first pixel
-	// (id + k) % 251 for k = 0, 1, 2.
-	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = v.scrollHeight / 2; return true })()`, nil)
-	b.waitFor(`[...document.querySelectorAll('[data-row]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]')].some(c => +c.closest('[data-row]').dataset.row > 50000)`)
-	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = v.scrollHeight; return true })()`, nil)
-	b.waitFor(`document.querySelector('[data-row="102399"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`)
-	_, _, pix := b.canvas(102399, "image")
-	id := 102399
-	if wantPix := []int{id % 251, (id + 1) % 251, (id + 2) % 251}; len(pix) < 3 || !bytes.Equal(intsToBytes(pix[:3]), intsToBytes(wantPix)) {
-		t.Errorf("row 102399's first pixel %v, want %v", pix[:min(len(pix), 3)], wantPix)
-	}
-	total := host.sent.Load()
-	t.Logf("after indexing and reading a middle and the last row: %s in %d requests (%.2f %%)", mib(total), host.requests.Load(), 100*float64(total)/float64(st.Size()))
-	if float64(total) > 0.05*float64(st.Size()) {
-		t.Errorf("%s transferred to show the first and last rows of %s", mib(total), mib(st.Size()))
-	}
-}
-
-func intsToBytes(v []int) []byte {
-	out := make([]byte, len(v))
-	for i, x := range v {
-		out[i] = byte(x)
-	}
-	return out
 }
 
 // TestDeepLink opens the inspector on a file by URL, moves a slider and

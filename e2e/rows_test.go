@@ -1,18 +1,272 @@
-package main
+//go:build !wasm
+
+package e2e
 
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/tensorext"
 )
+
+// TestKeyboard walks the rows grid of the main sample with the keyboard:
+// arrows move the focused cell, Enter opens the inspector on it and Escape
+// gives the focus back to it, Ctrl+End goes to the last row (scrolled into
+// view), "/" goes to the "go to row" box, which moves the focus to the row
+// typed.
+func TestKeyboard(t *testing.T) {
+	skipWithoutSite(t)
+	b := newBrowser(t)
+	b.openSample("js_big.arrow")
+	b.waitOpened("js_big.arrow")
+	focused := func() string {
+		var at string
+		b.eval(`(e => e && e.closest('[data-row]') ? e.closest('[data-row]').dataset.row + ',' + (e.dataset.col ?? e.dataset.role) : (e?.dataset.role || e?.tagName))(document.activeElement)`, &at)
+		return at
+	}
+	key := func(k string, mods ...input.Modifier) {
+		b.run(chromedp.KeyEvent(k, chromedp.KeyModifiers(mods...)))
+	}
+	b.run(chromedp.Click(`[data-row="0"] [data-col="0"]`, chromedp.ByQuery))
+	b.waitFor(`document.activeElement?.dataset.col === '0'`)
+	for range 3 {
+		key(kb.ArrowDown)
+	}
+	key(kb.ArrowRight)
+	key(kb.ArrowRight)
+	b.waitFor(`document.activeElement?.closest('[data-row]')?.dataset.row === '3' && document.activeElement?.dataset.col === '2'`)
+	key(kb.Enter)
+	b.waitFor(`document.querySelector('[data-role=inspector][data-row="3"][data-field=image]') !== null`)
+	b.waitFor(`document.activeElement?.dataset.role === 'inspector'`) // the dialog has the keyboard
+	key(kb.Escape)
+	b.waitFor(`document.querySelector('[data-role=inspector]') === null`)
+	b.waitFor(`document.activeElement?.closest('[data-row]')?.dataset.row === '3' && document.activeElement?.dataset.col === '2'`)
+	key(kb.End, input.ModifierCtrl)
+	b.waitFor(`document.activeElement?.closest('[data-row]')?.dataset.row === '63'`)
+	var inView bool
+	b.eval(`(() => { const v = document.querySelector('[data-role=rows]').getBoundingClientRect(), c = document.activeElement.getBoundingClientRect();
+		return c.top >= v.top && c.bottom <= v.bottom + 1 })()`, &inView)
+	if !inView || focused() != "63,4" {
+		t.Errorf("Ctrl+End: focus on %s, in view %v; want 63,4 in view", focused(), inView)
+	}
+	key("/")
+	b.waitFor(`document.activeElement?.dataset.role === 'goto-row'`)
+	b.run(chromedp.SendKeys(`[data-role=goto-row]`, "40"+kb.Enter, chromedp.ByQuery))
+	b.waitFor(`document.activeElement?.closest('[data-row]')?.dataset.row === '40'`)
+	if got := focused(); got != "40,4" {
+		t.Errorf("go to row 40: focus on %s, want 40,4", got)
+	}
+}
+
+// TestRowHeights: rows are as tall as what they show: one line of text in a
+// file without tensors; in a file with previews, the preview size the
+// control chooses (remembered across a reload).
+func TestRowHeights(t *testing.T) {
+	skipWithoutSite(t)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int32}, {Name: "name", Type: arrow.BinaryTypes.String}}, nil)
+	ib, sb := array.NewInt32Builder(memory.DefaultAllocator), array.NewStringBuilder(memory.DefaultAllocator)
+	for i := range 100 {
+		ib.Append(int32(i))
+		sb.Append(fmt.Sprintf("row %d", i))
+	}
+	ids, names := ib.NewArray(), sb.NewArray()
+	defer ids.Release()
+	defer names.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{ids, names}, 100)
+	defer rec.Release()
+	path := writeIPCFile(t, "text.arrow", schema, rec)
+
+	b := newBrowser(t)
+	rowStep := func() (step float64, size string) {
+		var got struct {
+			Step float64
+			Size string
+		}
+		b.eval(`(() => { const a = document.querySelector('[data-row="0"]'), c = document.querySelector('[data-row="1"]');
+			return {Step: c.getBoundingClientRect().top - a.getBoundingClientRect().top, Size: document.querySelector('[data-role=rows]').dataset.size} })()`, &got)
+		return got.Step, got.Size
+	}
+	b.upload(path)
+	b.waitOpened("text.arrow")
+	if step, size := rowStep(); step != 36 || size != "text" {
+		t.Errorf("text-only rows: %v px apart, data-size %q; want 36, text", step, size)
+	}
+	var controls int
+	b.eval(`document.querySelectorAll('[data-role=preview-size]').length`, &controls)
+	if controls != 0 {
+		t.Error("a file without previews offers a preview size")
+	}
+	b.openSample("js_big.arrow")
+	b.waitOpened("js_big.arrow")
+	if step, size := rowStep(); step != 84 || size != "medium" {
+		t.Errorf("js_big.arrow: rows %v px apart, data-size %q; want 84, medium", step, size)
+	}
+	for _, c := range []struct {
+		size          string
+		step, preview float64
+	}{{"large", 164, 200}, {"small", 52, 56}} {
+		b.setValue(`[data-role=preview-size]`, c.size)
+		b.waitFor(fmt.Sprintf(`document.querySelector('[data-role=rows]').dataset.size === %q`, c.size))
+		var width float64
+		b.eval(`document.querySelector('[data-row="0"] canvas[data-preview]').getBoundingClientRect().width`, &width)
+		if step, _ := rowStep(); step != c.step || width != c.preview {
+			t.Errorf("%s: rows %v px apart, previews %v px wide; want %v, %v", c.size, step, width, c.step, c.preview)
+		}
+	}
+	b.run(chromedp.Reload()) // the address holds the sample's URL: it opens again
+	b.waitOpened("js_big.arrow")
+	if _, size := rowStep(); size != "small" {
+		t.Errorf("after a reload the preview size is %q, want small", size)
+	}
+}
+
+// TestManyColumns opens a file of 500 int32 columns (c0 … c499, value
+// 1000·row + column): only the columns in view are drawn; scrolling to the
+// right end shows the last ones with their values, and End moves the
+// keyboard there.
+func TestManyColumns(t *testing.T) {
+	skipWithoutSite(t)
+	const cols, rows = 500, 50
+	fields := make([]arrow.Field, cols)
+	arrs := make([]arrow.Array, cols)
+	for c := range cols {
+		fields[c] = arrow.Field{Name: fmt.Sprintf("c%d", c), Type: arrow.PrimitiveTypes.Int32}
+		bld := array.NewInt32Builder(memory.DefaultAllocator)
+		for r := range rows {
+			bld.Append(int32(1000*r + c))
+		}
+		arrs[c] = bld.NewArray()
+		defer arrs[c].Release()
+	}
+	schema := arrow.NewSchema(fields, nil)
+	rec := array.NewRecordBatch(schema, arrs, rows)
+	defer rec.Release()
+	path := writeIPCFile(t, "wide.arrow", schema, rec)
+
+	b := newBrowser(t)
+	b.upload(path)
+	b.waitOpened("wide.arrow")
+	var drawn int
+	b.eval(`document.querySelectorAll('[data-row="0"] [data-col]').length`, &drawn)
+	if drawn == 0 || drawn > 20 {
+		t.Errorf("%d of 500 columns drawn in row 0", drawn)
+	}
+	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollLeft = v.scrollWidth; return true })()`, nil)
+	b.waitFor(`document.querySelector('[data-row="3"] [data-field=c499]')?.textContent === '3499'`)
+	var head string
+	b.eval(`document.querySelector('.rows-header [data-col="499"]')?.textContent ?? ''`, &head)
+	if head != "c499" {
+		t.Errorf("header of the last column %q, want c499", head)
+	}
+	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollLeft = 0; return true })()`, nil)
+	b.waitFor(`document.querySelector('[data-row="0"] [data-col="0"]') !== null`)
+	b.run(chromedp.Click(`[data-row="1"] [data-col="0"]`, chromedp.ByQuery))
+	b.run(chromedp.KeyEvent(kb.End))
+	b.waitFor(`document.activeElement?.dataset.col === '499' && document.activeElement?.textContent === '1499'`)
+	b.screenshot("many-columns")
+}
+
+// TestColumnResize drags the edge of a column's header to widen it by 120
+// px, and double-clicks another's to fit it to its content.
+func TestColumnResize(t *testing.T) {
+	skipWithoutSite(t)
+	b := newBrowser(t)
+	b.openSample("js_big.arrow")
+	b.waitOpened("js_big.arrow")
+	width := func(col int) float64 {
+		var w float64
+		b.eval(fmt.Sprintf(`document.querySelector('.rows-header [data-col="%d"]').getBoundingClientRect().width`, col), &w)
+		return w
+	}
+	var handle struct{ X, Y float64 }
+	b.eval(`(r => ({X: r.left + r.width / 2, Y: r.top + r.height / 2}))(document.querySelector('.rows-header [data-col="1"] .col-resize').getBoundingClientRect())`, &handle)
+	before := width(1)
+	b.run(chromedp.MouseEvent(input.MouseMoved, handle.X, handle.Y),
+		chromedp.MouseEvent(input.MousePressed, handle.X, handle.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, handle.X+60, handle.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, handle.X+120, handle.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseReleased, handle.X+120, handle.Y, chromedp.ButtonLeft))
+	b.waitFor(fmt.Sprintf(`document.querySelector('.rows-header [data-col="1"]').getBoundingClientRect().width > %v`, before+100))
+	if after := width(1); math.Abs(after-before-120) > 2 {
+		t.Errorf("dragged 120 px: the column went from %v to %v px", before, after)
+	}
+	// Cells follow their header.
+	var cell float64
+	b.eval(`document.querySelector('[data-row="0"] [data-col="1"]').getBoundingClientRect().width`, &cell)
+	if math.Abs(cell-width(1)) > 1 {
+		t.Errorf("cell %v px wide under a %v px header", cell, width(1))
+	}
+	b.run(chromedp.DoubleClick(`.rows-header [data-col="0"] .col-resize`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('.rows-header [data-col="0"]').getBoundingClientRect().width < 120`)
+	if w := width(0); w < 48 {
+		t.Errorf("fitted id column %v px wide", w)
+	}
+}
+
+// countRows records, from the document's start, each new number of rows
+// drawn in the file view (not the warm-up's hidden one), as the page's
+// renders change it.
+const countRows = `
+window.__rowCounts = [];
+new MutationObserver(() => {
+	const n = [...document.querySelectorAll('.rows-body > [data-row]')].filter(e => !e.closest('.warm-up')).length;
+	const c = window.__rowCounts;
+	if (n > 0 && c[c.length - 1] !== n) c.push(n);
+}).observe(document, {subtree: true, childList: true});
+`
+
+// TestRowsSettleInSteps: a file's first frame draws the rows in view; the
+// rows beyond it come in two more frames, about half each (drawing them all
+// at once was a task of about 100 ms), until data-settled says all are
+// there; rows keep their data meanwhile.
+func TestRowsSettleInSteps(t *testing.T) {
+	skipWithoutSite(t)
+	const rows, h, w = 200, 32, 32
+	path := tensorRowsFile(t, "settle.arrow", "t", rows, []int{h, w}, nil,
+		func(r int) int64 { return int64(r) }, func(r, k int) uint8 { return uint8(r + k) })
+
+	b := newBrowserWith(t, "", countRows)
+	b.upload(path)
+	b.waitOpened("settle.arrow")
+	b.waitFor(`document.querySelector('[data-role=rows][data-settled=true]') !== null`)
+	var counts []int
+	b.eval(`window.__rowCounts`, &counts)
+	// Rows in view: the container's height over the row height (84 px,
+	// medium previews), plus the one cut at the bottom.
+	var inView int
+	b.eval(`Math.floor((document.querySelector('[data-role=rows]').clientHeight - 36) / 84) + 1`, &inView)
+	// Before settling: the rows in view (those of the default height, then
+	// of the measured one); then two steps of about half the rest each.
+	n := len(counts)
+	if n < 3 {
+		t.Fatalf("rows drawn went %v: want the rows in view, about half of the rest, all", counts)
+	}
+	if counts[n-3] > inView+1 {
+		t.Errorf("rows drawn went %v: before settling, want those in view (%d)", counts, inView)
+	}
+	first, second := counts[n-2]-counts[n-3], counts[n-1]-counts[n-2]
+	if first <= 0 || second <= 0 || first-second > 1 || second-first > 1 {
+		t.Errorf("rows drawn went %v: want the rows beyond the view added in two about equal steps", counts)
+	}
+	// Every row drawn shows its own id.
+	var bad []string
+	b.eval(`[...document.querySelectorAll('.rows-body > [data-row]')].filter(r =>
+		r.querySelector('[data-field=id]')?.textContent.trim() !== r.dataset.row).map(r => r.dataset.row)`, &bad)
+	if len(bad) > 0 {
+		t.Errorf("rows %v do not show their own id", bad)
+	}
+}
 
 // TestScrollRows: previews larger than their place in the table are drawn
 // at the size they show (a 128×96 image in medium rows, whose previews are

@@ -1,6 +1,6 @@
 //go:build !wasm
 
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -34,7 +33,7 @@ type dialectColumn struct {
 }
 
 func loadDialectExpected(t *testing.T, name string) map[string]map[string]dialectColumn {
-	data, err := os.ReadFile(filepath.Join("testdata", name))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,46 +55,6 @@ func loadDialectExpected(t *testing.T, name string) map[string]map[string]dialec
 	return out
 }
 
-// nestedText is how the viewer lists a small tensor's values: nested
-// brackets by the shape, elements separated by spaces, floats in the
-// shortest form of their value type.
-func nestedText(shape []int, values []any, bits int) string {
-	var b strings.Builder
-	pos := 0
-	var walk func(d int)
-	walk = func(d int) {
-		if d == len(shape) {
-			switch v := values[pos].(type) {
-			case nil:
-				b.WriteString("(null)")
-			case float64:
-				if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
-					b.WriteString(strconv.FormatInt(int64(v), 10)) // integers, and integral floats alike
-				} else {
-					b.WriteString(strconv.FormatFloat(v, 'g', -1, bits))
-				}
-			case string:
-				f, _ := strconv.ParseFloat(v, 64)
-				b.WriteString(strconv.FormatFloat(f, 'g', -1, bits))
-			default:
-				fmt.Fprint(&b, v)
-			}
-			pos++
-			return
-		}
-		b.WriteByte('[')
-		for i := 0; i < shape[d]; i++ {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			walk(d + 1)
-		}
-		b.WriteByte(']')
-	}
-	walk(0)
-	return b.String()
-}
-
 // TestDialects opens the files written following each producer's layout
 // (Ray, Hugging Face ArrayND, Daft, Lance bfloat16, plain nested lists) and
 // checks every tensor cell against the values the generator wrote: shape,
@@ -113,7 +72,7 @@ func TestDialects(t *testing.T) {
 	b := newBrowser(t)
 	for _, file := range []string{"dialects_nested.arrow", "dialects_ray.arrow", "dialects_hf.arrow", "dialects_daft.arrow", "lance_bfloat16.arrow"} {
 		t.Run(file, func(t *testing.T) {
-			b.upload(filepath.Join("testdata", file))
+			b.upload(filepath.Join("..", "testdata", file))
 			b.waitOpened(file)
 			b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
 			b.waitFor(`document.querySelector('[data-role=schema-panel] tr[data-field]') !== null`)
@@ -186,7 +145,7 @@ func TestDialects(t *testing.T) {
 	}
 
 	t.Run("a Daft image's preview", func(t *testing.T) {
-		b.upload(filepath.Join("testdata", "dialects_daft.arrow"))
+		b.upload(filepath.Join("..", "testdata", "dialects_daft.arrow"))
 		b.waitOpened("dialects_daft.arrow")
 		want := expected["dialects_daft.arrow"]["image"].Rows[0]
 		w, h, pix := b.canvas(0, "image")
@@ -274,7 +233,7 @@ func TestDialects(t *testing.T) {
 			var shown string
 			b.eval(`document.querySelector('[data-role=file-info] h2')?.textContent || ''`, &shown)
 			if shown != c.file {
-				b.upload(filepath.Join("testdata", c.file))
+				b.upload(filepath.Join("..", "testdata", c.file))
 				b.waitOpened(c.file)
 			}
 			// A click by script: the schema panel, which Back may have

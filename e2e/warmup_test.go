@@ -1,4 +1,6 @@
-package main
+//go:build !wasm
+
+package e2e
 
 import (
 	"fmt"
