@@ -139,9 +139,9 @@ testdata/node_modules: testdata/package.json testdata/package-lock.json
 testdata-js: testdata/node_modules
 	cd testdata && node gen_js.mjs && node gen_nongo.mjs && node gen_tensor_message.mjs && node gen_dialects.mjs && node gen_daft_lance.mjs && node gen_turtle.mjs && node gen_images.mjs && node gen_parquet.mjs
 
-# Everything: formatting, vet, unit tests, the browser tests against the
-# static build served under a sub-path, and the app package's wasm tests in
-# Node.js (its Blob reader over a real Blob).
+# Everything: formatting, vet, unit tests, the browser tests (package e2e)
+# against the static build served under a sub-path, and the app package's
+# wasm tests in Node.js (its Blob reader over a real Blob).
 test: export BROTLI = 6
 test: lint chromium testdata/node_modules
 	$(MAKE) static DIST=$(DIST) BASE=$(E2E_BASE)
