@@ -51,20 +51,13 @@ func DetectLayout(shape []int, dimNames []string, valueType arrow.DataType) (Lay
 		return Layout{}, false
 	}
 	kind := Gray
-	if l.Channel >= 0 {
-		kind = kindOf(shape[l.Channel])
+	if l.Colour(shape) {
+		kind = RGB
+		if shape[l.Channel] == 4 {
+			kind = RGBA
+		}
 	}
 	return Layout{H: l.H, W: l.W, Channel: l.Channel, Kind: kind}, true
-}
-
-func kindOf(channels int) Kind {
-	switch channels {
-	case 3:
-		return RGB
-	case 4:
-		return RGBA
-	}
-	return Gray
 }
 
 // Range returns the smallest and largest finite, non-null element of t; ok is
