@@ -131,6 +131,21 @@ func (t daftType) args(n int) ([]json.RawMessage, error) {
 	return parts, nil
 }
 
+// elementAndArg reads the two arguments of FixedShapeTensor(T, shape) and
+// Embedding(T, n): the element type T as daftElementType does (its error
+// prefixed "Daft <kind>: ") and the second argument as it is.
+func (t daftType) elementAndArg() (kind string, id arrow.Type, arg json.RawMessage, err error) {
+	parts, err := t.args(2)
+	if err != nil {
+		return "", 0, nil, err
+	}
+	kind, id, err = daftElementType(parts[0])
+	if err != nil {
+		return "", 0, nil, fmt.Errorf("Daft %s: %w", t.kind, err)
+	}
+	return kind, id, parts[1], nil
+}
+
 // daftElementType reads a tensor's element type argument and returns its name
 // and Arrow type ID (arrow.NULL when it is not a primitive Daft knows).
 func daftElementType(raw json.RawMessage) (string, arrow.Type, error) {
@@ -427,17 +442,13 @@ func daftFixedList(what string, storage arrow.DataType, n int) (arrow.DataType, 
 
 // daftFixedShapeTensor reads FixedShapeTensor(T, shape).
 func daftFixedShapeTensor(t daftType, storage arrow.DataType) (*Column, error) {
-	parts, err := t.args(2)
+	kind, id, arg, err := t.elementAndArg()
 	if err != nil {
 		return nil, err
 	}
-	kind, id, err := daftElementType(parts[0])
-	if err != nil {
-		return nil, fmt.Errorf("Daft FixedShapeTensor: %w", err)
-	}
 	var dims []json.RawMessage
-	if err := json.Unmarshal(parts[1], &dims); err != nil {
-		return nil, fmt.Errorf("Daft FixedShapeTensor: shape %s is not a list", daftClip(string(parts[1])))
+	if err := json.Unmarshal(arg, &dims); err != nil {
+		return nil, fmt.Errorf("Daft FixedShapeTensor: shape %s is not a list", daftClip(string(arg)))
 	}
 	if len(dims) > MaxDaftDims {
 		return nil, fmt.Errorf("Daft FixedShapeTensor: shape has %d dimensions, more than %d", len(dims), MaxDaftDims)
@@ -479,15 +490,11 @@ func daftFixedTensor(what, kind string, id arrow.Type, storage arrow.DataType, s
 
 // daftEmbedding reads Embedding(T, n).
 func daftEmbedding(t daftType, storage arrow.DataType) (*Column, error) {
-	parts, err := t.args(2)
+	kind, id, arg, err := t.elementAndArg()
 	if err != nil {
 		return nil, err
 	}
-	kind, id, err := daftElementType(parts[0])
-	if err != nil {
-		return nil, fmt.Errorf("Daft Embedding: %w", err)
-	}
-	n, err := daftDimension(parts[1])
+	n, err := daftDimension(arg)
 	if err != nil {
 		return nil, fmt.Errorf("Daft Embedding: %w", err)
 	}
