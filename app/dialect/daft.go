@@ -316,8 +316,9 @@ func daftIsList(dt arrow.DataType) bool {
 func daftElem(dt arrow.DataType) arrow.DataType { return dt.(arrow.ListLikeType).Elem() }
 
 // daftStructRow returns the struct array of arr (the column, or its storage)
-// and checks row i is in range and not null.
-func daftStructRow(arr arrow.Array, i int) (*array.Struct, error) {
+// and checks row i is in range and not null, and that the array has fields
+// fields, as its type says.
+func daftStructRow(arr arrow.Array, i, fields int) (*array.Struct, error) {
 	st, ok := daftStorage(arr).(*array.Struct)
 	if !ok {
 		return nil, fmt.Errorf("the array is %s, not a struct", arr.DataType())
@@ -327,6 +328,9 @@ func daftStructRow(arr arrow.Array, i int) (*array.Struct, error) {
 	}
 	if st.IsNull(i) {
 		return nil, tensorext.ErrNullTensor
+	}
+	if st.NumField() != fields {
+		return nil, fmt.Errorf("the array has %d fields, its type %d", st.NumField(), fields)
 	}
 	return st, nil
 }
@@ -375,12 +379,9 @@ func daftTensor(t daftType, storage arrow.DataType) (*Column, error) {
 		ValueType: value,
 		NDim:      -1,
 		Tensor: func(arr arrow.Array, i int) (tensorext.Tensor, error) {
-			s, err := daftStructRow(arr, i)
+			s, err := daftStructRow(arr, i, st.NumFields())
 			if err != nil {
 				return tensorext.Tensor{}, err
-			}
-			if s.NumField() != st.NumFields() {
-				return tensorext.Tensor{}, fmt.Errorf("the array has %d fields, its type %d", s.NumField(), st.NumFields())
 			}
 			vals, start, end, err := ListRow(s.Field(di), i)
 			if err != nil {
@@ -549,12 +550,9 @@ func daftImage(t daftType, storage arrow.DataType) (*Column, error) {
 		NDim:      3,
 		DimNames:  daftImageDims,
 		Tensor: func(arr arrow.Array, i int) (tensorext.Tensor, error) {
-			s, err := daftStructRow(arr, i)
+			s, err := daftStructRow(arr, i, st.NumFields())
 			if err != nil {
 				return tensorext.Tensor{}, err
-			}
-			if s.NumField() != st.NumFields() {
-				return tensorext.Tensor{}, fmt.Errorf("the array has %d fields, its type %d", s.NumField(), st.NumFields())
 			}
 			vals, start, end, err := ListRow(s.Field(idx[0]), i)
 			if err != nil {
