@@ -319,7 +319,7 @@ func TestDeepLink(t *testing.T) {
 	b.waitFor(`document.querySelector('[data-role=inspector]') === null && !new URL(location.href).searchParams.has('f')`)
 	// Forward opens it again on the same view.
 	b.eval(`history.forward(), true`, nil)
-	b.waitFor(`document.querySelector('[data-role=inspector][data-field="t"][data-row="1"] canvas[data-role=slice]') !== null
+	b.waitFor(`document.querySelector('[data-role=inspector][data-field="t"][data-row="1"] canvas[data-role=slice][data-drawn]') !== null
 		&& document.querySelector('select[data-role=colormap]').value === 'magma'`)
 	b.waitFor(`(c => c.width === 4 && c.height === 5)(document.querySelector('canvas[data-role=slice]'))`)
 	if got := pixels(b); !reflect.DeepEqual(got, want) {
@@ -334,7 +334,7 @@ func TestDeepLink(t *testing.T) {
 	// The link in a fresh browser: the same picture.
 	b2 := newBrowser(t)
 	b2.run(chromedp.Navigate(link))
-	b2.waitFor(`document.querySelector('[data-role=inspector][data-field="t"][data-row="1"] canvas[data-role=slice]') !== null
+	b2.waitFor(`document.querySelector('[data-role=inspector][data-field="t"][data-row="1"] canvas[data-role=slice][data-drawn]') !== null
 		&& document.querySelector('select[data-role=colormap]').value === 'magma'`)
 	b2.waitFor(`(c => c.width === 4 && c.height === 5)(document.querySelector('canvas[data-role=slice]'))`)
 	if got := pixels(b2); len(got) == 0 || !reflect.DeepEqual(got, want) {

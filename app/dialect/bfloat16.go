@@ -6,10 +6,11 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/tensorview/tensorview/internal/extbase"
 )
 
 // BFloat16Name is the extension name Lance gives bfloat16 values:
@@ -175,18 +176,7 @@ func (a *BFloat16Array) ValueStr(i int) string {
 }
 
 // String returns the values as "[1 -0.5 (null)]".
-func (a *BFloat16Array) String() string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i := 0; i < a.Len(); i++ {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(a.ValueStr(i))
-	}
-	b.WriteByte(']')
-	return b.String()
-}
+func (a *BFloat16Array) String() string { return extbase.ArrayString(a) }
 
 // GetOneForMarshal returns element i as a float32 (nil for null), for
 // arrow-go's JSON encoding.

@@ -131,6 +131,21 @@ func (t daftType) args(n int) ([]json.RawMessage, error) {
 	return parts, nil
 }
 
+// elementAndArg reads the two arguments of FixedShapeTensor(T, shape) and
+// Embedding(T, n): the element type T as daftElementType does (its error
+// prefixed "Daft <kind>: ") and the second argument as it is.
+func (t daftType) elementAndArg() (kind string, id arrow.Type, arg json.RawMessage, err error) {
+	parts, err := t.args(2)
+	if err != nil {
+		return "", 0, nil, err
+	}
+	kind, id, err = daftElementType(parts[0])
+	if err != nil {
+		return "", 0, nil, fmt.Errorf("Daft %s: %w", t.kind, err)
+	}
+	return kind, id, parts[1], nil
+}
+
 // daftElementType reads a tensor's element type argument and returns its name
 // and Arrow type ID (arrow.NULL when it is not a primitive Daft knows).
 func daftElementType(raw json.RawMessage) (string, arrow.Type, error) {
@@ -301,8 +316,9 @@ func daftIsList(dt arrow.DataType) bool {
 func daftElem(dt arrow.DataType) arrow.DataType { return dt.(arrow.ListLikeType).Elem() }
 
 // daftStructRow returns the struct array of arr (the column, or its storage)
-// and checks row i is in range and not null.
-func daftStructRow(arr arrow.Array, i int) (*array.Struct, error) {
+// and checks row i is in range and not null, and that the array has fields
+// fields, as its type says.
+func daftStructRow(arr arrow.Array, i, fields int) (*array.Struct, error) {
 	st, ok := daftStorage(arr).(*array.Struct)
 	if !ok {
 		return nil, fmt.Errorf("the array is %s, not a struct", arr.DataType())
@@ -312,6 +328,9 @@ func daftStructRow(arr arrow.Array, i int) (*array.Struct, error) {
 	}
 	if st.IsNull(i) {
 		return nil, tensorext.ErrNullTensor
+	}
+	if st.NumField() != fields {
+		return nil, fmt.Errorf("the array has %d fields, its type %d", st.NumField(), fields)
 	}
 	return st, nil
 }
@@ -360,12 +379,9 @@ func daftTensor(t daftType, storage arrow.DataType) (*Column, error) {
 		ValueType: value,
 		NDim:      -1,
 		Tensor: func(arr arrow.Array, i int) (tensorext.Tensor, error) {
-			s, err := daftStructRow(arr, i)
+			s, err := daftStructRow(arr, i, st.NumFields())
 			if err != nil {
 				return tensorext.Tensor{}, err
-			}
-			if s.NumField() != st.NumFields() {
-				return tensorext.Tensor{}, fmt.Errorf("the array has %d fields, its type %d", s.NumField(), st.NumFields())
 			}
 			vals, start, end, err := ListRow(s.Field(di), i)
 			if err != nil {
@@ -427,17 +443,13 @@ func daftFixedList(what string, storage arrow.DataType, n int) (arrow.DataType, 
 
 // daftFixedShapeTensor reads FixedShapeTensor(T, shape).
 func daftFixedShapeTensor(t daftType, storage arrow.DataType) (*Column, error) {
-	parts, err := t.args(2)
+	kind, id, arg, err := t.elementAndArg()
 	if err != nil {
 		return nil, err
 	}
-	kind, id, err := daftElementType(parts[0])
-	if err != nil {
-		return nil, fmt.Errorf("Daft FixedShapeTensor: %w", err)
-	}
 	var dims []json.RawMessage
-	if err := json.Unmarshal(parts[1], &dims); err != nil {
-		return nil, fmt.Errorf("Daft FixedShapeTensor: shape %s is not a list", daftClip(string(parts[1])))
+	if err := json.Unmarshal(arg, &dims); err != nil {
+		return nil, fmt.Errorf("Daft FixedShapeTensor: shape %s is not a list", daftClip(string(arg)))
 	}
 	if len(dims) > MaxDaftDims {
 		return nil, fmt.Errorf("Daft FixedShapeTensor: shape has %d dimensions, more than %d", len(dims), MaxDaftDims)
@@ -479,15 +491,11 @@ func daftFixedTensor(what, kind string, id arrow.Type, storage arrow.DataType, s
 
 // daftEmbedding reads Embedding(T, n).
 func daftEmbedding(t daftType, storage arrow.DataType) (*Column, error) {
-	parts, err := t.args(2)
+	kind, id, arg, err := t.elementAndArg()
 	if err != nil {
 		return nil, err
 	}
-	kind, id, err := daftElementType(parts[0])
-	if err != nil {
-		return nil, fmt.Errorf("Daft Embedding: %w", err)
-	}
-	n, err := daftDimension(parts[1])
+	n, err := daftDimension(arg)
 	if err != nil {
 		return nil, fmt.Errorf("Daft Embedding: %w", err)
 	}
@@ -542,12 +550,9 @@ func daftImage(t daftType, storage arrow.DataType) (*Column, error) {
 		NDim:      3,
 		DimNames:  daftImageDims,
 		Tensor: func(arr arrow.Array, i int) (tensorext.Tensor, error) {
-			s, err := daftStructRow(arr, i)
+			s, err := daftStructRow(arr, i, st.NumFields())
 			if err != nil {
 				return tensorext.Tensor{}, err
-			}
-			if s.NumField() != st.NumFields() {
-				return tensorext.Tensor{}, fmt.Errorf("the array has %d fields, its type %d", s.NumField(), st.NumFields())
 			}
 			vals, start, end, err := ListRow(s.Field(idx[0]), i)
 			if err != nil {

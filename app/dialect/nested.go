@@ -284,10 +284,6 @@ func nestedRowTensor(want []int) func(arrow.Array, int) (tensorext.Tensor, error
 		if err != nil {
 			return tensorext.Tensor{}, err
 		}
-		t, err := RowMajor(values, start, end, dims, nil)
-		if err != nil {
-			return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
-		}
-		return t, nil
+		return rowTensor(i, values, start, end, dims)
 	}
 }

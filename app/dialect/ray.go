@@ -162,11 +162,7 @@ func rayFixed(in Input) (*Column, error) {
 			if err != nil {
 				return tensorext.Tensor{}, err
 			}
-			t, err := RowMajor(values, start, end, shape, nil)
-			if err != nil {
-				return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
-			}
-			return t, nil
+			return rowTensor(i, values, start, end, shape)
 		},
 	}, nil
 }
@@ -231,11 +227,7 @@ func rayVariable(in Input) (*Column, error) {
 			if err != nil {
 				return tensorext.Tensor{}, err
 			}
-			t, err := RowMajor(values, start, end, shape, nil)
-			if err != nil {
-				return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
-			}
-			return t, nil
+			return rowTensor(i, values, start, end, shape)
 		},
 	}, nil
 }

@@ -36,6 +36,16 @@ func ListRow(arr arrow.Array, i int) (values arrow.Array, start, end int, err er
 	return nil, 0, 0, fmt.Errorf("%s is not a list type", arr.DataType())
 }
 
+// rowTensor is RowMajor(values, start, end, shape, nil) for row i, the
+// row its elements are: its error starts "row i: ".
+func rowTensor(i int, values arrow.Array, start, end int, shape []int) (tensorext.Tensor, error) {
+	t, err := RowMajor(values, start, end, shape, nil)
+	if err != nil {
+		return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
+	}
+	return t, nil
+}
+
 // RowMajor returns the view of n = end-start elements of values starting at
 // position start as a row-major (C-order) tensor of the given physical
 // shape and dim names (nil, or one per dimension). It returns an error when

@@ -12,6 +12,8 @@
 //   - DecodePreview: a thumbnail of at most maxSide pixels a side (area
 //     filter; colour JPEGs and lossy WebPs are averaged plane by plane in
 //     YCbCr), without building the full-size tensor.
+//   - FitIn: the size of a picture sampled down into a box, the one rule
+//     every preview of the viewer is sized by (package raster's too).
 //   - Limits and DefaultLimits: the largest image decoded; past them,
 //     Decode and DecodePreview refuse from the header (image.DecodeConfig),
 //     before any pixel is decoded, with an error wrapping ErrTooLarge.

@@ -45,7 +45,7 @@ func FuzzDecode(f *testing.F) {
 		if len(pix) != h*w*c {
 			t.Fatalf("%d values for %v", len(pix), ten.Shape)
 		}
-		pw, ph := fitSide(w, h, side)
+		pw, ph := FitIn(w, h, side, side)
 		if p.Bounds() != image.Rect(0, 0, pw, ph) {
 			t.Fatalf("preview %v of %d×%d", p.Bounds(), w, h)
 		}

@@ -647,11 +647,15 @@ func TestPreview(t *testing.T) {
 		t.Errorf("fits: %v, want %v", p.Pix, n.Pix)
 	}
 
-	// Sizes follow package raster's rule.
-	for _, tc := range [][4]int{{3840, 2160, 256, 144}, {2160, 3840, 144, 256}, {1000, 1, 256, 1}, {256, 100, 256, 100}, {513, 512, 256, 255}} {
-		if w, h := fitSide(tc[0], tc[1], 256); w != tc[2] || h != tc[3] {
-			t.Errorf("fitSide(%d, %d) = %d×%d, want %d×%d", tc[0], tc[1], w, h, tc[2], tc[3])
+	// Sizes follow FitIn, the rule package raster fits its previews with
+	// too: the width first (257×258 is 256×256).
+	for _, tc := range [][4]int{{3840, 2160, 256, 144}, {2160, 3840, 144, 256}, {1000, 1, 256, 1}, {256, 100, 256, 100}, {513, 512, 256, 255}, {257, 258, 256, 256}} {
+		if w, h := FitIn(tc[0], tc[1], 256, 256); w != tc[2] || h != tc[3] {
+			t.Errorf("FitIn(%d, %d, 256, 256) = %d×%d, want %d×%d", tc[0], tc[1], w, h, tc[2], tc[3])
 		}
+	}
+	if w, h := FitIn(224, 224, 94, 68); w != 68 || h != 68 {
+		t.Errorf("FitIn(224, 224, 94, 68) = %d×%d, want 68×68", w, h)
 	}
 }
 

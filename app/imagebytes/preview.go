@@ -8,9 +8,9 @@ import (
 
 // DecodePreview decodes the encoded image b, as Decode would (same limits,
 // errors, channels and first GIF frame), and returns it scaled down to at
-// most maxSide pixels a side, for table thumbnails: the larger side becomes
-// maxSide and the other keeps the aspect ratio, rounded down and at least 1
-// (as package raster fits its previews); an image that fits keeps its size.
+// most maxSide pixels a side, for table thumbnails, at the size
+// FitIn(width, height, maxSide, maxSide) gives (the size of the canvas the
+// viewer draws it on); an image that fits keeps its size.
 // Scaling is an area (box) filter: each preview pixel is the mean of the
 // source area it covers, fractional pixels weighted by the covered part,
 // computed exactly in integers (over alpha-premultiplied values when the
@@ -34,7 +34,7 @@ func DecodePreview(b []byte, maxSide int, lim Limits) (*image.RGBA, Info, error)
 	}
 	w, h := info.Width, info.Height
 	if m, ok := img.(*image.YCbCr); ok && m.Rect == image.Rect(0, 0, w, h) && info.Channels == 3 {
-		if dw, dh := fitSide(w, h, maxSide); dw < w || dh < h {
+		if dw, dh := FitIn(w, h, maxSide, maxSide); dw < w || dh < h {
 			return downscaleYCbCr(m, dw, dh), info, nil
 		}
 	}
@@ -112,15 +112,24 @@ func areaPlane(p []byte, stride, w, h, dw, dh int) []uint64 {
 	return sums
 }
 
-// fitSide is the preview size of a w×h image at most side pixels a side.
-func fitSide(w, h, side int) (int, int) {
-	if w <= side && h <= side {
+// FitIn returns the size, in pixels, of a w×h image sampled down to fit a
+// maxW×maxH box with its aspect ratio kept: w×h itself when it fits (never
+// larger). Otherwise the width is fitted first, maxW × h·maxW/w, and when
+// that height is over maxH the height instead, w·maxH/h × maxH; the side
+// computed is rounded down and at least 1. In a square box the larger side
+// becomes maxW, except that an image a little taller than wide (h·maxW/w
+// rounding down to maxW) comes out maxW×maxW. w and h must be at least 1,
+// maxW and maxH at least 1. Package raster fits its previews, and package
+// decode the thumbnails of encoded images, with it.
+func FitIn(w, h, maxW, maxH int) (int, int) {
+	if w <= maxW && h <= maxH {
 		return w, h
 	}
-	if w >= h {
-		return side, max(1, int(int64(h)*int64(side)/int64(w)))
+	ow, oh := maxW, max(1, h*maxW/w)
+	if oh > maxH {
+		ow, oh = max(1, w*maxH/h), maxH
 	}
-	return max(1, int(int64(w)*int64(side)/int64(h))), side
+	return ow, oh
 }
 
 // downscale area-averages the w×h straight-RGBA rows that read yields into
@@ -133,7 +142,7 @@ func fitSide(w, h, side int) (int, int) {
 // ≤ 65025, sums stay below 65025·w·h, far inside uint64 for any image the
 // Limits admit.
 func downscale(read func(y int, dst []byte), w, h, side int, opaque bool) *image.RGBA {
-	dw, dh := fitSide(w, h, side)
+	dw, dh := FitIn(w, h, side, side)
 	out := image.NewRGBA(image.Rect(0, 0, dw, dh))
 	// Source column x adds weight w0[x] to preview column col[x] and
 	// dw-w0[x] to the next one.

@@ -212,61 +212,65 @@ func shapeRepr(shape []int) string {
 // npyChunk is the size of the buffer data is written through.
 const npyChunk = 64 << 10
 
+// npyWriter writes to w through a buffer of npyChunk bytes; err is the
+// first error of w.
+type npyWriter struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+func newNPYWriter(w io.Writer) *npyWriter {
+	return &npyWriter{w: w, buf: make([]byte, 0, npyChunk)}
+}
+
+// next returns the size bytes to write the next element into, after
+// writing out the buffer when they do not fit in it.
+func (nw *npyWriter) next(size int) []byte {
+	n := len(nw.buf)
+	if n+size > cap(nw.buf) {
+		_, nw.err = nw.w.Write(nw.buf)
+		n = 0
+	}
+	nw.buf = nw.buf[:n+size]
+	return nw.buf[n:]
+}
+
+// flush writes out what the buffer holds and returns the first error.
+func (nw *npyWriter) flush() error {
+	if nw.err == nil && len(nw.buf) > 0 {
+		_, nw.err = nw.w.Write(nw.buf)
+	}
+	return nw.err
+}
+
 // writeData writes the elements of l in C order, size bytes each.
 func writeData[T any](w io.Writer, l tensorext.Tensor, vals []T, size int, put func([]byte, T)) error {
-	buf := make([]byte, 0, npyChunk)
-	var err error
+	nw := newNPYWriter(w)
 	l.Positions(func(pos int) bool {
-		n := len(buf)
-		buf = buf[:n+size]
-		put(buf[n:], vals[pos])
-		if len(buf)+size > cap(buf) {
-			_, err = w.Write(buf)
-			buf = buf[:0]
-		}
-		return err == nil
+		put(nw.next(size), vals[pos])
+		return nw.err == nil
 	})
-	if err == nil && len(buf) > 0 {
-		_, err = w.Write(buf)
-	}
-	return err
+	return nw.flush()
 }
 
 // writeFunc writes the elements of l in C order as read by at, size bytes
 // each.
 func writeFunc(w io.Writer, l tensorext.Tensor, at func(pos int) float64, size int, put func([]byte, float64)) error {
-	buf := make([]byte, 0, npyChunk)
-	var err error
+	nw := newNPYWriter(w)
 	l.Positions(func(pos int) bool {
-		n := len(buf)
-		buf = buf[:n+size]
-		put(buf[n:], at(pos))
-		if len(buf)+size > cap(buf) {
-			_, err = w.Write(buf)
-			buf = buf[:0]
-		}
-		return err == nil
+		put(nw.next(size), at(pos))
+		return nw.err == nil
 	})
-	if err == nil && len(buf) > 0 {
-		_, err = w.Write(buf)
-	}
-	return err
+	return nw.flush()
 }
 
 // writeBool writes booleans as bytes 0 and 1 in C order.
 func writeBool(w io.Writer, l tensorext.Tensor, r boolReader) error {
-	buf := make([]byte, 0, npyChunk)
-	var err error
+	nw := newNPYWriter(w)
 	l.Positions(func(pos int) bool {
-		buf = append(buf, byte(r.at(pos)))
-		if len(buf) == cap(buf) {
-			_, err = w.Write(buf)
-			buf = buf[:0]
-		}
-		return err == nil
+		nw.next(1)[0] = byte(r.at(pos))
+		return nw.err == nil
 	})
-	if err == nil && len(buf) > 0 {
-		_, err = w.Write(buf)
-	}
-	return err
+	return nw.flush()
 }

@@ -431,3 +431,70 @@ func TestNPYHeader(t *testing.T) {
 		t.Error("string dtype")
 	}
 }
+
+// TestWriteNPYChunks: the data goes out in writes of whole elements, at
+// most npyChunk bytes each, all full but the last, and reads back as
+// written (float32 through a permutation, and booleans).
+func TestWriteNPYChunks(t *testing.T) {
+	vals := make([]float32, 300*200)
+	for i := range vals {
+		vals[i] = float32(i) / 3
+	}
+	ten := fixed(t, arrow.PrimitiveTypes.Float32, []int{300, 200}, []int{1, 0}, nil, vals)
+	bits := make([]bool, 70000)
+	for i := range bits {
+		bits[i] = i%3 == 0
+	}
+	for _, c := range []struct {
+		ten  tensorext.Tensor
+		size int
+		want func(k int) []byte
+	}{
+		{ten, 4, func(k int) []byte { // logical (i, j) is physical (j, i)
+			i, j := k/300, k%300
+			return binary.LittleEndian.AppendUint32(nil, math.Float32bits(vals[j*200+i]))
+		}},
+		{fixed(t, arrow.FixedWidthTypes.Boolean, []int{70000}, nil, nil, bits), 1, func(k int) []byte {
+			if bits[k] {
+				return []byte{1}
+			}
+			return []byte{0}
+		}},
+	} {
+		var w chunkRecorder
+		if err := WriteNPY(&w, c.ten); err != nil {
+			t.Fatal(err)
+		}
+		f, err := parseNPY(w.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := c.ten.Len()
+		var want []byte
+		for k := range n {
+			want = append(want, c.want(k)...)
+		}
+		if !bytes.Equal(f.data, want) {
+			t.Errorf("%d-byte elements: the data read back differs", c.size)
+		}
+		full := npyChunk / c.size * c.size
+		data := w.sizes[1:] // after the header
+		for i, s := range data {
+			if s%c.size != 0 || s > full || (i < len(data)-1 && s != full) {
+				t.Errorf("%d-byte elements: writes of %v bytes", c.size, data)
+				break
+			}
+		}
+	}
+}
+
+// chunkRecorder is a bytes.Buffer that notes the size of each write.
+type chunkRecorder struct {
+	bytes.Buffer
+	sizes []int
+}
+
+func (w *chunkRecorder) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return w.Buffer.Write(p)
+}

@@ -57,8 +57,6 @@ func DefaultView(t tensorext.Tensor) View {
 	return v
 }
 
-func channelSize(n int) bool { return n == 3 || n == 4 }
-
 // Validate reports why v cannot be used with t, or nil: t must have at least
 // 2 dimensions and consistent Shape and Strides; Y and X must be distinct
 // dimensions of t; Channel must be -1 or another dimension of size 3 or 4;
@@ -98,7 +96,7 @@ func (v View) Validate(t tensorext.Tensor) error {
 		if v.Channel == v.Y || v.Channel == v.X {
 			return fmt.Errorf("inspect: Channel dimension %d%s is also Y or X", v.Channel, dimLabel(t, v.Channel))
 		}
-		if s := t.Shape[v.Channel]; !channelSize(s) {
+		if s := t.Shape[v.Channel]; !layout.ColourChannels(s) {
 			return fmt.Errorf("inspect: Channel dimension %d%s has size %d; colour channels need 3 (RGB) or 4 (RGBA)", v.Channel, dimLabel(t, v.Channel), s)
 		}
 	}

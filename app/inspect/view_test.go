@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -169,5 +170,72 @@ func TestDefaultViewFollowsPreviews(t *testing.T) {
 	vol := shaped(t, f32, []int{2, 3, 5, 4}, []string{"T", "Z", "X", "Y"})
 	if v := DefaultView(vol); v.Y != 3 || v.X != 2 || v.Channel != -1 || len(NewSession(vol, 4).Sliders()) != 2 {
 		t.Errorf("T,Z,X,Y volume: %+v", v)
+	}
+}
+
+// TestPreviewIsDefaultPicture: where the table's preview shows colours (RGB
+// or RGBA, any value type) or uint8 grey levels, it is the inspector's
+// default picture (DefaultView) drawn with the preview's scale, sampled
+// down by nearest neighbour: raster.PreviewIn's pixel (x, y) is Render's
+// pixel (x·w/ow, y·h/oh) with the range raster.Range finds ({0, 255} for
+// uint8, drawn as they are), the grey colormap, and null, NaN and infinite
+// elements transparent. Scalar pictures of other types differ by design
+// (the preview rounds 255·f, the colormap bins 256·f) and the inspector's
+// own defaults differ too (viridis, min..max for uint8, visible NaN).
+func TestPreviewIsDefaultPicture(t *testing.T) {
+	f32, f64, u8 := arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64, arrow.PrimitiveTypes.Uint8
+	nan, inf := math.NaN(), math.Inf(1)
+	values := func(n int, f func(i int) float64) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = f(i)
+		}
+		return v
+	}
+	for _, c := range []struct {
+		name  string
+		vt    arrow.DataType
+		shape []int
+		vals  []float64
+		null  map[int]bool
+		box   [2]int
+	}{
+		{"float32 RGB", f32, []int{4, 5, 3}, values(60, func(i int) float64 { return math.Sin(float64(i)) * 3 }), map[int]bool{7: true}, [2]int{}},
+		{"float32 RGB specials", f32, []int{3, 4, 3}, values(36, func(i int) float64 { return map[int]float64{27: nan, 31: inf, 35: -inf, 4: -inf}[i] + float64(i)/7 }), nil, [2]int{}},
+		{"float64 RGBA", f64, []int{3, 2, 4}, values(24, func(i int) float64 { return float64(i*i) - 40 }), nil, [2]int{}},
+		{"float32 constant RGB", f32, []int{2, 3, 3}, values(18, func(int) float64 { return 2.5 }), nil, [2]int{}},
+		{"float32 CHW sampled", f32, []int{3, 40, 70}, values(8400, func(i int) float64 { return float64(i%97) / 3 }), nil, [2]int{23, 11}},
+		{"uint8 RGB", u8, []int{5, 6, 3}, values(90, func(i int) float64 { return float64(i * 7 % 256) }), nil, [2]int{}},
+		{"uint8 grey", u8, []int{6, 9}, values(54, func(i int) float64 { return float64(i * 13 % 256) }), nil, [2]int{}},
+		{"uint8 grey sampled", u8, []int{30, 50}, values(1500, func(i int) float64 { return float64(i % 256) }), nil, [2]int{17, 9}},
+	} {
+		ten := withNulls(t, c.vt, c.shape, c.vals, c.null)
+		l, ok := raster.DetectLayout(ten.Shape, ten.DimNames, ten.ValueType())
+		if !ok {
+			t.Fatalf("%s: no preview", c.name)
+		}
+		preview := raster.PreviewIn(ten, l, c.box[0], c.box[1])
+		r := Range{0, 255}
+		if c.vt.ID() != arrow.UINT8 {
+			lo, hi, _ := raster.Range(ten)
+			r = Range{lo, hi}
+		}
+		cm, _ := ColormapByName("gray")
+		cm.NaN, cm.PosInf, cm.NegInf = NullColor, NullColor, NullColor
+		v := DefaultView(ten)
+		full := mustRender(t, ten, v, cm, r)
+		w, h := full.Bounds().Dx(), full.Bounds().Dy()
+		ow, oh := preview.Bounds().Dx(), preview.Bounds().Dy()
+		if c.box == [2]int{} && (ow != w || oh != h) {
+			t.Errorf("%s: preview %d×%d, picture %d×%d", c.name, ow, oh, w, h)
+			continue
+		}
+		for y := range oh {
+			for x := range ow {
+				if got, want := px(preview, x, y), px(full, x*w/ow, y*h/oh); got != want {
+					t.Fatalf("%s: pixel (%d, %d) = %v, the inspector's %v", c.name, x, y, got, want)
+				}
+			}
+		}
 	}
 }

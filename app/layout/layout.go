@@ -36,10 +36,15 @@ type Layout struct {
 }
 
 // Colour reports whether the channel dimension holds colours (3 or 4
-// channels) rather than one grey level.
+// channels, ColourChannels) rather than one grey level.
 func (l Layout) Colour(shape []int) bool {
-	return l.Channel >= 0 && (shape[l.Channel] == 3 || shape[l.Channel] == 4)
+	return l.Channel >= 0 && ColourChannels(shape[l.Channel])
 }
+
+// ColourChannels reports whether a channel dimension of size n holds
+// colours: 3 (RGB) or 4 (RGBA). The table's previews (raster.Kind) and the
+// inspector's colour pictures (inspect.View.Channel) take exactly these.
+func ColourChannels(n int) bool { return n == 3 || n == 4 }
 
 // Detect finds the picture in a tensor of the given shape, dim_names (nil,
 // or one per dimension, in the shape's order) and value type. ok is false

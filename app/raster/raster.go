@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/tensorview/tensorview/app/imagebytes"
 	"github.com/tensorview/tensorview/app/layout"
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -50,20 +51,13 @@ func DetectLayout(shape []int, dimNames []string, valueType arrow.DataType) (Lay
 		return Layout{}, false
 	}
 	kind := Gray
-	if l.Channel >= 0 {
-		kind = kindOf(shape[l.Channel])
+	if l.Colour(shape) {
+		kind = RGB
+		if shape[l.Channel] == 4 {
+			kind = RGBA
+		}
 	}
 	return Layout{H: l.H, W: l.W, Channel: l.Channel, Kind: kind}, true
-}
-
-func kindOf(channels int) Kind {
-	switch channels {
-	case 3:
-		return RGB
-	case 4:
-		return RGBA
-	}
-	return Gray
 }
 
 // Range returns the smallest and largest finite, non-null element of t; ok is
@@ -130,14 +124,15 @@ func Preview(t tensorext.Tensor, l Layout) *image.RGBA {
 
 // PreviewIn is Preview into at most maxW×maxH pixels (each at most
 // MaxPreviewSide; 0 or less: MaxPreviewSide), sampled down (nearest
-// neighbour) with its aspect ratio kept, as FitIn says.
+// neighbour) with its aspect ratio kept, at the size imagebytes.FitIn
+// gives.
 func PreviewIn(t tensorext.Tensor, l Layout, maxW, maxH int) *image.RGBA {
 	get, ok := tensorext.Float64Reader(t.Values)
 	if !ok {
 		return nil
 	}
 	h, w := t.Shape[l.H], t.Shape[l.W]
-	ow, oh := FitIn(w, h, side(maxW), side(maxH))
+	ow, oh := imagebytes.FitIn(w, h, side(maxW), side(maxH))
 	img := image.NewRGBA(image.Rect(0, 0, ow, oh))
 	scale, offset := 1.0, 0.0
 	if t.ValueType().ID() != arrow.UINT8 {
@@ -274,25 +269,11 @@ func contiguous(t tensorext.Tensor) bool {
 	return true
 }
 
-// Fit returns the size of the preview of a w × h picture: the picture's
-// own size when both sides are at most MaxPreviewSide pixels, else scaled
-// so that the larger side is MaxPreviewSide (the other rounded down, at
-// least 1).
-func Fit(w, h int) (int, int) { return FitIn(w, h, MaxPreviewSide, MaxPreviewSide) }
-
-// FitIn is the size of a w×h image sampled down to fit maxW×maxH pixels,
-// keeping its aspect ratio (the side that does not fit rounded down, at
-// least 1): its own size when it fits.
-func FitIn(w, h, maxW, maxH int) (int, int) {
-	if w <= maxW && h <= maxH {
-		return w, h
-	}
-	ow, oh := maxW, max(1, h*maxW/w)
-	if oh > maxH {
-		ow, oh = max(1, w*maxH/h), maxH
-	}
-	return ow, oh
-}
+// Fit returns the size, in pixels, of the preview of a w × h picture:
+// imagebytes.FitIn(w, h, MaxPreviewSide, MaxPreviewSide), the picture's own
+// size when both sides are at most MaxPreviewSide, else scaled down with
+// its aspect ratio kept (the other side rounded down, at least 1).
+func Fit(w, h int) (int, int) { return imagebytes.FitIn(w, h, MaxPreviewSide, MaxPreviewSide) }
 
 // side is a preview's largest side: n, within 1..MaxPreviewSide
 // (MaxPreviewSide for 0 or less).

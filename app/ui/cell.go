@@ -117,20 +117,13 @@ func tensorCell(field string, t *decode.TensorCell, thumbs *thumbQueue) app.HTML
 		)
 }
 
-// dims formats a shape with its names: "4×3×3 (H,W,C)".
+// dims formats a shape with its dim names for a cell's summary:
+// tensorext.FormatShape with × between the sizes, "[4×3×3] (H,W,C)", and
+// "scalar" for no dimensions.
 func dims(shape []int, names []string) string {
-	parts := make([]string, len(shape))
-	for i, d := range shape {
-		parts[i] = itoa(d)
+	s := "scalar"
+	if len(shape) > 0 {
+		s = strings.ReplaceAll(tensorext.FormatShape(shape), ",", "×")
 	}
-	s := "[" + strings.Join(parts, "×") + "]"
-	if len(shape) == 0 {
-		s = "scalar"
-	}
-	if len(names) > 0 {
-		s += " (" + strings.Join(names, ",") + ")"
-	}
-	return s
+	return s + namesSuffix(names)
 }
-
-func itoa(i int) string { return tensorext.JoinShape([]int{i}) }

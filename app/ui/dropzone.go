@@ -41,6 +41,11 @@ func (d *DropZone) Render() app.UI {
 			app.If(d.Starting, func() app.UI {
 				return app.P().Class("starting").Role("status").Attr("data-role", "starting").Attr("aria-busy", "true").
 					Text("Starting tensorview…")
+			}).ElseIf(!d.Compact, func() app.UI {
+				// The status line's room, kept once the app has started: the
+				// zone is centred in the page, and a line less would move
+				// everything under a click made just then.
+				return app.P().Class("starting").Aria("hidden", "true")
 			}),
 		)
 }

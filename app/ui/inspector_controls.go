@@ -55,7 +55,7 @@ func (c *InspectorControls) Render() app.UI {
 				}),
 				app.Text(" physical layout"),
 			),
-			app.Span().Class("layout").Attr("data-role", "layout").Text(layout+": shape ["+tensorext.JoinShape(t.Shape)+"]"+namesSuffix(t.DimNames)),
+			app.Span().Class("layout").Attr("data-role", "layout").Text(layout+": shape "+tensorext.FormatShape(t.Shape)+namesSuffix(t.DimNames)),
 		),
 		app.Range(c.Sliders).Slice(func(i int) app.UI { return c.slider(c.Sliders[i]) }),
 		app.Div().Class("control-row").Body(
@@ -93,6 +93,7 @@ func dimLabel(t tensorext.Tensor, k int) string {
 	return fmt.Sprintf("%d:%s (%d)", k, name, t.Shape[k])
 }
 
+// namesSuffix is " (H,W,C)" for dim names H, W, C; "" for none.
 func namesSuffix(names []string) string {
 	if len(names) == 0 {
 		return ""

@@ -52,7 +52,7 @@ type StatsPanel struct {
 func (p *StatsPanel) Render() app.UI {
 	s := p.Stats
 	rows := [][2]string{
-		{"shape", "[" + tensorext.JoinShape(p.Shape) + "]"},
+		{"shape", tensorext.FormatShape(p.Shape)},
 		{"value type", p.ValueType},
 		{"count", strconv.Itoa(s.Count)},
 		{"nulls", strconv.Itoa(s.Nulls)},
@@ -126,7 +126,7 @@ func (p *ColumnPanel) Render() app.UI {
 			app.Range(c.Shapes).Slice(func(i int) app.UI {
 				sc := c.Shapes[i]
 				return app.Li().Attr("data-shape", tensorext.JoinShape(sc.Shape)).Attr("data-rows", sc.Rows).
-					Text(fmt.Sprintf("[%s] × %d", tensorext.JoinShape(sc.Shape), sc.Rows))
+					Text(fmt.Sprintf("%s × %d", tensorext.FormatShape(sc.Shape), sc.Rows))
 			}),
 			app.If(c.OtherShapes > 0, func() app.UI {
 				return app.Li().Text(fmt.Sprintf("%d rows of other shapes", c.OtherShapes))

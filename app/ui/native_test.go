@@ -385,3 +385,22 @@ func TestBlockSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeTexts: a cell's summary writes a shape as tensorext.FormatShape
+// with × between the sizes, then its dim names.
+func TestShapeTexts(t *testing.T) {
+	for _, c := range []struct {
+		shape []int
+		names []string
+		want  string
+	}{
+		{[]int{4, 3, 3}, []string{"H", "W", "C"}, "[4×3×3] (H,W,C)"},
+		{[]int{5}, nil, "[5]"},
+		{[]int{}, nil, "scalar"},
+		{nil, []string{"x"}, "scalar (x)"},
+	} {
+		if got := dims(c.shape, c.names); got != c.want {
+			t.Errorf("dims(%v, %v) = %q, want %q", c.shape, c.names, got, c.want)
+		}
+	}
+}

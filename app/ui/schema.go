@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -81,9 +82,9 @@ func tensorParams(t *decode.TensorField) app.UI {
 	var parts []string
 	parts = append(parts, "value type "+t.ValueType)
 	if t.Shape != nil {
-		parts = append(parts, "shape ["+tensorext.JoinShape(t.Shape)+"]")
+		parts = append(parts, "shape "+tensorext.FormatShape(t.Shape))
 	} else if t.NDim >= 0 {
-		parts = append(parts, "ndim "+itoa(t.NDim))
+		parts = append(parts, "ndim "+strconv.Itoa(t.NDim))
 	} else {
 		parts = append(parts, "shape per row")
 	}
@@ -91,7 +92,7 @@ func tensorParams(t *decode.TensorField) app.UI {
 		parts = append(parts, "dim_names ["+strings.Join(t.DimNames, ", ")+"]")
 	}
 	if t.Permutation != nil {
-		parts = append(parts, "permutation ["+tensorext.JoinShape(t.Permutation)+"]")
+		parts = append(parts, "permutation "+tensorext.FormatShape(t.Permutation))
 	}
 	if t.UniformShape != "" {
 		parts = append(parts, "uniform_shape "+t.UniformShape)

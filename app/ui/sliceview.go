@@ -41,6 +41,7 @@ type SliceView struct {
 	hoverX   int
 	hoverY   int
 	hover    bool
+	draws    int // pictures drawn on the canvas (its data-drawn)
 }
 
 // pinchStart is the state a two-finger gesture started from: each move
@@ -96,7 +97,12 @@ func (s *SliceView) draw() {
 	if !el.Truthy() || s.Img == nil {
 		return
 	}
-	putImage(el.Call("querySelector", "canvas[data-role=slice]"), s.Img)
+	c := el.Call("querySelector", "canvas[data-role=slice]")
+	putImage(c, s.Img)
+	// The canvas says it holds the picture (its size is set by the render
+	// before this, the pixels only here): tests wait for it.
+	s.draws++
+	c.Call("setAttribute", "data-drawn", s.draws)
 }
 
 func (s *SliceView) boxSize() float64 {

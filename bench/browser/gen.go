@@ -226,7 +226,7 @@ func fillImages(buf []uint8, first, n int) {
 // (38.5 MB of pixels). A single-batch layout needs the whole batch at once:
 // its buffers above 64 MB live in memory-mapped scratch files, so the page
 // cache, not the heap, holds them.
-func write(path string, f benchFile) (err error) {
+func write(path string, f benchFile) error {
 	switch f.Layout {
 	case layoutJPEG4K:
 		return writeJPEG(path, f)
@@ -234,19 +234,6 @@ func write(path string, f benchFile) (err error) {
 		return writeParquet(path, f)
 	}
 	schema, typ, err := schemaOf()
-	if err != nil {
-		return err
-	}
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	w, err := ipc.NewFileWriter(out, ipc.WithSchema(schema))
 	if err != nil {
 		return err
 	}
@@ -261,17 +248,42 @@ func write(path string, f benchFile) (err error) {
 		}
 	}
 	chunk := make([]uint8, min(batchRows, f.Rows)*tensorBytes)
-	for first := 0; first < f.Rows; first += perBatch {
-		n := min(perBatch, f.Rows-first)
-		rec, err := batch(mem, schema, typ, chunk, first, n)
-		if err != nil {
-			return err
+	return writeArrowFile(path, schema, func(w *ipc.FileWriter) error {
+		for first := 0; first < f.Rows; first += perBatch {
+			n := min(perBatch, f.Rows-first)
+			rec, err := batch(mem, schema, typ, chunk, first, n)
+			if err != nil {
+				return err
+			}
+			err = w.Write(rec)
+			rec.Release()
+			if err != nil {
+				return err
+			}
 		}
-		err = w.Write(rec)
-		rec.Release()
-		if err != nil {
-			return err
+		return nil
+	})
+}
+
+// writeArrowFile creates the Arrow IPC file path with schema, has batches
+// write its record batches to w, and closes the writer and the file; it
+// returns the first error.
+func writeArrowFile(path string, schema *arrow.Schema, batches func(w *ipc.FileWriter) error) (err error) {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := out.Close(); err == nil {
+			err = cerr
 		}
+	}()
+	w, err := ipc.NewFileWriter(out, ipc.WithSchema(schema))
+	if err != nil {
+		return err
+	}
+	if err := batches(w); err != nil {
+		return err
 	}
 	return w.Close()
 }

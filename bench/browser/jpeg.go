@@ -5,7 +5,6 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
-	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -37,7 +36,7 @@ func jpegPictures() ([][]byte, error) {
 
 // writeJPEG writes the JPEG layout: id (int64) and image (binary) in record
 // batches of jpegBatchRows rows.
-func writeJPEG(path string, f benchFile) (err error) {
+func writeJPEG(path string, f benchFile) error {
 	pics, err := jpegPictures()
 	if err != nil {
 		return err
@@ -46,39 +45,28 @@ func writeJPEG(path string, f benchFile) (err error) {
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "image", Type: arrow.BinaryTypes.Binary, Nullable: true},
 	}, nil)
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	w, err := ipc.NewFileWriter(out, ipc.WithSchema(schema))
-	if err != nil {
-		return err
-	}
 	mem := memory.NewGoAllocator()
-	for first := 0; first < f.Rows; first += jpegBatchRows {
-		n := min(jpegBatchRows, f.Rows-first)
-		ids := array.NewInt64Builder(mem)
-		imgs := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
-		for r := first; r < first+n; r++ {
-			ids.Append(int64(r))
-			imgs.Append(pics[r%jpegDistinct])
+	return writeArrowFile(path, schema, func(w *ipc.FileWriter) error {
+		for first := 0; first < f.Rows; first += jpegBatchRows {
+			n := min(jpegBatchRows, f.Rows-first)
+			ids := array.NewInt64Builder(mem)
+			imgs := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
+			for r := first; r < first+n; r++ {
+				ids.Append(int64(r))
+				imgs.Append(pics[r%jpegDistinct])
+			}
+			idArr, imgArr := ids.NewArray(), imgs.NewArray()
+			ids.Release()
+			imgs.Release()
+			rec := array.NewRecordBatch(schema, []arrow.Array{idArr, imgArr}, int64(n))
+			idArr.Release()
+			imgArr.Release()
+			err := w.Write(rec)
+			rec.Release()
+			if err != nil {
+				return err
+			}
 		}
-		idArr, imgArr := ids.NewArray(), imgs.NewArray()
-		ids.Release()
-		imgs.Release()
-		rec := array.NewRecordBatch(schema, []arrow.Array{idArr, imgArr}, int64(n))
-		idArr.Release()
-		imgArr.Release()
-		err = w.Write(rec)
-		rec.Release()
-		if err != nil {
-			return err
-		}
-	}
-	return w.Close()
+		return nil
+	})
 }

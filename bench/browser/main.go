@@ -547,14 +547,7 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 			r.Marks["main:LayoutCount"] = after["LayoutCount"] - before["LayoutCount"]
 		}
 	}
-	switch {
-	case err != nil:
-		r.FirstStatus = status(err)
-	case first.Timeout:
-		r.FirstStatus = "timeout"
-	case first.Error != "":
-		r.FirstStatus = first.Error
-	default:
+	if r.FirstStatus = phaseStatus(err, first.Timeout, first.Error); r.FirstStatus == "" {
 		r.FirstMs = first.Ms
 		if r.Marks == nil {
 			r.Marks = map[string]float64{}
@@ -572,14 +565,7 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 			Error                        string
 		}
 		err = t.eval(c.timeout+10*time.Second, fmt.Sprintf(`__bench.indexed(%d)`, ms(c.timeout)), &idx)
-		switch {
-		case err != nil:
-			r.IndexStatus = status(err)
-		case idx.Timeout:
-			r.IndexStatus = "timeout"
-		case idx.Error != "":
-			r.IndexStatus = idx.Error
-		default:
+		if r.IndexStatus = phaseStatus(err, idx.Timeout, idx.Error); r.IndexStatus == "" {
 			r.IndexMs, r.IndexLongTasks, r.IndexLongMaxMs = idx.Ms, idx.LongTasks, idx.LongMaxMs
 			r.OpenLongTasks, r.OpenLongMaxMs = idx.OpenLongTasks, idx.OpenLongMaxMs
 		}
@@ -589,14 +575,7 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 			Error            string
 		}
 		err = t.eval(2*c.timeout+10*time.Second, fmt.Sprintf(`__bench.jumpToLast(%d, %d)`, f.Rows-1, ms(c.timeout)), &jump)
-		switch {
-		case err != nil:
-			r.JumpStatus = status(err)
-		case jump.Timeout:
-			r.JumpStatus = "timeout"
-		case jump.Error != "":
-			r.JumpStatus = jump.Error
-		default:
+		if r.JumpStatus = phaseStatus(err, jump.Timeout, jump.Error); r.JumpStatus == "" {
 			r.JumpRowMs, r.JumpPreviewMs = jump.RowMs, jump.PreviewMs
 		}
 		var frames struct {
@@ -786,15 +765,23 @@ func measureFloor(t *tab, c config, origin string, f benchFile, source string) (
 			err = t.eval(c.timeout+10*time.Second, `window.__benchFloor`, &res)
 		}
 	}
-	switch {
-	case err != nil:
-		return 0, status(err)
-	case res.Timeout:
-		return 0, "timeout"
-	case res.Error != "":
-		return 0, res.Error
+	if s := phaseStatus(err, res.Timeout, res.Error); s != "" {
+		return 0, s
 	}
 	return res.Ms, ""
+}
+
+// phaseStatus is the status of a step the page ran: status(err) when
+// evaluating it failed, "timeout" when the page gave up, else the page's
+// error ("" when the step went through).
+func phaseStatus(err error, timeout bool, pageErr string) string {
+	switch {
+	case err != nil:
+		return status(err)
+	case timeout:
+		return "timeout"
+	}
+	return pageErr
 }
 
 // benchMux serves the static build dist under c.base, the files (counted

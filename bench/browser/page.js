@@ -50,6 +50,19 @@
     return { longTasks: n, longMaxMs: maxMs };
   };
 
+  // firstRow reads the first image value of an apache-arrow table into r,
+  // with the time since t0, its rows and batches, and keeps the table alive
+  // for the memory reading.
+  const firstRow = (r, table, t0) => {
+    const row = table.get(0);
+    const img = row && row.image;
+    r.firstValue = img && img.get ? img.get(0) : null;
+    r.firstRowMs = performance.now() - t0;
+    r.rows = table.numRows;
+    r.batches = table.batches.length;
+    window.__benchKeep = table;
+  };
+
   window.__bench = {
     sleep,
     // waitFor resolves with {t, v} when fn() returns a truthy v (checked on
@@ -293,13 +306,7 @@
         const table = await Promise.race([Arrow.tableFromIPC(fetch(url)), timeout]);
         if (table === 'timeout') return { timeout: true };
         r.readMs = performance.now() - t0;
-        const row = table.get(0);
-        const img = row && row.image;
-        r.firstValue = img && img.get ? img.get(0) : null;
-        r.firstRowMs = performance.now() - t0;
-        r.rows = table.numRows;
-        r.batches = table.batches.length;
-        window.__benchKeep = table;
+        firstRow(r, table, t0);
       } catch (e) {
         r.error = `${e && e.name}: ${e && e.message}`;
         r.failMs = performance.now() - t0;
@@ -372,14 +379,7 @@
           try {
             const buf = await input.files[0].arrayBuffer();
             r.readMs = performance.now() - t0;
-            const table = Arrow.tableFromIPC(new Uint8Array(buf));
-            const row = table.get(0);
-            const img = row && row.image;
-            r.firstValue = img && img.get ? img.get(0) : null;
-            r.firstRowMs = performance.now() - t0;
-            r.rows = table.numRows;
-            r.batches = table.batches.length;
-            window.__benchKeep = table; // keep it alive for the memory reading
+            firstRow(r, Arrow.tableFromIPC(new Uint8Array(buf)), t0);
           } catch (e) {
             r.error = `${e && e.name}: ${e && e.message}`;
             r.failMs = performance.now() - t0;
