@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -151,11 +152,13 @@ func (v *Viewer) inspected() (t inspectTarget, ok bool) {
 	return t, false
 }
 
-// has reports whether the file f has a field named field and a row row.
-func has(fields []string, rows int64) func(string, int64) bool {
+// fileHas reports whether f has a field named field and a row row (its
+// row count as known now: estimated until indexed).
+func fileHas(f *decode.File) func(string, int64) bool {
 	return func(field string, row int64) bool {
-		for _, f := range fields {
-			if f == field {
+		rows, _ := f.Rows()
+		for _, fld := range f.Fields() {
+			if fld.Name == field {
 				return row >= 0 && row < rows
 			}
 		}

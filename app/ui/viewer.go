@@ -50,7 +50,7 @@ type Viewer struct {
 	mounted bool   // OnMount has run: the page is the wasm's (data-ready="true")
 	warmUp  string // "" until the warm-up (WarmUp) ends: warmUpDone, warmUpFailed or warmUpSkipped (a file was opened first); it runs once
 	update  bool   // a newer build has been downloaded
-	schema  bool   // the schema panel was open last (remembered in local storage): a file opens with it so
+	schema  bool   // the schema panel's remembered state (local storage): a file opened without a link opens with it
 	// panelFilled: the schema panel has its content while closed (after
 	// the file's first frame).
 	panelFilled bool
@@ -353,11 +353,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 		v.src, v.changed = src, ""
 		v.file, v.state = o.f, stateReady
 		v.rows, v.exact = o.f.Rows()
-		names := make([]string, len(o.f.Fields()))
-		for i, f := range o.f.Fields() {
-			names[i] = f.Name
-		}
-		v.do(ctx, viewstate.FileOpened{Name: o.f.Name, URL: src.URL, Schema: v.schema, Has: has(names, v.rows)})
+		v.do(ctx, viewstate.FileOpened{Name: o.f.Name, URL: src.URL, Schema: v.schema, Has: fileHas(o.f)})
 		v.startRow = v.st().Row
 		v.panelFilled = false
 		ctx.Defer(func(ctx app.Context) {

@@ -90,9 +90,6 @@ type (
 		Schema    bool
 		Has       func(field string, row int64) bool
 	}
-	// FileClosed: no file is shown any more (a file that failed to open
-	// replaced nothing; this is for a page emptied on purpose).
-	FileClosed struct{}
 	// ScrollRow: the first row in view changed.
 	ScrollRow struct{ Row int64 }
 	// SetSchema: the schema panel was opened or closed.
@@ -151,7 +148,6 @@ type (
 func (Link) action()             {}
 func (PopState) action()         {}
 func (FileOpened) action()       {}
-func (FileClosed) action()       {}
 func (ScrollRow) action()        {}
 func (SetSchema) action()        {}
 func (OpenInspector) action()    {}
@@ -178,12 +174,6 @@ func NewModel(base string) *Model {
 // State is what the page shows now.
 func (m *Model) State() State { return m.st }
 
-// File is the name of the file shown ("" for none).
-func (m *Model) File() string { return m.file }
-
-// Pending is a link's view waiting for its file, or nil.
-func (m *Model) Pending() *State { return m.pending }
-
 // Settled reports whether the address holds the state: no write is
 // scheduled and no traversal is under way.
 func (m *Model) Settled() bool {
@@ -200,9 +190,6 @@ func (m *Model) Do(a Action) []Effect {
 		out = m.pop(a)
 	case FileOpened:
 		out = m.opened(a)
-	case FileClosed:
-		m.file, m.has, m.st = "", nil, State{Embed: m.st.Embed, Origin: m.st.Origin}
-		out = m.writeNow()
 	case ScrollRow:
 		if m.st.Row == a.Row {
 			return nil

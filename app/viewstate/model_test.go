@@ -35,6 +35,14 @@ func newBrowser(t *testing.T, query string) *browser {
 	return b
 }
 
+// openedBrowser is a page loaded from the link "?url=data/x.arrow" with
+// that file (x.arrow: 6 rows, a field "image") open.
+func openedBrowser(t *testing.T) *browser {
+	b := newBrowser(t, "?url=data/x.arrow")
+	b.open("x.arrow", base+"data/x.arrow")
+	return b
+}
+
 // do applies a to the Model and runs its effects.
 func (b *browser) do(a Action) {
 	b.t.Helper()
@@ -176,8 +184,7 @@ func TestCloseThenOpen(t *testing.T) {
 	}
 	for _, order := range orders {
 		t.Run(strings.Join(order, ","), func(t *testing.T) {
-			b := newBrowser(t, "?url=data/x.arrow")
-			b.open("x.arrow", base+"data/x.arrow")
+			b := openedBrowser(t)
 			b.do(OpenInspector{Field: "image", Row: 0})
 			for _, s := range order {
 				steps[s](b)
@@ -202,8 +209,7 @@ func TestCloseThenOpen(t *testing.T) {
 // TestBrowserBackThenOpen: the browser's own Back closes the inspector,
 // and a tensor opened after it is a new step.
 func TestBrowserBackThenOpen(t *testing.T) {
-	b := newBrowser(t, "?url=data/x.arrow")
-	b.open("x.arrow", base+"data/x.arrow")
+	b := openedBrowser(t)
 	b.do(OpenInspector{Field: "image", Row: 0})
 	b.do(InspectorChanged{Inspector{Field: "image", Row: 0, HasAxes: true, Y: 1, X: 0, Channel: -1}})
 	b.move(-1)
@@ -219,8 +225,7 @@ func TestBrowserBackThenOpen(t *testing.T) {
 // TestForwardRestoresSettings: Forward reopens the inspector with the
 // settings it had when it was closed (they were written before the Back).
 func TestForwardRestoresSettings(t *testing.T) {
-	b := newBrowser(t, "?url=data/x.arrow")
-	b.open("x.arrow", base+"data/x.arrow")
+	b := openedBrowser(t)
 	b.do(OpenInspector{Field: "image", Row: 2})
 	b.do(InspectorChanged{Inspector{Field: "image", Row: 2, HasAxes: true, Y: 1, X: 0, Channel: -1, Colormap: "magma", Zoom: 4}})
 	b.do(CloseInspector{}) // before the timer: the write is flushed first
@@ -262,8 +267,7 @@ func TestSchemaThenOpen(t *testing.T) {
 // TestOpenCloseDuringTraversal: a tensor opened and closed again before
 // the Model's Back has landed leaves no entry behind.
 func TestOpenCloseDuringTraversal(t *testing.T) {
-	b := newBrowser(t, "?url=data/x.arrow")
-	b.open("x.arrow", base+"data/x.arrow")
+	b := openedBrowser(t)
 	b.do(OpenInspector{Field: "image", Row: 0})
 	b.do(CloseInspector{})
 	b.do(OpenInspector{Field: "image", Row: 1})
@@ -276,8 +280,7 @@ func TestOpenCloseDuringTraversal(t *testing.T) {
 
 // TestStaleReport: a report of the inspector closed since is ignored.
 func TestStaleReport(t *testing.T) {
-	b := newBrowser(t, "?url=data/x.arrow")
-	b.open("x.arrow", base+"data/x.arrow")
+	b := openedBrowser(t)
 	b.do(OpenInspector{Field: "image", Row: 0})
 	b.do(CloseInspector{})
 	b.do(OpenInspector{Field: "image", Row: 1})
@@ -373,8 +376,7 @@ func TestReloadedStep(t *testing.T) {
 
 // TestStaleTimer: a scheduled write made stale by a step writes nothing.
 func TestStaleTimer(t *testing.T) {
-	b := newBrowser(t, "?url=data/x.arrow")
-	b.open("x.arrow", base+"data/x.arrow")
+	b := openedBrowser(t)
 	b.do(ScrollRow{Row: 7})
 	old := b.timers
 	b.timers = nil
@@ -396,8 +398,7 @@ func TestStaleTimer(t *testing.T) {
 // TestTraversalLost: a Back whose popstate never comes still lets the
 // Model write, once its timeout fires.
 func TestTraversalLost(t *testing.T) {
-	b := newBrowser(t, "?url=data/x.arrow")
-	b.open("x.arrow", base+"data/x.arrow")
+	b := openedBrowser(t)
 	b.do(OpenInspector{Field: "image", Row: 0})
 	b.do(CloseInspector{})
 	b.pops = 0 // the browser dropped it
@@ -460,4 +461,49 @@ func TestKeepsUnowned(t *testing.T) {
 	if !strings.Contains(b.address(), "cache=64") {
 		t.Errorf("address %q lost cache=64", b.address())
 	}
+}
+
+// FuzzModel plays any sequence of user actions, Backs, Forwards, popstates
+// and timers through the Model: once everything pending is delivered, the
+// page is settled and the address names the inspector shown.
+func FuzzModel(f *testing.F) {
+	f.Add([]byte{3, 4, 7, 3, 5, 6, 1})
+	f.Add([]byte{3, 2, 4, 8, 3, 9, 0, 5})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 64 {
+			ops = ops[:64]
+		}
+		b := openedBrowser(t)
+		for i, op := range ops {
+			switch op % 10 {
+			case 0:
+				b.do(ScrollRow{Row: int64(i)})
+			case 1:
+				b.do(SetSchema{Open: i%2 == 0})
+			case 2:
+				b.do(InspectorChanged{Inspector{Field: "image", Row: int64(op/10) % 3, Colormap: "gray"}})
+			case 3:
+				b.do(OpenInspector{Field: "image", Row: int64(op/10) % 3})
+			case 4:
+				b.do(CloseInspector{})
+			case 5:
+				b.deliver()
+			case 6:
+				b.fire()
+			case 7:
+				b.move(-1)
+			case 8:
+				b.move(+1)
+			case 9:
+				for _, g := range b.waits {
+					b.do(TraversalLost{Gen: g})
+				}
+				b.waits = nil
+			}
+		}
+		b.settle()
+		if b.shows() != b.addressShows() || !b.m.Settled() {
+			t.Fatalf("after %v: shows %q, address %q names %q, settled %v", ops, b.shows(), b.address(), b.addressShows(), b.m.Settled())
+		}
+	})
 }
