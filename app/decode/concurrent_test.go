@@ -56,7 +56,7 @@ type reading struct {
 	sample   []int64    // the rows read (sampleRows)
 	cells    [][]string // [k][column] describeCell of row sample[k]
 	loadErr  []string   // Load(sample[k]) error text, "" for none
-	fields   []Field
+	fields   []FieldInfo
 	warnings []string
 }
 

@@ -53,7 +53,7 @@
 //     read from its buffers.
 //   - reading (meter.go, ends.go): the reader under everything, with the
 //     file's ends cached and big reads metered and stoppable.
-//   - cell formatting (cells.go, fields.go): Cell, TensorCell, Field.
+//   - cell formatting (cells.go, fields.go): Cell, TensorCell, FieldInfo.
 //   - notes (notes.go): warnings and column errors, handed out as copies.
 //   - Parquet (parquet.go): the footer checked into an index whose row
 //     counts are exact at once (batchInfo.length the decoded estimate,

@@ -12,8 +12,9 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// Field describes one column of the schema as the viewer shows it.
-type Field struct {
+// FieldInfo describes one column of the schema as the viewer shows it (what
+// arrow-go says of it is f.Schema.Field(Index)).
+type FieldInfo struct {
 	Index    int
 	Name     string
 	Type     string // the Arrow type; for an extension type, its storage type
@@ -64,9 +65,9 @@ type TensorField struct {
 // describeField describes field i of a schema whose custom metadata is
 // schemaMeta, and returns how its rows are read as tensors (nil for a
 // column that is not a tensor column).
-func describeField(i int, fld arrow.Field, schemaMeta arrow.Metadata) (Field, tensorReader) {
+func describeField(i int, fld arrow.Field, schemaMeta arrow.Metadata) (FieldInfo, tensorReader) {
 	in := dialect.NewInput(fld, schemaMeta)
-	out := Field{Index: i, Name: fld.Name, Type: fld.Type.String(), Nullable: fld.Nullable,
+	out := FieldInfo{Index: i, Name: fld.Name, Type: fld.Type.String(), Nullable: fld.Nullable,
 		Extension: in.Extension, ExtensionMetadata: in.Metadata}
 	if ext, ok := fld.Type.(arrow.ExtensionType); ok {
 		out.Type = ext.StorageType().String()
@@ -138,7 +139,7 @@ func canonicalTensor(arr arrow.Array, i int) (tensorext.Tensor, error) {
 }
 
 // clone returns a copy of the field that shares nothing with it.
-func (fld Field) clone() Field {
+func (fld FieldInfo) clone() FieldInfo {
 	fld.Metadata = slices.Clone(fld.Metadata)
 	if fld.Tensor != nil {
 		t := *fld.Tensor

@@ -42,7 +42,7 @@ type File struct {
 	Schema   *arrow.Schema
 	Metadata []KV // schema-level custom metadata
 
-	fields  []Field        // as described at open (describeField)
+	fields  []FieldInfo    // as described at open (describeField)
 	tensors []tensorReader // per column: how its rows are read as tensors, or nil
 	// images, per column: how a row's bytes are found in a column that
 	// may hold encoded images (binary, or Hugging Face's Image struct), or
@@ -132,7 +132,7 @@ func (f *File) describe() {
 }
 
 // HasPreviews reports whether a column of the file has previews: a tensor
-// column (Field.Tensor) or one of encoded images (Field.Images). It is
+// column (FieldInfo.Tensor) or one of encoded images (FieldInfo.Images). It is
 // Fields' answer without copying them (a table asks it for every row
 // height).
 func (f *File) HasPreviews() bool {
@@ -147,7 +147,7 @@ func (f *File) HasPreviews() bool {
 // Fields returns the schema's fields as the viewer shows them: a copy,
 // whose Err also tells of the errors found in the columns of the record
 // batches read so far.
-func (f *File) Fields() []Field { return f.notes.fields(f.fields) }
+func (f *File) Fields() []FieldInfo { return f.notes.fields(f.fields) }
 
 // Warnings returns a copy of the file's warnings, oldest first: what does
 // not stop it from being read (a stream that breaks after some record

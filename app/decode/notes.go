@@ -43,10 +43,10 @@ func (n *notes) columnErr(k int, msg string) {
 
 // fields returns a copy of the fields described at open, each with the
 // error found in its column when it had none of its own.
-func (n *notes) fields(described []Field) []Field {
+func (n *notes) fields(described []FieldInfo) []FieldInfo {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	out := make([]Field, len(described))
+	out := make([]FieldInfo, len(described))
 	for k, fld := range described {
 		out[k] = fld.clone()
 		if out[k].Err == "" {

@@ -146,7 +146,7 @@ const maxParquetRows = 1 << 53
 // schema (it is the File's Schema; Metadata and Fields are described from
 // it as for Arrow files), row counts and sizes must be non-negative. A
 // column whose chunks use a codec not in ParquetCodecs (LZO) is never
-// asked of src: its Field.Err and its cells say why, the other columns
+// asked of src: its FieldInfo.Err and its cells say why, the other columns
 // display. On success the File owns src (File.Close closes it); on error
 // the caller still does. Of opt, Budget is used (SmallFile is not: row
 // counts are exact at once).

@@ -165,7 +165,7 @@ const maxReports = 5
 
 // compareFile compares every cell f shows with ref. A cell showing an
 // error (Cell.Err) is counted, not compared; any other cell must show
-// exactly the reference's value, even in a column whose Field.Err is set
+// exactly the reference's value, even in a column whose FieldInfo.Err is set
 // (the caller decides whether errors are expected). Mismatches are test
 // errors, the first maxReports of a column in full; label names the file.
 func compareFile(t *testing.T, label string, f *File, ref reference) (n tally) {

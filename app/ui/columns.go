@@ -35,7 +35,7 @@ const (
 // minWidths are the least widths of the shared layout's columns of fields
 // in a view viewW pixels wide: nil (colWidth each) unless the view is
 // narrow.
-func minWidths(fields []decode.Field, viewW int) []int {
+func minWidths(fields []decode.FieldInfo, viewW int) []int {
 	if viewW <= 0 || viewW >= narrowView || len(fields) > manyColumns {
 		return nil
 	}

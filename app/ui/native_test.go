@@ -287,7 +287,7 @@ func TestResizedColumns(t *testing.T) {
 // and tensor columns at 150 px; wide views and resized columns are as
 // before.
 func TestNarrowColumns(t *testing.T) {
-	fields := []decode.Field{{Name: "id"}, {Name: "caption"}, {Name: "image", Tensor: &decode.TensorField{}}}
+	fields := []decode.FieldInfo{{Name: "id"}, {Name: "caption"}, {Name: "image", Tensor: &decode.TensorField{}}}
 	if m := minWidths(fields, 1280); m != nil {
 		t.Errorf("wide view: %v, want nil", m)
 	}
@@ -300,7 +300,7 @@ func TestNarrowColumns(t *testing.T) {
 	if grid != "72px minmax(96px, 1fr) 200px minmax(150px, 1fr)" || width != "max(100%, 518px)" {
 		t.Errorf("narrow, resized: %q %q", grid, width)
 	}
-	if m := minWidths(make([]decode.Field, manyColumns+1), 480); m != nil {
+	if m := minWidths(make([]decode.FieldInfo, manyColumns+1), 480); m != nil {
 		t.Errorf("virtualized columns: %v, want nil", m)
 	}
 }

@@ -568,7 +568,7 @@ func (r *RowsTable) slots() int {
 // drawn, so scrolling redraws only the rows that come into view; the page
 // order of the rows is a rotation of row order then, which the grid's
 // aria-rowindex numbers say.
-func (r *RowsTable) rowViews(from, to int, grid string, fields []decode.Field, cols []int) []app.UI {
+func (r *RowsTable) rowViews(from, to int, grid string, fields []decode.FieldInfo, cols []int) []app.UI {
 	s := r.slots()
 	views := make([]app.UI, s)
 	for k := range views {
@@ -583,7 +583,7 @@ func (r *RowsTable) rowViews(from, to int, grid string, fields []decode.Field, c
 }
 
 // row is the snapshot of row i.
-func (r *RowsTable) row(i int64, grid string, fields []decode.Field, cols []int) *RowView {
+func (r *RowsTable) row(i int64, grid string, fields []decode.FieldInfo, cols []int) *RowView {
 	h := int64(r.rowH())
 	top := i * h
 	if _, scaled := geometry(r.Rows, int(h)); scaled {

@@ -27,7 +27,7 @@ type RowView struct {
 	Top    int64  // its place in the scroll area, in CSS pixels
 	Grid   string // the CSS grid template of its columns
 	State  string // "" (Cells are its values) or one of the row states
-	Fields []decode.Field
+	Fields []decode.FieldInfo
 	Cols   []int         // the columns drawn
 	Cells  []decode.Cell // the row's summarised cells, all columns
 	Focus  int           // the keyboard's column in this row, -1 if it is elsewhere

@@ -14,7 +14,7 @@ import (
 // extension name and metadata, tensor parameters and column errors.
 type SchemaTable struct {
 	app.Compo
-	Fields []decode.Field
+	Fields []decode.FieldInfo
 }
 
 // Render draws the table.
@@ -33,7 +33,7 @@ func (s *SchemaTable) Render() app.UI {
 	)
 }
 
-func fieldRow(f decode.Field) app.UI {
+func fieldRow(f decode.FieldInfo) app.UI {
 	tr := app.Tr().Attr("data-field", f.Name).Attr("data-extension", f.Extension)
 	if f.Err != "" {
 		tr = tr.Attr("data-error", f.Err).Class("has-error")
