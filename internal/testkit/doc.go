@@ -1,0 +1,7 @@
+// Package testkit is what the tests of several packages share: where the
+// files they read are (the interop corpus of Arrow and Parquet files
+// written by other implementations, shared/interop beside the repository's
+// directory, see the README; and the repository's testdata: corpus.go),
+// and what tells a bug from an error in what the decode path returns
+// (panics.go). Only tests import it.
+package testkit
