@@ -136,9 +136,9 @@ func (f *File) readChecked(r io.ReaderAt, b batchInfo, what string) ([]byte, err
 // validate runs arrow-go's validation on every column of a decoded record
 // batch (or window) of batch i: a column it finds broken shows its error in
 // its cells, whose values are never read, and in its field (Fields). The
-// others are settled: the chunk is read by many goroutines once cached.
-func (f *File) validate(i int, rec arrow.RecordBatch) *chunk {
-	c := &chunk{rec: rec, colErr: make([]string, rec.NumCols())}
+// others are settled: the window is read by many goroutines once cached.
+func (f *File) validate(i int, rec arrow.RecordBatch) *decoded {
+	c := &decoded{rec: rec, colErr: make([]string, rec.NumCols())}
 	for k := range c.colErr {
 		if err := validateArray(rec.Column(k)); err != nil {
 			c.colErr[k] = fmt.Sprintf("record batch %d: %v", i, err)
@@ -153,7 +153,7 @@ func (f *File) validate(i int, rec arrow.RecordBatch) *chunk {
 // settle computes what arrow-go's arrays compute on first use and keep
 // (the null count of an array data whose count is unknown, such as a row
 // window's; a dictionary array's dictionary), through nested arrays, so
-// that readers of a shared chunk only read. Call it on a valid array.
+// that readers of a shared window only read. Call it on a valid array.
 func settle(arr arrow.Array) {
 	arr.NullN()
 	switch a := arr.(type) {

@@ -3,43 +3,62 @@ package decode
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 )
 
-// chunkState is what the batch cache knows of a chunk: a record batch read
-// whole, or a window of its rows.
-type chunkState int
+// WindowState is what a File knows of a row window (File.Window): a
+// record batch read whole, or a window of its rows.
+type WindowState int
 
 const (
-	chunkUnread    chunkState = iota // neither cached nor being loaded: never asked for, or evicted
-	chunkLoading                     // a load is under way; whoever asks waits for it
-	chunkLoaded                      // in the cache
-	chunkFailed                      // its load failed: asking again returns that error, reading nothing
-	chunkCancelled                   // its last load was cancelled: asking again loads it again
+	Unread    WindowState = iota // neither cached nor being loaded: never asked for, evicted, or forgotten (File.Forget)
+	Loading                      // a load is under way; whoever asks waits for it
+	Loaded                       // in the cache
+	Failed                       // its load failed: asking again returns that error, reading nothing
+	Cancelled                    // its last load was cancelled: asking again loads it again
 )
 
-// load is one load of a chunk, shared by every caller that asks for the
-// chunk while it runs.
+// String names the state: "unread", "loading", "loaded", "failed" or
+// "cancelled".
+func (s WindowState) String() string {
+	switch s {
+	case Unread:
+		return "unread"
+	case Loading:
+		return "loading"
+	case Loaded:
+		return "loaded"
+	case Failed:
+		return "failed"
+	case Cancelled:
+		return "cancelled"
+	}
+	return fmt.Sprintf("WindowState(%d)", int(s))
+}
+
+// load is one load of a row window, shared by every caller that asks for
+// the window while it runs.
 type load struct {
-	state chunkState    // guarded by batchCache.mu; fixed once done is closed
+	state WindowState   // guarded by batchCache.mu; fixed once done is closed
 	done  chan struct{} // closed when the load ends
-	c     *chunk        // the chunk loaded, once done
+	c     *decoded      // the window loaded, once done
 	err   error         // why not, once done
 }
 
-// batchCache holds decoded chunks within a byte budget, least recently used
-// first out (lru), and loads each chunk once whoever asks: callers that ask
-// for a chunk being loaded wait for that load and share its outcome. A
-// failed load is remembered; a cancelled one is not held against later
-// callers, who load the chunk again. Safe for concurrent use.
+// batchCache holds decoded row windows within a byte budget, least recently
+// used first out (lru), and loads each window once whoever asks: callers
+// that ask for a window being loaded wait for that load and share its
+// outcome. A failed load is remembered; a cancelled one is not held against
+// later callers, who load the window again. Safe for concurrent use.
 type batchCache struct {
 	mu     sync.Mutex
 	lru    lru
-	loads  map[cacheKey]*load // chunks not cached that were asked for: loading, failed or cancelled
+	loads  map[cacheKey]*load // windows not cached that were asked for: loading, failed or cancelled
 	closed bool               // loads that end now keep nothing
 
 	// waits, when set (by tests, before any use), is called as a caller
-	// starts waiting for another caller's load of the chunk.
+	// starts waiting for another caller's load of the window.
 	waits func(cacheKey)
 }
 
@@ -54,12 +73,12 @@ type loadPanic struct{ err error }
 func (p *loadPanic) Error() string { return p.err.Error() }
 func (p *loadPanic) Unwrap() error { return p.err }
 
-// get returns chunk key: from the cache, from the load under way (waiting
-// for it), or by running read, which reads and decodes the chunk and
+// get returns window key: from the cache, from the load under way (waiting
+// for it), or by running read, which reads and decodes the window and
 // returns it with the bytes it holds. read runs with ctx; ctx also stops a
-// wait for another caller's load, with ErrCanceled. A chunk whose load
+// wait for another caller's load, with ErrCanceled. A window whose load
 // failed returns the same error again.
-func (c *batchCache) get(ctx context.Context, key cacheKey, read func(context.Context) (*chunk, int64, error)) (*chunk, error) {
+func (c *batchCache) get(ctx context.Context, key cacheKey, read func(context.Context) (*decoded, int64, error)) (*decoded, error) {
 	for {
 		ch, ld, own := c.claim(key)
 		switch {
@@ -71,25 +90,25 @@ func (c *batchCache) get(ctx context.Context, key cacheKey, read func(context.Co
 		if err := c.wait(ctx, key, ld); err != nil {
 			return nil, err
 		}
-		if ld.state != chunkCancelled {
+		if ld.state != Cancelled {
 			return ld.c, ld.err
 		}
 		// Cancelled by its caller, not by this one: load it here.
 	}
 }
 
-// claim returns chunk key when it is cached; else the load to wait for
+// claim returns window key when it is cached; else the load to wait for
 // (under way, or failed), or a new load that the caller must run (own).
-func (c *batchCache) claim(key cacheKey) (ch *chunk, ld *load, own bool) {
+func (c *batchCache) claim(key cacheKey) (ch *decoded, ld *load, own bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if ch, ok := c.lru.get(key); ok {
 		return ch, nil, false
 	}
-	if ld := c.loads[key]; ld != nil && (ld.state == chunkLoading || ld.state == chunkFailed) {
+	if ld := c.loads[key]; ld != nil && (ld.state == Loading || ld.state == Failed) {
 		return nil, ld, false
 	}
-	ld = &load{state: chunkLoading, done: make(chan struct{})}
+	ld = &load{state: Loading, done: make(chan struct{})}
 	c.loads[key] = ld
 	return nil, ld, true
 }
@@ -117,9 +136,9 @@ func (c *batchCache) wait(ctx context.Context, key cacheKey, ld *load) error {
 	}
 }
 
-// run runs load ld of chunk key and records how it ended, a panic
+// run runs load ld of window key and records how it ended, a panic
 // included, for the callers waiting.
-func (c *batchCache) run(ctx context.Context, key cacheKey, ld *load, read func(context.Context) (*chunk, int64, error)) (ch *chunk, err error) {
+func (c *batchCache) run(ctx context.Context, key cacheKey, ld *load, read func(context.Context) (*decoded, int64, error)) (ch *decoded, err error) {
 	var size int64
 	defer func() {
 		r := recover()
@@ -135,16 +154,16 @@ func (c *batchCache) run(ctx context.Context, key cacheKey, ld *load, read func(
 	return ch, err
 }
 
-// finish records the end of load ld of chunk key: the chunk cached (unless
+// finish records the end of load ld of window key: the window cached (unless
 // the cache is closed), or the load failed, or cancelled (its error wraps
 // ErrCanceled, or its context is done).
-func (c *batchCache) finish(ctx context.Context, key cacheKey, ld *load, ch *chunk, size int64, err error) {
+func (c *batchCache) finish(ctx context.Context, key cacheKey, ld *load, ch *decoded, size int64, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ld.c, ld.err = ch, err
 	switch {
 	case err == nil:
-		ld.state = chunkLoaded
+		ld.state = Loaded
 		if c.loads[key] == ld {
 			delete(c.loads, key)
 		}
@@ -152,34 +171,50 @@ func (c *batchCache) finish(ctx context.Context, key cacheKey, ld *load, ch *chu
 			c.lru.put(key, ch, size)
 		}
 	case errors.Is(err, ErrCanceled) || ctx.Err() != nil:
-		ld.state = chunkCancelled
+		ld.state = Cancelled
 	default:
-		ld.state = chunkFailed
+		ld.state = Failed
 	}
 	close(ld.done)
 }
 
-// state returns what the cache knows of chunk key.
-func (c *batchCache) state(key cacheKey) chunkState {
+// state returns what the cache knows of window key.
+func (c *batchCache) state(key cacheKey) WindowState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.lru.has(key) {
-		return chunkLoaded
+		return Loaded
 	}
 	if ld := c.loads[key]; ld != nil {
 		return ld.state
 	}
-	return chunkUnread
+	return Unread
 }
 
-// usage returns the bytes of the chunks cached and the budget.
+// forget drops what is known of the windows whose last load ended in
+// state s (Failed or Cancelled): they are Unread again. It returns how many
+// it dropped.
+func (c *batchCache) forget(s WindowState) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for key, ld := range c.loads {
+		if ld.state == s {
+			delete(c.loads, key)
+			n++
+		}
+	}
+	return n
+}
+
+// usage returns the bytes of the windows cached and the budget.
 func (c *batchCache) usage() (used, budget int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.lru.used, c.lru.budget
 }
 
-// close drops every chunk and what is known of past loads; loads under
+// close drops every window and what is known of past loads; loads under
 // way end for their callers but keep nothing.
 func (c *batchCache) close() {
 	c.mu.Lock()

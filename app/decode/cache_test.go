@@ -30,8 +30,8 @@ func TestConcurrentLoadsShareOneRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		const row = 4*2000 + 17
-		if b, w, ok := f.Chunk(row); b != 4 || w != -1 || !ok {
-			t.Fatalf("stream %v: row %d in chunk %d, %d (%v), want batch 4 whole", stream, row, b, w, ok)
+		if b, w, ok := f.Window(row); b != 4 || w != -1 || !ok {
+			t.Fatalf("stream %v: row %d in window %d, %d (%v), want batch 4 whole", stream, row, b, w, ok)
 		}
 		waiting := watchWaits(f)
 		g.gated.Store(true)
@@ -43,15 +43,15 @@ func TestConcurrentLoadsShareOneRead(t *testing.T) {
 			loaded <- err
 		}()
 		within(t, g.calls, "the batch's read")
-		if got := f.chunkState(row); got != chunkLoading {
-			t.Fatalf("stream %v: chunk state %d during the read, want loading (%d)", stream, got, chunkLoading)
+		if got := f.WindowState(row); got != Loading {
+			t.Fatalf("stream %v: window state %s during the read, want loading (%s)", stream, got, Loading)
 		}
 		var second arrow.RecordBatch
 		callers := []func() string{
 			func() string { return fmt.Sprint(f.Load(row)) },
 			func() string { return fmt.Sprint(f.LoadContext(context.Background(), row)) },
-			func() string { return f.Cell(row, 0).Text },
-			func() string { return f.Cell(row, 1).Text },
+			func() string { return valueText(f, row, 0) },
+			func() string { return valueText(f, row, 1) },
 			func() string {
 				tn, err := f.Tensor(row, 2)
 				if err != nil {
@@ -72,7 +72,7 @@ func TestConcurrentLoadsShareOneRead(t *testing.T) {
 			got[k] = make(chan string, 1)
 			go func() { got[k] <- call() }()
 			if key := within(t, waiting, "a caller waiting"); key != (cacheKey{4, -1}) {
-				t.Fatalf("stream %v: a caller waits for chunk %v, want batch 4 whole", stream, key)
+				t.Fatalf("stream %v: a caller waits for window %v, want batch 4 whole", stream, key)
 			}
 		}
 		release(t, g)
@@ -91,16 +91,16 @@ func TestConcurrentLoadsShareOneRead(t *testing.T) {
 		if second != first || again != first || err != nil {
 			t.Errorf("stream %v: Batch(4) gave %p to the first caller, %p to the one waiting, %p (%v) after", stream, first, second, again, err)
 		}
-		if got := f.chunkState(row); got != chunkLoaded {
-			t.Errorf("stream %v: chunk state %d after the load, want loaded (%d)", stream, got, chunkLoaded)
+		if got := f.WindowState(row); got != Loaded {
+			t.Errorf("stream %v: window state %s after the load, want loaded (%s)", stream, got, Loaded)
 		}
 	}
 }
 
 // TestCancelledLoadDoesNotPoison cancels the load of a 10 MiB record batch
-// (read in BigRead pieces), first alone (the chunk is then cancelled, and
-// unread), then with another caller waiting for it: that caller reads the
-// batch itself and gets it.
+// (read in BigRead pieces), first alone (the window is then cancelled until
+// Forget(Cancelled) makes it unread), then with another caller waiting for
+// it: that caller reads the batch itself and gets it.
 func TestCancelledLoadDoesNotPoison(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		data := multiBatch(t, stream, 1, 150_000)
@@ -117,8 +117,14 @@ func TestCancelledLoadDoesNotPoison(t *testing.T) {
 		if err := within(t, alone, "the cancelled load"); !errors.Is(err, ErrCanceled) {
 			t.Fatalf("stream %v: cancelled load: %v, want ErrCanceled", stream, err)
 		}
-		if got := f.chunkState(0); got != chunkCancelled || f.Loaded(0) {
-			t.Fatalf("stream %v: after the cancel chunk state %d (loaded %v), want cancelled (%d)", stream, got, f.Loaded(0), chunkCancelled)
+		if got := f.WindowState(0); got != Cancelled {
+			t.Fatalf("stream %v: after the cancel window state %s, want cancelled", stream, got)
+		}
+		if n, m := f.Forget(Failed), f.Forget(Loading); n != 0 || m != 0 || f.WindowState(0) != Cancelled {
+			t.Fatalf("stream %v: Forget(Failed) %d, Forget(Loading) %d, window state %s; want 0, 0, cancelled", stream, n, m, f.WindowState(0))
+		}
+		if n := f.Forget(Cancelled); n != 1 || f.WindowState(0) != Unread {
+			t.Fatalf("stream %v: Forget(Cancelled) forgot %d, window state %s; want 1, unread", stream, n, f.WindowState(0))
 		}
 
 		ctx, cancel = context.WithCancel(context.Background())
@@ -127,7 +133,7 @@ func TestCancelledLoadDoesNotPoison(t *testing.T) {
 		within(t, g.calls, "first piece again")
 		go func() { waiter <- f.Load(149_999) }()
 		if key := within(t, waiting, "the second caller waiting"); key != (cacheKey{0, -1}) {
-			t.Fatalf("stream %v: the second caller waits for chunk %v", stream, key)
+			t.Fatalf("stream %v: the second caller waits for window %v", stream, key)
 		}
 		cancel()
 		g.gated.Store(false) // the second caller's own read goes through
@@ -138,8 +144,8 @@ func TestCancelledLoadDoesNotPoison(t *testing.T) {
 		if err := within(t, waiter, "the waiting caller"); err != nil {
 			t.Fatalf("stream %v: the caller that waited for a cancelled load: %v, want the batch", stream, err)
 		}
-		if got := f.chunkState(0); got != chunkLoaded {
-			t.Fatalf("stream %v: chunk state %d, want loaded (%d)", stream, got, chunkLoaded)
+		if got := f.WindowState(0); got != Loaded {
+			t.Fatalf("stream %v: window state %s, want loaded (%s)", stream, got, Loaded)
 		}
 		checkRow(t, f, 0)
 		checkRow(t, f, 149_999)
@@ -165,8 +171,8 @@ func TestWaitStopsWithItsContext(t *testing.T) {
 	if err := within(t, waiter, "the waiter's return"); err != ErrCanceled {
 		t.Fatalf("waiter: %v, want ErrCanceled", err)
 	}
-	if got := f.chunkState(0); got != chunkLoading {
-		t.Fatalf("chunk state %d after the waiter left, want loading (%d)", got, chunkLoading)
+	if got := f.WindowState(0); got != Loading {
+		t.Fatalf("window state %s after the waiter left, want loading (%s)", got, Loading)
 	}
 	g.gated.Store(false)
 	release(t, g)
@@ -178,7 +184,7 @@ func TestWaitStopsWithItsContext(t *testing.T) {
 
 // TestFailedLoadIsRemembered: a record batch refused by the budget fails
 // once: whoever asks, at once or later, gets that same error, and its
-// cells show it.
+// values too, until Forget(Failed) has it read again.
 func TestFailedLoadIsRemembered(t *testing.T) {
 	data := multiBatch(t, true, 2, 1000)
 	f, err := OpenReader("big.arrows", &countingReader{data: data}, int64(len(data)), Options{Budget: 1024})
@@ -202,11 +208,20 @@ func TestFailedLoadIsRemembered(t *testing.T) {
 	if err := f.Load(1999); err != first {
 		t.Fatalf("a later Load: %v, want the first error", err)
 	}
-	if got := f.chunkState(1500); got != chunkFailed {
-		t.Fatalf("chunk state %d, want failed (%d)", got, chunkFailed)
+	if got := f.WindowState(1500); got != Failed {
+		t.Fatalf("window state %s, want failed (%s)", got, Failed)
 	}
-	if c := f.Cell(1500, 0); c.Err != first.Error() {
-		t.Fatalf("cell error %q, want %q", c.Err, first.Error())
+	if _, err := f.Value(1500, 0); err != first {
+		t.Fatalf("Value: %v, want the first error", err)
+	}
+	// Two failed: the batch, and the window of it first asked for, which
+	// its dictionary column keeps from being read by windows.
+	if n := f.Forget(Failed); n != 2 || f.WindowState(1500) != Unread {
+		t.Fatalf("Forget(Failed) forgot %d, window state %s; want 2, unread", n, f.WindowState(1500))
+	}
+	again := f.Load(1999)
+	if again == first || again.Error() != first.Error() || f.WindowState(1500) != Failed {
+		t.Fatalf("Load after Forget: %v (the first error again: %v), window state %s; want the same refusal anew, failed", again, again == first, f.WindowState(1500))
 	}
 }
 
@@ -215,7 +230,7 @@ func TestFailedLoadIsRemembered(t *testing.T) {
 func TestLoadPanicSaysWhatWasRead(t *testing.T) {
 	c := newBatchCache(1 << 20)
 	reads := 0
-	read := func(context.Context) (*chunk, int64, error) {
+	read := func(context.Context) (*decoded, int64, error) {
 		reads++
 		panic("boom")
 	}

@@ -5,13 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tensorview/tensorview/internal/testkit"
 )
 
 // The File's promise: its methods are safe for concurrent use. These tests
@@ -33,18 +35,6 @@ func sampleRows(n int64) []int64 {
 	return rows
 }
 
-// describeCell is every part of a cell, for exact comparison.
-func describeCell(c Cell) string {
-	s := fmt.Sprintf("text %q null %v err %q", c.Text, c.Null, c.Err)
-	if t := c.Tensor; t != nil {
-		s += fmt.Sprintf(" tensor %v %v %q %q %s %d %q %q %q", t.Shape, t.LogicalShape, t.DimNames, t.LogicalDimNames, t.ValueType, t.Len, t.Values, t.Min, t.Max)
-		if t.Preview != nil {
-			s += fmt.Sprintf(" preview %v %s %08x", t.Preview.Rect, t.PreviewKind, crc32.ChecksumIEEE(t.Preview.Pix))
-		}
-	}
-	return s
-}
-
 // reading is what a File shows, read by one goroutine: the reference the
 // concurrent readings must equal.
 type reading struct {
@@ -54,7 +44,7 @@ type reading struct {
 	exact    bool
 	batches  int
 	sample   []int64    // the rows read (sampleRows)
-	cells    [][]string // [k][column] describeCell of row sample[k]
+	cells    [][]string // [k][column] describeValue of row sample[k]
 	loadErr  []string   // Load(sample[k]) error text, "" for none
 	fields   []FieldInfo
 	warnings []string
@@ -82,7 +72,7 @@ func readAlone(data []byte, opt Options) reading {
 		ref.loadErr = append(ref.loadErr, errText(f.Load(row)))
 		var cells []string
 		for c := range f.Fields() {
-			cells = append(cells, describeCell(f.Cell(row, c)))
+			cells = append(cells, describeValue(f, row, c))
 		}
 		ref.cells = append(ref.cells, cells)
 	}
@@ -97,12 +87,13 @@ type concurrentCase struct {
 	opt  Options
 }
 
-// concurrentCases are the small files of the interop corpus and testdata
-// (the fuzz seeds), lazily opened under a 1 MiB budget, and files whose
+// concurrentCases are the small files (at most 64 KiB, as the seeds of
+// package summary's FuzzOpen) of the interop corpus and testdata, lazily
+// opened under a 1 MiB budget, and files whose
 // batches are evicted, estimated until indexed, or read by row windows.
 func concurrentCases(t *testing.T) []concurrentCase {
 	var cases []concurrentCase
-	for _, p := range fuzzSeeds(t) {
+	for _, p := range testkit.Seeds(t, 64<<10) {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -232,8 +223,9 @@ func readRows(f *File, w int, ref reading, compare bool) string {
 		f.Warnings()
 		f.Reading()
 		f.CacheBytes()
-		f.Chunk(row)
-		f.ChunkBytes(row)
+		f.Window(row)
+		f.WindowBytes(row)
+		f.WindowState(row)
 		fields := f.Fields()
 		switch (k + w) % 4 {
 		case 0:
@@ -250,7 +242,7 @@ func readRows(f *File, w int, ref reading, compare bool) string {
 			}
 		}
 		for c, fld := range fields {
-			got := describeCell(f.Cell(row, c))
+			got := describeValue(f, row, c)
 			if compare && got != ref.cells[k][c] {
 				return fmt.Sprintf("worker %d row %d column %d: %s, alone %s", w, row, c, got, ref.cells[k][c])
 			}
@@ -258,11 +250,8 @@ func readRows(f *File, w int, ref reading, compare bool) string {
 				continue
 			}
 			tn, err := f.Tensor(row, c)
-			if err == nil {
-				got = describeCell(Cell{Tensor: Summarize(tn)})
-			}
-			if want := ref.cells[k][c]; compare && err == nil && got != want {
-				return fmt.Sprintf("worker %d row %d column %d: Tensor %s, its cell %s", w, row, c, got, want)
+			if got := describeTensor(tn, err); compare && err == nil && !strings.HasSuffix(ref.cells[k][c], " "+got) {
+				return fmt.Sprintf("worker %d row %d column %d: Tensor %s, its value %s", w, row, c, got, ref.cells[k][c])
 			}
 		}
 	}

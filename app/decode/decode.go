@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -51,8 +52,9 @@ func guard(err *error, format string, args ...any) {
 }
 
 // repanic makes guard panic again, for a stack trace in tests
-// (TENSORVIEW_REPANIC=1 go test -run FuzzOpen/…).
-var repanic = false
+// (TENSORVIEW_REPANIC=1 go test ./app/summary -run FuzzOpen/…): set by
+// that variable of the environment, which a page has not.
+var repanic = os.Getenv("TENSORVIEW_REPANIC") != ""
 
 // recovered is the error for a recovered panic value.
 func recovered(r any) error {

@@ -1,16 +1,18 @@
 // Package decode opens Arrow data (IPC file and stream format, and a lone
 // IPC Tensor message) with arrow-go, and Parquet files through a
-// ParquetSource that reads them as Arrow IPC, and turns it into what the
-// viewer shows: file facts, schema fields and per-cell summaries of
-// tensors. It is pure Go (no syscall/js), and every entry point recovers
+// ParquetSource that reads them as Arrow IPC: file facts, schema fields,
+// record batches and one value at a time, read as arrow-go arrays, tensors,
+// encoded images or nested record batches. What the grid shows of a value
+// (text, summaries, previews) is package summary's: decode knows nothing
+// of pixels. It is pure Go (no syscall/js), and every entry point recovers
 // panics from arrow-go or tensorext into errors so a bad file can never
 // take the page down.
 //
 // Files are read lazily through an io.ReaderAt (in the browser, slices of
 // the dropped File): opening reads the schema and where each record batch
-// is; record batches, or windows of rows of large ones, are read when a row
-// of theirs is asked for, once whoever asks, and kept in a cache with a
-// byte budget, least recently used first out.
+// is; record batches, or windows of rows of large ones (row windows), are
+// read when a row of theirs is asked for, once whoever asks, and kept in a
+// cache with a byte budget, least recently used first out.
 //
 // A Parquet file's row groups are its record batches: OpenParquet takes
 // the footer (ParquetMeta) and a ParquetSource (in the page parquet-wasm in
@@ -27,12 +29,16 @@
 //     ParquetColumn), ParquetCodecs: open a Parquet file;
 //     File.ParquetFacts (ParquetFacts): what its footer says.
 //   - File: Rows, NumBatches, Indexed, Index (the rest of the index, with
-//     progress), Locate, Chunk, ChunkBytes, Loaded, Load, LoadContext,
-//     Reading (the big reads under way), Batch, Cell, Tensor, CacheBytes,
-//     Fields, Warnings, AddWarning, Close. Its methods are safe for
+//     progress), Locate, Window, WindowBytes, WindowState (WindowState:
+//     Unread, Loading, Loaded, Failed, Cancelled), Forget, Load,
+//     LoadContext, Reading (the big reads under way), Batch, Value, Tensor,
+//     Nested, Depth, CacheBytes, Fields (FieldInfo, TensorField),
+//     HasPreviews, Warnings, AddWarning, Close. Its methods are safe for
 //     concurrent use.
-//   - Summarize, ValuesText, Truncate, HumanBytes: formatting (shapes:
-//     tensorext.FormatShape, JoinShape).
+//   - Value: one value (Array, Index, Field) and its readings: Tensor,
+//     Encoded, Nested.
+//   - HumanBytes: byte counts as text (shapes: tensorext.FormatShape,
+//     JoinShape).
 //   - ErrTooLarge, ErrCanceled, ErrPanic, ErrParquet: what errors wrap.
 //
 // Its parts, unexported:
@@ -46,20 +52,33 @@
 //     Schema, DictionaryBatch and RecordBatch messages; every flatbuffer
 //     read here (ipcmsg.go, legacy.go, and tensormsg.go's Tensor messages)
 //     goes through internal/flatbuf's checked table reader.
-//   - batchCache (cache.go, lru.go): decoded chunks within the budget, each
-//     loaded once; per chunk a loading, failed or cancelled state.
+//   - batchCache (cache.go, lru.go): decoded row windows within the budget,
+//     each loaded once; per window a WindowState (loading, failed or
+//     cancelled kept until loaded or forgotten).
 //   - decoding (batch.go, window.go, alloc.go): a record batch with
 //     arrow-go within the budget (budgetAllocator), or a window of its rows
 //     read from its buffers.
 //   - reading (meter.go, ends.go): the reader under everything, with the
 //     file's ends cached and big reads metered and stoppable.
-//   - cell formatting (cells.go, fields.go): Cell, TensorCell, FieldInfo.
+//   - values (value.go, fields.go, images.go, nested.go): Value and how each
+//     column is read (FieldInfo; tensor readers; image bytes; nested files).
 //   - notes (notes.go): warnings and column errors, handed out as copies.
 //   - Parquet (parquet.go): the footer checked into an index whose row
 //     counts are exact at once (batchInfo.length the decoded estimate,
-//     stored the compressed bytes); parquetFile reads a chunk through the
-//     source (File.readParquet, called by loadBatch and loadWindow) and
+//     stored the compressed bytes); parquetFile reads a row window through
+//     the source (File.readParquet, called by loadBatch and loadWindow) and
 //     decodes its answer with OpenReader's checks (decodeAnswer): rows and
 //     schema as asked, record batches joined within the budget, columns
-//     with an unsupported codec filled with nulls whose cells say why.
+//     with an unsupported codec filled with nulls whose values' errors say
+//     why.
+//
+// Tests: most test the file of their name; cross-cutting ones keep their
+// own: concurrent_test.go (the File's methods from many goroutines),
+// hostile_test.go (files made to break a reader), interop_test.go (every
+// file of the interop corpus opens or says why), fuzzcorpus_test.go
+// (tensorext's fuzz corpus), fuzz_parquet_test.go (FuzzOpenParquet),
+// values_test.go (files of non-Go writers against their expected values);
+// parquetsource_test.go is the Parquet tests' ParquetSource, over pqarrow.
+// The viewer's whole path from bytes to cells is fuzzed by package
+// summary's FuzzOpen.
 package decode

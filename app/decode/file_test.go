@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -89,10 +91,10 @@ func multiBatch(t testing.TB, stream bool, batches, rowsPer int) []byte {
 
 func checkRow(t *testing.T, f *File, row int64) {
 	t.Helper()
-	if got := f.Cell(row, 0).Text; got != fmt.Sprint(row) {
+	if got := valueText(f, row, 0); got != fmt.Sprint(row) {
 		t.Fatalf("row %d: id %q", row, got)
 	}
-	if got, want := f.Cell(row, 1).Text, []string{"cat", "dog", "owl"}[row%3]; got != want {
+	if got, want := valueText(f, row, 1), []string{"cat", "dog", "owl"}[row%3]; got != want {
 		t.Fatalf("row %d: label %q, want %q", row, got, want)
 	}
 	tt, err := f.Tensor(row, 2)
@@ -187,8 +189,8 @@ func TestLazyCacheBudget(t *testing.T) {
 	if r.reads.Load() != reads {
 		t.Error("a cached batch was read again")
 	}
-	if !f.Loaded(1950) || f.Loaded(1000) {
-		t.Errorf("Loaded: last batch %v (want true), middle %v (want false)", f.Loaded(1950), f.Loaded(1000))
+	if last, middle := f.WindowState(1950), f.WindowState(1000); last != Loaded || middle != Unread {
+		t.Errorf("last batch %s (want loaded), middle %s (want unread)", last, middle)
 	}
 	checkRow(t, f, 1000)
 	if r.reads.Load() == reads {
@@ -210,8 +212,8 @@ func TestLazyBatchLargerThanBudget(t *testing.T) {
 		!strings.Contains(err.Error(), "?cache=") {
 		t.Fatalf("Load: %v, want a refusal naming the batch, the budget and ?cache=", err)
 	}
-	if c := f.Cell(10, 0); !strings.Contains(c.Err, "cache budget") {
-		t.Errorf("cell: %+v, want the refusal", c)
+	if _, err := f.Value(10, 0); err == nil || !strings.Contains(err.Error(), "cache budget") {
+		t.Errorf("Value: %v, want the refusal", err)
 	}
 	if used, _ := f.CacheBytes(); used != 0 {
 		t.Errorf("cache %d bytes after refusals", used)
@@ -273,8 +275,8 @@ func BenchmarkBatchDecode(b *testing.B) {
 	}
 }
 
-// BenchmarkRowWindow summarises the cells of 12 visible rows, as the table
-// does on every scroll step.
+// BenchmarkRowWindow reads the values of 12 visible rows, as the table
+// does on every scroll step (package summary then summarises them).
 func BenchmarkRowWindow(b *testing.B) {
 	data := multiBatch(b, false, 4, 2048)
 	f, err := OpenReader("x", bytes.NewReader(data), int64(len(data)), Options{})
@@ -287,7 +289,7 @@ func BenchmarkRowWindow(b *testing.B) {
 	for b.Loop() {
 		for k := int64(0); k < 12; k++ {
 			for c := range columns {
-				f.Cell((row+k)%8192, c)
+				_, _ = f.Value((row+k)%8192, c)
 			}
 		}
 		row += 97
@@ -400,12 +402,8 @@ func TestLazyRowWindows(t *testing.T) {
 			}
 			for _, row := range []int64{0, 1, 7, 8, 9, 63, 64, 1000, 2047, 2048, 4321, 4999} {
 				for c := range f.Fields() {
-					got, want := f.Cell(row, c), whole.Cell(row, c)
-					if got.Text != want.Text || got.Null != want.Null || got.Err != want.Err || (got.Tensor == nil) != (want.Tensor == nil) {
-						t.Fatalf("row %d %s: %+v, want %+v", row, f.Fields()[c].Name, got, want)
-					}
-					if got.Tensor != nil && (got.Tensor.Values != want.Tensor.Values || got.Tensor.Min != want.Tensor.Min) {
-						t.Fatalf("row %d %s: tensor %+v, want %+v", row, f.Fields()[c].Name, got.Tensor, want.Tensor)
+					if got, want := describeValue(f, row, c), describeValue(whole, row, c); got != want {
+						t.Fatalf("row %d %s: %s, want %s", row, f.Fields()[c].Name, got, want)
 					}
 				}
 			}
@@ -492,14 +490,14 @@ func TestRowWindowsReadAhead(t *testing.T) {
 	if got := bi.windowRows(f.budget); got != win {
 		t.Fatalf("windows of %d rows, want %d", got, win)
 	}
-	if !f.Unread(0) || !f.Unread(win) || f.Unread(rows) {
-		t.Fatalf("before any load: Unread(0) %v, Unread(%d) %v, Unread(%d) %v; want true, true, false", f.Unread(0), win, f.Unread(win), rows, f.Unread(rows))
+	if _, _, ok := f.Window(rows); ok || f.WindowState(0) != Unread || f.WindowState(win) != Unread {
+		t.Fatalf("before any load: row %d located %v, windows of rows 0 and %d %s, %s; want not located, unread, unread", rows, ok, win, f.WindowState(0), f.WindowState(win))
 	}
 	if err := f.Load(0); err != nil {
 		t.Fatal(err)
 	}
-	if f.Unread(0) || f.Unread(win-1) || !f.Unread(win) {
-		t.Fatalf("after the first window: Unread(0) %v, Unread(%d) %v, Unread(%d) %v; want false, false, true", f.Unread(0), win-1, f.Unread(win-1), win, f.Unread(win))
+	if a, b, c := f.WindowState(0), f.WindowState(win-1), f.WindowState(win); a != Loaded || b != Loaded || c != Unread {
+		t.Fatalf("after the first window: rows 0, %d, %d %s, %s, %s; want loaded, loaded, unread", win-1, win, a, b, c)
 	}
 	for _, row := range []int64{win, 2 * win, 3 * win} {
 		reads, read := r.reads.Load(), r.bytes.Load()
@@ -510,15 +508,48 @@ func TestRowWindowsReadAhead(t *testing.T) {
 			t.Errorf("window of row %d: %d reads of %d bytes, want 1 of %d", row, n, m, win*elems)
 		}
 		for _, i := range []int64{row, row + win - 1} {
-			if got, want := f.Cell(i, 0).Text, fmt.Sprint(i); got != want {
+			if got, want := valueText(f, i, 0), fmt.Sprint(i); got != want {
 				t.Errorf("row %d id %q, want %q", i, got, want)
 			}
-			if got, want := f.Cell(i, 1).Text, fmt.Sprintf("label %d", i); got != want {
+			if got, want := valueText(f, i, 1), fmt.Sprintf("label %d", i); got != want {
 				t.Errorf("row %d label %q, want %q", i, got, want)
 			}
 		}
 	}
 	if got := f.windowReads.Load(); got != 4 {
 		t.Errorf("%d windows read, want 4", got)
+	}
+}
+
+// TestHasPreviewsAsFields: HasPreviews answers as the copy Fields returns
+// does (a tensor column or one of encoded images), for every Arrow file of
+// testdata that opens, with files of both answers among them.
+func TestHasPreviewsAsFields(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "*.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[bool]int{}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Open(filepath.Base(path), data)
+		if err != nil {
+			continue // not_arrow.arrow and other broken files
+		}
+		want := false
+		for _, fld := range f.Fields() {
+			want = want || fld.Tensor != nil || fld.Images
+		}
+		if got := f.HasPreviews(); got != want {
+			t.Errorf("%s: HasPreviews %v, Fields say %v", path, got, want)
+		}
+		seen[want]++
+		f.Close()
+	}
+	if seen[true] == 0 || seen[false] == 0 {
+		t.Fatalf("files with previews and without: %v; want some of each", seen)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/tensorview/tensorview/internal/testkit"
 )
 
 // fuzzSource answers every read with the same bytes, or an error.
@@ -34,7 +35,6 @@ func (fuzzSource) Close() error { return nil }
 // panic, a recovered panic or an allocation beyond the budget. `go test`
 // replays the seeds and testdata/fuzz/FuzzOpenParquet.
 func FuzzOpenParquet(f *testing.F) {
-	repanic = os.Getenv("TENSORVIEW_REPANIC") != ""
 	data := writeParquet(f, sampleTable(f), 100, compress.Codecs.Snappy, true)
 	src, meta := newPQSource(f, data)
 	tbl, err := src.table(context.Background(), 0)
@@ -71,7 +71,7 @@ func FuzzOpenParquet(f *testing.F) {
 		m := ParquetMeta{Schema: schema, CreatedBy: "fuzz", Version: 2,
 			RowGroups: []ParquetRowGroup{{rows0, compressed, uncompressed}, {rows1, compressed / 2, uncompressed / 2}}}
 		f, err := OpenParquet("fuzz.parquet", compressed, m, fuzzSource{answer, mode&2 != 0}, Options{Budget: 1 << 20})
-		noPanic(t, "open", err)
+		testkit.NoPanic(t, "open", err)
 		if err != nil {
 			return
 		}
@@ -84,7 +84,7 @@ func FuzzOpenParquet(f *testing.F) {
 			}
 			defer f.Close()
 		}
-		noPanic(t, "index", f.Index(context.Background(), nil))
+		testkit.NoPanic(t, "index", f.Index(context.Background(), nil))
 		rows, exact := f.Rows()
 		if !exact || rows != rows0+rows1 || f.NumBatches() != 2 {
 			t.Fatalf("%d rows (exact %v), %d batches; the footer says %d+%d in 2", rows, exact, f.NumBatches(), rows0, rows1)
@@ -93,15 +93,14 @@ func FuzzOpenParquet(f *testing.F) {
 			if r < 0 || r >= rows {
 				continue
 			}
-			f.ChunkBytes(r)
+			f.WindowBytes(r)
+			f.WindowState(r)
 			for c, fld := range f.Fields() {
-				cell := f.Cell(r, c)
-				if internal(cell.Err) {
-					t.Fatalf("row %d column %d: %s", r, c, cell.Err)
-				}
+				_, err := f.Value(r, c)
+				testkit.NoPanic(t, "value", err)
 				if fld.Tensor != nil {
 					_, err := f.Tensor(r, c)
-					noPanic(t, "tensor", err)
+					testkit.NoPanic(t, "tensor", err)
 				}
 			}
 		}

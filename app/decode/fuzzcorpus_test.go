@@ -3,19 +3,26 @@ package decode
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tensorview/tensorview/internal/testkit"
 )
 
 // TestFuzzCorpusOpens opens every input of tensorext's FuzzRecordBatch
 // corpus (malformed IPC files and streams, among them schemas whose vector
 // lengths made arrow-go abort with a fatal out-of-memory) through the
-// viewer's decode path: each opens or fails with an error, and every cell of
-// what opens reads without a panic.
+// viewer's decode path: each opens or fails with an error, and every value
+// (tensor, image) of what opens reads without a panic. testkit.Internal
+// knows ErrPanic's text.
 func TestFuzzCorpusOpens(t *testing.T) {
+	if !testkit.Internal(fmt.Errorf("reading: %w", ErrPanic).Error()) {
+		t.Fatal("testkit.Internal does not know ErrPanic's text")
+	}
 	paths, _ := filepath.Glob("../../tensorext/testdata/fuzz/FuzzRecordBatch/*")
 	if len(paths) < 3 {
 		t.Fatalf("only %d corpus files", len(paths))
@@ -46,7 +53,9 @@ func TestFuzzCorpusOpens(t *testing.T) {
 			rows, _ := f.Rows()
 			for r := int64(0); r < min(rows, 64); r++ {
 				for c := range f.Fields() {
-					f.Cell(r, c)
+					if got := describeValue(f, r, c); testkit.Internal(got) {
+						t.Errorf("row %d column %d: %s", r, c, got)
+					}
 				}
 			}
 		})

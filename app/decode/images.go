@@ -7,22 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/tensorview/tensorview/app/imagebytes"
-	"github.com/tensorview/tensorview/app/raster"
 	"github.com/tensorview/tensorview/tensorext"
 )
-
-// Encoded is an image held as encoded bytes in a cell (PNG, JPEG, GIF or
-// WebP, told by their magic numbers): what its header says, its bytes and
-// the size of the thumbnail the table draws of it. The viewer decodes
-// thumbnails with the browser's decoders (off the page's thread) and the
-// full tensor, for the inspector, with package imagebytes.
-type Encoded struct {
-	Info  imagebytes.Info
-	Bytes []byte // shares the record batch's buffer: read-only
-	// PreviewW, PreviewH are the thumbnail's size in pixels: the image's
-	// own, or scaled to at most raster.MaxPreviewSide a side.
-	PreviewW, PreviewH int
-}
 
 // imageColumn reports whether a column of type dt may hold encoded images
 // and returns how to find a row's bytes: a binary column (Binary,
@@ -68,41 +54,23 @@ func binaryValue(arr arrow.Array, i int) ([]byte, bool) {
 	return nil, false
 }
 
-// encodedImage describes the bytes b when they are an encoded image: nil,
-// nil when they are not one (the cell shows its text); an error when they
-// are one that cannot be shown (a header that does not parse, or an image
-// past imagebytes.DefaultLimits).
-func encodedImage(b []byte) (*Encoded, error) {
+// encodedImage returns the bytes b and what their header says when they
+// are an encoded image; nil bytes and no error when they are not one (the
+// value shows as its text); an error when they are one that cannot be
+// shown (a header that does not parse, or an image past
+// imagebytes.DefaultLimits).
+func encodedImage(b []byte) ([]byte, imagebytes.Info, error) {
 	if imagebytes.Sniff(b) == imagebytes.None {
-		return nil, nil
+		return nil, imagebytes.Info{}, nil
 	}
 	info, err := imagebytes.Config(b)
 	if err != nil {
-		return nil, err
+		return nil, info, err
 	}
 	if err := imagebytes.CheckLimits(b, info, imagebytes.DefaultLimits); err != nil {
-		return nil, err
+		return nil, info, err
 	}
-	w, h := raster.Fit(info.Width, info.Height)
-	return &Encoded{Info: info, Bytes: b, PreviewW: w, PreviewH: h}, nil
-}
-
-// imageCell summarises the encoded image b: its tensor's shape (height ×
-// width × channels, uint8) from the header, and what the thumbnail needs.
-func imageCell(e *Encoded) *TensorCell {
-	shape := []int{e.Info.Height, e.Info.Width, e.Info.Channels}
-	kind := raster.RGB
-	switch e.Info.Channels {
-	case 1:
-		kind = raster.Gray
-	case 4:
-		kind = raster.RGBA
-	}
-	return &TensorCell{
-		Shape: shape, LogicalShape: shape, DimNames: imagebytes.DimNames, LogicalDimNames: imagebytes.DimNames,
-		ValueType: arrow.PrimitiveTypes.Uint8.String(), Len: e.Info.Height * e.Info.Width * e.Info.Channels,
-		PreviewKind: kind, Image: e,
-	}
+	return b, info, nil
 }
 
 // imageTensor decodes the image in row i of an image column as a height ×

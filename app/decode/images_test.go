@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tensorview/tensorview/app/raster"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/tensorview/tensorview/app/imagebytes"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -32,22 +33,25 @@ func loadFormula(t *testing.T) formulaPNG {
 	return e.Formula
 }
 
-// checkFormula compares the tensor of a cell holding the formula PNG with
-// the values the generator encoded.
+// checkFormula compares the image in a cell holding the formula PNG with
+// what the generator encoded: its header (Value.Encoded) and its decoded
+// tensor (File.Tensor).
 func checkFormula(t *testing.T, f *File, row int64, col int, want formulaPNG) {
 	t.Helper()
-	c := f.Cell(row, col)
-	if c.Tensor == nil || c.Tensor.Image == nil {
-		t.Fatalf("row %d: %+v, want an encoded image", row, c)
+	v, err := f.Value(row, col)
+	if err != nil {
+		t.Fatal(err)
 	}
-	tc := c.Tensor
-	if shape := []int{want.Height, want.Width, want.Channels}; !reflect.DeepEqual(tc.Shape, shape) || tc.ValueType != "uint8" ||
-		tc.PreviewKind != raster.RGB || tc.Image.Info.String() != "PNG 24×16 RGB" || tc.Image.PreviewW != 24 || tc.Image.PreviewH != 16 {
-		t.Errorf("row %d: shape %v %s %s, %s, thumbnail %dx%d", row, tc.Shape, tc.ValueType, tc.PreviewKind, tc.Image.Info, tc.Image.PreviewW, tc.Image.PreviewH)
+	b, info, err := v.Encoded()
+	if err != nil || b == nil || info.String() != "PNG 24×16 RGB" || info.Width != want.Width || info.Height != want.Height || info.Channels != want.Channels {
+		t.Fatalf("row %d: %d bytes of %s (%v), want the formula PNG", row, len(b), info, err)
 	}
 	tn, err := f.Tensor(row, col)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if shape := []int{want.Height, want.Width, want.Channels}; !reflect.DeepEqual(tn.Shape, shape) || tn.ValueType().String() != "uint8" {
+		t.Errorf("row %d: tensor %v %s, want %v uint8", row, tn.Shape, tn.ValueType(), shape)
 	}
 	k := 0
 	tn.Positions(func(pos int) bool {
@@ -62,9 +66,19 @@ func checkFormula(t *testing.T, f *File, row int64, col int, want formulaPNG) {
 	}
 }
 
-// TestEncodedImages: binary cells holding PNG, WebP, JPEG and GIF bytes are
-// image tensors (shape from the header, values from the decoders); other
-// bytes show as text; a header declaring 10^10 pixels is refused before
+// encoded is Value.Encoded of the value in column col at row.
+func encoded(t *testing.T, f *File, row int64, col int) ([]byte, imagebytes.Info, error) {
+	t.Helper()
+	v, err := f.Value(row, col)
+	if err != nil {
+		t.Fatalf("row %d: %v", row, err)
+	}
+	return v.Encoded()
+}
+
+// TestEncodedImages: binary values holding PNG, WebP, JPEG and GIF bytes are
+// encoded images (the header's facts, the tensor from the decoders); other
+// bytes are not; a header declaring 10^10 pixels is refused before
 // decoding; a Hugging Face Image struct column reads its bytes field.
 func TestEncodedImages(t *testing.T) {
 	want := loadFormula(t)
@@ -75,27 +89,27 @@ func TestEncodedImages(t *testing.T) {
 	}
 	checkFormula(t, f, 0, col, want)
 	for row, info := range map[int64]string{1: "WebP 75×100 RGB", 2: "JPEG 150×103 gray", 3: "GIF 256×128 RGBA", 4: "PNG 75×100 RGBA"} {
-		c := f.Cell(row, col)
-		if c.Tensor == nil || c.Tensor.Image == nil || c.Tensor.Image.Info.String() != info {
-			t.Errorf("row %d: %+v, want an image %q", row, c, info)
+		b, got, err := encoded(t, f, row, col)
+		if err != nil || b == nil || got.String() != info {
+			t.Errorf("row %d: %d bytes of %s (%v), want an image %q", row, len(b), got, err, info)
 			continue
 		}
 		tn, err := f.Tensor(row, col)
-		if err != nil || !reflect.DeepEqual(tn.Shape, c.Tensor.Shape) {
-			t.Errorf("row %d: decoded %v (%v), the header says %v", row, tn.Shape, err, c.Tensor.Shape)
+		if shape := []int{got.Height, got.Width, got.Channels}; err != nil || !reflect.DeepEqual(tn.Shape, shape) {
+			t.Errorf("row %d: decoded %v (%v), the header says %v", row, tn.Shape, err, shape)
 		}
 	}
-	if c := f.Cell(5, col); c.Tensor != nil || c.Text != base64.StdEncoding.EncodeToString([]byte("not an image, just bytes")) {
-		t.Errorf("row 5: %+v, want its bytes as arrow-go's text (base64)", c)
+	if b, _, err := encoded(t, f, 5, col); b != nil || err != nil || valueText(f, 5, col) != base64.StdEncoding.EncodeToString([]byte("not an image, just bytes")) {
+		t.Errorf("row 5: %d bytes (%v), text %q; want no image, its bytes as arrow-go's text (base64)", len(b), err, valueText(f, 5, col))
 	}
-	if c := f.Cell(6, col); !c.Null {
-		t.Errorf("row 6: %+v, want null", c)
+	if b, _, err := encoded(t, f, 6, col); b != nil || err != nil || valueText(f, 6, col) != array.NullValueStr {
+		t.Errorf("row 6: %d bytes (%v), text %q; want null", len(b), err, valueText(f, 6, col))
 	}
 	if _, err := f.Tensor(6, col); err != tensorext.ErrNullTensor {
 		t.Errorf("row 6's tensor: %v", err)
 	}
-	if c := f.Cell(7, col); !strings.Contains(c.Err, "100000×100000") {
-		t.Errorf("row 7 (a bomb): %+v, want it refused", c)
+	if b, _, err := encoded(t, f, 7, col); b != nil || err == nil || !strings.Contains(err.Error(), "100000×100000") {
+		t.Errorf("row 7 (a bomb): %d bytes (%v), want it refused", len(b), err)
 	}
 
 	hf := open(t, filepath.Join("..", "..", "testdata", "images_hf.arrow"))
@@ -103,10 +117,10 @@ func TestEncodedImages(t *testing.T) {
 		t.Fatalf("Hugging Face Image column: %+v", fld)
 	}
 	checkFormula(t, hf, 0, 0, want)
-	if c := hf.Cell(1, 0); c.Tensor != nil || !strings.Contains(c.Text, "images/cat.png") {
-		t.Errorf("row 1 (a path only): %+v", c)
+	if b, _, err := encoded(t, hf, 1, 0); b != nil || err != nil || !strings.Contains(valueText(hf, 1, 0), "images/cat.png") {
+		t.Errorf("row 1 (a path only): %d bytes (%v), text %q", len(b), err, valueText(hf, 1, 0))
 	}
-	if c := hf.Cell(2, 0); !c.Null {
-		t.Errorf("row 2: %+v, want null", c)
+	if b, _, err := encoded(t, hf, 2, 0); b != nil || err != nil || valueText(hf, 2, 0) != array.NullValueStr {
+		t.Errorf("row 2: %d bytes (%v), text %q; want null", len(b), err, valueText(hf, 2, 0))
 	}
 }

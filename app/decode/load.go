@@ -8,11 +8,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
-// This file names the chunk (a record batch read whole, or a window of its
-// rows) that holds a row, and loads chunks through the batch cache.
+// This file names the row window (a record batch read whole, or a window of
+// its rows) that holds a row, and loads windows through the batch cache.
 
-// where says which chunk holds row, the row's index there, and what is
-// known of its record batch.
+// where says which row window holds row, the row's index there, and what
+// is known of its record batch.
 func (f *File) where(row int64) (key cacheKey, local int, b batchInfo, ok bool) {
 	i, l, ok := f.index.locate(row)
 	if !ok {
@@ -32,18 +32,21 @@ func (f *File) where(row int64) (key cacheKey, local int, b batchInfo, ok bool) 
 // Index.
 func (f *File) Locate(row int64) (batch, local int, ok bool) { return f.index.locate(row) }
 
-// Chunk names the unit of reading that holds row: its record batch, and the
-// window of rows within it (-1 when the batch is read whole).
-func (f *File) Chunk(row int64) (batch, window int, ok bool) {
+// Window names the row window that holds row, the unit in which rows are
+// read and cached: its record batch, and the window of rows within it (-1
+// when the batch is read whole: a record batch up to a quarter of the
+// cache budget, or one whose layout is not read by windows). ok is false as
+// for Locate.
+func (f *File) Window(row int64) (batch, window int, ok bool) {
 	key, _, _, ok := f.where(row)
 	return key.batch, key.window, ok
 }
 
-// ChunkBytes returns about how many bytes of the file Load(row) reads: the
-// length of the row's record batch (for a Parquet file, the compressed
+// WindowBytes returns about how many bytes of the file Load(row) reads:
+// the length of the row's record batch (for a Parquet file, the compressed
 // bytes of its row group), or for a batch read by windows the window's
 // share of it; 0 for a row not located.
-func (f *File) ChunkBytes(row int64) int64 {
+func (f *File) WindowBytes(row int64) int64 {
 	key, _, b, ok := f.where(row)
 	n := b.length
 	if f.pq != nil {
@@ -58,30 +61,35 @@ func (f *File) ChunkBytes(row int64) int64 {
 	return n
 }
 
-// Loaded reports whether the rows of row's batch (or window of a large
-// batch) are in the cache.
-func (f *File) Loaded(row int64) bool { return f.chunkState(row) == chunkLoaded }
-
-// Unread reports whether the chunk holding row is neither in the cache
-// nor being loaded (false for a row not located).
-func (f *File) Unread(row int64) bool {
-	_, _, _, ok := f.where(row)
-	return ok && f.chunkState(row) == chunkUnread
-}
-
-func (f *File) chunkState(row int64) chunkState {
+// WindowState returns what is known of the row window holding row:
+// Unread (also for a row not located), Loading, Loaded, Failed or
+// Cancelled. A caller that loads the rows it shows asks it first so as not
+// to read again what failed or what the reader cancelled.
+func (f *File) WindowState(row int64) WindowState {
 	key, _, _, ok := f.where(row)
 	if !ok {
-		return chunkUnread
+		return Unread
 	}
 	return f.cache.state(key)
 }
 
+// Forget makes every row window whose last load ended in state s (Failed
+// or Cancelled) Unread again, so that the next Load reads it again instead
+// of returning the failure, and returns how many it forgot. Any other s
+// forgets nothing, and loads under way are left alone: this is how a
+// reader's "read again" is asked explicitly.
+func (f *File) Forget(s WindowState) int {
+	if s != Failed && s != Cancelled {
+		return 0
+	}
+	return f.cache.forget(s)
+}
+
 // Load reads and decodes the data of row into the cache: its record batch,
 // or for a batch larger than a quarter of the budget only a window of rows
-// around it (just those bytes of its buffers). A chunk is loaded once: a
-// caller asking while it loads waits for that load, and one asking after
-// it failed gets the same error. The error says why the rows cannot be
+// around it (just those bytes of its buffers). A row window is loaded
+// once: a caller asking while it loads waits for that load, and one asking
+// after it failed gets the same error (until Forget(Failed)). The error says why the rows cannot be
 // read: no row (yet: not indexed so far), a batch that needs more memory
 // than the budget (wrapping ErrTooLarge), corrupt data (arrow-go's words or
 // this package's checks), a closed file, or a panic (wrapping ErrPanic).
@@ -93,8 +101,9 @@ func (f *File) Load(row int64) error {
 // LoadContext is Load whose big reads (a record batch read whole, BigRead
 // bytes or more), when ctx can be cancelled, show in Reading and stop
 // between pieces once ctx is done, with an error wrapping ErrCanceled;
-// nothing of them is cached then, and the next call reads the chunk again.
-// Waiting for another caller's load of the chunk stops too when ctx is
+// nothing of them is cached then (the window is Cancelled), and the next
+// call reads the window again. Waiting for another caller's load of the
+// window stops too when ctx is
 // done, with ErrCanceled.
 func (f *File) LoadContext(ctx context.Context, row int64) error {
 	_, _, err := f.rowData(ctx, row)
@@ -104,26 +113,26 @@ func (f *File) LoadContext(ctx context.Context, row int64) error {
 // rowData returns the cached record batch (whole or a window) holding row,
 // and the row's index in it, reading it when needed; ctx scopes the big
 // reads as for LoadContext.
-func (f *File) rowData(ctx context.Context, row int64) (c *chunk, local int, err error) {
+func (f *File) rowData(ctx context.Context, row int64) (d *decoded, local int, err error) {
 	defer guard(&err, "reading row %d", row)
 	key, local, _, ok := f.where(row)
 	if !ok {
 		return nil, 0, fmt.Errorf("no row %d (yet)", row)
 	}
 	if key.window < 0 {
-		c, err := f.batch(ctx, key.batch)
-		return c, local, err
+		d, err := f.batch(ctx, key.batch)
+		return d, local, err
 	}
-	c, err = f.cache.get(ctx, key, func(ctx context.Context) (*chunk, int64, error) { return f.loadWindow(ctx, key) })
+	d, err = f.cache.get(ctx, key, func(ctx context.Context) (*decoded, int64, error) { return f.loadWindow(ctx, key) })
 	if errors.Is(err, errNoWindow) {
 		return f.rowData(ctx, row) // the batch is read whole now
 	}
-	return c, local, err
+	return d, local, err
 }
 
 // loadWindow reads and validates the window of rows key names (for a
 // Parquet file, through its source, within ctx).
-func (f *File) loadWindow(ctx context.Context, key cacheKey) (*chunk, int64, error) {
+func (f *File) loadWindow(ctx context.Context, key cacheKey) (*decoded, int64, error) {
 	b, _, _ := f.index.batchAt(key.batch)
 	w := b.windowRows(f.budget)
 	if w == 0 {
@@ -158,20 +167,20 @@ func (f *File) Batch(i int) (rec arrow.RecordBatch, err error) {
 }
 
 // batch is Batch with the big reads scoped by ctx.
-func (f *File) batch(ctx context.Context, i int) (c *chunk, err error) {
+func (f *File) batch(ctx context.Context, i int) (c *decoded, err error) {
 	defer guard(&err, "reading record batch %d", i)
 	b, dicts, ok := f.index.batchAt(i)
 	if !ok {
 		return nil, fmt.Errorf("no record batch %d", i)
 	}
-	return f.cache.get(ctx, cacheKey{i, -1}, func(ctx context.Context) (*chunk, int64, error) {
+	return f.cache.get(ctx, cacheKey{i, -1}, func(ctx context.Context) (*decoded, int64, error) {
 		return f.loadBatch(ctx, i, b, dicts)
 	})
 }
 
 // loadBatch decodes and validates record batch i, which b locates, and
 // records its row count when its header was not read.
-func (f *File) loadBatch(ctx context.Context, i int, b batchInfo, dicts [][]byte) (*chunk, int64, error) {
+func (f *File) loadBatch(ctx context.Context, i int, b batchInfo, dicts [][]byte) (*decoded, int64, error) {
 	if f.pq != nil {
 		return f.readParquet(ctx, i, 0, b.rows)
 	}

@@ -21,13 +21,14 @@ type cacheKey struct{ batch, window int }
 
 type lruEntry struct {
 	batch cacheKey
-	c     *chunk
+	c     *decoded
 	size  int64
 }
 
-// chunk is a decoded record batch, or a window of its rows, with what
-// arrow-go's validation found wrong in each column ("" where nothing).
-type chunk struct {
+// decoded is a row window decoded (a record batch read whole, or a window
+// of its rows) with what arrow-go's validation found wrong in each column
+// ("" where nothing).
+type decoded struct {
 	rec    arrow.RecordBatch
 	colErr []string
 }
@@ -41,7 +42,7 @@ func (c *lru) has(batch cacheKey) bool {
 	return ok
 }
 
-func (c *lru) get(batch cacheKey) (*chunk, bool) {
+func (c *lru) get(batch cacheKey) (*decoded, bool) {
 	e, ok := c.byBatch[batch]
 	if !ok {
 		return nil, false
@@ -51,7 +52,7 @@ func (c *lru) get(batch cacheKey) (*chunk, bool) {
 }
 
 // put adds a batch, evicting others until it fits.
-func (c *lru) put(batch cacheKey, ch *chunk, size int64) {
+func (c *lru) put(batch cacheKey, ch *decoded, size int64) {
 	if e, ok := c.byBatch[batch]; ok {
 		c.used -= e.Value.(*lruEntry).size
 		c.order.Remove(e)

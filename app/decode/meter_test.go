@@ -95,8 +95,8 @@ func TestLoadContextProgressAndCancel(t *testing.T) {
 		if !errors.Is(err, ErrCanceled) || !errors.Is(err, context.Canceled) {
 			t.Fatalf("stream %v: LoadContext after cancel = %v, want ErrCanceled", stream, err)
 		}
-		if d, total := f.Reading(); d != 0 || total != 0 || f.Loaded(0) || len(f.Warnings()) != 0 {
-			t.Fatalf("stream %v: after the cancel Reading() = %d, %d, loaded %v, warnings %q; want nothing", stream, d, total, f.Loaded(0), f.Warnings())
+		if d, total := f.Reading(); d != 0 || total != 0 || f.WindowState(0) != Cancelled || len(f.Warnings()) != 0 {
+			t.Fatalf("stream %v: after the cancel Reading() = %d, %d, window %s, warnings %q; want nothing read, cancelled", stream, d, total, f.WindowState(0), f.Warnings())
 		}
 		for _, fld := range f.Fields() {
 			if fld.Err != "" {

@@ -3,6 +3,7 @@ package decode
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -37,9 +38,10 @@ type turtleValue struct {
 }
 
 // TestNestedRecordBatches: every row of the arrow.turtle fixture (written
-// by apache-arrow JS) shows its label and the inner batch's rows and
-// columns, or its error; opening a value gives a File whose tensors and
-// nested batches (a second level) equal the generator's values.
+// by apache-arrow JS) opens (Nested) as a File of the inner batch's rows and
+// columns whose tensors and nested batches (a second level) equal the
+// generator's values; or it is null (turtle.ErrNull), or its error shows
+// when opened or read.
 func TestNestedRecordBatches(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "turtle_expected.json"))
 	if err != nil {
@@ -61,26 +63,23 @@ func TestNestedRecordBatches(t *testing.T) {
 	}
 	for r, w := range want.Rows {
 		row := int64(r)
-		c := f.Cell(row, col)
+		inner, err := openInner(f, row, col)
 		switch {
 		case w.Runs == nil:
-			if !c.Null {
-				t.Errorf("row %d: %+v, want null", r, c)
+			if !errors.Is(err, turtle.ErrNull) {
+				t.Errorf("row %d: %v, want turtle.ErrNull", r, err)
 			}
 			continue
 		case w.Runs.Error != "":
-			if c.Err == "" {
-				t.Errorf("row %d (%s): %+v, want its error (%s)", r, w.Runs.Label, c, w.Runs.Error)
+			if err == nil {
+				t.Errorf("row %d (%s): opens and reads, want its error (%s)", r, w.Runs.Label, w.Runs.Error)
 			}
 			continue
-		}
-		if c.Nested == nil || c.Nested.Label != w.Runs.Label || c.Nested.Rows != w.Runs.Batch.NumRows || c.Nested.Columns != 3 {
-			t.Errorf("row %d: %+v %+v, want %q with %d rows and 3 columns", r, c, c.Nested, w.Runs.Label, w.Runs.Batch.NumRows)
-			continue
-		}
-		inner, err := f.Nested(row, col)
-		if err != nil {
+		case err != nil:
 			t.Fatalf("row %d: %v", r, err)
+		}
+		if label := nestedLabel(t, f, row, col); label != w.Runs.Label || inner.Schema.NumFields() != 3 {
+			t.Errorf("row %d: %q with %d columns, want %q with 3", r, label, inner.Schema.NumFields(), w.Runs.Label)
 		}
 		checkInnerBatch(t, inner, w.Runs.Batch)
 		inner.Close()
@@ -88,6 +87,30 @@ func TestNestedRecordBatches(t *testing.T) {
 	if _, err := f.Nested(0, column(t, f, "id")); err == nil {
 		t.Error("Nested on the id column: no error")
 	}
+}
+
+// openInner opens the nested record batch in column col at row and reads
+// its first rows, as a cell that shows it does.
+func openInner(f *File, row int64, col int) (*File, error) {
+	inner, err := f.Nested(row, col)
+	if err != nil {
+		return nil, err
+	}
+	if err := inner.Load(0); err != nil {
+		inner.Close()
+		return nil, err
+	}
+	return inner, nil
+}
+
+// nestedLabel is the label of the nested record batch in column col at row.
+func nestedLabel(t *testing.T, f *File, row int64, col int) string {
+	t.Helper()
+	v, err := f.Value(row, col)
+	if err != nil {
+		t.Fatalf("row %d: %v", row, err)
+	}
+	return v.Array.(*turtle.Array).Label(v.Index)
 }
 
 func checkInnerBatch(t *testing.T, inner *File, w *turtleBatch) {
@@ -104,33 +127,32 @@ func checkInnerBatch(t *testing.T, inner *File, w *turtleBatch) {
 		if !reflect.DeepEqual(tn.Shape, w.Image[r].Shape) || !reflect.DeepEqual(values(t, tn), w.Image[r].Values) {
 			t.Errorf("%s row %d image: %v %v, want %v %v", inner.Name, r, tn.Shape, values(t, tn), w.Image[r].Shape, w.Image[r].Values)
 		}
-		if got := inner.Cell(r, column(t, inner, "exposure")).Text; got != formatFloat(w.Exposure[r]) {
+		if got := valueText(inner, r, column(t, inner, "exposure")); got != formatFloat(w.Exposure[r]) {
 			t.Errorf("%s row %d exposure %s, want %v", inner.Name, r, got, w.Exposure[r])
 		}
 		sw := w.Sub[r]
-		c := inner.Cell(r, sub)
+		leaf, err := openInner(inner, r, sub)
 		if inner.Depth() != 1 {
 			t.Errorf("%s: depth %d, want 1", inner.Name, inner.Depth())
 		}
 		switch {
 		case sw == nil:
-			if !c.Null {
-				t.Errorf("%s row %d sub: %+v, want null", inner.Name, r, c)
+			if !errors.Is(err, turtle.ErrNull) {
+				t.Errorf("%s row %d sub: %v, want turtle.ErrNull", inner.Name, r, err)
 			}
 		case sw.Error != "":
-			if c.Err == "" {
-				t.Errorf("%s row %d sub: %+v, want an error", inner.Name, r, c)
+			if err == nil {
+				t.Errorf("%s row %d sub: opens and reads, want an error", inner.Name, r)
 			}
 		default:
-			leaf, err := inner.Nested(r, sub)
 			if err != nil {
 				t.Fatalf("%s row %d sub: %v", inner.Name, r, err)
 			}
-			if leaf.Depth() != 2 || c.Nested == nil || c.Nested.Label != sw.Label {
-				t.Errorf("%s row %d sub: depth %d, cell %+v", inner.Name, r, leaf.Depth(), c.Nested)
+			if label := nestedLabel(t, inner, r, sub); leaf.Depth() != 2 || label != sw.Label {
+				t.Errorf("%s row %d sub: depth %d, label %q, want 2, %q", inner.Name, r, leaf.Depth(), label, sw.Label)
 			}
 			for lr := range sw.Batch.NumRows {
-				k, v := leaf.Cell(lr, column(t, leaf, "k")).Text, leaf.Cell(lr, column(t, leaf, "v")).Text
+				k, v := valueText(leaf, lr, column(t, leaf, "k")), valueText(leaf, lr, column(t, leaf, "v"))
 				if k != formatFloat(sw.Batch.K[lr]) || v != formatFloat(sw.Batch.V[lr]) {
 					t.Errorf("%s > %s row %d: k %s v %s, want %v %v", inner.Name, leaf.Name, lr, k, v, sw.Batch.K[lr], sw.Batch.V[lr])
 				}
@@ -183,7 +205,8 @@ func deepTurtle(t *testing.T, levels int) []byte {
 }
 
 // TestNestedDepthLimit: batches nested MaxNestedDepth levels below the file
-// open; one more level is refused with a message that says so.
+// open; one more level is refused with a message that says so (the cell
+// of that value shows it: package summary).
 func TestNestedDepthLimit(t *testing.T) {
 	f, err := Open("deep.arrows", deepTurtle(t, MaxNestedDepth+2))
 	if err != nil {
@@ -192,8 +215,8 @@ func TestNestedDepthLimit(t *testing.T) {
 	defer f.Close()
 	cur := f
 	for level := 1; level <= MaxNestedDepth; level++ {
-		if c := cur.Cell(0, 0); c.Nested == nil || c.Nested.Label != "level" {
-			t.Fatalf("level %d: cell %+v", level, c)
+		if label := nestedLabel(t, cur, 0, 0); label != "level" {
+			t.Fatalf("level %d: label %q", level, label)
 		}
 		inner, err := cur.Nested(0, 0)
 		if err != nil {
@@ -209,7 +232,11 @@ func TestNestedDepthLimit(t *testing.T) {
 	if _, err := cur.Nested(0, 0); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("level %d: %v, want %q", MaxNestedDepth+1, err, want)
 	}
-	if c := cur.Cell(0, 0); !strings.Contains(c.Err, want) {
-		t.Errorf("level %d's cell: %+v", MaxNestedDepth+1, c)
+	v, err := cur.Value(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Nested(); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("level %d's Value.Nested: %v, want %q", MaxNestedDepth+1, err, want)
 	}
 }

@@ -112,8 +112,8 @@ type ParquetFacts struct {
 	KeyValue []KV
 }
 
-// parquetFile is how a File opened by OpenParquet reads its chunks: rows
-// of a row group, through the source, as Arrow IPC.
+// parquetFile is how a File opened by OpenParquet reads its row windows:
+// rows of a row group, through the source, as Arrow IPC.
 type parquetFile struct {
 	src   ParquetSource
 	facts ParquetFacts
@@ -139,7 +139,7 @@ const maxParquetRows = 1 << 53
 // cache as Arrow files. What src answers derives from the file, so it is
 // checked like an Arrow file: its IPC messages, its arrays (a broken column
 // shows its error in its cells), its memory within the cache budget, and
-// its rows and schema against what was asked (else that chunk's rows show
+// its rows and schema against what was asked (else that window's rows show
 // the error).
 //
 // meta is checked first: its Schema must be an Arrow IPC stream holding a
@@ -240,7 +240,7 @@ func (p *parquetFile) codecs(columns []ParquetColumn, f *File) {
 	var used []string
 	for _, c := range columns {
 		for _, codec := range c.Codecs {
-			codec = Truncate(codec, 40)
+			codec = truncate(codec, 40)
 			if !slices.Contains(used, codec) {
 				used = append(used, codec)
 			}
@@ -251,10 +251,10 @@ func (p *parquetFile) codecs(columns []ParquetColumn, f *File) {
 				if fld.Name != c.Path[0] || p.skip[k] != "" {
 					continue
 				}
-				msg := fmt.Sprintf("column %q is compressed with %s, which tensorview's Parquet reader (parquet-wasm) cannot decode", Truncate(fld.Name, MaxTextLen), codec)
+				msg := fmt.Sprintf("column %q is compressed with %s, which tensorview's Parquet reader (parquet-wasm) cannot decode", truncate(fld.Name, maxNameLen), codec)
 				if len(c.Path) > 1 {
 					msg = fmt.Sprintf("column %q (its leaf column %s) is compressed with %s, which tensorview's Parquet reader (parquet-wasm) cannot decode",
-						Truncate(fld.Name, MaxTextLen), Truncate(strings.Join(c.Path, "."), MaxTextLen), codec)
+						truncate(fld.Name, maxNameLen), truncate(strings.Join(c.Path, "."), maxNameLen), codec)
 				}
 				if p.skip == nil {
 					p.skip = map[int]string{}
@@ -303,11 +303,11 @@ func (f *File) ParquetFacts() (facts ParquetFacts, ok bool) {
 }
 
 // readParquet reads rows [s, s+n) of row group i through the source and
-// returns them as a chunk of every column of the schema, with the bytes it
+// returns them as a row window of every column of the schema, with the bytes it
 // holds. The answer is decoded and checked as an IPC stream read from the
 // file would be; columns not asked for (their codec) are nulls whose cells
 // show why.
-func (f *File) readParquet(ctx context.Context, i int, s, n int64) (c *chunk, size int64, err error) {
+func (f *File) readParquet(ctx context.Context, i int, s, n int64) (c *decoded, size int64, err error) {
 	b, _, ok := f.index.batchAt(i)
 	if !ok {
 		return nil, 0, fmt.Errorf("no row group %d", i)
@@ -334,7 +334,7 @@ func (f *File) readParquet(ctx context.Context, i int, s, n int64) (c *chunk, si
 	cols := make([]arrow.Array, f.Schema.NumFields())
 	colErr := make([]string, len(cols))
 	if len(asked) > 0 && n > 0 {
-		share := b.stored // of the file, as ChunkBytes says
+		share := b.stored // of the file, as WindowBytes says
 		if n != b.rows {
 			share = b.stored / b.rows * n
 		}
@@ -379,7 +379,7 @@ func (f *File) readParquet(ctx context.Context, i int, s, n int64) (c *chunk, si
 	if s != 0 || n != b.rows {
 		f.windowReads.Add(1)
 	}
-	return &chunk{rec: rec, colErr: colErr}, recordBytes(rec), nil
+	return &decoded{rec: rec, colErr: colErr}, recordBytes(rec), nil
 }
 
 // decodeAnswer decodes the source's answer for what, an IPC stream of the
@@ -404,7 +404,7 @@ func (f *File) decodeAnswer(ctx context.Context, what string, data []byte, n int
 	if err := in.Index(ctx, nil); err != nil {
 		return nil, nil, fmt.Errorf("%s: the Parquet reader's answer cannot be read: %w", what, err)
 	}
-	var parts []*chunk
+	var parts []*decoded
 	var rows, used int64
 	for k := range in.NumBatches() {
 		c, err := in.batch(ctx, k)
@@ -465,9 +465,9 @@ func (f *File) checkAnswerSchema(got *arrow.Schema, asked []int) error {
 	names := func(fields []arrow.Field) string {
 		parts := make([]string, len(fields))
 		for k, fld := range fields {
-			parts[k] = fmt.Sprintf("%q: %s", Truncate(fld.Name, 40), Truncate(fld.Type.String(), 80))
+			parts[k] = fmt.Sprintf("%q: %s", truncate(fld.Name, 40), truncate(fld.Type.String(), 80))
 		}
-		return Truncate(strings.Join(parts, ", "), 400)
+		return truncate(strings.Join(parts, ", "), 400)
 	}
 	want := make([]arrow.Field, len(asked))
 	for j, k := range asked {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -24,9 +25,66 @@ import (
 )
 
 // Parquet files are opened with OpenParquet and a ParquetSource; here the
-// source is arrow-go's pqarrow (parquetsource_test.go), and every cell is
+// source is arrow-go's pqarrow (parquetsource_test.go), and every value is
 // compared with pqarrow's own reading of the whole file or with the values
 // the files were written with.
+
+// reference is an independent reading of a file: its schema and, for each
+// column, its arrays (one per row group, or record batch).
+type reference struct {
+	schema *arrow.Schema
+	cols   [][]arrow.Array
+}
+
+// tally counts what compareValues covered: the values, those that cannot
+// be read, those of tensor columns that read as tensors (or nulls), and the
+// row windows f read.
+type tally struct{ cells, errCells, tensors, windows int }
+
+// compareValues compares every value f reads (Value) with ref's by
+// arrow-go's array.SliceEqual, types included. A value that cannot be
+// read, or in a tensor column whose tensor cannot (File.Tensor), is
+// counted, not compared. Mismatches are test errors (the first 5 of a
+// column in full); label names the file.
+func compareValues(t *testing.T, label string, f *File, ref reference) (n tally) {
+	t.Helper()
+	fields := f.Fields()
+	if len(fields) != len(ref.cols) {
+		t.Fatalf("%s: %d columns, the reference %d", label, len(fields), len(ref.cols))
+	}
+	for c, arrs := range ref.cols {
+		var row int64
+		reported := 0
+		for _, arr := range arrs {
+			for i := 0; i < arr.Len(); i, row = i+1, row+1 {
+				n.cells++
+				v, err := f.Value(row, c)
+				if err == nil && fields[c].Tensor != nil {
+					if _, err = f.Tensor(row, c); errors.Is(err, tensorext.ErrNullTensor) {
+						err = nil
+					}
+					if err == nil {
+						n.tensors++
+					}
+				}
+				if err != nil {
+					n.errCells++
+					continue
+				}
+				if !array.SliceEqual(v.Array, int64(v.Index), int64(v.Index+1), arr, int64(i), int64(i+1)) {
+					if reported++; reported <= 5 {
+						t.Errorf("%s column %q row %d: %s %s, the reference %s %s", label, fields[c].Name, row, v.Array.DataType(), v.Array.ValueStr(v.Index), arr.DataType(), arr.ValueStr(i))
+					}
+				}
+			}
+		}
+		if rows, _ := f.Rows(); rows != row {
+			t.Fatalf("%s: %d rows, the reference %d", label, rows, row)
+		}
+	}
+	n.windows = int(f.windowReads.Load())
+	return n
+}
 
 // openPQ opens data with a pqarrow source.
 func openPQ(t *testing.T, name string, data []byte, opt Options) (*File, *pqSource, ParquetMeta) {
@@ -66,7 +124,7 @@ func TestParquetNonGoWriters(t *testing.T) {
 				if f.Format != Parquet || f.NumBatches() != 1 || !f.Indexed() {
 					t.Errorf("format %q, %d batches, indexed %v", f.Format, f.NumBatches(), f.Indexed())
 				}
-				n := compareFile(t, name, f, pqReference(t, data))
+				n := compareValues(t, name, f, pqReference(t, data))
 				if n.errCells > 0 {
 					t.Errorf("%d cells show errors", n.errCells)
 				}
@@ -163,8 +221,8 @@ func TestParquetExpectedValues(t *testing.T) {
 		t.Errorf("%d tensors checked, want 9", checked)
 	}
 	for r, want := range []string{"first", "second", "third"} {
-		if c := f.Cell(int64(r), 1); c.Text != want {
-			t.Errorf("name row %d: %+v, want %q", r, c, want)
+		if got := valueText(f, int64(r), 1); got != want {
+			t.Errorf("name row %d: %q, want %q", r, got, want)
 		}
 	}
 }
@@ -194,9 +252,19 @@ func TestParquetArrowRsTwin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := readWithArrowGo(twin)
+	r, err := ipc.NewReader(bytes.NewReader(twin))
 	if err != nil {
 		t.Fatal(err)
+	}
+	ref := reference{schema: r.Schema(), cols: make([][]arrow.Array, r.Schema().NumFields())}
+	for r.Next() {
+		for c := range ref.cols {
+			ref.cols[c] = append(ref.cols[c], r.RecordBatch().Column(c))
+		}
+		r.RecordBatch().Retain()
+	}
+	if r.Err() != nil {
+		t.Fatal(r.Err())
 	}
 	src, meta := newPQSource(t, data)
 	f, err := OpenParquet("mixed", int64(len(data)), meta, src, Options{})
@@ -207,8 +275,8 @@ func TestParquetArrowRsTwin(t *testing.T) {
 	const want = "cannot read row group 0: expected all lists to be of size=2, but index 1 had size=0"
 	for c := range f.Fields() {
 		for r := range int64(3) {
-			if got := f.Cell(r, c); got.Err != want {
-				t.Errorf("pqarrow: cell (%d, %d) = %+v, want the error %q", r, c, got, want)
+			if _, err := f.Value(r, c); err == nil || err.Error() != want {
+				t.Errorf("pqarrow: value (%d, %d): %v, want the error %q", r, c, err, want)
 			}
 		}
 	}
@@ -217,12 +285,12 @@ func TestParquetArrowRsTwin(t *testing.T) {
 	for c := range cols {
 		cols[c] = *arrow.NewColumn(ref.schema.Field(c), arrow.NewChunked(ref.schema.Field(c).Type, ref.cols[c]))
 	}
-	g, err := OpenParquet("mixed", int64(len(data)), meta, twinSource{array.NewTable(ref.schema, cols, ref.rows())}, Options{})
+	g, err := OpenParquet("mixed", int64(len(data)), meta, twinSource{array.NewTable(ref.schema, cols, -1)}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	if n := compareFile(t, "mixed", g, ref); n.errCells > 0 || n.tensors != 6 {
+	if n := compareValues(t, "mixed", g, ref); n.errCells > 0 || n.tensors != 6 {
 		t.Errorf("%d error cells, %d tensors (want 0, 6)", n.errCells, n.tensors)
 	}
 }
@@ -353,21 +421,21 @@ func TestParquetRowGroupsAndWindows(t *testing.T) {
 				if tt.storeSchema && f.Fields()[2].Extension != "arrow.fixed_shape_tensor" {
 					t.Errorf("img: extension %q", f.Fields()[2].Extension)
 				}
-				n := compareFile(t, tt.name, f, ref)
+				n := compareValues(t, tt.name, f, ref)
 				if n.errCells > 0 || n.tensors != 750 || n.cells != 1250 {
 					t.Errorf("%d cells (%d tensors), %d errors; want 1250 (750), 0", n.cells, n.tensors, n.errCells)
 				}
-				b, w, ok := f.Chunk(120)
+				b, w, ok := f.Window(120)
 				rg := meta.RowGroups[1]
 				if budget == 0 {
-					if b != 1 || w != -1 || !ok || f.ChunkBytes(120) != rg.CompressedBytes || n.windows != 0 || src.calls.Load() != 3 {
-						t.Errorf("whole: chunk %d/%d %v, %d bytes (want %d), %d windows, %d reads", b, w, ok, f.ChunkBytes(120), rg.CompressedBytes, n.windows, src.calls.Load())
+					if b != 1 || w != -1 || !ok || f.WindowBytes(120) != rg.CompressedBytes || n.windows != 0 || src.calls.Load() != 3 {
+						t.Errorf("whole: window %d/%d %v, %d bytes (want %d), %d windows, %d reads", b, w, ok, f.WindowBytes(120), rg.CompressedBytes, n.windows, src.calls.Load())
 					}
 				} else {
 					// 2 KiB windows (an eighth of the budget) of rows of
 					// about 150 bytes: 8 rows, 13 windows per row group of 100.
-					if b != 1 || w != 2 || !ok || f.ChunkBytes(120) != rg.CompressedBytes/100*8 || n.windows < 13+13+7 {
-						t.Errorf("windows: chunk %d/%d %v, %d bytes (want %d), %d windows", b, w, ok, f.ChunkBytes(120), rg.CompressedBytes/100*8, n.windows)
+					if b != 1 || w != 2 || !ok || f.WindowBytes(120) != rg.CompressedBytes/100*8 || n.windows < 13+13+7 {
+						t.Errorf("windows: window %d/%d %v, %d bytes (want %d), %d windows", b, w, ok, f.WindowBytes(120), rg.CompressedBytes/100*8, n.windows)
 					}
 					if used, budget := f.CacheBytes(); used > budget {
 						t.Errorf("cache holds %d bytes, budget %d", used, budget)
@@ -409,13 +477,13 @@ func TestParquetUnsupportedCodec(t *testing.T) {
 	if !strings.HasPrefix(leaf, "grid.") || f.Fields()[3].Err != want {
 		t.Errorf("grid: %q, want %q", f.Fields()[3].Err, want)
 	}
-	n := compareFile(t, "lzo", f, ref)
+	n := compareValues(t, "lzo", f, ref)
 	if n.errCells != 250 {
 		t.Errorf("%d error cells, want the 250 of grid", n.errCells)
 	}
 	for _, r := range []int64{0, 149, 249} {
-		if c := f.Cell(r, 3); c.Err != want {
-			t.Errorf("grid row %d: %+v", r, c)
+		if _, err := f.Value(r, 3); err == nil || err.Error() != want {
+			t.Errorf("grid row %d: %v", r, err)
 		}
 		if _, err := f.Tensor(r, 3); err == nil || err.Error() != want {
 			t.Errorf("grid row %d: Tensor: %v", r, err)
@@ -494,8 +562,8 @@ func TestParquetBadAnswers(t *testing.T) {
 			}
 			defer f.Close()
 			for c := range f.Fields() {
-				if got := f.Cell(150, c); got.Err != tt.want {
-					t.Errorf("row 150 column %d: %+v\nwant the error %q", c, got, tt.want)
+				if _, err := f.Value(150, c); err == nil || err.Error() != tt.want {
+					t.Errorf("row 150 column %d: %v\nwant the error %q", c, err, tt.want)
 				}
 			}
 			if err := f.Load(150); err == nil || err.Error() != tt.want {
@@ -505,13 +573,12 @@ func TestParquetBadAnswers(t *testing.T) {
 			for _, r := range []int64{0, 99, 200, 249} {
 				rg, local := r/100, int(r%100)
 				for c := range 2 {
-					text, null := referenceText(ref.cols[c][rg], local)
-					if got := f.Cell(r, c); got.Err != "" || got.Text != text || got.Null != null {
-						t.Errorf("row %d column %d: %+v, want %q", r, c, got, text)
+					if got, want := valueText(f, r, c), ref.cols[c][rg].ValueStr(local); got != want {
+						t.Errorf("row %d column %d: %q, want %q", r, c, got, want)
 					}
 				}
-				if got := f.Cell(r, 2); got.Tensor == nil || !slices.Equal(got.Tensor.Shape, []int{4, 4}) {
-					t.Errorf("row %d img: %+v", r, got)
+				if tn, err := f.Tensor(r, 2); err != nil || !slices.Equal(tn.Shape, []int{4, 4}) {
+					t.Errorf("row %d img: %v (%v)", r, tn.Shape, err)
 				}
 			}
 		})
@@ -573,8 +640,8 @@ func TestParquetCancel(t *testing.T) {
 	if err := f.Load(10); err != nil {
 		t.Fatalf("Load after a cancelled load: %v", err)
 	}
-	if c := f.Cell(10, 0); c.Text != "10" {
-		t.Errorf("cell %+v", c)
+	if got := valueText(f, 10, 0); got != "10" {
+		t.Errorf("row 10: %q", got)
 	}
 	f.Close()
 	if !src.closed.Load() {
@@ -610,8 +677,8 @@ func TestParquetBudget(t *testing.T) {
 	if err := g.Load(0); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("1 KiB budget: %v, want ErrTooLarge", err)
 	}
-	if c := g.Cell(0, 0); !strings.Contains(c.Err, "needs more memory than the cache budget (1.0 KiB)") {
-		t.Errorf("cell %+v", c)
+	if got := valueText(g, 0, 0); !strings.Contains(got, "needs more memory than the cache budget (1.0 KiB)") {
+		t.Errorf("row 0: %q", got)
 	}
 }
 
@@ -673,9 +740,8 @@ func TestParquetConcurrent(t *testing.T) {
 			defer wg.Done()
 			for k := range int64(250) {
 				r := (k*7 + int64(g)*31) % 250
-				text, _ := referenceText(ref.cols[0][r/100], int(r%100))
-				if c := f.Cell(r, 0); c.Text != text {
-					errs <- fmt.Sprintf("row %d: %+v, want %q", r, c, text)
+				if got, want := valueText(f, r, 0), ref.cols[0][r/100].ValueStr(int(r%100)); got != want {
+					errs <- fmt.Sprintf("row %d: %q, want %q", r, got, want)
 					return
 				}
 				if _, err := f.Tensor(r, 2); err != nil {

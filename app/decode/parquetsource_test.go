@@ -177,7 +177,7 @@ func (s *pqSource) Close() error {
 }
 
 // pqReference reads every row group of data with pqarrow: the reference
-// the viewer's cells are compared with (one array per row group).
+// the viewer's values are compared with (one array per row group).
 func pqReference(t testing.TB, data []byte) reference {
 	t.Helper()
 	src, meta := newPQSource(t, data)

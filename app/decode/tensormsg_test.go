@@ -744,7 +744,6 @@ func checkTensorMessage(t testing.TB, data []byte, budget int64) {
 // returns holds a tensor whose every element reads. Seeds: the files of
 // TestReadTensorMessage (good and bad).
 func FuzzTensorMessage(f *testing.F) {
-	repanic = os.Getenv("TENSORVIEW_REPANIC") != ""
 	for _, c := range tmCases() {
 		data := c.file
 		if data == nil {

@@ -179,14 +179,14 @@ func TestApacheArrowJSFiles(t *testing.T) {
 					t.Errorf("%s: extension %q metadata %q err %q, want %q %q", colName, fld.Extension, fld.ExtensionMetadata, fld.Err, wc.Extension, wc.Metadata)
 				}
 				for r, s := range wc.ValuesStr {
-					if got := f.Cell(int64(r), c).Text; got != s {
+					if got := valueText(f, int64(r), c); got != s {
 						t.Errorf("%s row %d: %q, want %q", colName, r, got, s)
 					}
 				}
 				for r, wr := range wc.Rows {
 					tt, ok := rowTensor(t, f, int64(r), c)
 					if wr == nil {
-						if ok || !f.Cell(int64(r), c).Null {
+						if ok || valueText(f, int64(r), c) != "(null)" {
 							t.Errorf("%s row %d: want null", colName, r)
 						}
 						continue
@@ -294,9 +294,9 @@ func TestNonGoWriters(t *testing.T) {
 				t.Fatalf("not read as a [4] tensor column: %+v", fld)
 			}
 			for r, want := range []string{"[1 2 3 4]", "[5 6 7 8]", "[9 10 11 12]"} {
-				got := f.Cell(int64(r), c)
-				if got.Tensor == nil || got.Tensor.Values != want || !reflect.DeepEqual(got.Tensor.Shape, []int{4}) {
-					t.Errorf("row %d: %+v, want a [4] tensor %s", r, got, want)
+				got, err := f.Tensor(int64(r), c)
+				if err != nil || got.Logical().String() != want || !reflect.DeepEqual(got.Shape, []int{4}) {
+					t.Errorf("row %d: %v %v (%v), want a [4] tensor %s", r, got.Shape, got.Logical(), err, want)
 				}
 			}
 		})

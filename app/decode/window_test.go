@@ -131,7 +131,7 @@ func TestWindowReadsAtOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, win, ok := f.Chunk(0)
+			_, win, ok := f.Window(0)
 			if !ok || win != 0 {
 				t.Fatalf("Chunk(0): window %d, %v; want window 0 (the batch read by windows)", win, ok)
 			}
@@ -179,14 +179,14 @@ func TestWindowReadsAtOnce(t *testing.T) {
 				}
 			}
 			for _, row := range []int64{0, 1, 55, 56, 199} {
-				if got := f.Cell(row, 0).Text; got != fmt.Sprint(row) {
+				if got := valueText(f, row, 0); got != fmt.Sprint(row) {
 					t.Fatalf("row %d: id %q", row, got)
 				}
-				if got, want := f.Cell(row, 2).Text, fmt.Sprint(float32(row)/2); got != want {
+				if got, want := valueText(f, row, 2), fmt.Sprint(float32(row)/2); got != want {
 					t.Fatalf("row %d: score %q, want %q", row, got, want)
 				}
 				label := fmt.Sprint(row)
-				if got, want := f.Cell(row, 3).Text, Truncate(label+strings.Repeat(".", tc.labelLen-len(label)), MaxTextLen); got != want {
+				if got, want := valueText(f, row, 3), label+strings.Repeat(".", tc.labelLen-len(label)); got != want {
 					t.Fatalf("row %d: label %q, want %q", row, got, want)
 				}
 				tt, err := f.Tensor(row, 1)
@@ -282,7 +282,7 @@ func TestFirstWindowReadsAtOnce(t *testing.T) {
 	}
 	for _, row := range []int64{0, 47, 144, 191} {
 		label := fmt.Sprint(row)
-		if got, want := f.Cell(row, 3).Text, Truncate(label+strings.Repeat(".", 4000-len(label)), MaxTextLen); got != want {
+		if got, want := valueText(f, row, 3), label+strings.Repeat(".", 4000-len(label)); got != want {
 			t.Fatalf("row %d: label %q, want %q", row, got, want)
 		}
 		tt, err := f.Tensor(row, 1)
@@ -357,13 +357,13 @@ func TestTouchingReadAheadsReadAsOne(t *testing.T) {
 		t.Fatalf("the first window's reads %v, want %v", got, want)
 	}
 	for _, row := range []int64{0, 1, 8455, 8456, 20000, rows - 1} {
-		if got := f.Cell(row, 0).Text; got != fmt.Sprint(row) {
+		if got := valueText(f, row, 0); got != fmt.Sprint(row) {
 			t.Fatalf("row %d: id %q", row, got)
 		}
-		if got, want := f.Cell(row, 2).Text, fmt.Sprint(float32(row)/4); got != want {
+		if got, want := valueText(f, row, 2), fmt.Sprint(float32(row)/4); got != want {
 			t.Fatalf("row %d: score %q, want %q", row, got, want)
 		}
-		if got, want := f.Cell(row, 3).Text, fmt.Sprintf("l%07d", row); got != want {
+		if got, want := valueText(f, row, 3), fmt.Sprintf("l%07d", row); got != want {
 			t.Fatalf("row %d: label %q, want %q", row, got, want)
 		}
 		tt, err := f.Tensor(row, 1)
@@ -387,7 +387,7 @@ func TestFirstRowsWholeThenWindowOneByOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, win, ok := f.Chunk(0); !ok || win != -1 {
+	if _, win, ok := f.Window(0); !ok || win != -1 {
 		t.Fatalf("Chunk(0): window %d, %v; want the first batch read whole", win, ok)
 	}
 	if err := f.Load(0); err != nil {
@@ -398,7 +398,7 @@ func TestFirstRowsWholeThenWindowOneByOne(t *testing.T) {
 	}
 	opened := len(l.since(0))
 	l.overlap.Store(false) // Open reads the file's two ends at once
-	if _, win, ok := f.Chunk(8 + 150); !ok || win != 3 {
+	if _, win, ok := f.Window(8 + 150); !ok || win != 3 {
 		t.Fatalf("Chunk(158): window %d, %v; want window 3 of the second batch", win, ok)
 	}
 	if err := f.Load(8 + 150); err != nil {
@@ -413,7 +413,7 @@ func TestFirstRowsWholeThenWindowOneByOne(t *testing.T) {
 		t.Fatal("the reads of a window after the first rows overlapped")
 	}
 	label := "150" + strings.Repeat(".", 4000-3)
-	if got, want := f.Cell(8+150, 3).Text, Truncate(label, MaxTextLen); got != want {
+	if got, want := valueText(f, 8+150, 3), label; got != want {
 		t.Fatalf("row 158: label %q, want %q", got, want)
 	}
 }

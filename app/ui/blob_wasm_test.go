@@ -19,6 +19,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/summary"
 )
 
 // newBlob returns a JavaScript Blob holding data.
@@ -160,7 +161,7 @@ func TestBlobReaderOpensArrowFile(t *testing.T) {
 			}
 			for _, row := range []int64{0, n / 2, n - 1} {
 				for col := range want.Fields() {
-					a, b := got.Cell(row, col), want.Cell(row, col)
+					a, b := summary.At(got, row, col), summary.At(want, row, col)
 					if a.Err != "" || b.Err != "" || describe(a) != describe(b) {
 						t.Errorf("row %d column %d: %q over the Blob, %q in memory", row, col, describe(a), describe(b))
 					}
@@ -170,7 +171,7 @@ func TestBlobReaderOpensArrowFile(t *testing.T) {
 	}
 }
 
-func describe(c decode.Cell) string {
+func describe(c summary.Cell) string {
 	if c.Tensor == nil {
 		return c.Text + c.Err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/summary"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -18,7 +19,7 @@ type CellView struct {
 	Field  string
 	Col    int
 	Row    int64
-	Cell   decode.Cell
+	Cell   summary.Cell
 	Tensor bool        // the column holds tensors (its null rows are null tensors)
 	Thumbs *thumbQueue // the table's decoding budget for image thumbnails
 	Active bool        // the keyboard's cell: the one in the tab order
@@ -34,7 +35,7 @@ func (c *CellView) Render() app.UI {
 	col := c.Col + 2 // aria-colindex: the row number is column 1
 	switch {
 	case cell.Tensor != nil:
-		return tensorCell(c.Field, cell.Tensor, c.Thumbs).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).
+		return tensorCellView(c.Field, cell.Tensor, c.Thumbs).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).
 			// Its accessible name is what it shows (shape, values); the
 			// title says what pressing it does.
 			Title(fmt.Sprintf("Inspect %s, row %d", c.Field, c.Row)).
@@ -89,7 +90,10 @@ func (c *CellView) onKey(ctx app.Context, e app.Event) {
 	// Other keys go on to the table, which moves the focus.
 }
 
-func tensorCell(field string, t *decode.TensorCell, thumbs *thumbQueue) app.HTMLDiv {
+// tensorCellView draws the cell of a tensor summary: its preview (drawn
+// already, or an image thumbnail the page decodes) and its lines (type and
+// shape, logical shape, image format, values or range).
+func tensorCellView(field string, t *summary.Tensor, thumbs *thumbQueue) app.HTMLDiv {
 	lines := []string{t.ValueType + " " + dims(t.Shape, t.DimNames)}
 	if !slices.Equal(t.Shape, t.LogicalShape) || !slices.Equal(t.DimNames, t.LogicalDimNames) {
 		lines = append(lines, "logical "+dims(t.LogicalShape, t.LogicalDimNames))

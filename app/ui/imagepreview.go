@@ -3,9 +3,9 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/imagebytes"
 	"github.com/tensorview/tensorview/app/raster"
+	"github.com/tensorview/tensorview/app/summary"
 )
 
 // ImagePreview draws the thumbnail of an encoded image (PNG, JPEG, GIF,
@@ -15,15 +15,15 @@ import (
 // scrolls without the wasm decoding them; where the browser refuses the
 // bytes, imagebytes.DecodePreview decodes the thumbnail in Go. The
 // inspector decodes the full image in Go (imagebytes.Decode). The canvas
-// is the thumbnail's size (decode.Encoded.PreviewW × PreviewH) and carries
+// is the thumbnail's size (summary.Encoded.PreviewW × PreviewH) and carries
 // data-preview like other previews, and data-image-format.
 type ImagePreview struct {
 	app.Compo
-	Image *decode.Encoded
+	Image *summary.Encoded
 	Kind  string      // "rgb", "rgba" or "gray"
 	Queue *thumbQueue // the table's decoding budget (nil: decode at once)
 
-	shown *decode.Encoded // the image drawn, or being decoded, on the canvas
+	shown *summary.Encoded // the image drawn, or being decoded, on the canvas
 }
 
 // OnMount starts decoding once the canvas exists.
@@ -55,7 +55,7 @@ func (p *ImagePreview) draw(ctx app.Context) {
 
 // decode has the browser decode e's thumbnail and draws it while current,
 // then calls done.
-func (p *ImagePreview) decode(ctx app.Context, e *decode.Encoded, current func() bool, done func()) {
+func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func() bool, done func()) {
 	u8 := app.Window().Get("Uint8Array").New(len(e.Bytes))
 	app.CopyBytesToJS(u8, e.Bytes)
 	blob := app.Window().Get("Blob").New([]any{u8})

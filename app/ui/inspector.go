@@ -10,6 +10,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/summary"
 	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -308,7 +309,7 @@ func (in *Inspector) body() app.UI {
 				return app.Div().Body(
 					app.P().Class("render-error").Role("status").Text(renderErr),
 					// What cannot be drawn is still shown as numbers.
-					app.Pre().Class("values").Attr("data-role", "values").Text(decode.ValuesText(t, maxValuesText)),
+					app.Pre().Class("values").Attr("data-role", "values").Text(summary.ValuesText(t, maxValuesText)),
 				)
 			}),
 			app.If(s.Image != nil, func() app.UI {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/summary"
 )
 
 // openTestdata opens a file of testdata/ with the viewer's decoder.
@@ -151,17 +152,17 @@ func TestRowsTableNative(t *testing.T) {
 		// cell (after the row number)
 		path := []int{0, 2, 1, i, 0}
 		// The keyboard starts on the first cell.
-		if err := app.Match(&CellView{Field: "id", Col: id, Row: int64(i), Cell: decode.Cell{Text: strconv.Itoa(i)}, Active: i == 0 && id == 0}, r, append(path, 1+id)...); err != nil {
+		if err := app.Match(&CellView{Field: "id", Col: id, Row: int64(i), Cell: summary.Cell{Text: strconv.Itoa(i)}, Active: i == 0 && id == 0}, r, append(path, 1+id)...); err != nil {
 			t.Errorf("row %d id: %v", i, err)
 		}
-		if err := app.Match(&CellView{Field: "label", Col: label, Row: int64(i), Cell: decode.Cell{Text: want}}, r, append(path, 1+label)...); err != nil {
+		if err := app.Match(&CellView{Field: "label", Col: label, Row: int64(i), Cell: summary.Cell{Text: want}}, r, append(path, 1+label)...); err != nil {
 			t.Errorf("row %d label: %v", i, err)
 		}
 	}
 	// Row 2's rgb is a null tensor: the cell knows its column holds tensors
 	// and draws data-tensor with data-null.
 	rgb := column(t, f, "rgb")
-	null := &CellView{Field: "rgb", Col: rgb, Row: 2, Cell: decode.Cell{Null: true, Text: "(null)"}, Tensor: true}
+	null := &CellView{Field: "rgb", Col: rgb, Row: 2, Cell: summary.Cell{Null: true, Text: "(null)"}, Tensor: true}
 	if err := app.Match(null, r, 0, 2, 1, 2, 0, 1+rgb); err != nil {
 		t.Errorf("row 2 rgb: %v", err)
 	}

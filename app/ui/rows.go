@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync/atomic"
@@ -11,6 +10,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/summary"
 )
 
 // Geometry of the windowed rows table, in CSS pixels.
@@ -28,7 +28,10 @@ const (
 // RowsTable shows every row of every record batch in a windowed list: only
 // the rows in view (plus a few) are in the DOM, so any number of rows
 // scrolls at the same cost. Rows whose record batch is not in the file's
-// cache show as loading while the batch is read in the background.
+// cache show as loading while the batch is read in the background; how
+// each read ended the file keeps (decode.File.WindowState): rows whose
+// read failed show the error, rows whose read was cancelled offer to read
+// again.
 type RowsTable struct {
 	app.Compo
 	File  *decode.File
@@ -43,20 +46,16 @@ type RowsTable struct {
 	widths colWidths // columns the reader resized
 	drag   *colDrag  // a column resize under way
 	// the cell the keyboard is on (keyboard.go)
-	focusRow int64
-	focusCol int
-	first    int          // first row in view
-	up       bool         // the last scroll went up: rows are read ahead above the view (prefetch)
-	settled  bool         // false for the first frame of a file: no overscan rows
-	grown    bool         // settle's second step is done: all the overscan rows are drawn
-	top      float64      // scrollTop of the rows container
-	shown    *decode.File // the file the state below belongs to
-	cache    map[int64][]decode.Cell
-	cacheBox [2]int          // the preview box of the cells in cache
-	failed   map[[2]int]bool // chunks (batch, window) that could not be read: their rows show the error
-	// cancelled chunks: their reads were cancelled, their rows offer to
-	// read again.
-	cancelled map[[2]int]bool
+	focusRow  int64
+	focusCol  int
+	first     int          // first row in view
+	up        bool         // the last scroll went up: rows are read ahead above the view (prefetch)
+	settled   bool         // false for the first frame of a file: no overscan rows
+	grown     bool         // settle's second step is done: all the overscan rows are drawn
+	top       float64      // scrollTop of the rows container
+	shown     *decode.File // the file the state below belongs to
+	cache     map[int64][]summary.Cell
+	cacheBox  [2]int        // the preview box of the cells in cache
 	loads     *atomic.Int32 // Load calls under way for the file shown
 	loadCtx   context.Context
 	stopLoads context.CancelFunc // cancels the loads of loadCtx (Cancel, another file)
@@ -69,6 +68,7 @@ type RowsTable struct {
 func (r *RowsTable) OnMount(ctx app.Context) {
 	mark("rows-mount")
 	r.shown = r.File
+	r.File.Forget(decode.Cancelled) // read as any others: see OnUpdate
 	dpr, size := r.dpr, r.size
 	r.dpr = app.Window().Get("devicePixelRatio").Float()
 	_ = ctx.LocalStorage().Get(previewSizeKey, &r.size)
@@ -101,7 +101,7 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 	// redraws (and go-app drops what its context dispatches): the table's
 	// own context reads the rows again.
 	ctx.Handle(actionReadAgain, func(ctx app.Context, a app.Action) {
-		r.cancelled = nil
+		r.File.Forget(decode.Cancelled)
 		r.fetch(ctx)
 		ctx.Update()
 	})
@@ -149,7 +149,11 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 	if r.File != r.shown {
 		r.shown = r.File
 		r.cancelLoads()
-		r.first, r.top, r.cache, r.failed, r.cancelled, r.settled, r.grown = 0, 0, nil, nil, nil, false, false
+		// A file shown anew reads the windows whose reads were cancelled
+		// before (by the loads just cancelled, when it was shown last):
+		// only a cancel while it is shown offers to read again.
+		r.File.Forget(decode.Cancelled)
+		r.first, r.top, r.cache, r.settled, r.grown = 0, 0, nil, false, false
 		r.reading, r.loads, r.watching = nil, nil, false
 		ctx.Defer(func(ctx app.Context) { r.scrollToStart() })
 		afterPaint(ctx, r.settle)
@@ -203,11 +207,13 @@ func blockSpan(first, end, n int) (from, to int) {
 	return from, min(n, from+slotCount(end-first))
 }
 
-// fetch loads, one goroutine per batch (or window), the data of the rows
-// drawn that is not in the cache, and redraws when each arrives. A chunk
-// being loaded already (by an earlier fetch, the inspector's column
-// statistics) is read once: the file's cache has its callers wait for that
-// load. ctx must be one that stays mounted with the table.
+// fetch loads, one goroutine per row window (a batch, or a window of its
+// rows), the data of the rows drawn that is not in the cache, and redraws
+// when each arrives; windows whose read failed or was cancelled are left
+// (their rows show the error, or offer to read again). A window being
+// loaded already (by an earlier fetch, the inspector's column statistics)
+// is read once: the file's cache has its callers wait for that load. ctx
+// must be one that stays mounted with the table.
 func (r *RowsTable) fetch(ctx app.Context) {
 	if r.loads == nil {
 		r.loads = new(atomic.Int32)
@@ -220,34 +226,20 @@ func (r *RowsTable) fetch(ctx app.Context) {
 	asked := map[[2]int]bool{}
 	for i := from; i < to; i++ {
 		row := int64(i)
-		b, w, ok := f.Chunk(row)
+		b, w, ok := f.Window(row)
 		key := [2]int{b, w}
-		if !ok || asked[key] || r.failed[key] || r.cancelled[key] || f.Loaded(row) {
+		if !ok || asked[key] {
+			continue
+		}
+		if s := f.WindowState(row); s == decode.Loaded || s == decode.Failed || s == decode.Cancelled {
 			continue
 		}
 		asked[key] = true
 		loads.Add(1)
 		ctx.Async(func() {
-			err := f.LoadContext(lctx, row)
+			_ = f.LoadContext(lctx, row) // how it ended, the file says (WindowState)
 			loads.Add(-1)
-			ctx.Dispatch(func(ctx app.Context) {
-				if r.File != f {
-					return // the state below is another file's now
-				}
-				switch {
-				case err == nil:
-				case errors.Is(err, decode.ErrCanceled):
-					if r.cancelled == nil {
-						r.cancelled = map[[2]int]bool{}
-					}
-					r.cancelled[key] = true
-				default:
-					if r.failed == nil {
-						r.failed = map[[2]int]bool{}
-					}
-					r.failed[key] = true
-				}
-			})
+			ctx.Update() // the table redraws its rows from the file's state
 		})
 	}
 	if loads.Load() > 0 && !r.watching {
@@ -259,19 +251,19 @@ func (r *RowsTable) fetch(ctx app.Context) {
 	}
 }
 
-// Reading ahead: while scrolling, the chunks of the prefetchRows rows past
-// the edge of the rows drawn, in the direction of the last scroll, are read
-// before they come into view, so that a row comes in with its data (one
-// redraw) instead of loading first (two, and a frame later). Chunks
+// Reading ahead: while scrolling, the row windows of the prefetchRows rows
+// past the edge of the rows drawn, in the direction of the last scroll, are
+// read before they come into view, so that a row comes in with its data
+// (one redraw) instead of loading first (two, and a frame later). Windows
 // larger than prefetchMax (record batches read whole) are left to fetch.
 const (
 	prefetchRows = 2 * rowBlock
 	prefetchMax  = 4 << 20
 )
 
-// prefetch starts reading the chunks of the rows past [from, to) that are
-// unread and not asked for already; nothing redraws when they arrive (fetch
-// waits for a chunk being read and redraws then).
+// prefetch starts reading the row windows of the rows past [from, to) that
+// are unread and not asked for already; nothing redraws when they arrive
+// (fetch waits for a window being read and redraws then).
 func (r *RowsTable) prefetch(ctx app.Context, from, to int, asked map[[2]int]bool) {
 	f, lctx := r.File, r.loadCtx
 	lo, hi := to, min(int(r.Rows), to+prefetchRows)
@@ -280,9 +272,9 @@ func (r *RowsTable) prefetch(ctx app.Context, from, to int, asked map[[2]int]boo
 	}
 	for i := lo; i < hi; i++ {
 		row := int64(i)
-		b, w, ok := f.Chunk(row)
+		b, w, ok := f.Window(row)
 		key := [2]int{b, w}
-		if !ok || asked[key] || !f.Unread(row) || f.ChunkBytes(row) > prefetchMax {
+		if !ok || asked[key] || f.WindowState(row) != decode.Unread || f.WindowBytes(row) > prefetchMax {
 			continue
 		}
 		asked[key] = true
@@ -330,7 +322,7 @@ func (r *RowsTable) watch(ctx app.Context, f *decode.File, loads *atomic.Int32) 
 
 // cells are the summarised cells of a row, their previews drawn at most
 // as large as they show (previewBox).
-func (r *RowsTable) cells(row int64, columns int) []decode.Cell {
+func (r *RowsTable) cells(row int64, columns int) []summary.Cell {
 	if r.dpr == 0 {
 		// Render comes before OnMount: the first rows' previews too are
 		// drawn at their displayed size.
@@ -338,14 +330,14 @@ func (r *RowsTable) cells(row int64, columns int) []decode.Cell {
 	}
 	box := previewBox(r.rowKind(), r.dpr)
 	if r.cache == nil || len(r.cache) > cellCacheCap || box != r.cacheBox {
-		r.cache, r.cacheBox = map[int64][]decode.Cell{}, box
+		r.cache, r.cacheBox = map[int64][]summary.Cell{}, box
 	}
 	if c, ok := r.cache[row]; ok {
 		return c
 	}
-	c := make([]decode.Cell, columns)
+	c := make([]summary.Cell, columns)
 	for i := range c {
-		c[i] = r.File.CellIn(row, i, box[0], box[1])
+		c[i] = summary.In(r.File, row, i, box[0], box[1])
 	}
 	r.cache[row] = c
 	mark("row-summarised")
@@ -590,13 +582,13 @@ func (r *RowsTable) row(i int64, grid string, fields []decode.FieldInfo, cols []
 		top = int64(r.top) + (i-int64(r.first))*h
 	}
 	v := &RowView{Row: i, Top: top, Grid: grid, Fields: fields, Cols: cols, Focus: -1, Thumbs: &r.thumbs}
-	b, w, located := r.File.Chunk(i)
-	switch {
+	_, _, located := r.File.Window(i)
+	switch state := r.File.WindowState(i); {
 	case !located:
 		v.State = rowIndexing
-	case r.cancelled[[2]int{b, w}]:
+	case state == decode.Cancelled:
 		v.State = rowCancelled
-	case !r.failed[[2]int{b, w}] && !r.File.Loaded(i):
+	case state == decode.Unread || state == decode.Loading:
 		v.State = rowLoading
 	default:
 		v.Cells = r.cells(i, len(fields))

@@ -6,13 +6,14 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/summary"
 )
 
 // Row states other than shown: the row's data is not there (yet).
 const (
 	rowIndexing  = "indexing"  // past what is indexed so far (the count is an estimate)
-	rowLoading   = "loading"   // its chunk is being read
-	rowCancelled = "cancelled" // its chunk's read was cancelled: it offers to read again
+	rowLoading   = "loading"   // its row window is being read
+	rowCancelled = "cancelled" // its row window's read was cancelled: it offers to read again
 )
 
 // RowView is one row of the rows table, drawn in a slot of its own
@@ -28,10 +29,10 @@ type RowView struct {
 	Grid   string // the CSS grid template of its columns
 	State  string // "" (Cells are its values) or one of the row states
 	Fields []decode.FieldInfo
-	Cols   []int         // the columns drawn
-	Cells  []decode.Cell // the row's summarised cells, all columns
-	Focus  int           // the keyboard's column in this row, -1 if it is elsewhere
-	Thumbs *thumbQueue   // the table's decoding budget for image thumbnails
+	Cols   []int          // the columns drawn
+	Cells  []summary.Cell // the row's summarised cells, all columns
+	Focus  int            // the keyboard's column in this row, -1 if it is elsewhere
+	Thumbs *thumbQueue    // the table's decoding budget for image thumbnails
 }
 
 // Render draws the row, or an empty slot.

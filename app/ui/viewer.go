@@ -319,7 +319,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 				src.Close = chainClose(src.Close, closeReader)
 			}
 		}
-		if err == nil && f.ChunkBytes(0) < decode.BigRead {
+		if err == nil && f.WindowBytes(0) < decode.BigRead {
 			// Read the first rows now, so the table shows them in its first
 			// frame instead of a round of "loading…". A bigger read is left
 			// to the table, which shows its progress.

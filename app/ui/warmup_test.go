@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/summary"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -104,19 +105,19 @@ func TestWarmUpFile(t *testing.T) {
 		t.Fatalf("Rows() = %d, %v; want %d, true", n, exact, warmUpRows)
 	}
 	for _, row := range []int64{0, 7, 8, warmUpRows - 1} {
-		if b, w, ok := f.Chunk(row); !ok || b != 0 || w != int(row/8) {
-			t.Fatalf("Chunk(%d) = %d, %d, %v; want 0, %d, true (read by windows of 8 rows)", row, b, w, ok, row/8)
+		if b, w, ok := f.Window(row); !ok || b != 0 || w != int(row/8) {
+			t.Fatalf("Window(%d) = %d, %d, %v; want 0, %d, true (read by windows of 8 rows)", row, b, w, ok, row/8)
 		}
 	}
 	if err := f.Load(0); err != nil {
 		t.Fatal(err)
 	}
-	if !f.Loaded(7) || f.Loaded(8) {
-		t.Fatalf("after Load(0): Loaded(7) = %v, Loaded(8) = %v; want true, false", f.Loaded(7), f.Loaded(8))
+	if f.WindowState(7) != decode.Loaded || f.WindowState(8) != decode.Unread {
+		t.Fatalf("after Load(0): WindowState(7) = %s, WindowState(8) = %s; want loaded, unread", f.WindowState(7), f.WindowState(8))
 	}
 	box := previewBox("medium", 1)
 	for col, name := range []string{"id", "image", "score", "label", "depth"} {
-		c := f.CellIn(3, col, box[0], box[1])
+		c := summary.In(f, 3, col, box[0], box[1])
 		if c.Err != "" {
 			t.Fatalf("row 3, %s: %s", name, c.Err)
 		}

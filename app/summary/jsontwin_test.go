@@ -1,4 +1,4 @@
-package decode
+package summary
 
 // A minimal reader of the Arrow integration JSON format (Arrow's
 // docs/source/format/Integration.rst), for the few JSON twins of the

@@ -1,4 +1,4 @@
-package decode
+package summary
 
 // "A value shown is a value checked": every cell the viewer shows for a file
 // of the interop corpus is compared with an independent reading of the same
@@ -28,6 +28,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/internal/testkit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -35,7 +37,7 @@ import (
 // show errors (in cells, columns, or by refusing the file), with why. Every
 // other file must show every value. A listed file that shows no error fails
 // the test, so that the list stays true. (Parquet files are opened with
-// OpenParquet: see parquet_test.go.)
+// decode.OpenParquet: see app/decode/parquet_test.go.)
 var interopErrors = map[string]string{
 	"arrow-testing/data__arrow-ipc-stream__integration__1.0.0-littleendian__generated_nested_large_offsets.arrow_file": raggedLists,
 	"arrow-testing/data__arrow-ipc-stream__integration__1.0.0-littleendian__generated_nested_large_offsets.stream":     raggedLists,
@@ -132,8 +134,8 @@ func readWithArrowGo(data []byte) (ref reference, err error) {
 // openLazily opens data as the viewer opens a large file: with a small
 // cache budget (batches over 16 KiB are read by row windows, others are
 // evicted and read again) and no eager indexing, then indexes it.
-func openLazily(name string, data []byte) (*File, error) {
-	f, err := OpenReader(name, bytes.NewReader(data), int64(len(data)), Options{Budget: 16 << 10, SmallFile: -1})
+func openLazily(name string, data []byte) (*decode.File, error) {
+	f, err := decode.OpenReader(name, bytes.NewReader(data), int64(len(data)), decode.Options{Budget: 16 << 10, SmallFile: -1})
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +146,11 @@ func openLazily(name string, data []byte) (*File, error) {
 	return f, nil
 }
 
-// tally counts what a comparison covered.
+// interopDir is the interop corpus, beside the repository.
+var interopDir = testkit.InteropDir()
+
+// tally counts what a comparison covered (windows: the row windows of
+// batches read by windows that the cells compared lie in).
 type tally struct {
 	files, cells, errCells, tensors, elements, windows int
 	mismatches                                         []string
@@ -168,9 +174,10 @@ const maxReports = 5
 // exactly the reference's value, even in a column whose FieldInfo.Err is set
 // (the caller decides whether errors are expected). Mismatches are test
 // errors, the first maxReports of a column in full; label names the file.
-func compareFile(t *testing.T, label string, f *File, ref reference) (n tally) {
+func compareFile(t *testing.T, label string, f *decode.File, ref reference) (n tally) {
 	t.Helper()
 	n.files = 1
+	windows := map[[2]int]bool{} // the row windows (of batches read by windows) compared
 	rows, exact := f.Rows()
 	if !exact {
 		t.Errorf("row count %d not exact after Index", rows)
@@ -197,7 +204,10 @@ func compareFile(t *testing.T, label string, f *File, ref reference) (n tally) {
 		for _, arr := range ref.cols[c] {
 			for i := 0; i < arr.Len(); i, row = i+1, row+1 {
 				n.cells++
-				got := f.Cell(row, c)
+				got := At(f, row, c)
+				if b, w, ok := f.Window(row); ok && w >= 0 {
+					windows[[2]int{b, w}] = true
+				}
 				if got.Err != "" {
 					n.errCells++
 					if f.Fields()[c].Tensor != nil && nestedList(arr.DataType()) {
@@ -224,7 +234,7 @@ func compareFile(t *testing.T, label string, f *File, ref reference) (n tally) {
 			t.Errorf("%s column %q: %d mismatches in all", label, f.Fields()[c].Name, reported)
 		}
 	}
-	n.windows = int(f.windowReads.Load())
+	n.windows = len(windows)
 	return n
 }
 
@@ -249,7 +259,7 @@ func referenceText(arr arrow.Array, i int) (text string, null bool) {
 // physical shape, the logical shape and dimension names (the type's
 // permutation applied here), the inline values and the value range. It
 // returns how many elements it compared.
-func compareTensor(f *File, row int64, c int, got Cell, arr arrow.Array, i int, mismatch func(int64, string, ...any)) int {
+func compareTensor(f *decode.File, row int64, c int, got Cell, arr arrow.Array, i int, mismatch func(int64, string, ...any)) int {
 	var (
 		vals  arrow.Array
 		start int
@@ -620,7 +630,7 @@ func valueRange(vals arrow.Array, start, n int) (lo, hi string) {
 // columns it compared and the names of those whose types differ.
 func compareArrays(t *testing.T, label string, data []byte, ref reference) (compared int, skipped []string) {
 	t.Helper()
-	f, err := Open(label, data)
+	f, err := decode.Open(label, data)
 	if err != nil {
 		t.Errorf("%s: opened lazily, but not whole: %v", label, err)
 		return 0, nil
@@ -687,7 +697,7 @@ func TestInteropValuesMatchArrowGo(t *testing.T) {
 	var all tally
 	var refusedBoth, withErrors []string
 	arrays := 0
-	for _, path := range interopFiles(t) {
+	for _, path := range testkit.InteropFiles(t) {
 		rel, _ := filepath.Rel(interopDir, path)
 		t.Run(rel, func(t *testing.T) {
 			data, err := os.ReadFile(path)
@@ -747,7 +757,7 @@ func TestInteropValuesMatchArrowGo(t *testing.T) {
 			all.add(n)
 		})
 	}
-	t.Logf("%d files, %d cells compared (%d tensors, %d tensor elements), %d mismatches, %d cells with errors, %d files with errors %v; %d row windows read; %d columns array.Equal; refused by both: %v; %v",
+	t.Logf("%d files, %d cells compared (%d tensors, %d tensor elements), %d mismatches, %d cells with errors, %d files with errors %v; %d row windows compared; %d columns array.Equal; refused by both: %v; %v",
 		all.files, all.cells, all.tensors, all.elements, len(all.mismatches), all.errCells, len(withErrors), withErrors, all.windows, arrays, refusedBoth, time.Since(start).Round(time.Millisecond))
 	if all.files < 100 || all.cells < 10000 || all.tensors == 0 || all.windows == 0 {
 		t.Errorf("too little compared: %d files, %d cells, %d tensors, %d row windows", all.files, all.cells, all.tensors, all.windows)
@@ -880,6 +890,6 @@ func TestGoldFilesMatchJSONTwins(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d gold files (%d twins, %d read by the Go reader), %d cells compared, %d mismatches, %d cells with errors, %d row windows read, %d columns array.Equal; %v",
+	t.Logf("%d gold files (%d twins, %d read by the Go reader), %d cells compared, %d mismatches, %d cells with errors, %d row windows compared, %d columns array.Equal; %v",
 		all.files, len(twins), goRead, all.cells, len(all.mismatches), all.errCells, all.windows, arrays, time.Since(start).Round(time.Millisecond))
 }
