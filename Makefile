@@ -149,15 +149,17 @@ test: lint chromium testdata/node_modules
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./app/ui
 
 # The fuzz campaign over the viewer's whole decode path (bytes -> open ->
-# index -> cells -> previews -> inspector): app/decode's FuzzOpen for
-# FUZZTIME. New crashers land in app/decode/testdata/fuzz/FuzzOpen, which
+# index -> cells -> previews -> inspector): app/summary's FuzzOpen for
+# FUZZTIME. New crashers land in app/summary/testdata/fuzz/FuzzOpen, which
 # make test replays.
 # FUZZ=FuzzOpenParquet fuzzes the Parquet path's Go side instead (hostile
-# footers and IPC answers through OpenParquet, cells and tensors).
+# footers and IPC answers through OpenParquet, values and tensors:
+# app/decode's, crashers in app/decode/testdata/fuzz/FuzzOpenParquet).
 FUZZTIME ?= 10m
 FUZZ ?= FuzzOpen
+FUZZPKG ?= $(if $(filter FuzzOpen,$(FUZZ)),./app/summary,./app/decode)
 fuzz:
-	$(GO) test ./app/decode -run '^$$' -fuzz '^$(FUZZ)$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
+	$(GO) test $(FUZZPKG) -run '^$$' -fuzz '^$(FUZZ)$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x
 
 clean:
 	rm -rf $(DIST) web/app.wasm web/samples web/vendor web/parquet .ldflags

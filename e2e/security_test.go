@@ -334,7 +334,7 @@ func (b *browser) settle(name string, timeout time.Duration) (opened, error) {
 // TestHostileFilesKeepPageAlive opens, in one page with a 64 MiB cache
 // budget, files made to break a reader: compressed buffers declaring 64 GiB,
 // 3.9 GiB, 1 GiB or a negative size, truncated files, record batches
-// claiming 2^40 rows, and the fuzz corpora of tensorext and app/decode.
+// claiming 2^40 rows, and the fuzz corpora of tensorext and app/summary.
 // After each the page shows an alert or the file's view, the Go program
 // runs (a good file opens next), and the wasm memory stays within its bound;
 // then js_images.arrow shows its rows and previews exactly. A file that
@@ -375,9 +375,9 @@ func TestHostileFilesKeepPageAlive(t *testing.T) {
 	for i, name := range names {
 		add("e-FuzzRecordBatch-"+name+".arrow", inputs[i])
 	}
-	names, inputs = fuzzCorpus(t, "../app/decode/testdata/fuzz/FuzzOpen")
+	names, inputs = fuzzCorpus(t, "../app/summary/testdata/fuzz/FuzzOpen")
 	if len(names) == 0 {
-		t.Log("no app/decode/testdata/fuzz/FuzzOpen corpus")
+		t.Log("no app/summary/testdata/fuzz/FuzzOpen corpus")
 	}
 	for i, name := range names {
 		add("f-FuzzOpen-"+name+".arrow", inputs[i])
