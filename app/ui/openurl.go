@@ -12,6 +12,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/remote"
 )
@@ -19,8 +20,6 @@ import (
 // DownloadLimit is the largest file tensorview downloads whole from a server
 // that does not honour HTTP Range (the browser keeps it as a Blob).
 const DownloadLimit = 2 << 30
-
-var errTooBig = errors.New("too big to download whole")
 
 // Actions of files by URL.
 const (
@@ -66,7 +65,7 @@ func (v *Viewer) openURL(ctx app.Context, raw string) {
 				fail(fmt.Errorf("tensorview failed opening %s: %v", addr, p))
 			}
 		}()
-		r, resp, err := remote.Open(octx, jsFetcher{}, addr, remote.Options{})
+		r, resp, err := remote.Open(octx, browser.Fetcher{}, addr, remote.Options{})
 		switch {
 		case errors.Is(err, remote.ErrNoRange):
 			blob, err := v.download(ctx, octx, name, addr, resp)
@@ -89,11 +88,6 @@ func (v *Viewer) openURL(ctx app.Context, raw string) {
 // download reads a whole file from a server that ignored the Range header,
 // showing its progress.
 func (v *Viewer) download(ctx app.Context, octx context.Context, name, addr string, resp *remote.Response) (app.Value, error) {
-	body, ok := resp.Body.(*jsBody)
-	if !ok {
-		resp.Body.Close()
-		return app.Null(), fmt.Errorf("cannot download %s", addr)
-	}
 	tooBig := func() error {
 		size := "more than " + decode.HumanBytes(DownloadLimit)
 		if resp.ContentLength > 0 {
@@ -104,7 +98,7 @@ func (v *Viewer) download(ctx app.Context, octx context.Context, name, addr stri
 			"(GitHub Pages, S3, nginx, Apache, Caddy do), or download it and open it from disk", addr, size, decode.HumanBytes(DownloadLimit))
 	}
 	if resp.ContentLength > DownloadLimit {
-		body.Close()
+		resp.Body.Close()
 		return app.Null(), tooBig()
 	}
 	label := "Downloading " + name + " whole (the server does not honour HTTP Range)"
@@ -130,8 +124,8 @@ func (v *Viewer) download(ctx app.Context, octx context.Context, name, addr stri
 			}
 		}
 	}()
-	blob, err := body.download(DownloadLimit, got.Store)
-	if errors.Is(err, errTooBig) {
+	blob, err := browser.Download(resp, DownloadLimit, got.Store)
+	if errors.Is(err, browser.ErrTooBig) {
 		return app.Null(), tooBig()
 	}
 	if err != nil && octx.Err() != nil {

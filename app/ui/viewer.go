@@ -13,6 +13,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
@@ -314,7 +315,7 @@ func (v *Viewer) open(ctx app.Context, a app.Action) {
 				}
 			})
 			var closeReader func()
-			f, closeReader, err = openParquet(context.Background(), src, budget)
+			f, closeReader, err = browser.OpenParquet(context.Background(), src.Name, src.Blob, src.Reader, src.Size, budget)
 			if err == nil {
 				src.Close = chainClose(src.Close, closeReader)
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
 )
 
@@ -54,9 +55,7 @@ type WarmUp struct {
 // OnMount opens the file once the empty page has been painted.
 func (w *WarmUp) OnMount(ctx app.Context) {
 	afterPaint(ctx, func(ctx app.Context) {
-		u8 := app.Window().Get("Uint8Array").New(len(warmUpFile))
-		app.CopyBytesToJS(u8, warmUpFile)
-		src := blobSource("warm-up.arrow", app.Window().Get("Blob").New([]any{u8}))
+		src := blobSource("warm-up.arrow", browser.NewBlob(warmUpFile))
 		ctx.Async(func() {
 			f, err := decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: warmUpBudget})
 			if err == nil {
