@@ -35,7 +35,7 @@ func blobSource(name string, blob app.Value) source {
 
 // readFile hands a browser File to the Viewer, which reads it lazily.
 func readFile(ctx app.Context, file app.Value) {
-	ctx.NewActionWithValue(actionOpen, blobSource(file.Get("name").String(), file))
+	actionOpen.send(ctx, blobSource(file.Get("name").String(), file))
 }
 
 // then is browser.Then, for the page's own promises (the clipboard, image

@@ -24,15 +24,6 @@ const warmUpRows = 16
 // that its record batch is read by windows of rows, as a big file's is.
 const warmUpBudget = 16 << 10
 
-// How the warm-up ended, as the page's data-warm-up attribute says: its
-// file's view was rendered (and removed), its file did not open (nothing
-// shown), or a file was chosen before it ran.
-const (
-	warmUpDone    = "done"
-	warmUpFailed  = "failed"
-	warmUpSkipped = "skipped"
-)
-
 // WarmUp opens warmUpFile the way a dropped file is opened (from a Blob,
 // by windows of rows) and shows its facts, schema and rows, hidden
 // (display: none), once the empty page has been painted; then it sends
@@ -63,7 +54,7 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 			}
 			ctx.Dispatch(func(ctx app.Context) {
 				if err != nil {
-					ctx.NewActionWithValue(actionWarmedUp, warmUpFailed) // nothing to show
+					actionWarmedUp.send(ctx, warmUpFailed) // nothing to show
 					return
 				}
 				w.file = f
@@ -74,7 +65,7 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 				// end the warm-up) before go-app's next render, so that
 				// the rows were never rendered.
 				ctx.Defer(func(ctx app.Context) {
-					afterPaint(ctx, func(ctx app.Context) { ctx.NewActionWithValue(actionWarmedUp, warmUpDone) })
+					afterPaint(ctx, func(ctx app.Context) { actionWarmedUp.send(ctx, warmUpDone) })
 				})
 			})
 		})
