@@ -35,8 +35,8 @@ const actionFirstRow = "tv/first-row"
 const stepMark = "inspector"
 
 // handleAddress takes the popstate event from go-app: Back and Forward go
-// to the Model (the actions that keep the address up to date are
-// handleActions').
+// to the Model. (The actions that keep the address up to date, the first
+// row and the inspector's settings, are registered by handleActions.)
 func (v *Viewer) handleAddress(ctx app.Context) {
 	app.Window().Set("onpopstate", nil)
 	pop := app.FuncOf(func(this app.Value, args []app.Value) any {
