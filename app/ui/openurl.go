@@ -37,7 +37,7 @@ func (v *Viewer) openURL(ctx app.Context, raw string) {
 	v.stopIndexing()
 	v.opens++
 	gen := v.opens
-	v.status.state, v.status.loading, v.status.errText = stateLoading, name, ""
+	v.status.reading(name)
 	octx, cancel := context.WithCancel(context.Background())
 	v.work.task, v.work.cancel = taskDownload, cancel
 	ctx.Update()
