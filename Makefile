@@ -140,13 +140,13 @@ testdata-js: testdata/node_modules
 	cd testdata && node gen_js.mjs && node gen_nongo.mjs && node gen_tensor_message.mjs && node gen_dialects.mjs && node gen_daft_lance.mjs && node gen_turtle.mjs && node gen_images.mjs && node gen_parquet.mjs
 
 # Everything: formatting, vet, unit tests, the browser tests (package e2e)
-# against the static build served under a sub-path, and the app package's
-# wasm tests in Node.js (its Blob reader over a real Blob).
+# against the static build served under a sub-path, and app/browser's wasm
+# tests in Node.js (its Blob reader over a real Blob).
 test: export BROTLI = 6
 test: lint chromium testdata/node_modules
 	$(MAKE) static DIST=$(DIST) BASE=$(E2E_BASE)
 	TENSORVIEW_FULL=1 TENSORVIEW_DIST=$(abspath $(DIST)) TENSORVIEW_BASE=$(E2E_BASE) $(GO) test -count=1 ./...
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./app/ui
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./app/browser
 
 # The fuzz campaign over the viewer's whole decode path (bytes -> open ->
 # index -> cells -> previews -> inspector): app/summary's FuzzOpen for

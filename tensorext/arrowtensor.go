@@ -255,15 +255,12 @@ func (b *FixedShapeTensorBuilder) AppendLogicalArrowTensor(src tensor.Interface)
 }
 
 func appendArrowTensorFixed(b *FixedShapeTensorBuilder, src tensor.Interface, logical bool) error {
-	v, vals, err := arrowTensorView(src)
+	typ := b.typ
+	v, vals, err := appendableView(src, typ.ValueType())
 	if err != nil {
 		return err
 	}
 	defer vals.Release()
-	typ := b.typ
-	if !arrow.TypeEqual(src.DataType(), typ.ValueType()) {
-		return fmt.Errorf("tensorext: cannot append a tensor of %s to a tensor column of %s", src.DataType(), typ.ValueType())
-	}
 	want, which := typ.shape, "physical"
 	if logical {
 		want, which = typ.LogicalShape(), "logical"
@@ -273,6 +270,15 @@ func appendArrowTensorFixed(b *FixedShapeTensorBuilder, src tensor.Interface, lo
 		return fmt.Errorf("tensorext: tensor shape %s does not match the %s shape %s", FormatShape(shapeOf(src)), which, FormatShape(want))
 	}
 	return appendView(b.ValueBuilder(), v, func() { b.Append(true) })
+}
+
+// appendableView is arrowTensorView of src, which a builder of a tensor
+// column of valueType appends: an error when src's value type is another.
+func appendableView(src tensor.Interface, valueType arrow.DataType) (Tensor, arrow.Array, error) {
+	if src != nil && src.Data() != nil && !arrow.TypeEqual(src.DataType(), valueType) {
+		return Tensor{}, nil, fmt.Errorf("tensorext: cannot append a tensor of %s to a tensor column of %s", src.DataType(), valueType)
+	}
+	return arrowTensorView(src)
 }
 
 func shapeOf(src tensor.Interface) []int {
@@ -303,15 +309,12 @@ func (b *VariableShapeTensorBuilder) AppendLogicalArrowTensor(src tensor.Interfa
 }
 
 func appendArrowTensorVariable(b *VariableShapeTensorBuilder, src tensor.Interface, logical bool) error {
-	v, vals, err := arrowTensorView(src)
+	typ := b.typ
+	v, vals, err := appendableView(src, typ.ValueType())
 	if err != nil {
 		return err
 	}
 	defer vals.Release()
-	typ := b.typ
-	if !arrow.TypeEqual(src.DataType(), typ.ValueType()) {
-		return fmt.Errorf("tensorext: cannot append a tensor of %s to a tensor column of %s", src.DataType(), typ.ValueType())
-	}
 	if len(v.Shape) != typ.ndim {
 		return fmt.Errorf("tensorext: tensor shape %s must have %d dimensions", FormatShape(v.Shape), typ.ndim)
 	}

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -259,8 +258,7 @@ func (t *FixedShapeTensorType) NewBuilder(mem memory.Allocator) array.Builder {
 // per row, each viewed without copying by Tensor.
 type FixedShapeTensorArray struct {
 	array.ExtensionArrayBase
-	checked  sync.Once
-	checkErr error // the storage's buffers are too small (a malformed file)
+	storage extbase.StorageCheck
 }
 
 // check returns the type's error, or a storage whose buffers cannot hold
@@ -269,8 +267,7 @@ func (a *FixedShapeTensorArray) check() error {
 	if err := a.TensorType().err; err != nil {
 		return err
 	}
-	a.checked.Do(func() { a.checkErr = extbase.CheckStorage(a.Storage()) })
-	return a.checkErr
+	return a.storage.Do(func() error { return extbase.CheckStorage(a.Storage()) })
 }
 
 // TensorType returns the array's extension type.

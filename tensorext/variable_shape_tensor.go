@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -282,8 +281,7 @@ func (t *VariableShapeTensorType) NewBuilder(mem memory.Allocator) array.Builder
 // tensor per row, each with its own shape, viewed without copying by Tensor.
 type VariableShapeTensorArray struct {
 	array.ExtensionArrayBase
-	checked  sync.Once
-	checkErr error // the storage's buffers are too small (a malformed file)
+	storage extbase.StorageCheck
 }
 
 // check returns the type's error, or a storage whose buffers cannot hold
@@ -292,8 +290,7 @@ func (a *VariableShapeTensorArray) check() error {
 	if err := a.TensorType().err; err != nil {
 		return err
 	}
-	a.checked.Do(func() { a.checkErr = extbase.CheckStorage(a.Storage()) })
-	return a.checkErr
+	return a.storage.Do(func() error { return extbase.CheckStorage(a.Storage()) })
 }
 
 // TensorType returns the array's extension type.

@@ -15,43 +15,12 @@
 // images_expected.json gives the formula PNG's size and pixels.
 import * as arrow from 'apache-arrow';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
+import { png, pngHeaderOnly } from './png.mjs';
 import { fileURLToPath } from 'node:url';
 
 const OUT = dirname(fileURLToPath(import.meta.url));
 const IMG = join(OUT, '..', 'app', 'imagebytes', 'testdata');
-
-// CRC-32 (ISO 3309, as PNG chunks use it).
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-const crc32 = (bytes) => {
-  let c = 0xffffffff;
-  for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-};
-const be32 = (v) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
-const chunk = (type, data) => {
-  const td = [...Buffer.from(type, 'latin1'), ...data];
-  return [...be32(data.length), ...td, ...be32(crc32(td))];
-};
-// png encodes an 8-bit RGB image (PNG spec: colour type 2, filter 0).
-const png = (w, h, rgb) => {
-  const raw = [];
-  for (let y = 0; y < h; y++) {
-    raw.push(0);
-    for (let x = 0; x < w * 3; x++) raw.push(rgb[y * w * 3 + x]);
-  }
-  return Uint8Array.from([
-    137, 80, 78, 71, 13, 10, 26, 10,
-    ...chunk('IHDR', [...be32(w), ...be32(h), 8, 2, 0, 0, 0]),
-    ...chunk('IDAT', [...deflateSync(Uint8Array.from(raw), { level: 9 })]),
-    ...chunk('IEND', []),
-  ]);
-};
 
 // The formula image: 24×16, pixel (y, x) = (10x, 15y, (x·y) mod 256).
 const W = 24, H = 16;
@@ -59,9 +28,7 @@ const pixels = [];
 for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) pixels.push((10 * x) % 256, (15 * y) % 256, (x * y) % 256);
 const formula = png(W, H, pixels);
 // A bomb: a valid PNG header declaring 100000×100000 RGB, one empty IDAT.
-const bomb = Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10,
-  ...chunk('IHDR', [...be32(100000), ...be32(100000), 8, 2, 0, 0, 0]),
-  ...chunk('IDAT', [...deflateSync(Uint8Array.from([0]))]), ...chunk('IEND', [])]);
+const bomb = pngHeaderOnly(100000, 100000);
 
 const read = (dir, name) => new Uint8Array(readFileSync(join(dir, name)));
 const cells = [

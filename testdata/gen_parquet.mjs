@@ -73,7 +73,7 @@ import * as pw from 'parquet-wasm';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
+import { png } from './png.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -203,36 +203,6 @@ function columnChunks(bytes, rg) {
       start, end: start + Number(fieldOf(md, 7)), // total_compressed_size
     };
   });
-}
-
-// ------------------------------------------------------------- PNG encoder
-// (PNG specification: colour type 2, 8 bits, filter 0, one IDAT chunk.)
-
-const crcTable = range(256, (n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-const crc32 = (bytes) => {
-  let c = 0xffffffff;
-  for (const x of bytes) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-};
-const be32 = (v) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
-const chunk = (type, data) => {
-  const td = [...Buffer.from(type, 'latin1'), ...data];
-  return [...be32(data.length), ...td, ...be32(crc32(td))];
-};
-function png(w, h, rgb) {
-  const raw = [];
-  for (let y = 0; y < h; y++) {
-    raw.push(0);
-    for (let x = 0; x < w * 3; x++) raw.push(rgb[y * w * 3 + x]);
-  }
-  return Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10,
-    ...chunk('IHDR', [...be32(w), ...be32(h), 8, 2, 0, 0, 0]),
-    ...chunk('IDAT', [...deflateSync(Uint8Array.from(raw), { level: 9 })]),
-    ...chunk('IEND', [])]);
 }
 
 // ------------------------------------------------ parquet_tensors.parquet

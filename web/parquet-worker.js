@@ -1,6 +1,6 @@
 // tensorview's Parquet reader: a module web worker around parquet-wasm
 // (arrow-rs's Parquet reader compiled to WebAssembly, vendored into
-// web/parquet/ by `make vendor`). The page (app/ui/parquet*.go) starts it
+// web/parquet/ by `make vendor`). The page (app/browser/parquet*.go) starts it
 // the first time a Parquet file is opened, so the first page load never
 // fetches the 5 MB reader, and terminates it when the file closes, when a
 // read traps or hangs (a trapped wasm instance is unusable: its promises may

@@ -16,7 +16,7 @@
 //
 // A Parquet file's row groups are its record batches: OpenParquet takes
 // the footer (ParquetMeta) and a ParquetSource (in the page parquet-wasm in
-// a worker, package app/ui; natively in tests arrow-go's pqarrow) and reads
+// a worker, package app/browser; natively in tests arrow-go's pqarrow) and reads
 // a row group, or a window of its rows, with ParquetSource.ReadRows when
 // one of its rows is asked for, into the same cache. What the source
 // answers is checked like bytes of an Arrow file.

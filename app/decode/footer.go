@@ -41,7 +41,7 @@ func (x *ipcIndex) openFile() error {
 	}
 	x.schema = fr.Schema()
 	fr.Close()
-	if x.dictTypes, err = dictValueTypes(footer, x.schema); err != nil {
+	if x.dictTypes, err = dictValueTypes(footer, footerSchema, x.schema); err != nil {
 		return fmt.Errorf("cannot read the Arrow IPC file: %w", err)
 	}
 	if err := x.checkDictionaries(dictBlocks); err != nil {

@@ -255,20 +255,23 @@ func footerWithoutDictionaries(footer []byte) ([]byte, error) {
 	return out, nil
 }
 
+// Where a Schema table is: field 1 of a Footer (File.fbs), field 2 of a
+// Message (Message.fbs: its header, a Schema in a schema message).
+const (
+	footerSchema  = 1
+	messageHeader = 2
+)
+
 // dictValueTypes maps each dictionary id of a schema to its value type: it
 // walks the Field tables of the Schema flatbuffer (a Footer or a schema
 // Message, verified; whose schema field is given by which) beside the
-// fields arrow-go read from it.
-func dictValueTypes(fb []byte, schema *arrow.Schema) (map[int64]arrow.DataType, error) {
+// fields arrow-go read from it. which is footerSchema or messageHeader.
+func dictValueTypes(fb []byte, which int, schema *arrow.Schema) (map[int64]arrow.DataType, error) {
 	root, err := flatbuf.Root(fb)
 	if err != nil {
 		return nil, err
 	}
-	// A Footer holds its Schema in field 1; a Message in field 2 (its header).
-	sc, ok, err := root.TableField(1)
-	if kind, _ := root.Uint8(1); kind == msgSchema {
-		sc, ok, err = root.TableField(2)
-	}
+	sc, ok, err := root.TableField(which)
 	if err != nil || !ok {
 		return nil, orErr(err, "no schema")
 	}

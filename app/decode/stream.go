@@ -22,7 +22,7 @@ func (x *ipcIndex) openStream() error {
 	}
 	_, size, _ := messagePrefix(msg)
 	plen := int64(len(msg)) - size - info.bodyLen
-	if x.dictTypes, err = dictValueTypes(msg[plen:plen+size], x.schema); err != nil {
+	if x.dictTypes, err = dictValueTypes(msg[plen:plen+size], messageHeader, x.schema); err != nil {
 		return fmt.Errorf("cannot read the Arrow IPC stream: %w", err)
 	}
 	for (x.numBatches() < eagerHeaders || x.size <= x.small) && !x.isIndexed() {

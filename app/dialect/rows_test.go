@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -42,5 +43,32 @@ func TestListRowAndRowMajor(t *testing.T) {
 	}
 	if _, _, _, err := ListRow(arr, 3); err == nil {
 		t.Error("row 3: no error")
+	}
+}
+
+// TestMalformedOffsets: offsets that point outside the child (a malformed
+// file arrow-go did not validate) give a row error, not a panic.
+func TestMalformedOffsets(t *testing.T) {
+	vals := float32s(1, 2, 3, 4)
+	defer vals.Release()
+	offsets := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 2, 100}))
+	data := array.NewData(listF32, 2, []*memory.Buffer{nil, offsets}, []arrow.ArrayData{vals.Data()}, 0, 0)
+	defer data.Release()
+	lst := array.NewListData(data)
+	defer lst.Release()
+	for _, f := range []arrow.Field{
+		{Name: "p", Type: listF32},
+		extField("r", listF32, "ray.data.arrow_tensor", "[2]"),
+	} {
+		col, err := detect(f)
+		if err != nil || col == nil {
+			t.Fatal(col, err)
+		}
+		if tn, err := col.Tensor(lst, 0); err != nil || tn.String() != "[1 2]" {
+			t.Errorf("%s row 0: %s, %v", f.Name, tn.String(), err)
+		}
+		if _, err := col.Tensor(lst, 1); err == nil || !strings.Contains(err.Error(), "malformed file") {
+			t.Errorf("%s row 1: %v, want a malformed-file error", f.Name, err)
+		}
 	}
 }

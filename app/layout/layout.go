@@ -1,9 +1,3 @@
-// Package layout is the one rule that finds the picture in a tensor: which
-// dimensions are its rows (height), columns (width) and colour channels.
-// The table's previews (package raster) and the inspector's first view
-// (package inspect) both follow it, so a tensor looks the same in both.
-// It is pure Go and works on a shape with its dim_names, usually the
-// logical view's (tensorext.Tensor.Logical).
 package layout
 
 import (

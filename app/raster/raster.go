@@ -1,6 +1,3 @@
-// Package raster turns tensor views into images: the previews the viewer
-// draws in its table cells. It is pure Go (no syscall/js) so it is tested
-// natively.
 package raster
 
 import (

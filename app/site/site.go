@@ -1,9 +1,5 @@
 //go:build !wasm
 
-// Package site serves the tensorview app and writes it as a static site. It
-// is native-only: the wasm build links a stub (site_wasm.go), which keeps
-// net/http's server, httptest and the site writer out of the browser's
-// download.
 package site
 
 import (

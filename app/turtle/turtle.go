@@ -310,8 +310,7 @@ func (t *Type) NewBuilder(mem memory.Allocator) array.Builder {
 // row, kept as IPC bytes until Batch decodes one or Stream re-frames it.
 type Array struct {
 	array.ExtensionArrayBase
-	checked  sync.Once
-	checkErr error // the storage's buffers are too small (a malformed file)
+	storage extbase.StorageCheck
 }
 
 // Type returns the array's extension type.
@@ -320,14 +319,12 @@ func (a *Array) Type() *Type { return a.DataType().(*Type) }
 // check returns an error when the storage cannot be read: a storage type the
 // type does not accept, or buffers too small for its rows. It looks once.
 func (a *Array) check() error {
-	a.checked.Do(func() {
+	return a.storage.Do(func() error {
 		if _, ok := a.columns(); !ok {
-			a.checkErr = fmt.Errorf("storage type must be Struct<label: utf8, value: binary>, got %s", a.Storage().DataType())
-			return
+			return fmt.Errorf("storage type must be Struct<label: utf8, value: binary>, got %s", a.Storage().DataType())
 		}
-		a.checkErr = extbase.CheckStorage(a.Storage())
+		return extbase.CheckStorage(a.Storage())
 	})
-	return a.checkErr
 }
 
 type turtleColumns struct {

@@ -34,20 +34,10 @@ const actionFirstRow = "tv/first-row"
 // inspector: a page reloaded on it still closes it by going Back.
 const stepMark = "inspector"
 
-// handleAddress registers the handlers that keep the address up to date.
+// handleAddress takes the popstate event from go-app: Back and Forward go
+// to the Model. (The actions that keep the address up to date, the first
+// row and the inspector's settings, are registered by handleActions.)
 func (v *Viewer) handleAddress(ctx app.Context) {
-	ctx.Handle(actionFirstRow, func(ctx app.Context, a app.Action) {
-		v.do(ctx, viewstate.ScrollRow{Row: a.Value.(int64)})
-		// Sent while scrolling: the page shows nothing of it but the
-		// address, so it must not re-render the viewer.
-		ctx.PreventUpdate()
-	})
-	ctx.Handle(actionInspectState, func(ctx app.Context, a app.Action) {
-		v.do(ctx, viewstate.InspectorChanged{Inspector: *a.Value.(*viewstate.Inspector)})
-		if !v.st().Embed {
-			ctx.PreventUpdate() // only the embedded page shows the view's link
-		}
-	})
 	app.Window().Set("onpopstate", nil)
 	pop := app.FuncOf(func(this app.Value, args []app.Value) any {
 		query, step := entry()
@@ -109,8 +99,8 @@ func (v *Viewer) do(ctx app.Context, a viewstate.Action) {
 			ctx.Defer(func(app.Context) { showInspector() }) // once it is gone
 		}
 	}
-	if settled := v.model.Settled(); settled != v.settled || !v.marked {
-		v.settled, v.marked = settled, true
+	if settled := v.model.Settled(); settled != v.address.settled || !v.address.marked {
+		v.address = addressMark{settled: settled, marked: true}
 		mark := "pending"
 		if settled {
 			mark = "settled"
@@ -141,7 +131,7 @@ func (v *Viewer) st() viewstate.State {
 // the record batch shown.
 func (v *Viewer) inspected() (t inspectTarget, ok bool) {
 	in := v.st().Inspector
-	if in == nil || v.file == nil {
+	if in == nil || v.opened.file == nil {
 		return t, false
 	}
 	for i, f := range v.shown().Fields() {

@@ -32,7 +32,7 @@ func (v *Viewer) OnInit() {
 		return
 	}
 	if name := boot.Call("queued"); name.Type() == app.TypeString {
-		v.state, v.loading = stateLoading, name.String()
+		v.status.state, v.status.loading = stateLoading, name.String()
 	}
 }
 
@@ -67,6 +67,6 @@ func (v *Viewer) takeBooted(ctx app.Context) {
 
 // openBooted opens a file web/boot.js took.
 func (v *Viewer) openBooted(ctx app.Context, f app.Value) {
-	v.state, v.loading = stateLoading, f.Get("name").String()
+	v.status.state, v.status.loading = stateLoading, f.Get("name").String()
 	readFile(ctx, f)
 }

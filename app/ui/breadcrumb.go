@@ -4,13 +4,9 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// actionCrumb asks the Viewer to show the level a breadcrumb names (value:
-// int, 0 for the file, k for the k-th nested record batch).
-const actionCrumb = "tv/crumb"
-
 // Breadcrumb is the way back out of nested record batches: the file, then
 // each nested batch opened ("runs, row 0: sunny"), the last one the batch
-// shown. A crumb before the last shows its level again.
+// shown. A crumb before the last shows its level again (actionCrumb).
 type Breadcrumb struct {
 	app.Compo
 	Levels []string // the file's name, then one label per nested batch
@@ -27,7 +23,7 @@ func (b *Breadcrumb) Render() app.UI {
 				}
 				return app.Li().Body(
 					app.Button().Type("button").Class("link").Attr("data-level", k).Text(b.Levels[k]).
-						OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(actionCrumb, k) }),
+						OnClick(func(ctx app.Context, e app.Event) { actionCrumb.send(ctx, k) }),
 				)
 			}),
 		),

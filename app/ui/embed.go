@@ -58,7 +58,7 @@ func (v *Viewer) handleMessages(ctx app.Context) {
 			blob = win.Get("Blob").New([]any{blob})
 		}
 		if blob.Truthy() {
-			ctx.NewActionWithValue(actionOpen, blobSource(name, blob))
+			actionOpen.send(ctx, blobSource(name, blob))
 		}
 		return nil
 	})

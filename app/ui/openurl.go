@@ -12,6 +12,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/remote"
 )
@@ -20,22 +21,15 @@ import (
 // that does not honour HTTP Range (the browser keeps it as a Blob).
 const DownloadLimit = 2 << 30
 
-var errTooBig = errors.New("too big to download whole")
-
-// Actions of files by URL.
-const (
-	actionOpenURL  = "tv/open-url" // value: the address as typed or in ?url=
-	actionProgress = "tv/progress" // value: *progress of the download under way
-	actionChanged  = "tv/changed"  // value: the error (the file changed on the server)
-)
-
 // openURL opens the file at raw (absolute or relative to the page): by
 // HTTP Range requests when the server honours them, else by one streaming
-// download (progress, Cancel, at most DownloadLimit bytes).
+// download (progress, Cancel, at most DownloadLimit bytes). The source it
+// fetches comes back as actionOpen with this open's number, which open
+// drops when another file was asked for meanwhile.
 func (v *Viewer) openURL(ctx app.Context, raw string) {
 	u, err := remote.CheckURL(raw, app.Window().URL().String())
 	if err != nil {
-		v.state, v.loading, v.errText = stateError, raw, err.Error()
+		v.status.failedOn(raw, err.Error())
 		ctx.Update()
 		return
 	}
@@ -43,101 +37,118 @@ func (v *Viewer) openURL(ctx app.Context, raw string) {
 	v.stopIndexing()
 	v.opens++
 	gen := v.opens
-	v.state, v.loading, v.errText = stateLoading, name, ""
+	v.status.reading(name)
 	octx, cancel := context.WithCancel(context.Background())
-	v.cancel, v.task = cancel, "download"
+	v.work.task, v.work.cancel = taskDownload, cancel
 	ctx.Update()
-	fail := func(err error) {
-		ctx.Dispatch(func(ctx app.Context) {
-			if gen != v.opens {
-				return
-			}
-			v.progress, v.cancel = nil, nil
-			if errors.Is(err, context.Canceled) {
-				v.state, v.errText = stateError, "the download was cancelled"
-				return
-			}
-			v.state, v.errText = stateError, err.Error()
-		})
-	}
+	fail := v.urlFailed(ctx, gen)
 	ctx.Async(func() {
 		defer func() { // a bug here must not take the page down
 			if p := recover(); p != nil {
 				fail(fmt.Errorf("tensorview failed opening %s: %v", addr, p))
 			}
 		}()
-		r, resp, err := remote.Open(octx, jsFetcher{}, addr, remote.Options{})
-		switch {
-		case errors.Is(err, remote.ErrNoRange):
-			blob, err := v.download(ctx, octx, name, addr, resp)
-			if err != nil {
-				fail(err)
-				return
-			}
-			src := blobSource(name, blob)
-			src.URL, src.gen = addr, gen
-			ctx.NewActionWithValue(actionOpen, src)
-		case err != nil:
-			fail(err)
-		default:
-			watched := &changeWatch{r: r, onChange: func(err error) { ctx.NewActionWithValue(actionChanged, err.Error()) }}
-			ctx.NewActionWithValue(actionOpen, source{Name: name, Size: r.Size(), Reader: watched, URL: addr, Close: r.Close, gen: gen})
-		}
+		v.fetchURL(ctx, octx, gen, name, addr, fail)
 	})
 }
 
-// download reads a whole file from a server that ignored the Range header,
-// showing its progress.
-func (v *Viewer) download(ctx app.Context, octx context.Context, name, addr string, resp *remote.Response) (app.Value, error) {
-	body, ok := resp.Body.(*jsBody)
-	if !ok {
-		resp.Body.Close()
-		return app.Null(), fmt.Errorf("cannot download %s", addr)
+// urlFailed is how open number gen, of a file by URL, fails (called from
+// any goroutine): the page says why, unless another open overtook it.
+func (v *Viewer) urlFailed(ctx app.Context, gen int) func(error) {
+	return func(err error) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if gen != v.opens {
+				return
+			}
+			v.work.progress, v.work.cancel = nil, nil
+			if errors.Is(err, context.Canceled) {
+				v.status.failed("the download was cancelled")
+				return
+			}
+			v.status.failed(err.Error())
+		})
 	}
-	tooBig := func() error {
-		size := "more than " + decode.HumanBytes(DownloadLimit)
-		if resp.ContentLength > 0 {
-			size = decode.HumanBytes(resp.ContentLength)
+}
+
+// fetchURL probes the file at addr, then sends actionOpen with a source
+// over HTTP Range, or with the Blob of a whole download when the server
+// ignores Range. It blocks: run it in ctx.Async.
+func (v *Viewer) fetchURL(ctx app.Context, octx context.Context, gen int, name, addr string, fail func(error)) {
+	r, resp, err := remote.Open(octx, browser.Fetcher{}, addr, remote.Options{})
+	switch {
+	case errors.Is(err, remote.ErrNoRange):
+		blob, err := v.download(ctx, octx, name, addr, resp)
+		if err != nil {
+			fail(err)
+			return
 		}
-		return fmt.Errorf("the server of %s does not honour HTTP Range requests, so the file would have to be downloaded whole, "+
-			"and it is %s: more than the %s tensorview downloads. Serve it from a host that honours Range "+
-			"(GitHub Pages, S3, nginx, Apache, Caddy do), or download it and open it from disk", addr, size, decode.HumanBytes(DownloadLimit))
+		src := blobSource(name, blob)
+		src.URL, src.gen = addr, gen
+		actionOpen.send(ctx, src)
+	case err != nil:
+		fail(err)
+	default:
+		watched := &changeWatch{r: r, onChange: func(err error) { actionChanged.send(ctx, err.Error()) }}
+		actionOpen.send(ctx, source{Name: name, Size: r.Size(), Reader: watched, URL: addr, Close: r.Close, gen: gen})
 	}
+}
+
+// download reads a whole file from a server that ignored the Range header,
+// showing its progress. It blocks: run it in ctx.Async.
+func (v *Viewer) download(ctx app.Context, octx context.Context, name, addr string, resp *remote.Response) (app.Value, error) {
 	if resp.ContentLength > DownloadLimit {
-		body.Close()
-		return app.Null(), tooBig()
+		resp.Body.Close()
+		return app.Null(), tooBig(addr, resp.ContentLength)
 	}
 	label := "Downloading " + name + " whole (the server does not honour HTTP Range)"
-	ctx.NewActionWithValue(actionProgress, &progress{Label: label, Total: max(resp.ContentLength, 0)})
-	// The bar shows the bytes received every 100 ms while they change, so
-	// a download that stalls shows how far it got.
-	var got atomic.Int64
+	actionProgress.send(ctx, &progress{Label: label, Total: max(resp.ContentLength, 0)})
+	var got atomic.Int64 // bytes received, stored by the download
 	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		shown := int64(0)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				if done := got.Load(); done != shown {
-					shown = done
-					ctx.NewActionWithValue(actionProgress, &progress{Label: label, Done: done, Total: max(resp.ContentLength, done)})
-				}
-			}
-		}
-	}()
-	blob, err := body.download(DownloadLimit, got.Store)
-	if errors.Is(err, errTooBig) {
-		return app.Null(), tooBig()
+	defer close(stop) // ends reportDownload
+	go reportDownload(ctx, label, resp.ContentLength, &got, stop)
+	blob, err := browser.Download(resp, DownloadLimit, got.Store)
+	if errors.Is(err, browser.ErrTooBig) {
+		return app.Null(), tooBig(addr, resp.ContentLength)
 	}
 	if err != nil && octx.Err() != nil {
 		return app.Null(), octx.Err()
 	}
 	return blob, err
+}
+
+// reportDownload shows the bytes received (got) of a download of length
+// bytes (-1: unknown) every downloadReport while they change, so a
+// download that stalls shows how far it got, until stop is closed.
+func reportDownload(ctx app.Context, label string, length int64, got *atomic.Int64, stop <-chan struct{}) {
+	tick := time.NewTicker(downloadReport)
+	defer tick.Stop()
+	shown := int64(0)
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			if done := got.Load(); done != shown {
+				shown = done
+				actionProgress.send(ctx, &progress{Label: label, Done: done, Total: max(length, done)})
+			}
+		}
+	}
+}
+
+// downloadReport is how often a download's progress bar moves at most.
+const downloadReport = 100 * time.Millisecond
+
+// tooBig is the error of a file at addr, of length bytes (≤ 0: unknown),
+// too big to be downloaded whole.
+func tooBig(addr string, length int64) error {
+	size := "more than " + decode.HumanBytes(DownloadLimit)
+	if length > 0 {
+		size = decode.HumanBytes(length)
+	}
+	return fmt.Errorf("the server of %s does not honour HTTP Range requests, so the file would have to be downloaded whole, "+
+		"and it is %s: more than the %s tensorview downloads. Serve it from a host that honours Range "+
+		"(GitHub Pages, S3, nginx, Apache, Caddy do), or download it and open it from disk", addr, size, decode.HumanBytes(DownloadLimit))
 }
 
 // changeWatch reports the first read that finds the file changed on the

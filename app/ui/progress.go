@@ -21,7 +21,7 @@ type progress struct {
 // which sends the action named OnCancel.
 type ProgressBar struct {
 	app.Compo
-	Task     string // data-task: "index", "read" or "column-stats"
+	Task     string // data-task: "index", "download", "read" or "column-stats"
 	Progress progress
 	OnCancel string
 }

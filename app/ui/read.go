@@ -4,6 +4,8 @@ import (
 	"io"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/browser"
 )
 
 // source is a file to open: a browser Blob (dropped, picked, posted or
@@ -27,36 +29,15 @@ func (s source) stop() {
 
 // blobSource is a source reading a browser Blob lazily.
 func blobSource(name string, blob app.Value) source {
-	size := int64(blob.Get("size").Float())
-	return source{Name: name, Size: size, Reader: &blobReader{blob: blob, size: size}, Blob: blob}
+	r := browser.NewBlobReader(blob)
+	return source{Name: name, Size: r.Size(), Reader: r, Blob: blob}
 }
 
 // readFile hands a browser File to the Viewer, which reads it lazily.
 func readFile(ctx app.Context, file app.Value) {
-	ctx.NewActionWithValue(actionOpen, blobSource(file.Get("name").String(), file))
+	actionOpen.send(ctx, blobSource(file.Get("name").String(), file))
 }
 
-// then calls ok with a promise's value or fail with its rejection (go-app's
-// Value.Then reports no rejection). The callbacks must not block.
-func then(promise app.Value, ok func(app.Value), fail func(reason string)) {
-	var okFn, failFn app.Func
-	release := func() {
-		okFn.Release()
-		failFn.Release()
-	}
-	okFn = app.FuncOf(func(this app.Value, args []app.Value) any {
-		defer release()
-		ok(args[0])
-		return nil
-	})
-	failFn = app.FuncOf(func(this app.Value, args []app.Value) any {
-		defer release()
-		reason := "unknown error"
-		if len(args) > 0 && args[0].Truthy() {
-			reason = args[0].Call("toString").String()
-		}
-		fail(reason)
-		return nil
-	})
-	promise.Call("then", okFn, failFn)
-}
+// then is browser.Then, for the page's own promises (the clipboard, image
+// decoding).
+var then = browser.Then

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
 )
 
@@ -22,15 +23,6 @@ const warmUpRows = 16
 // warmUpBudget is the cache budget warmUpFile is opened with: small enough
 // that its record batch is read by windows of rows, as a big file's is.
 const warmUpBudget = 16 << 10
-
-// How the warm-up ended, as the page's data-warm-up attribute says: its
-// file's view was rendered (and removed), its file did not open (nothing
-// shown), or a file was chosen before it ran.
-const (
-	warmUpDone    = "done"
-	warmUpFailed  = "failed"
-	warmUpSkipped = "skipped"
-)
 
 // WarmUp opens warmUpFile the way a dropped file is opened (from a Blob,
 // by windows of rows) and shows its facts, schema and rows, hidden
@@ -54,9 +46,7 @@ type WarmUp struct {
 // OnMount opens the file once the empty page has been painted.
 func (w *WarmUp) OnMount(ctx app.Context) {
 	afterPaint(ctx, func(ctx app.Context) {
-		u8 := app.Window().Get("Uint8Array").New(len(warmUpFile))
-		app.CopyBytesToJS(u8, warmUpFile)
-		src := blobSource("warm-up.arrow", app.Window().Get("Blob").New([]any{u8}))
+		src := blobSource("warm-up.arrow", browser.NewBlob(warmUpFile))
 		ctx.Async(func() {
 			f, err := decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: warmUpBudget})
 			if err == nil {
@@ -64,7 +54,7 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 			}
 			ctx.Dispatch(func(ctx app.Context) {
 				if err != nil {
-					ctx.NewActionWithValue(actionWarmedUp, warmUpFailed) // nothing to show
+					actionWarmedUp.send(ctx, warmUpFailed) // nothing to show
 					return
 				}
 				w.file = f
@@ -75,7 +65,7 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 				// end the warm-up) before go-app's next render, so that
 				// the rows were never rendered.
 				ctx.Defer(func(ctx app.Context) {
-					afterPaint(ctx, func(ctx app.Context) { ctx.NewActionWithValue(actionWarmedUp, warmUpDone) })
+					afterPaint(ctx, func(ctx app.Context) { actionWarmedUp.send(ctx, warmUpDone) })
 				})
 			})
 		})

@@ -9,6 +9,7 @@
 //     buffers (lengths, offsets, children; arrow-go trusts buffers read from
 //     IPC) and by arrow-go's array.ValidateFull, a panic there counting as
 //     malformed storage;
+//   - StorageCheck: that check run once per array;
 //   - ArrayString: an extension array's String, every row's ValueStr in
 //     brackets.
 package extbase

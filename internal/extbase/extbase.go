@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -178,4 +179,21 @@ func ArrayString(a arrow.Array) string {
 	}
 	b.WriteByte(']')
 	return b.String()
+}
+
+// StorageCheck remembers the result of checking an extension array's
+// storage, so that the check (CheckStorage, a pass over the buffers) runs
+// once per array whatever the number of rows read. The zero value is
+// ready to use; it must not be copied after first use (it holds a
+// sync.Once).
+type StorageCheck struct {
+	once sync.Once
+	err  error // the storage's buffers are too small (a malformed file)
+}
+
+// Do runs check the first time it is called and returns its error, then
+// and on every later call.
+func (c *StorageCheck) Do(check func() error) error {
+	c.once.Do(func() { c.err = check() })
+	return c.err
 }

@@ -1,6 +1,3 @@
-// Package httpmeter counts the body bytes an HTTP handler writes: the test
-// servers and the browser benchmark use it to tell how much of a file a
-// viewer transferred.
 package httpmeter
 
 import (

@@ -1,23 +1,3 @@
-// Package ipcverify verifies Arrow IPC flatbuffer metadata before arrow-go
-// reads it. It is tensorview's one verifier, used by app/decode (IPC files,
-// streams and Tensor messages) and app/turtle (arrow.turtle values and
-// schemas).
-//
-// arrow-go reads IPC metadata with flatbuffers' generated accessors, which
-// trust every offset and length: a footer, schema or message whose
-// flatbuffer points outside itself makes them panic or, for vector lengths,
-// allocate without bound (a fatal out-of-memory, which no recover catches).
-// Footer and Message check, before arrow-go sees them, that every table,
-// string and vector arrow-go may read lies within the bytes, following the
-// tables of Arrow's format/File.fbs (Footer, Block), Schema.fbs (Schema,
-// Field, the Type union, DictionaryEncoding, KeyValue) and Message.fbs
-// (Message, RecordBatch, DictionaryBatch, BodyCompression), and that the
-// enums and widths arrow-go indexes tables by hold values Schema.fbs
-// defines.
-//
-// flatbuf.Table (table.go) is the checked reader those are written with, exported
-// for the headers Message does not look into: app/decode reads a Tensor
-// message (Tensor.fbs) with it.
 package ipcverify
 
 import (

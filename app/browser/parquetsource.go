@@ -1,9 +1,10 @@
-package ui
+package browser
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -28,14 +29,16 @@ func parquetMemLimit(budget int64) int64 {
 	return min(max(2*budget, 512<<20), 3<<30)
 }
 
-// openParquet opens src, a Parquet file (decode.OpenReader's error wraps
-// decode.ErrParquet), in a Parquet reader's worker: it loads the reader,
-// reads the footer and opens the file with decode.OpenParquet. A Blob is
-// handed to the worker as it is; a file by URL is read through src.Reader,
-// the worker asking for its byte ranges. It returns a function that closes
-// the worker too (decode.File.Close closes it as well).
-func openParquet(ctx context.Context, src source, budget int64) (*decode.File, func(), error) {
-	w := newParquetWorker(src.Blob, src.Reader, src.Size, parquetMemLimit(budget), budget/2)
+// OpenParquet opens the Parquet file name of size bytes in a Parquet
+// reader's worker (web/parquet-worker.js, parquet-wasm): it loads the
+// reader, reads the footer and opens the file with decode.OpenParquet,
+// within the cache budget. A Blob (blob not nil) is handed to the worker
+// as it is; else the file is read through r (a file by URL), the worker
+// asking for its byte ranges. It returns a function that closes the worker
+// too (decode.File.Close closes it as well). It blocks its goroutine until
+// the worker answers: call it from ctx.Async.
+func OpenParquet(ctx context.Context, name string, blob app.Value, r io.ReaderAt, size, budget int64) (*decode.File, func(), error) {
+	w := newParquetWorker(blob, r, size, parquetMemLimit(budget), budget/2)
 	metaJSON, schema, err := w.open(ctx)
 	if err != nil {
 		w.Close()
@@ -47,7 +50,7 @@ func openParquet(ctx context.Context, src source, budget int64) (*decode.File, f
 		return nil, nil, err
 	}
 	meta := wm.decodeMeta(schema)
-	f, err := decode.OpenParquet(src.Name, src.Size, meta, &parquetSource{worker: w, meta: wm, budget: budget}, decode.Options{Budget: budget})
+	f, err := decode.OpenParquet(name, size, meta, &parquetSource{worker: w, meta: wm, budget: budget}, decode.Options{Budget: budget})
 	if err != nil {
 		w.Close()
 		return nil, nil, err

@@ -3,7 +3,7 @@
 // These tests run under GOOS=js GOARCH=wasm in Node.js (make test runs them
 // with Go's go_js_wasm_exec), whose Blob has the same slice().arrayBuffer()
 // as the browser's File.
-package ui
+package browser
 
 import (
 	"bytes"
@@ -46,12 +46,12 @@ func TestBlobReaderReadAt(t *testing.T) {
 	// io.ReaderAt's contract, checked by the standard library's own test
 	// (ReadAt at many offsets and lengths through a SectionReader).
 	small := randomBytes(3001)
-	if err := iotest.TestReader(io.NewSectionReader(&blobReader{blob: newBlob(t, small), size: int64(len(small))}, 0, int64(len(small))), small); err != nil {
+	if err := iotest.TestReader(io.NewSectionReader(&BlobReader{blob: newBlob(t, small), size: int64(len(small))}, 0, int64(len(small))), small); err != nil {
 		t.Fatal(err)
 	}
 
 	data := randomBytes(100_003)
-	r := &blobReader{blob: newBlob(t, data), size: int64(len(data))}
+	r := &BlobReader{blob: newBlob(t, data), size: int64(len(data))}
 
 	for _, c := range []struct {
 		off, n  int64
@@ -88,7 +88,7 @@ func TestBlobReaderReadAt(t *testing.T) {
 // reads a window while the index goes on in the background).
 func TestBlobReaderConcurrent(t *testing.T) {
 	data := randomBytes(1 << 20)
-	r := &blobReader{blob: newBlob(t, data), size: int64(len(data))}
+	r := &BlobReader{blob: newBlob(t, data), size: int64(len(data))}
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for g := range 64 {
@@ -126,7 +126,7 @@ func TestBlobReaderRejected(t *testing.T) {
 		}))
 		return part
 	}))
-	r := &blobReader{blob: app.ValueOf(fake), size: 1000}
+	r := &BlobReader{blob: app.ValueOf(fake), size: 1000}
 	n, err := r.ReadAt(make([]byte, 10), 100)
 	if n != 0 || err == nil || !strings.Contains(err.Error(), "NotReadableError") || !strings.Contains(err.Error(), "bytes 100 to 110") {
 		t.Fatalf("ReadAt on a rejecting Blob = %d, %v; want 0 and an error naming NotReadableError and the range", n, err)
@@ -146,7 +146,7 @@ func TestBlobReaderOpensArrowFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			blob := &blobReader{blob: newBlob(t, data), size: int64(len(data))}
+			blob := &BlobReader{blob: newBlob(t, data), size: int64(len(data))}
 			got, err := decode.OpenReader(name, blob, int64(len(data)), decode.Options{SmallFile: -1})
 			if err != nil {
 				t.Fatal(err)

@@ -1,7 +1,8 @@
-package ui
+package browser
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strconv"
 
@@ -10,13 +11,13 @@ import (
 	"github.com/tensorview/tensorview/app/remote"
 )
 
-// jsFetcher is remote.Fetcher over the browser's fetch: one GET with a
+// Fetcher is remote.Fetcher over the browser's fetch: one GET with a
 // Range header (CORS-safelisted for a single range, so no preflight), the
 // body read as a stream. A rejected fetch is told apart as a CORS refusal
 // (a second, no-cors fetch of the same URL gets an answer), the browser
 // being offline, or a network error. Fetch blocks its goroutine: call it
 // from ctx.Async, never from a JavaScript callback.
-type jsFetcher struct{}
+type Fetcher struct{}
 
 type fetchResult struct {
 	resp app.Value
@@ -24,7 +25,7 @@ type fetchResult struct {
 }
 
 // Fetch implements remote.Fetcher.
-func (jsFetcher) Fetch(ctx context.Context, req remote.Request) (*remote.Response, error) {
+func (Fetcher) Fetch(ctx context.Context, req remote.Request) (*remote.Response, error) {
 	abort := app.Window().Get("AbortController").New()
 	opts := map[string]any{"signal": abort.Get("signal")}
 	if req.Head {
@@ -33,7 +34,7 @@ func (jsFetcher) Fetch(ctx context.Context, req remote.Request) (*remote.Respons
 		opts["headers"] = map[string]any{"Range": req.Header()}
 	}
 	done := make(chan fetchResult, 1)
-	then(app.Window().Call("fetch", req.URL, opts), func(resp app.Value) {
+	Then(app.Window().Call("fetch", req.URL, opts), func(resp app.Value) {
 		done <- fetchResult{resp: resp}
 	}, func(reason string) {
 		done <- fetchResult{err: reason}
@@ -83,7 +84,7 @@ func diagnose(ctx context.Context, url, reason string) error {
 	}
 	answered := make(chan bool, 1)
 	abort := app.Window().Get("AbortController").New()
-	then(app.Window().Call("fetch", url, map[string]any{"mode": "no-cors", "signal": abort.Get("signal")}), func(resp app.Value) {
+	Then(app.Window().Call("fetch", url, map[string]any{"mode": "no-cors", "signal": abort.Get("signal")}), func(resp app.Value) {
 		abort.Call("abort") // only whether it answers matters
 		answered <- true
 	}, func(string) { answered <- false })
@@ -118,7 +119,7 @@ type chunkResult struct {
 // next waits for the stream's next chunk.
 func (b *jsBody) next() (app.Value, bool, error) {
 	res := make(chan chunkResult, 1)
-	then(b.reader.Call("read"), func(r app.Value) {
+	Then(b.reader.Call("read"), func(r app.Value) {
 		res <- chunkResult{value: r.Get("value"), done: r.Get("done").Bool()}
 	}, func(reason string) { res <- chunkResult{err: reason} })
 	select {
@@ -164,9 +165,23 @@ func (b *jsBody) Close() error {
 	return nil
 }
 
-// download reads the rest of the body into a browser Blob without copying
-// it into Go memory, calling progress after each chunk, and fails with
-// errTooBig past limit bytes.
+// ErrTooBig is Download's error for a body longer than its limit.
+var ErrTooBig = errors.New("too big to download whole")
+
+// Download reads the rest of resp's body (a response of Fetcher) into a
+// browser Blob without copying it into Go memory, calling progress with the
+// bytes received after each chunk, and fails with ErrTooBig past limit
+// bytes. It blocks its goroutine, as Fetch does.
+func Download(resp *remote.Response, limit int64, progress func(done int64)) (app.Value, error) {
+	body, ok := resp.Body.(*jsBody)
+	if !ok {
+		resp.Body.Close()
+		return app.Null(), errors.New("the response is not one of the browser's fetch")
+	}
+	return body.download(limit, progress)
+}
+
+// download is Download of b.
 func (b *jsBody) download(limit int64, progress func(done int64)) (app.Value, error) {
 	chunks := app.Window().Get("Array").New()
 	var got int64
@@ -181,7 +196,7 @@ func (b *jsBody) download(limit int64, progress func(done int64)) (app.Value, er
 		got += int64(v.Length())
 		if got > limit {
 			b.Close()
-			return app.Null(), errTooBig
+			return app.Null(), ErrTooBig
 		}
 		chunks.Call("push", v)
 		progress(got)

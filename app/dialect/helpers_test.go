@@ -9,9 +9,44 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
+
+// extField is a field of an unregistered extension type as arrow-go reads
+// it: the storage type, with the name and metadata in the field metadata.
+func extField(name string, storage arrow.DataType, ext, meta string) arrow.Field {
+	return arrow.Field{Name: name, Type: storage, Nullable: true,
+		Metadata: arrow.NewMetadata([]string{ExtensionNameKey, ExtensionMetadataKey}, []string{ext, meta})}
+}
+
+func detect(f arrow.Field) (*Column, error) { return Detect(NewInput(f, arrow.Metadata{})) }
+
+var (
+	f32         = arrow.PrimitiveTypes.Float32
+	i64         = arrow.PrimitiveTypes.Int64
+	listF32     = arrow.ListOf(f32)
+	largeF32    = arrow.LargeListOf(f32)
+	rayVarF32   = arrow.StructOf(arrow.Field{Name: "data", Type: largeF32, Nullable: true}, arrow.Field{Name: "shape", Type: arrow.ListOf(i64), Nullable: true})
+	hf2F32      = arrow.ListOf(arrow.ListOf(f32))
+	rayPickle22 = string([]byte{0x80, 5, 0x95, 7, 0, 0, 0, 0, 0, 0, 0, 'K', 2, 'K', 2, 0x86, 0x94, '.'})
+)
+
+func deepFSL(n int) arrow.DataType {
+	var dt arrow.DataType = arrow.PrimitiveTypes.Uint8
+	for i := 0; i < n; i++ {
+		dt = arrow.FixedSizeListOf(1, dt)
+	}
+	return dt
+}
+
+func float32s(vals ...float32) *array.Float32 {
+	b := array.NewFloat32Builder(memory.DefaultAllocator)
+	defer b.Release()
+	b.AppendValues(vals, nil)
+	return b.NewFloat32Array()
+}
 
 // dlReadFile reads every record batch of an Arrow IPC file with arrow-go's
 // reader.

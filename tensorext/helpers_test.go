@@ -1,6 +1,6 @@
 package tensorext
 
-// Helpers of the conversion tests.
+// Helpers shared by the tests.
 
 import (
 	"fmt"
@@ -155,4 +155,51 @@ func convElemStr(a arrow.Array, pos int) string {
 		return "null"
 	}
 	return a.ValueStr(pos)
+}
+
+func seq(from, n int) []int32 {
+	v := make([]int32, n)
+	for i := range v {
+		v[i] = int32(from + i)
+	}
+	return v
+}
+
+// logicalValues collects a tensor's values in logical row-major order.
+func logicalValues(t *testing.T, tt Tensor) []string {
+	t.Helper()
+	var out []string
+	tt.Logical().Positions(func(pos int) bool {
+		out = append(out, tt.ValueStr(pos))
+		return true
+	})
+	return out
+}
+
+func strs(v ...int) []string {
+	out := make([]string, len(v))
+	for i, x := range v {
+		out[i] = fmt.Sprint(x)
+	}
+	return out
+}
+
+// transpose is an independent reference: numpy.transpose of a row-major
+// array of the given shape by perm, flattened.
+func transpose(vals []int, shape, perm []int) []int {
+	out := []int{}
+	lshape := make([]int, len(perm))
+	for i, p := range perm {
+		lshape[i] = shape[p]
+	}
+	for a := 0; a < lshape[0]; a++ {
+		for b := 0; b < lshape[1]; b++ {
+			for c := 0; c < lshape[2]; c++ {
+				phys := make([]int, 3)
+				phys[perm[0]], phys[perm[1]], phys[perm[2]] = a, b, c
+				out = append(out, vals[(phys[0]*shape[1]+phys[1])*shape[2]+phys[2]])
+			}
+		}
+	}
+	return out
 }

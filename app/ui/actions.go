@@ -1,0 +1,190 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/viewstate"
+)
+
+// action is a go-app action whose value is a T: send and handle are its two
+// ends, and handle is the one place the value's type is checked.
+type action[T any] string
+
+// send sends the action with its value.
+func (a action[T]) send(ctx app.Context, v T) {
+	ctx.NewActionWithValue(string(a), v)
+}
+
+// handle registers h for the action (handler).
+func (a action[T]) handle(ctx app.Context, h func(app.Context, T)) {
+	ctx.Handle(string(a), a.handler(h))
+}
+
+// handler is h as the action's go-app handler: a value that is not a T (a
+// sender that does not use send) is dropped, and logged.
+func (a action[T]) handler(h func(app.Context, T)) app.ActionHandler {
+	return func(ctx app.Context, act app.Action) {
+		v, ok := act.Value.(T)
+		if !ok {
+			app.Logf("tensorview: action %s carries a %T, not a %T", string(a), act.Value, v)
+			return
+		}
+		h(ctx, v)
+	}
+}
+
+// on registers h for the action name, which carries no value.
+func on(ctx app.Context, name string, h func(app.Context)) {
+	ctx.Handle(name, func(ctx app.Context, _ app.Action) { h(ctx) })
+}
+
+// Actions the components send to the Viewer. The names other files send
+// with ctx.NewActionWithValue (actionInspect, actionNested, actionFirstRow,
+// actionInspectState) stay strings; handleActions types them.
+const (
+	actionOpen     action[source]       = "tv/open"      // a file to open
+	actionWarmedUp action[warmUpResult] = "tv/warmed-up" // how the warm-up ended (WarmUp)
+	actionOpenURL  action[string]       = "tv/open-url"  // the address as typed or in ?url=
+	actionProgress action[*progress]    = "tv/progress"  // the download under way
+	actionChanged  action[string]       = "tv/changed"   // the error: the file changed on the server
+	actionCrumb    action[int]          = "tv/crumb"     // the level a breadcrumb names: 0 the file, k the k-th nested record batch
+
+	actionCancel     = "tv/cancel"      // no value: stop indexing
+	actionCancelRead = "tv/cancel-read" // no value: stop the record batch reads under way (RowsTable)
+	actionReadAgain  = "tv/read-again"  // no value: read the cancelled rows in view again (RowsTable)
+	actionNested     = "tv/nested"      // value: inspectTarget, a nested record batch cell to open
+)
+
+// handleActions registers the Viewer's action handlers. They do not
+// re-render by themselves: each ends with Update, or says why not.
+func (v *Viewer) handleActions(ctx app.Context) {
+	actionOpen.handle(ctx, v.open)
+	actionWarmedUp.handle(ctx, v.onWarmedUp)
+	actionOpenURL.handle(ctx, v.openURL)
+	actionProgress.handle(ctx, v.onProgress)
+	actionChanged.handle(ctx, v.onChanged)
+	on(ctx, actionCancel, v.onCancel)
+	action[inspectTarget](actionInspect).handle(ctx, v.onInspect)
+	action[inspectTarget](actionNested).handle(ctx, v.onNested)
+	actionCrumb.handle(ctx, v.onCrumb)
+	on(ctx, actionCloseInspect, v.onCloseInspect)
+	action[int64](actionFirstRow).handle(ctx, v.onFirstRow)
+	action[*viewstate.Inspector](actionInspectState).handle(ctx, v.onInspectState)
+}
+
+// onWarmedUp keeps how the warm-up ended, unless a file was opened first.
+func (v *Viewer) onWarmedUp(ctx app.Context, r warmUpResult) {
+	if v.page.warmUp == warmUpPending {
+		v.page.warmUp = r
+	}
+	ctx.Update()
+}
+
+// onProgress shows the progress of the download under way.
+func (v *Viewer) onProgress(ctx app.Context, p *progress) {
+	if v.work.cancel != nil && v.work.task == taskDownload {
+		v.work.progress = p
+		ctx.Update()
+	}
+}
+
+// onChanged stops reading a file that changed on the server, and says so.
+func (v *Viewer) onChanged(ctx app.Context, reason string) {
+	v.opened.changed = reason
+	v.stopIndexing()
+	ctx.Update()
+}
+
+// onCancel stops indexing (the progress bar's Cancel).
+func (v *Viewer) onCancel(ctx app.Context) {
+	v.stopIndexing()
+	ctx.Update()
+}
+
+// onInspect opens the inspector on a tensor cell of the batch shown.
+func (v *Viewer) onInspect(ctx app.Context, t inspectTarget) {
+	if f := v.shown(); f != nil && t.Col < len(f.Fields()) {
+		v.do(ctx, viewstate.OpenInspector{Field: f.Fields()[t.Col].Name, Row: t.Row})
+	}
+	ctx.Update()
+}
+
+// onNested shows the nested record batch of a cell of the batch shown.
+func (v *Viewer) onNested(ctx app.Context, t inspectTarget) {
+	f := v.shown()
+	field := f.Fields()[t.Col].Name
+	inner, err := f.Nested(t.Row, t.Col)
+	if err != nil {
+		v.status.errText, v.status.loading = err.Error(), nestedWhat(field, t.Row)
+		ctx.Update()
+		return
+	}
+	v.nested = append(v.nested, nestedLevel{file: inner, label: nestedLabel(field, t.Row, inner.Name), field: field, row: t.Row})
+	v.status.errText, v.startRow = "", 0
+	v.do(ctx, viewstate.SetNested{Levels: v.levels()})
+	ctx.Update()
+}
+
+// onCrumb shows level k of the breadcrumb again, closing those below it.
+func (v *Viewer) onCrumb(ctx app.Context, k int) {
+	if k >= len(v.nested) {
+		return
+	}
+	v.startRow = v.nested[k].row // back where the batch was opened from
+	v.closeNested(k)
+	v.do(ctx, viewstate.SetNested{Levels: v.levels()})
+	ctx.Update()
+}
+
+// onCloseInspect closes the inspector and gives the keyboard back to the
+// cell it was opened from.
+func (v *Viewer) onCloseInspect(ctx app.Context) {
+	t, open := v.inspected()
+	v.do(ctx, viewstate.CloseInspector{})
+	ctx.Update()
+	ctx.Defer(func(app.Context) {
+		doc := app.Window().Get("document")
+		if open {
+			if c := doc.Call("querySelector", fmt.Sprintf(`[data-row="%d"] [data-col="%d"]`, t.Row, t.Col)); c.Truthy() {
+				c.Call("focus", map[string]any{"preventScroll": true})
+				return
+			}
+		}
+		doc.Get("body").Call("focus")
+	})
+}
+
+// closeOnEscape: Escape closes the inspector wherever the focus is (the
+// dialog takes it when it opens, but a file picked or a click outside the
+// viewer can move it): a listener on the window, after the dialog's own.
+func (v *Viewer) closeOnEscape(ctx app.Context) {
+	app.Window().Call("addEventListener", "keydown", app.FuncOf(func(this app.Value, args []app.Value) any {
+		if e := args[0]; e.Get("key").String() == "Escape" && !e.Get("defaultPrevented").Bool() && v.st().Inspector != nil {
+			hideInspector()
+			ctx.Dispatch(func(ctx app.Context) {
+				if v.st().Inspector != nil {
+					ctx.NewAction(actionCloseInspect)
+				}
+			})
+		}
+		return nil
+	}))
+}
+
+// onFirstRow keeps the rows table's first row in view for the address.
+func (v *Viewer) onFirstRow(ctx app.Context, row int64) {
+	v.do(ctx, viewstate.ScrollRow{Row: row})
+	// Sent while scrolling: the page shows nothing of it but the
+	// address, so it must not re-render the viewer.
+	ctx.PreventUpdate()
+}
+
+// onInspectState keeps the inspector's settings for the address.
+func (v *Viewer) onInspectState(ctx app.Context, in *viewstate.Inspector) {
+	v.do(ctx, viewstate.InspectorChanged{Inspector: *in})
+	if !v.st().Embed {
+		ctx.PreventUpdate() // only the embedded page shows the view's link
+	}
+}

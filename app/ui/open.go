@@ -1,0 +1,257 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/browser"
+	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/viewstate"
+)
+
+// Opening a file (actionOpen, whatever it came from):
+//
+//	open            UI goroutine: claims the open, says "Reading …"
+//	└ openSource    ctx.Async: sniffs the format, opens it (Arrow, or
+//	                Parquet in parquet-wasm's worker), reads its first rows;
+//	                its result goes into a channel of one
+//	awaitOpen       UI goroutine: waits up to quickOpen for that result,
+//	                else hands the wait to a goroutine that dispatches it
+//	show            UI goroutine: shows the file, unless a newer open
+//	                overtook it (opens counts them)
+//	afterFirstFrame once the file's first frame is painted: fills the
+//	                closed schema panel, indexes the record batches
+
+// quickOpen is how long opening a file may hold the page before it shows
+// "Reading …": a file that opens sooner shows its rows in the next frame,
+// without a frame of the message in between (go-app draws a dispatch's
+// changes one frame, 8 ms, after it).
+const quickOpen = 100 * time.Millisecond
+
+// sniffLen is how many of a file's first bytes tell its format
+// (decode.Sniff).
+const sniffLen = 16
+
+// openResult is what opening a source gave: the file, or why not; src is the
+// source, whose Close closes the Parquet reader too when it opened one.
+type openResult struct {
+	f   *decode.File
+	src source
+	err error
+}
+
+// open reads a file's schema and batch locations off the UI goroutine,
+// shows it, then indexes the rest of its record batches in the background
+// with a progress bar that can be cancelled.
+func (v *Viewer) open(ctx app.Context, src source) {
+	mark("open-action")
+	gen, ok := v.claim(src)
+	if !ok {
+		src.stop() // a URL that another file overtook
+		return
+	}
+	v.stopIndexing()
+	if v.page.warmUp == warmUpPending {
+		v.page.warmUp = warmUpSkipped // the first file compiles what the warm-up would have
+	}
+	v.status.reading(src.Name)
+	// Buffered: the goroutine that opens the file never waits for the UI.
+	done := make(chan openResult, 1)
+	budget := v.budget
+	ctx.Async(func() { done <- v.openSource(ctx, gen, src, budget) })
+	v.awaitOpen(ctx, gen, done)
+	ctx.Update()
+}
+
+// claim numbers an open: a source asked for now (gen 0) overtakes any file
+// being opened; one asked for earlier (a file by URL, fetched meanwhile)
+// is dropped (ok false) when another open overtook it.
+func (v *Viewer) claim(src source) (gen int, ok bool) {
+	if src.gen == 0 {
+		v.opens++
+	} else if src.gen != v.opens {
+		return 0, false
+	}
+	return v.opens, true
+}
+
+// openSource opens src within budget: an Arrow IPC file or stream with
+// decode.OpenReader, a Parquet file (decode.Sniff of its first bytes) in
+// the Parquet reader's worker, which the page says it waits for. A small
+// first record batch is read too, so that the table shows its rows in its
+// first frame instead of a round of "loading…" (a bigger read is left to
+// the table, which shows its progress). It blocks: run it in ctx.Async.
+func (v *Viewer) openSource(ctx app.Context, gen int, src source, budget int64) openResult {
+	mark("open-start")
+	var f *decode.File
+	var err error
+	if sniff(src) == decode.Parquet {
+		ctx.Dispatch(func(ctx app.Context) {
+			if gen == v.opens && v.status.state == stateLoading {
+				v.status.phase = "Loading the Parquet reader…"
+			}
+		})
+		f, src, err = openParquet(src, budget)
+	} else {
+		f, err = decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: budget})
+	}
+	mark("opened")
+	if err == nil && f.WindowBytes(0) < decode.BigRead {
+		_ = f.Load(0)
+		mark("loaded")
+	}
+	return openResult{f, src, err}
+}
+
+// sniff is the format of src from its first bytes, "" when they cannot be
+// read or are no format (decode.OpenReader then says why).
+func sniff(src source) decode.Format {
+	head := make([]byte, min(src.Size, sniffLen))
+	if n, _ := src.Reader.ReadAt(head, 0); n < len(head) {
+		return ""
+	}
+	format, _ := decode.Sniff(head)
+	return format
+}
+
+// openParquet opens the Parquet file src in the Parquet reader's worker;
+// the source it returns closes the worker too.
+func openParquet(src source, budget int64) (*decode.File, source, error) {
+	f, closeReader, err := browser.OpenParquet(context.Background(), src.Name, src.Blob, src.Reader, src.Size, budget)
+	if err == nil {
+		src.Close = chainClose(src.Close, closeReader)
+	}
+	return f, src, err
+}
+
+// awaitOpen shows the file opened into done. It waits for it on the UI
+// goroutine (the page does not render meanwhile) for up to quickOpen; a
+// slower open is shown when it ends, by a dispatch from a goroutine that
+// waits for it, and the page says "Reading …" meanwhile.
+func (v *Viewer) awaitOpen(ctx app.Context, gen int, done <-chan openResult) {
+	select {
+	case o := <-done:
+		v.show(ctx, gen, o)
+	case <-time.After(quickOpen):
+		ctx.Async(func() {
+			o := <-done
+			ctx.Dispatch(func(ctx app.Context) { v.show(ctx, gen, o) })
+		})
+	}
+}
+
+// show makes o the file shown (or its error the page's), unless a newer
+// open overtook open number gen: then o is closed.
+func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
+	mark("show")
+	if gen != v.opens {
+		if o.f != nil {
+			o.f.Close() // another file was chosen meanwhile
+		}
+		o.src.stop()
+		return
+	}
+	v.stopIndexing()
+	v.status.phase = ""
+	if o.err != nil {
+		v.status.failed(o.err.Error())
+		o.src.stop()
+		return
+	}
+	if v.opened.file != nil {
+		v.closeNested(0)
+		v.opened.file.Close()
+	}
+	v.opened.src.stop()
+	v.opened = openedFile{file: o.f, src: o.src}
+	v.opened.rows, v.opened.exact = o.f.Rows()
+	v.status.state = stateReady
+	v.do(ctx, viewstate.FileOpened{Name: o.f.Name, URL: o.src.URL, Schema: v.page.schema, Has: fileHas(o.f)})
+	v.startRow = v.st().Row
+	v.afterFirstFrame(ctx, o.f)
+}
+
+// afterFirstFrame does what the first screen of f does not need once the
+// frame that shows it (the next one go-app renders, which runs these
+// Defers) has been painted, so that the browser paints the rows in view
+// before any of this work starts: it fills the closed schema panel, and
+// indexes f's record batches when its row count is an estimate.
+func (v *Viewer) afterFirstFrame(ctx app.Context, f *decode.File) {
+	ctx.Defer(func(ctx app.Context) {
+		afterPaint(ctx, func(ctx app.Context) {
+			if v.opened.file == f && !v.opened.panelFilled {
+				v.opened.panelFilled = true
+				ctx.Update()
+			}
+		})
+	})
+	if v.opened.exact {
+		return
+	}
+	ctx.Defer(func(ctx app.Context) {
+		afterPaint(ctx, func(ctx app.Context) {
+			if v.opened.file == f && v.work.cancel == nil {
+				v.index(ctx, f)
+				ctx.Update()
+			}
+		})
+	})
+}
+
+// indexReport is how often indexing updates its progress bar at most.
+const indexReport = 100 * time.Millisecond
+
+// index reads the remaining record batch headers of f in the background,
+// showing progress; cancelling keeps what is known (the rest estimated).
+func (v *Viewer) index(ctx app.Context, f *decode.File) {
+	ictx, cancel := context.WithCancel(context.Background())
+	v.work = work{task: taskIndex, cancel: cancel, progress: &progress{Label: "Indexing record batches", Total: f.Size}}
+	last := time.Now() // touched by the indexing goroutine only
+	ctx.Async(func() {
+		err := f.Index(ictx, func(done, total int64) {
+			if time.Since(last) < indexReport {
+				return
+			}
+			last = time.Now()
+			ctx.Dispatch(func(app.Context) {
+				if v.opened.file == f && v.work.progress != nil {
+					v.opened.rows, v.opened.exact = f.Rows()
+					v.work.progress = &progress{Label: v.work.progress.Label, Done: done, Total: total, Rows: v.opened.rows}
+				}
+			})
+		})
+		ctx.Dispatch(func(app.Context) {
+			if v.opened.file != f {
+				return
+			}
+			v.work.progress, v.work.cancel = nil, nil
+			v.opened.rows, v.opened.exact = f.Rows()
+			if err != nil && !errors.Is(err, context.Canceled) {
+				f.AddWarning("indexing stopped: " + err.Error())
+			}
+		})
+	})
+}
+
+// stopIndexing cancels the work under way, if any, and removes its bar.
+func (v *Viewer) stopIndexing() {
+	if v.work.cancel != nil {
+		v.work.cancel()
+	}
+	v.work = work{}
+}
+
+// chainClose is a source's Close that runs first, then then (either may be nil).
+func chainClose(first, then func()) func() {
+	return func() {
+		if first != nil {
+			first()
+		}
+		if then != nil {
+			then()
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/viewstate"
+)
+
+// Render draws the page. go-app matches children by position: everything
+// that comes and goes lives inside fixed containers, so the file view
+// keeps its place (and its scroll position) when a message shows.
+func (v *Viewer) Render() app.UI {
+	state := v.status.state.drawn()
+	view := v.st()
+	target, inspecting := v.inspected()
+	return app.Div().Class("viewer").Attr("data-state", state.String()).Attr("data-embed", view.Embed).
+		Attr("data-ready", v.page.mounted).Attr("data-warm-up", v.page.warmUp.String()).
+		OnDragEnter(v.onDragOver).OnDragOver(v.onDragOver).OnDragLeave(v.onDragLeave).OnDrop(v.onDrop).
+		OnKeyDown(v.onKeyDown).
+		Body(
+			v.topBar(view),
+			app.Div().Class("messages").Body(
+				app.If(v.page.update, v.updateNote),
+			),
+			// With no file, the drop zone and the samples, centred.
+			app.Div().Class("start").Body(
+				app.If(v.opened.file == nil, func() app.UI { return &DropZone{Over: v.page.over, Starting: app.IsServer} }),
+				app.If(v.opened.file == nil, typeSpecimen),
+				app.If(v.page.mounted && v.opened.file == nil && state == stateEmpty && v.page.warmUp == warmUpPending, func() app.UI { return &WarmUp{} }),
+			),
+			app.Div().Class("messages").Body(
+				app.If(v.status.loadingText() != "", func() app.UI {
+					return app.P().Class("loading").Attr("aria-live", "polite").Text(v.status.loadingText())
+				}),
+				app.If(v.status.errText != "", v.openAlert),
+			),
+			app.Div().Class("messages").Body(
+				app.If(v.opened.changed != "", v.changedAlert),
+			),
+			app.Div().Class("messages").Body(
+				app.If(v.work.progress != nil, func() app.UI {
+					return &ProgressBar{Task: v.work.task.String(), Progress: *v.work.progress, OnCancel: actionCancel}
+				}),
+			),
+			app.If(v.opened.file != nil, func() app.UI { return v.fileView(view) }),
+			app.If(inspecting, func() app.UI {
+				return &Inspector{File: v.shown(), Col: target.Col, Row: target.Row, Restore: view.Inspector}
+			}),
+		)
+}
+
+// topBar is the top bar: with a file, one line of name, Open file…, the
+// file's facts and the schema button. The file's items come and go
+// together, before the theme button (go-app matches children by
+// position).
+func (v *Viewer) topBar(view viewstate.State) app.UI {
+	return app.Header().Class("top").Body(
+		app.H1().Class("brand").Text("tensorview"),
+		app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
+		app.IfSlice(v.opened.file != nil, func() []app.UI {
+			f := v.opened.file
+			return []app.UI{
+				&DropZone{Compact: true, Over: v.page.over},
+				&URLForm{Compact: true},
+				&FileInfo{File: f, Rows: v.opened.rows, Exact: v.opened.exact, Batches: f.NumBatches()},
+				app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
+					Aria("expanded", view.Schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
+				app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
+					Title("Copy a link to this view").Text("Copy link").OnClick(v.copyLink),
+				app.Span().Class("note").Attr("data-role", "note").Attr("aria-live", "polite").Text(v.note),
+				app.A().Class("open-full").Attr("data-role", "open-full").Href(v.fullLink()).Target("_blank").Rel("noopener").
+					Text("Open in tensorview ↗"),
+			}
+		}),
+		&ThemeToggle{},
+	)
+}
+
+// updateNote offers the reload to a newer build.
+func (v *Viewer) updateNote() app.UI {
+	return app.P().Class("update").Attr("data-role", "update").Attr("aria-live", "polite").Body(
+		app.Text("A new version of tensorview is ready. "),
+		app.Button().Type("button").Class("link").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+	)
+}
+
+// openAlert says why the file asked for could not be opened.
+func (v *Viewer) openAlert() app.UI {
+	return app.Div().Class("alert").Role("alert").Body(
+		app.Strong().Text(v.status.alertTitle()),
+		app.Span().Text(v.status.errText),
+		app.If(v.opened.file != nil, func() app.UI {
+			return app.Span().Text(" Still showing " + v.opened.file.Name + ".")
+		}),
+	)
+}
+
+// changedAlert says the file changed on the server while being read, and
+// offers to open it again.
+func (v *Viewer) changedAlert() app.UI {
+	return app.Div().Class("alert").Role("alert").Attr("data-role", "changed").Body(
+		app.Strong().Text("Stopped reading. "),
+		app.Span().Text(v.opened.changed+": what is shown may mix two versions. "),
+		app.Button().Type("button").Class("link").Attr("data-action", "reopen").Text("Open it again").
+			OnClick(func(ctx app.Context, e app.Event) { actionOpenURL.send(ctx, v.opened.src.URL) }),
+	)
+}
+
+// fileView is the file shown: its warnings, the breadcrumb of nested
+// batches, the schema panel and the rows.
+func (v *Viewer) fileView(view viewstate.State) app.UI {
+	shown := v.shown()
+	filled := view.Schema || v.opened.panelFilled
+	rows := v.opened.rows
+	if shown != v.opened.file {
+		rows, _ = shown.Rows()
+	}
+	return app.Div().Class("file").Body(
+		&FileWarnings{File: v.opened.file, Count: len(v.opened.file.Warnings())},
+		app.Div().Class("nesting").Body(
+			app.If(len(v.nested) > 0, func() app.UI { return &Breadcrumb{Levels: v.crumbs()} }),
+		),
+		// In the page whether open or not (display: none when closed), so
+		// its hooks stay readable; closed, its content comes after the
+		// file's first frame (data-filled: true from then on), which it is
+		// not part of.
+		app.Aside().ID("schema-panel").Class(panelClass(view.Schema)).Attr("data-role", "schema-panel").Attr("data-filled", filled).Body(
+			app.Button().Type("button").Class("close").Attr("data-action", "close-schema").Aria("label", "Close the schema").
+				Text("×").OnClick(v.toggleSchema),
+			app.If(filled && len(shown.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: shown.Metadata} }),
+			app.If(filled, func() app.UI { return &SchemaTable{Fields: shown.Fields()} }),
+		),
+		&RowsTable{File: shown, Rows: rows, Start: v.startRow},
+	)
+}

@@ -1,0 +1,38 @@
+// A minimal PNG encoder for the generators (PNG specification: 8-bit RGB,
+// colour type 2, filter 0, one IDAT chunk), so that every pixel of a test
+// image is known.
+import { deflateSync } from 'node:zlib';
+
+// CRC-32 (ISO 3309, as PNG chunks use it).
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+const crc32 = (bytes) => {
+  let c = 0xffffffff;
+  for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+};
+const be32 = (v) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
+const chunk = (type, data) => {
+  const td = [...Buffer.from(type, 'latin1'), ...data];
+  return [...be32(data.length), ...td, ...be32(crc32(td))];
+};
+const file = (w, h, idat) => Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10,
+  ...chunk('IHDR', [...be32(w), ...be32(h), 8, 2, 0, 0, 0]),
+  ...chunk('IDAT', [...idat]), ...chunk('IEND', [])]);
+
+// png encodes a w×h RGB image whose pixel (y, x) is rgb[3(yw+x)…+2].
+export function png(w, h, rgb) {
+  const raw = [];
+  for (let y = 0; y < h; y++) {
+    raw.push(0);
+    for (let x = 0; x < w * 3; x++) raw.push(rgb[y * w * 3 + x]);
+  }
+  return file(w, h, deflateSync(Uint8Array.from(raw), { level: 9 }));
+}
+
+// pngHeaderOnly is a valid PNG header declaring w×h RGB pixels with one
+// empty IDAT: an image bomb a reader must refuse before decoding.
+export const pngHeaderOnly = (w, h) => file(w, h, deflateSync(Uint8Array.from([0])));
