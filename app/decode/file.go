@@ -133,8 +133,8 @@ func (f *File) describe() {
 }
 
 // HasPreviews reports whether a column of the file has previews: a tensor
-// column (FieldInfo.Tensor) or one of encoded images (FieldInfo.Images). It is
-// Fields' answer without copying them (a table asks it for every row
+// column (FieldInfo.Tensor) or one of encoded images (FieldInfo.Images).
+// It is Fields' answer without copying them (a table asks it for every row
 // height).
 func (f *File) HasPreviews() bool {
 	for _, fld := range f.fields {

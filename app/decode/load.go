@@ -89,10 +89,11 @@ func (f *File) Forget(s WindowState) int {
 // or for a batch larger than a quarter of the budget only a window of rows
 // around it (just those bytes of its buffers). A row window is loaded
 // once: a caller asking while it loads waits for that load, and one asking
-// after it failed gets the same error (until Forget(Failed)). The error says why the rows cannot be
-// read: no row (yet: not indexed so far), a batch that needs more memory
-// than the budget (wrapping ErrTooLarge), corrupt data (arrow-go's words or
-// this package's checks), a closed file, or a panic (wrapping ErrPanic).
+// after it failed gets the same error (until Forget(Failed)). The error
+// says why the rows cannot be read: no row (yet: not indexed so far), a
+// batch that needs more memory than the budget (wrapping ErrTooLarge),
+// corrupt data (arrow-go's words or this package's checks), a closed file,
+// or a panic (wrapping ErrPanic).
 func (f *File) Load(row int64) error {
 	_, _, err := f.rowData(context.Background(), row)
 	return err
@@ -103,8 +104,7 @@ func (f *File) Load(row int64) error {
 // between pieces once ctx is done, with an error wrapping ErrCanceled;
 // nothing of them is cached then (the window is Cancelled), and the next
 // call reads the window again. Waiting for another caller's load of the
-// window stops too when ctx is
-// done, with ErrCanceled.
+// window stops too when ctx is done, with ErrCanceled.
 func (f *File) LoadContext(ctx context.Context, row int64) error {
 	_, _, err := f.rowData(ctx, row)
 	return err
