@@ -15,8 +15,8 @@ const (
 	Unread    WindowState = iota // neither cached nor being loaded: never asked for, evicted, or forgotten (File.Forget)
 	Loading                      // a load is under way; whoever asks waits for it
 	Loaded                       // in the cache
-	Failed                       // its load failed: asking again returns that error, reading nothing
-	Cancelled                    // its last load was cancelled: asking again loads it again
+	Failed                       // its load failed: asking again returns that error, reading nothing (until File.Forget)
+	Cancelled                    // its last load was cancelled: asking again loads it again (a table asks File.Forget first)
 )
 
 // String names the state: "unread", "loading", "loaded", "failed" or

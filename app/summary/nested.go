@@ -22,7 +22,7 @@ type Nested struct {
 	Label   string
 	Rows    int64 // the inner batch's rows
 	Columns int   // the declared schema's fields
-	Bytes   int   // the value's size
+	Bytes   int   // the value's size in bytes (its IPC stream)
 }
 
 // nestedCell opens v, the nested record batch in row v.Index of the turtle
