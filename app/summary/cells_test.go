@@ -56,7 +56,7 @@ func TestStructValueStrNonFinite(t *testing.T) {
 
 // testFile opens testdata/name as the page opens a dropped file: read
 // lazily through an io.ReaderAt.
-func testFile(t *testing.T, name string) *decode.File {
+func testFile(t testing.TB, name string) *decode.File {
 	t.Helper()
 	r, err := os.Open(filepath.Join("..", "..", "testdata", name))
 	if err != nil {
@@ -129,5 +129,26 @@ func TestTruncate(t *testing.T) {
 	long := strings.Repeat("x", MaxTextLen+1)
 	if got := truncate(long); got != long[:MaxTextLen]+"…" {
 		t.Errorf("truncate of %d characters: %d bytes", len(long), len(got))
+	}
+}
+
+// BenchmarkRowCells summarises the cells of 12 rows of image tensors
+// (testdata/js_images.arrow: uint8 and float32 pictures, ids), previews at
+// 64×64 device pixels, as the table does for the rows coming into view.
+func BenchmarkRowCells(b *testing.B) {
+	f := testFile(b, "js_images.arrow")
+	rows, _ := f.Rows()
+	columns := len(f.Fields())
+	b.ReportAllocs()
+	row := int64(0)
+	for b.Loop() {
+		for k := int64(0); k < 12; k++ {
+			for c := range columns {
+				if cell := In(f, (row+k)%rows, c, 64, 64); cell.Err != "" {
+					b.Fatal(cell.Err)
+				}
+			}
+		}
+		row += 5
 	}
 }

@@ -237,7 +237,13 @@ func (r *RowsTable) fetch(ctx app.Context) {
 		asked[key] = true
 		loads.Add(1)
 		ctx.Async(func() {
-			_ = f.LoadContext(lctx, row) // how it ended, the file says (WindowState)
+			// How it ended, the file says (WindowState).
+			if err := f.LoadContext(lctx, row); err != nil && lctx.Err() != nil && f.WindowState(row) == decode.Loading {
+				// Cancel stopped this wait, not the load waited for
+				// (another caller's, such as the inspector's column
+				// statistics): redraw when that load ends.
+				_ = f.LoadContext(context.Background(), row)
+			}
 			loads.Add(-1)
 			ctx.Update() // the table redraws its rows from the file's state
 		})
