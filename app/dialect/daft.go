@@ -32,7 +32,7 @@ const MaxDaftDims = 64
 // daftImageDims are the dim names given to Daft images, whose pixels are stored
 // row-major as height × width × channel (Daft's image arrays hold the
 // interleaved buffers of the Rust image crate: src/daft-core/src/array/
-// image_array.rs, src/daft-image), so that package layout finds the picture.
+// image_array.rs, src/daft-image), so that package picture finds the picture.
 var daftImageDims = []string{"height", "width", "channel"}
 
 // daftMode is one of Daft's image modes (ImageMode in

@@ -8,7 +8,7 @@
 //     decoded size (DecodedBytes), the memory (PeakBytes) and time
 //     (EstimatedDecode) a decode costs.
 //   - Decode: a height×width×channel uint8 tensorext.Tensor (DimNames, so
-//     package layout finds the picture) over one *array.Uint8.
+//     package picture finds the picture) over one *array.Uint8.
 //   - DecodePreview: a thumbnail of at most maxSide pixels a side (area
 //     filter; colour JPEGs and lossy WebPs are averaged plane by plane in
 //     YCbCr), without building the full-size tensor.

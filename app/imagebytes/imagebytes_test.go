@@ -20,7 +20,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/tensorview/tensorview/app/layout"
+	"github.com/tensorview/tensorview/app/picture"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -228,8 +228,8 @@ func TestDecodePNG(t *testing.T) {
 	if got := pixels(t, ten, 2, 3, 1); !slices.Equal(got, []byte{0, 1, 2, 128, 254, 255}) {
 		t.Errorf("gray: %v", got)
 	}
-	if l, ok := layout.Detect(ten.LogicalShape(), ten.LogicalDimNames(), ten.ValueType()); !ok || l != (layout.Layout{H: 0, W: 1, Channel: 2, Preview: true}) {
-		t.Errorf("layout.Detect = %+v %v, want H 0, W 1, Channel 2, Preview", l, ok)
+	if l, ok := picture.Find(ten.LogicalShape(), ten.LogicalDimNames(), ten.ValueType()); !ok || l != (picture.Axes{H: 0, W: 1, Channel: 2, Preview: true}) {
+		t.Errorf("picture.Find = %+v %v, want H 0, W 1, Channel 2, Preview", l, ok)
 	}
 
 	// 16-bit gray: the high byte.

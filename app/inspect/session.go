@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/tensorview/tensorview/app/layout"
+	"github.com/tensorview/tensorview/app/picture"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -146,7 +146,7 @@ func (s *Session) ChannelChoices() []int {
 	t := s.Shown()
 	var dims []int
 	for k, n := range t.Shape {
-		if layout.ColourChannels(n) && k != s.View.Y && k != s.View.X {
+		if picture.ColourChannels(n) && k != s.View.Y && k != s.View.X {
 			dims = append(dims, k)
 		}
 	}

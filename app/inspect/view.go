@@ -3,7 +3,7 @@ package inspect
 import (
 	"fmt"
 
-	"github.com/tensorview/tensorview/app/layout"
+	"github.com/tensorview/tensorview/app/picture"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -33,7 +33,7 @@ type View struct {
 
 // DefaultView returns the view an inspector opens a tensor with (dimension
 // numbers in t's own order, Index all zeros, no flips): the picture that
-// package layout finds (layout.Detect, the rule the table's previews follow
+// package picture finds (picture.Find, the rule the table's previews follow
 // too), with its channel dimension as colour channels when it has 3 or 4;
 // a channel dimension of size 1 gets a slider. A tensor with fewer than 2
 // dimensions has no picture: Y and X are then -1 and Validate reports why;
@@ -45,7 +45,7 @@ func DefaultView(t tensorext.Tensor) View {
 	if n < 2 {
 		return v
 	}
-	l, ok := layout.Detect(t.Shape, t.DimNames, t.ValueType())
+	l, ok := picture.Find(t.Shape, t.DimNames, t.ValueType())
 	if !ok {
 		v.Y, v.X = n-2, n-1
 		return v
@@ -96,7 +96,7 @@ func (v View) Validate(t tensorext.Tensor) error {
 		if v.Channel == v.Y || v.Channel == v.X {
 			return fmt.Errorf("inspect: Channel dimension %d%s is also Y or X", v.Channel, dimLabel(t, v.Channel))
 		}
-		if s := t.Shape[v.Channel]; !layout.ColourChannels(s) {
+		if s := t.Shape[v.Channel]; !picture.ColourChannels(s) {
 			return fmt.Errorf("inspect: Channel dimension %d%s has size %d; colour channels need 3 (RGB) or 4 (RGBA)", v.Channel, dimLabel(t, v.Channel), s)
 		}
 	}

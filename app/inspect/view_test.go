@@ -150,7 +150,7 @@ func TestDefaultViewFollowsPreviews(t *testing.T) {
 	} {
 		ten := shaped(t, c.vt, c.shape, c.names)
 		v := DefaultView(ten)
-		l, ok := raster.DetectLayout(ten.Shape, ten.DimNames, ten.ValueType())
+		l, ok := raster.FindPicture(ten.Shape, ten.DimNames, ten.ValueType())
 		if !ok {
 			t.Errorf("%v %v: no preview", c.shape, c.names)
 			continue
@@ -210,7 +210,7 @@ func TestPreviewIsDefaultPicture(t *testing.T) {
 		{"uint8 grey sampled", u8, []int{30, 50}, values(1500, func(i int) float64 { return float64(i % 256) }), nil, [2]int{17, 9}},
 	} {
 		ten := withNulls(t, c.vt, c.shape, c.vals, c.null)
-		l, ok := raster.DetectLayout(ten.Shape, ten.DimNames, ten.ValueType())
+		l, ok := raster.FindPicture(ten.Shape, ten.DimNames, ten.ValueType())
 		if !ok {
 			t.Fatalf("%s: no preview", c.name)
 		}

@@ -44,8 +44,8 @@ func TestPreviewBFloat16(t *testing.T) {
 	shape, strides := []int{2, 2, 3}, []int{6, 3, 1}
 	tb := tensorext.Tensor{Values: bf, Shape: shape, Strides: strides}
 	tf := tensorext.Tensor{Values: fa, Shape: shape, Strides: strides}
-	lb, ok := DetectLayout(shape, nil, bf.DataType())
-	if lf, _ := DetectLayout(shape, nil, fa.DataType()); !ok || lb != lf || lb.Kind != RGB {
+	lb, ok := FindPicture(shape, nil, bf.DataType())
+	if lf, _ := FindPicture(shape, nil, fa.DataType()); !ok || lb != lf || lb.Kind != RGB {
 		t.Fatalf("layout %+v %v, float32 %+v", lb, ok, lf)
 	}
 	lo, hi, ok := Range(tb)
@@ -55,7 +55,7 @@ func TestPreviewBFloat16(t *testing.T) {
 	ha := f16.NewArray()
 	defer ha.Release()
 	th := tensorext.Tensor{Values: ha, Shape: shape, Strides: strides}
-	if lh, _ := DetectLayout(shape, nil, ha.DataType()); lh != lb {
+	if lh, _ := FindPicture(shape, nil, ha.DataType()); lh != lb {
 		t.Errorf("float16 layout %+v", lh)
 	}
 	pb, pf, ph := Preview(tb, lb), Preview(tf, lb), Preview(th, lb)

@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/tensorview/tensorview/app/imagebytes"
-	"github.com/tensorview/tensorview/app/layout"
+	"github.com/tensorview/tensorview/app/picture"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -30,22 +30,22 @@ const (
 	Strip Kind = "strip"
 )
 
-// Layout says where the image dimensions of a tensor are: indices into its
+// Picture says where the image dimensions of a tensor are: indices into its
 // (logical) shape. Channel is -1 for a 2-D image.
-type Layout struct {
+type Picture struct {
 	H, W, Channel int
 	Kind          Kind
 }
 
-// DetectLayout decides whether a tensor of the given shape and dim names
+// FindPicture decides whether a tensor of the given shape and dim names
 // (both in the same, usually logical, order) and value type is an image the
 // table previews, and where its height, width and channel dimensions are:
-// the rule of package layout (layout.Detect), which the inspector follows
+// the rule of package picture (picture.Find), which the inspector follows
 // too. Kind is Gray for 2-D tensors and 1 channel, RGB for 3, RGBA for 4.
-func DetectLayout(shape []int, dimNames []string, valueType arrow.DataType) (Layout, bool) {
-	l, ok := layout.Detect(shape, dimNames, valueType)
+func FindPicture(shape []int, dimNames []string, valueType arrow.DataType) (Picture, bool) {
+	l, ok := picture.Find(shape, dimNames, valueType)
 	if !ok || !l.Preview {
-		return Layout{}, false
+		return Picture{}, false
 	}
 	kind := Gray
 	if l.Colour(shape) {
@@ -54,7 +54,7 @@ func DetectLayout(shape []int, dimNames []string, valueType arrow.DataType) (Lay
 			kind = RGBA
 		}
 	}
-	return Layout{H: l.H, W: l.W, Channel: l.Channel, Kind: kind}, true
+	return Picture{H: l.H, W: l.W, Channel: l.Channel, Kind: kind}, true
 }
 
 // Range returns the smallest and largest finite, non-null element of t; ok is
@@ -109,13 +109,13 @@ func rangeUint8(vals []uint8) (mn, mx uint8) {
 	return mn, mx
 }
 
-// Preview draws t, viewed as its Layout, into an RGBA image at most
+// Preview draws t, viewed as its Picture, into an RGBA image at most
 // MaxPreviewSide pixels on each side. uint8 values are drawn as they are;
 // other value types are scaled linearly from the tensor's own min..max to
 // 0..255 (all equal values draw as 0). Null, NaN and infinite elements draw as
 // transparent black. A Gray or single-channel image sets R=G=B; RGB sets alpha
 // 255.
-func Preview(t tensorext.Tensor, l Layout) *image.RGBA {
+func Preview(t tensorext.Tensor, l Picture) *image.RGBA {
 	return PreviewIn(t, l, MaxPreviewSide, MaxPreviewSide)
 }
 
@@ -123,7 +123,7 @@ func Preview(t tensorext.Tensor, l Layout) *image.RGBA {
 // MaxPreviewSide; 0 or less: MaxPreviewSide), sampled down (nearest
 // neighbour) with its aspect ratio kept, at the size imagebytes.FitIn
 // gives.
-func PreviewIn(t tensorext.Tensor, l Layout, maxW, maxH int) *image.RGBA {
+func PreviewIn(t tensorext.Tensor, l Picture, maxW, maxH int) *image.RGBA {
 	get, ok := tensorext.Float64Reader(t.Values)
 	if !ok {
 		return nil
@@ -193,7 +193,7 @@ func PreviewIn(t tensorext.Tensor, l Layout, maxW, maxH int) *image.RGBA {
 
 // previewUint8 draws uint8 values without nulls exactly: the fast path for
 // the common image case, with no per-element function calls.
-func previewUint8(img *image.RGBA, vals []uint8, t tensorext.Tensor, l Layout, channels, cstride int) {
+func previewUint8(img *image.RGBA, vals []uint8, t tensorext.Tensor, l Picture, channels, cstride int) {
 	h, w := t.Shape[l.H], t.Shape[l.W]
 	ow, oh := img.Bounds().Dx(), img.Bounds().Dy()
 	hs, ws := t.Strides[l.H], t.Strides[l.W]
@@ -291,5 +291,5 @@ func StripPreview(t tensorext.Tensor) *image.RGBA {
 		return nil
 	}
 	row := tensorext.Tensor{Values: t.Values, Offset: t.Offset, Shape: []int{1, t.Shape[0]}, Strides: []int{0, t.Strides[0]}}
-	return Preview(row, Layout{H: 0, W: 1, Channel: -1, Kind: Gray})
+	return Preview(row, Picture{H: 0, W: 1, Channel: -1, Kind: Gray})
 }

@@ -20,29 +20,29 @@ func TestDetectLayout(t *testing.T) {
 		shape []int
 		names []string
 		vt    arrow.DataType
-		want  Layout
+		want  Picture
 		ok    bool
 	}{
-		{"2-D int16 is gray", []int{4, 5}, nil, i16, Layout{0, 1, -1, Gray}, true},
-		{"2-D bool is gray", []int{4, 5}, nil, arrow.FixedWidthTypes.Boolean, Layout{0, 1, -1, Gray}, true},
-		{"HWC by position", []int{4, 5, 3}, nil, u8, Layout{0, 1, 2, RGB}, true},
-		{"CHW by position", []int{3, 4, 5}, nil, f32, Layout{1, 2, 0, RGB}, true},
-		{"HWC wins over CHW", []int{3, 4, 3}, nil, u8, Layout{0, 1, 2, RGB}, true},
-		{"RGBA", []int{4, 5, 4}, nil, u8, Layout{0, 1, 2, RGBA}, true},
-		{"one channel", []int{4, 5, 1}, nil, u8, Layout{0, 1, 2, Gray}, true},
-		{"C by name", []int{3, 4, 3}, []string{"C", "H", "W"}, u8, Layout{1, 2, 0, RGB}, true},
-		{"W,H,C by name", []int{5, 4, 3}, []string{"W", "H", "C"}, u8, Layout{1, 0, 2, RGB}, true},
-		{"names in other words", []int{4, 5, 3}, []string{"height", "width", "channels"}, u8, Layout{0, 1, 2, RGB}, true},
-		{"3-D int16 is no image", []int{4, 5, 3}, nil, i16, Layout{}, false},
-		{"no channel dimension", []int{5, 6, 7}, nil, u8, Layout{}, false},
-		{"named channel of size 5", []int{5, 6, 5}, []string{"H", "W", "C"}, u8, Layout{}, false},
-		{"1-D", []int{8}, nil, f32, Layout{}, false},
-		{"4-D", []int{1, 4, 5, 3}, nil, u8, Layout{}, false},
-		{"zero-size", []int{0, 5}, nil, u8, Layout{}, false},
-		{"strings", []int{2, 2}, nil, arrow.BinaryTypes.String, Layout{}, false},
+		{"2-D int16 is gray", []int{4, 5}, nil, i16, Picture{0, 1, -1, Gray}, true},
+		{"2-D bool is gray", []int{4, 5}, nil, arrow.FixedWidthTypes.Boolean, Picture{0, 1, -1, Gray}, true},
+		{"HWC by position", []int{4, 5, 3}, nil, u8, Picture{0, 1, 2, RGB}, true},
+		{"CHW by position", []int{3, 4, 5}, nil, f32, Picture{1, 2, 0, RGB}, true},
+		{"HWC wins over CHW", []int{3, 4, 3}, nil, u8, Picture{0, 1, 2, RGB}, true},
+		{"RGBA", []int{4, 5, 4}, nil, u8, Picture{0, 1, 2, RGBA}, true},
+		{"one channel", []int{4, 5, 1}, nil, u8, Picture{0, 1, 2, Gray}, true},
+		{"C by name", []int{3, 4, 3}, []string{"C", "H", "W"}, u8, Picture{1, 2, 0, RGB}, true},
+		{"W,H,C by name", []int{5, 4, 3}, []string{"W", "H", "C"}, u8, Picture{1, 0, 2, RGB}, true},
+		{"names in other words", []int{4, 5, 3}, []string{"height", "width", "channels"}, u8, Picture{0, 1, 2, RGB}, true},
+		{"3-D int16 is no image", []int{4, 5, 3}, nil, i16, Picture{}, false},
+		{"no channel dimension", []int{5, 6, 7}, nil, u8, Picture{}, false},
+		{"named channel of size 5", []int{5, 6, 5}, []string{"H", "W", "C"}, u8, Picture{}, false},
+		{"1-D", []int{8}, nil, f32, Picture{}, false},
+		{"4-D", []int{1, 4, 5, 3}, nil, u8, Picture{}, false},
+		{"zero-size", []int{0, 5}, nil, u8, Picture{}, false},
+		{"strings", []int{2, 2}, nil, arrow.BinaryTypes.String, Picture{}, false},
 	}
 	for _, c := range cases {
-		got, ok := DetectLayout(c.shape, c.names, c.vt)
+		got, ok := FindPicture(c.shape, c.names, c.vt)
 		if ok != c.ok || got != c.want {
 			t.Errorf("%s: got %+v %v, want %+v %v", c.name, got, ok, c.want, c.ok)
 		}
@@ -86,7 +86,7 @@ func TestPreviewUint8RGBExact(t *testing.T) {
 	// 2×2 HWC image: values are drawn as they are.
 	vals := []uint8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
 	tt := fixedTensor(t, arrow.PrimitiveTypes.Uint8, []int{2, 2, 3}, nil, vals, nil)
-	l, _ := DetectLayout(tt.Shape, nil, tt.ValueType())
+	l, _ := FindPicture(tt.Shape, nil, tt.ValueType())
 	img := Preview(tt, l)
 	want := []uint8{1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255, 10, 11, 12, 255}
 	if img.Bounds().Dx() != 2 || img.Bounds().Dy() != 2 || !reflect.DeepEqual(img.Pix, want) {
@@ -100,8 +100,8 @@ func TestPreviewPermutedCHW(t *testing.T) {
 	vals := []uint8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
 	tt := fixedTensor(t, arrow.PrimitiveTypes.Uint8, []int{2, 2, 3}, []int{2, 0, 1}, vals, nil)
 	lt := tt.Logical()
-	l, ok := DetectLayout(lt.Shape, nil, lt.ValueType())
-	if !ok || l != (Layout{1, 2, 0, RGB}) {
+	l, ok := FindPicture(lt.Shape, nil, lt.ValueType())
+	if !ok || l != (Picture{1, 2, 0, RGB}) {
 		t.Fatalf("layout %+v %v", l, ok)
 	}
 	img := Preview(lt, l)
@@ -120,7 +120,7 @@ func TestPreviewFloatGrayScaledWithNullsAndNaN(t *testing.T) {
 	if !ok || lo != -1 || hi != 3 {
 		t.Fatalf("range %v %v %v, want -1 3", lo, hi, ok)
 	}
-	img := Preview(tt, Layout{0, 1, -1, Gray})
+	img := Preview(tt, Picture{0, 1, -1, Gray})
 	// (v+1)*255/4 rounded: -1→0, 0→64, 1→128, NaN→transparent, 3→255, null→transparent.
 	want := []uint8{0, 0, 0, 255, 64, 64, 64, 255, 128, 128, 128, 255, 0, 0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0}
 	if !reflect.DeepEqual(img.Pix, want) {
@@ -130,11 +130,11 @@ func TestPreviewFloatGrayScaledWithNullsAndNaN(t *testing.T) {
 
 func TestPreviewConstantAndRGBA(t *testing.T) {
 	tt := fixedTensor(t, arrow.PrimitiveTypes.Float64, []int{1, 2}, nil, []float64{5, 5}, nil)
-	if img := Preview(tt, Layout{0, 1, -1, Gray}); !reflect.DeepEqual(img.Pix, []uint8{0, 0, 0, 255, 0, 0, 0, 255}) {
+	if img := Preview(tt, Picture{0, 1, -1, Gray}); !reflect.DeepEqual(img.Pix, []uint8{0, 0, 0, 255, 0, 0, 0, 255}) {
 		t.Errorf("constant image %v", img.Pix)
 	}
 	tt = fixedTensor(t, arrow.PrimitiveTypes.Uint8, []int{1, 1, 4}, nil, []uint8{10, 20, 30, 40}, nil)
-	if img := Preview(tt, Layout{0, 1, 2, RGBA}); !reflect.DeepEqual(img.Pix, []uint8{10, 20, 30, 40}) {
+	if img := Preview(tt, Picture{0, 1, 2, RGBA}); !reflect.DeepEqual(img.Pix, []uint8{10, 20, 30, 40}) {
 		t.Errorf("rgba %v", img.Pix)
 	}
 }
@@ -148,7 +148,7 @@ func TestPreviewDownsamples(t *testing.T) {
 		}
 	}
 	tt := fixedTensor(t, arrow.PrimitiveTypes.Uint8, []int{h, w}, nil, vals, nil)
-	img := Preview(tt, Layout{0, 1, -1, Gray})
+	img := Preview(tt, Picture{0, 1, -1, Gray})
 	if img.Bounds().Dx() != 256 || img.Bounds().Dy() != 150 {
 		t.Fatalf("size %v, want 256×150", img.Bounds())
 	}
@@ -167,7 +167,7 @@ func TestPreviewIn(t *testing.T) {
 		vals[i] = uint8(i % 251)
 	}
 	tt := fixedTensor(t, arrow.PrimitiveTypes.Uint8, []int{h, w}, nil, vals, nil)
-	l := Layout{0, 1, -1, Gray}
+	l := Picture{0, 1, -1, Gray}
 	full := Preview(tt, l)
 	img := PreviewIn(tt, l, 94, 68)
 	if img.Bounds() != image.Rect(0, 0, 94, 55) {
@@ -191,7 +191,7 @@ func BenchmarkPreview224RGB(b *testing.B) {
 		vals[i] = uint8(i)
 	}
 	tt := fixedTensor(t, arrow.PrimitiveTypes.Uint8, []int{224, 224, 3}, nil, vals, nil)
-	l, _ := DetectLayout(tt.Shape, nil, tt.ValueType())
+	l, _ := FindPicture(tt.Shape, nil, tt.ValueType())
 	b.ReportAllocs()
 	for b.Loop() {
 		Preview(tt, l)

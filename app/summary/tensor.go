@@ -85,7 +85,7 @@ func SummarizeIn(t tensorext.Tensor, maxW, maxH int) *Tensor {
 	if tc.Len <= InlineValues {
 		tc.Values = logical.String()
 	}
-	if l, ok := raster.DetectLayout(logical.Shape, logical.DimNames, t.ValueType()); ok {
+	if l, ok := raster.FindPicture(logical.Shape, logical.DimNames, t.ValueType()); ok {
 		tc.Preview = raster.PreviewIn(logical, l, maxW, maxH)
 		tc.PreviewKind = l.Kind
 	} else if tc.Len > InlineValues && logical.NDim() == 1 {

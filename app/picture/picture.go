@@ -1,4 +1,4 @@
-package layout
+package picture
 
 import (
 	"strings"
@@ -16,8 +16,8 @@ var (
 	ChannelNames = []string{"c", "channel", "channels", "band", "bands", "rgb", "rgba"}
 )
 
-// Layout is where a tensor's picture is: indices into its shape.
-type Layout struct {
+// Axes is where a tensor's picture is: indices into its shape.
+type Axes struct {
 	// H and W are the dimensions shown as the picture's rows and columns.
 	H, W int
 	// Channel is the dimension of colour channels (size 1 grey, 3 RGB, 4
@@ -31,7 +31,7 @@ type Layout struct {
 
 // Colour reports whether the channel dimension holds colours (3 or 4
 // channels, ColourChannels) rather than one grey level.
-func (l Layout) Colour(shape []int) bool {
+func (l Axes) Colour(shape []int) bool {
 	return l.Channel >= 0 && ColourChannels(shape[l.Channel])
 }
 
@@ -40,7 +40,7 @@ func (l Layout) Colour(shape []int) bool {
 // inspector's colour pictures (inspect.View.Channel) take exactly these.
 func ColourChannels(n int) bool { return n == 3 || n == 4 }
 
-// Detect finds the picture in a tensor of the given shape, dim_names (nil,
+// Find finds the picture in a tensor of the given shape, dim_names (nil,
 // or one per dimension, in the shape's order) and value type. ok is false
 // for fewer than 2 dimensions or a value type that is not numeric (integer,
 // floating point, boolean). A value type that implements
@@ -57,11 +57,11 @@ func ColourChannels(n int) bool { return n == 3 || n == 4 }
 //   - H and W: the dimensions named as rows and columns (RowNames,
 //     ColumnNames) when both exist apart from Channel; else the last two
 //     dimensions other than Channel.
-func Detect(shape []int, dimNames []string, valueType arrow.DataType) (l Layout, ok bool) {
+func Find(shape []int, dimNames []string, valueType arrow.DataType) (l Axes, ok bool) {
 	valueType = tensorext.StandardType(valueType)
 	n := len(shape)
 	if n < 2 || !numeric(valueType) {
-		return Layout{}, false
+		return Axes{}, false
 	}
 	names := dimNames
 	if len(names) != n || allEmpty(names) {

@@ -1,4 +1,4 @@
-package layout
+package picture
 
 import (
 	"testing"
@@ -20,24 +20,24 @@ func TestDetectBFloat16(t *testing.T) {
 	cases := []struct {
 		shape []int
 		names []string
-		want  Layout
+		want  Axes
 	}{
-		{[]int{4, 5, 3}, nil, Layout{H: 0, W: 1, Channel: 2, Preview: true}},
-		{[]int{3, 4, 5}, nil, Layout{H: 1, W: 2, Channel: 0, Preview: true}},
-		{[]int{2, 2, 3}, []string{"height", "width", "channel"}, Layout{H: 0, W: 1, Channel: 2, Preview: true}},
-		{[]int{6, 7}, nil, Layout{H: 0, W: 1, Channel: -1, Preview: true}},
+		{[]int{4, 5, 3}, nil, Axes{H: 0, W: 1, Channel: 2, Preview: true}},
+		{[]int{3, 4, 5}, nil, Axes{H: 1, W: 2, Channel: 0, Preview: true}},
+		{[]int{2, 2, 3}, []string{"height", "width", "channel"}, Axes{H: 0, W: 1, Channel: 2, Preview: true}},
+		{[]int{6, 7}, nil, Axes{H: 0, W: 1, Channel: -1, Preview: true}},
 	}
 	for _, c := range cases {
-		got, ok := Detect(c.shape, c.names, bf16)
+		got, ok := Find(c.shape, c.names, bf16)
 		if !ok || got != c.want {
 			t.Errorf("%v %q: %+v %v, want %+v", c.shape, c.names, got, ok, c.want)
 		}
 		for _, dt := range []arrow.DataType{arrow.PrimitiveTypes.Float32, arrow.FixedWidthTypes.Float16} {
-			if f, _ := Detect(c.shape, c.names, dt); f != got {
+			if f, _ := Find(c.shape, c.names, dt); f != got {
 				t.Errorf("%v: bfloat16 %+v, %s %+v", c.shape, got, dt, f)
 			}
 		}
-		if _, ok := Detect(c.shape, c.names, broken); ok {
+		if _, ok := Find(c.shape, c.names, broken); ok {
 			t.Errorf("%v: broken bfloat16 detected as numeric", c.shape)
 		}
 	}
