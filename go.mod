@@ -9,8 +9,8 @@ require (
 	github.com/chromedp/chromedp v0.14.2
 	github.com/maxence-charriere/go-app/v10 v10.1.11
 	github.com/sbinet/npyio v0.6.0
-	golang.org/x/image v0.45.0
 	github.com/zeebo/xxh3 v1.1.0
+	golang.org/x/image v0.45.0
 )
 
 require (
