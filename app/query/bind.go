@@ -536,6 +536,9 @@ func intRange(dt arrow.DataType) (lo, hi *big.Int) {
 		return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(bits)), big.NewInt(1))
 	}
 	hi = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(bits-1)), big.NewInt(1))
+	if bits > 64 { // decimal128/256: FromBigInt takes ±(2^(bits-1)-1)
+		return new(big.Int).Neg(hi), hi
+	}
 	return new(big.Int).Neg(new(big.Int).Add(hi, big.NewInt(1))), hi
 }
 

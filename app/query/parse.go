@@ -204,7 +204,7 @@ func (p *parser) expected(what string) *Error {
 	after := ""
 	if p.i > 0 {
 		prev := p.toks[p.i-1]
-		if prev.kind == tPunct || prev.kind == tIdent {
+		if prev.kind == tPunct || prev.kind == tIdent && isKeyword(prev.text) {
 			after = " after '" + prev.text + "'"
 		} else {
 			after = " after " + prev.describe()
