@@ -356,7 +356,7 @@ func (k *Keys) addDict(d *array.Dictionary, start, end int, base int64) error {
 	idx := make([]int, end-start)
 	for i := range idx {
 		idx[i] = -1
-		if d.IsValid(start+i) {
+		if d.IsValid(start + i) {
 			idx[i] = d.GetValueIndex(start + i)
 		}
 	}

@@ -659,9 +659,9 @@ func keyFloat(dt arrow.DataType, k uint64) float64 {
 	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.DATE32, arrow.TIME32:
 		return float64(int32(uint32(k) ^ 1<<31))
 	case arrow.DECIMAL32:
-		return decimal.Decimal32(int32(uint32(k)^1<<31)).ToFloat64(dt.(arrow.DecimalType).GetScale())
+		return decimal.Decimal32(int32(uint32(k) ^ 1<<31)).ToFloat64(dt.(arrow.DecimalType).GetScale())
 	case arrow.DECIMAL64:
-		return decimal.Decimal64(int64(k^1<<63)).ToFloat64(dt.(arrow.DecimalType).GetScale())
+		return decimal.Decimal64(int64(k ^ 1<<63)).ToFloat64(dt.(arrow.DecimalType).GetScale())
 	}
 	return float64(int64(k ^ 1<<63))
 }
@@ -695,9 +695,9 @@ func keyText(dt, full arrow.DataType, k uint64) string {
 	case *arrow.Float64Type:
 		return strconv.FormatFloat(unkey64(k), 'g', -1, 64)
 	case *arrow.Decimal32Type:
-		return decimal.Decimal32(int32(uint32(k)^1<<31)).ToString(t.Scale)
+		return decimal.Decimal32(int32(uint32(k) ^ 1<<31)).ToString(t.Scale)
 	case *arrow.Decimal64Type:
-		return decimal.Decimal64(int64(k^1<<63)).ToString(t.Scale)
+		return decimal.Decimal64(int64(k ^ 1<<63)).ToString(t.Scale)
 	case *arrow.Date32Type:
 		return time.Unix(int64(int32(uint32(k)^1<<31))*86400, 0).UTC().Format("2006-01-02")
 	case *arrow.Date64Type:

@@ -14,7 +14,9 @@ import (
 // shapeTest passes a tensor whose logical shape is one of its shapes.
 type shapeTest [][]int64
 
-func (t shapeTest) prepare(arrow.Array) (kernel, error) { return nil, errors.New("query: shape() tests tensors") }
+func (t shapeTest) prepare(arrow.Array) (kernel, error) {
+	return nil, errors.New("query: shape() tests tensors")
+}
 
 func (t shapeTest) has(shape []int) bool {
 next:
