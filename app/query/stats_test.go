@@ -100,7 +100,9 @@ func TestStatsInt(t *testing.T) {
 
 func checkSummary(t *testing.T, name string, got, want Summary) {
 	t.Helper()
-	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) <= 1e-12*math.Abs(b) }
+	same := func(a, b float64) bool {
+		return a == b || math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) <= 1e-12*math.Abs(b)
+	}
 	if got.Count != want.Count || got.Nulls != want.Nulls || got.NaN != want.NaN || got.Unevaluated != want.Unevaluated ||
 		got.FirstError != want.FirstError || got.Distinct != want.Distinct || got.DistinctExact != want.DistinctExact ||
 		got.Min != want.Min || got.Max != want.Max || !same(got.MinValue, want.MinValue) || !same(got.MaxValue, want.MaxValue) ||
@@ -191,7 +193,9 @@ func TestStatsKinds(t *testing.T) {
 		}
 		return text(lo), text(hi)
 	}
-	clock := func(d time.Duration) string { return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Add(d).Format("15:04:05.999999999") }
+	clock := func(d time.Duration) string {
+		return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Add(d).Format("15:04:05.999999999")
+	}
 	for _, c := range []struct {
 		col  string
 		less func(a, b int) bool
