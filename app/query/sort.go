@@ -179,28 +179,26 @@ func (k *Keys) AddRange(ctx context.Context, b arrow.RecordBatch, ts Tensors, st
 	}
 	switch k.s.kind {
 	case vec32:
-		keys, err := keys32(arr, start, end)
-		if err != nil {
+		first := len(k.u32)
+		if k.u32, err = keys32(k.u32, arr, start, end); err != nil {
 			return err
 		}
-		for i, key := range keys {
+		for i, key := range k.u32[first:] {
 			if valid(start+i) && isNaN32(arr, key) {
 				setBit(&k.nan, base+int64(start+i))
 			}
 		}
-		k.u32 = append(k.u32, keys...)
 	case vec64:
-		keys, err := keys64(arr, start, end)
-		if err != nil {
+		first := len(k.u64)
+		if k.u64, err = keys64(k.u64, arr, start, end); err != nil {
 			return err
 		}
 		float := arr.DataType().ID() == arrow.FLOAT64
-		for i, key := range keys {
+		for i, key := range k.u64[first:] {
 			if valid(start+i) && float && key > nanKey64 {
 				setBit(&k.nan, base+int64(start+i))
 			}
 		}
-		k.u64 = append(k.u64, keys...)
 	case vecBytes:
 		for i := start; i < end; i++ {
 			if valid(i) {
@@ -253,10 +251,12 @@ func floatKey64(f float64) uint64 {
 	return b | 1<<63
 }
 
-// keys32 returns the order-preserving keys of the rows [start, end) of a
-// 32-bit-or-narrower array (nulls get whatever their slot holds).
-func keys32(arr arrow.Array, start, end int) ([]uint32, error) {
-	out := make([]uint32, end-start)
+// keys32 appends to dst the order-preserving keys of the rows [start,
+// end) of a 32-bit-or-narrower array (nulls get whatever their slot
+// holds).
+func keys32(dst []uint32, arr arrow.Array, start, end int) ([]uint32, error) {
+	dst = slices.Grow(dst, end-start)
+	out := dst[len(dst) : len(dst)+end-start]
 	switch a := arr.(type) {
 	case *array.Int8:
 		for i, v := range a.Int8Values()[start:end] {
@@ -290,13 +290,13 @@ func keys32(arr arrow.Array, start, end int) ([]uint32, error) {
 		}
 	default: // int32, date32, time32, decimal32
 		if dataWidth(arr) != 4 {
-			return nil, fmt.Errorf("query: cannot sort %s as 32-bit keys", arr.DataType())
+			return dst, fmt.Errorf("query: cannot sort %s as 32-bit keys", arr.DataType())
 		}
 		for i, v := range fixedValues[int32](arr)[start:end] {
 			out[i] = uint32(v) ^ 1<<31
 		}
 	}
-	return out, nil
+	return dst[:len(dst)+end-start], nil
 }
 
 func dataWidth(arr arrow.Array) int {
@@ -307,8 +307,9 @@ func dataWidth(arr arrow.Array) int {
 }
 
 // keys64 is keys32 for 64-bit arrays.
-func keys64(arr arrow.Array, start, end int) ([]uint64, error) {
-	out := make([]uint64, end-start)
+func keys64(dst []uint64, arr arrow.Array, start, end int) ([]uint64, error) {
+	dst = slices.Grow(dst, end-start)
+	out := dst[len(dst) : len(dst)+end-start]
 	switch a := arr.(type) {
 	case *array.Uint64:
 		copy(out, a.Uint64Values()[start:end])
@@ -318,13 +319,13 @@ func keys64(arr arrow.Array, start, end int) ([]uint64, error) {
 		}
 	default: // int64, date64, time64, timestamp, decimal64
 		if dataWidth(arr) != 8 {
-			return nil, fmt.Errorf("query: cannot sort %s as 64-bit keys", arr.DataType())
+			return dst, fmt.Errorf("query: cannot sort %s as 64-bit keys", arr.DataType())
 		}
 		for i, v := range fixedValues[int64](arr)[start:end] {
 			out[i] = uint64(v) ^ 1<<63
 		}
 	}
-	return out, nil
+	return dst[:len(dst)+end-start], nil
 }
 
 // appendBytesKey appends row i's key: a string's bytes, or a decimal as
@@ -384,9 +385,9 @@ func (k *Keys) addDict(d *array.Dictionary, start, end int, base int64) error {
 		var e64 []uint64
 		var err error
 		if k.s.kind == vec32 {
-			e32, err = keys32(dict, 0, n)
+			e32, err = keys32(nil, dict, 0, n)
 		} else {
-			e64, err = keys64(dict, 0, n)
+			e64, err = keys64(nil, dict, 0, n)
 		}
 		if err != nil {
 			return err

@@ -268,13 +268,13 @@ func (s *Stats) reader(arr arrow.Array) (func(i int) rowValue, error) {
 	var read func(i int) rowValue
 	switch s.kind {
 	case vec32:
-		keys, err := keys32(arr, 0, arr.Len())
+		keys, err := keys32(nil, arr, 0, arr.Len())
 		if err != nil {
 			return nil, err
 		}
 		read = func(i int) rowValue { k := uint64(keys[i]); return rowValue{key: k, f: keyFloat(s.dt, k)} }
 	case vec64:
-		keys, err := keys64(arr, 0, arr.Len())
+		keys, err := keys64(nil, arr, 0, arr.Len())
 		if err != nil {
 			return nil, err
 		}
