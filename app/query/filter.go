@@ -555,20 +555,79 @@ type integer interface {
 
 func dictRows[I integer](idx []I, pass, valid []uint64) kernel {
 	n := uint64(len(valid) * 64)
+	entries := 0 // the dictionary's entries are valid up to here
+	for entries < len(valid)*64 && valid[entries/64]&(1<<uint(entries%64)) != 0 {
+		entries++
+	}
 	return func(start, end int, m, v, _ []uint64) {
-		for i := start; i < end; i++ {
-			k := i - start
-			if v[k/64]&(1<<uint(k%64)) == 0 {
+		for w := range m {
+			lo := start + 64*w
+			chunk := idx[lo:min(end, lo+64)]
+			// The fast path: every index in the chunk (null rows' too) names
+			// a valid entry, so m is read off pass without branches.
+			inRange := true
+			for _, j := range chunk {
+				inRange = inRange && uint64(j) < uint64(entries)
+			}
+			if inRange {
+				var word uint64
+				for b, j := range chunk {
+					word |= (pass[uint64(j)/64] >> (uint64(j) % 64) & 1) << uint(b)
+				}
+				m[w] = word
 				continue
 			}
-			j := uint64(idx[i])
-			if j >= n || valid[j/64]&(1<<(j%64)) == 0 { // a null value (or a bad index)
-				v[k/64] &^= 1 << uint(k%64)
-				continue
-			}
-			if pass[j/64]&(1<<(j%64)) != 0 {
-				m[k/64] |= 1 << uint(k%64)
+			for b, jj := range chunk {
+				bit := uint64(1) << uint(b)
+				if v[w]&bit == 0 {
+					continue
+				}
+				j := uint64(jj)
+				if j >= n || valid[j/64]&(1<<(j%64)) == 0 { // a null value (or a bad index)
+					v[w] &^= bit
+					continue
+				}
+				if pass[j/64]&(1<<(j%64)) != 0 {
+					m[w] |= bit
+				}
 			}
 		}
 	}
+}
+
+
+// Matches gathers a filter's matching rows over a file, batch after batch,
+// as file row numbers (4 bytes a match while they fit in uint32, else 8).
+type Matches struct {
+	Perm // the matching rows, ascending
+	// Unevaluated and FirstError sum up the selections' own.
+	Unevaluated int64
+	FirstError  string
+}
+
+// Add adds a selection of the batch whose first row is the file's row
+// base. Batches are added in file order.
+func (m *Matches) Add(base int64, sel Selection) {
+	for _, r := range sel.Rows {
+		m.append(base + int64(r))
+	}
+	m.Unevaluated += int64(sel.Unevaluated)
+	if m.FirstError == "" {
+		m.FirstError = sel.FirstError
+	}
+}
+
+func (p *Perm) append(r int64) {
+	if p.i64 == nil && r < 1<<32 {
+		p.u32 = append(p.u32, uint32(r))
+		return
+	}
+	if p.i64 == nil {
+		p.i64 = make([]int64, len(p.u32), 2*len(p.u32)+1)
+		for i, x := range p.u32 {
+			p.i64[i] = int64(x)
+		}
+		p.u32 = nil
+	}
+	p.i64 = append(p.i64, r)
 }

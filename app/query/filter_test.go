@@ -396,3 +396,17 @@ func TestFilterUnevaluated(t *testing.T) {
 		t.Errorf("rows %v (%d unevaluated, %q), want %v (%d, %q)", sel.Rows, sel.Unevaluated, sel.FirstError, want, broken, "row 1: broken")
 	}
 }
+
+func TestMatches(t *testing.T) {
+	var m Matches
+	m.Add(0, Selection{Rows: []int32{1, 5}, Unevaluated: 2, FirstError: "row 3: x"})
+	m.Add(1<<32-10, Selection{Rows: []int32{3, 9}})
+	if m.u32 == nil || m.Len() != 4 {
+		t.Fatalf("uint32 rows: %+v", m)
+	}
+	m.Add(1<<32-10, Selection{Rows: []int32{10, 11}, Unevaluated: 1, FirstError: "row 0: y"})
+	want := []int64{1, 5, 1<<32 - 7, 1<<32 - 1, 1 << 32, 1<<32 + 1}
+	if m.u32 != nil || !slices.Equal(m.Rows(), want) || m.Unevaluated != 3 || m.FirstError != "row 3: x" {
+		t.Errorf("%v %d %q, want %v 3 %q", m.Rows(), m.Unevaluated, m.FirstError, want, "row 3: x")
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -300,9 +299,15 @@ func castFloat32(f float64) float32 { return float32(f) }
 // castFloat16 rounds to float16's precision (then held as float32).
 func castFloat16(f float64) float32 { return float16.New(float32(f)).Float32() }
 
-// merge sorts closed ranges and joins overlapping ones.
+// merge sorts closed ranges and joins overlapping ones. The lists are
+// short (an in list at most): an insertion sort, not one instantiation of
+// slices.SortFunc per type (≈30 kB of wasm each).
 func merge[T any](r []rng[T], cmp func(a, b T) int) []rng[T] {
-	slices.SortFunc(r, func(a, b rng[T]) int { return cmp(a.lo, b.lo) })
+	for i := 1; i < len(r); i++ {
+		for j := i; j > 0 && cmp(r[j].lo, r[j-1].lo) < 0; j-- {
+			r[j], r[j-1] = r[j-1], r[j]
+		}
+	}
 	var out []rng[T]
 	for _, x := range r {
 		if n := len(out); n > 0 && cmp(x.lo, out[n-1].hi) <= 0 {
