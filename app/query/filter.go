@@ -595,7 +595,6 @@ func dictRows[I integer](idx []I, pass, valid []uint64) kernel {
 	}
 }
 
-
 // Matches gathers a filter's matching rows over a file, batch after batch,
 // as file row numbers (4 bytes a match while they fit in uint32, else 8).
 type Matches struct {
