@@ -156,11 +156,7 @@ type Literal struct {
 	At   Span
 }
 
-func (l Literal) String() string {
-	var b strings.Builder
-	l.write(&b)
-	return b.String()
-}
+func (l Literal) String() string { return str(l) }
 
 func (l Literal) write(b *strings.Builder) {
 	switch l.Kind {
@@ -233,11 +229,7 @@ func isIdent(s string) bool {
 	return true
 }
 
-func (o Operand) String() string {
-	var b strings.Builder
-	o.write(&b)
-	return b.String()
-}
+func (o Operand) String() string { return str(o) }
 
 func (o Operand) write(b *strings.Builder) {
 	if o.Func == "" {
@@ -254,9 +246,10 @@ func (o Operand) write(b *strings.Builder) {
 	b.WriteByte(')')
 }
 
-func str(e Expr) string {
+// str returns what a node writes.
+func str(w interface{ write(*strings.Builder) }) string {
 	var b strings.Builder
-	e.write(&b)
+	w.write(&b)
 	return b.String()
 }
 

@@ -270,28 +270,26 @@ func (f *Filter) need(col int) {
 	f.needs = append(f.needs, name)
 }
 
+func (f *Filter) bindTerms(terms []Expr) ([]node, error) {
+	out := make([]node, len(terms))
+	for i, t := range terms {
+		b, err := f.bind(t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
 func (f *Filter) bind(e Expr) (node, error) {
 	switch e := e.(type) {
 	case *And:
-		n := &andNode{}
-		for _, t := range e.Terms {
-			b, err := f.bind(t)
-			if err != nil {
-				return nil, err
-			}
-			n.terms = append(n.terms, b)
-		}
-		return n, nil
+		terms, err := f.bindTerms(e.Terms)
+		return &andNode{terms}, err
 	case *Or:
-		n := &orNode{}
-		for _, t := range e.Terms {
-			b, err := f.bind(t)
-			if err != nil {
-				return nil, err
-			}
-			n.terms = append(n.terms, b)
-		}
-		return n, nil
+		terms, err := f.bindTerms(e.Terms)
+		return &orNode{terms}, err
 	case *Not:
 		x, err := f.bind(e.X)
 		if err != nil {

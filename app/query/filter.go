@@ -527,23 +527,17 @@ func dictKernel(d *array.Dictionary, test valueTest) (kernel, error) {
 			k(0, n, pass, valid, make([]uint64, words))
 		}
 	}
+	// Indices by width: a negative index reads as a huge one, out of the
+	// dictionary's range like any bad index (a null).
 	idx := d.Indices()
-	switch idx.DataType().ID() {
-	case arrow.INT8:
-		return dictRows(fixedValues[int8](idx), pass, valid), nil
-	case arrow.UINT8:
+	switch dataWidth(idx) {
+	case 1:
 		return dictRows(fixedValues[uint8](idx), pass, valid), nil
-	case arrow.INT16:
-		return dictRows(fixedValues[int16](idx), pass, valid), nil
-	case arrow.UINT16:
+	case 2:
 		return dictRows(fixedValues[uint16](idx), pass, valid), nil
-	case arrow.INT32:
-		return dictRows(fixedValues[int32](idx), pass, valid), nil
-	case arrow.UINT32:
+	case 4:
 		return dictRows(fixedValues[uint32](idx), pass, valid), nil
-	case arrow.INT64:
-		return dictRows(fixedValues[int64](idx), pass, valid), nil
-	case arrow.UINT64:
+	case 8:
 		return dictRows(fixedValues[uint64](idx), pass, valid), nil
 	}
 	return nil, fmt.Errorf("query: dictionary indices of type %s", idx.DataType())

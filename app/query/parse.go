@@ -240,41 +240,40 @@ func Parse(q string) (Expr, error) {
 }
 
 func (p *parser) or() (Expr, error) {
-	var terms []Expr
-	for {
-		e, err := p.and()
-		if err != nil {
-			return nil, err
+	return p.terms("or", p.and, func(ts []Expr) Expr { return &Or{Terms: ts} }, func(e Expr) ([]Expr, bool) {
+		o, ok := e.(*Or)
+		if ok {
+			return o.Terms, true
 		}
-		if o, ok := e.(*Or); ok {
-			terms = append(terms, o.Terms...)
-		} else {
-			terms = append(terms, e)
-		}
-		if !p.peek().is("or") {
-			break
-		}
-		p.next()
-	}
-	if len(terms) == 1 {
-		return terms[0], nil
-	}
-	return &Or{Terms: terms}, nil
+		return nil, false
+	})
 }
 
 func (p *parser) and() (Expr, error) {
+	return p.terms("and", p.not, func(ts []Expr) Expr { return &And{Terms: ts} }, func(e Expr) ([]Expr, bool) {
+		a, ok := e.(*And)
+		if ok {
+			return a.Terms, true
+		}
+		return nil, false
+	})
+}
+
+// terms reads sub { kw sub }: one term as it is, more joined by join,
+// those of the same kind (parenthesised) flattened into the list.
+func (p *parser) terms(kw string, sub func() (Expr, error), join func([]Expr) Expr, same func(Expr) ([]Expr, bool)) (Expr, error) {
 	var terms []Expr
 	for {
-		e, err := p.not()
+		e, err := sub()
 		if err != nil {
 			return nil, err
 		}
-		if a, ok := e.(*And); ok {
-			terms = append(terms, a.Terms...)
+		if inner, ok := same(e); ok {
+			terms = append(terms, inner...)
 		} else {
 			terms = append(terms, e)
 		}
-		if !p.peek().is("and") {
+		if !p.peek().is(kw) {
 			break
 		}
 		p.next()
@@ -282,7 +281,7 @@ func (p *parser) and() (Expr, error) {
 	if len(terms) == 1 {
 		return terms[0], nil
 	}
-	return &And{Terms: terms}, nil
+	return join(terms), nil
 }
 
 func (p *parser) not() (Expr, error) {

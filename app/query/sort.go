@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -610,23 +611,11 @@ func sortRows[R rowNum](k *Keys, p *pacer) ([]R, error) {
 		}
 		fallthrough
 	case vec32:
-		keys := compact(k.u32, rows)
+		err = sortFixed(k.u32, rows, desc, p)
 		k.u32 = nil
-		if desc {
-			for i := range keys {
-				keys[i] = ^keys[i]
-			}
-		}
-		err = radixSort(keys, rows, 24, p)
 	case vec64:
-		keys := compact(k.u64, rows)
+		err = sortFixed(k.u64, rows, desc, p)
 		k.u64 = nil
-		if desc {
-			for i := range keys {
-				keys[i] = ^keys[i]
-			}
-		}
-		err = radixSort(keys, rows, 56, p)
 	case vecBytes:
 		err = sortBytes(k, rows, desc, p)
 	}
@@ -635,6 +624,17 @@ func sortRows[R rowNum](k *Keys, p *pacer) ([]R, error) {
 	}
 	rows = append(rows, nanRows...)
 	return append(rows, nullRows...), nil
+}
+
+// sortFixed sorts rows by their keys (one a row added), in place.
+func sortFixed[K ~uint32 | ~uint64, R rowNum](keys []K, rows []R, desc bool, p *pacer) error {
+	keys = compact(keys, rows)
+	if desc {
+		for i := range keys {
+			keys[i] = ^keys[i]
+		}
+	}
+	return radixSort(keys, rows, uint(8*unsafe.Sizeof(keys[0])-8), p)
 }
 
 // compact keeps the keys of rows (ascending), in place.

@@ -7,57 +7,21 @@ package compare
 
 import (
 	"context"
-	"math/rand/v2"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 
 	"github.com/tensorview/tensorview/app/query"
+	"github.com/tensorview/tensorview/app/query/internal/benchdata"
 )
 
-// The same data as query's benchmarks (same generator and seed).
-const (
-	rows  = 10_000_000
-	batch = 64 << 10
-)
+const rows = benchdata.Rows
 
-var (
-	once    sync.Once
-	batches []arrow.RecordBatch
-)
-
-func data() []arrow.RecordBatch {
-	once.Do(func() {
-		rng := rand.New(rand.NewPCG(1, 1))
-		labels := []string{"cat", "dog", "bird", "fish", "horse", "cow", "sheep", "goat", "pig", "duck",
-			"hen", "fox", "wolf", "bear", "deer", "frog", "toad", "bee", "ant", "owl"}
-		sb := array.NewStringBuilder(memory.DefaultAllocator)
-		sb.AppendValues(labels, nil)
-		dict := sb.NewArray()
-		dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
-		schema := arrow.NewSchema([]arrow.Field{{Name: "score", Type: arrow.PrimitiveTypes.Float32}, {Name: "label", Type: dt}}, nil)
-		for start := 0; start < rows; start += batch {
-			n := min(batch, rows-start)
-			scores, idx := make([]float32, n), make([]int32, n)
-			for i := range n {
-				scores[i] = rng.Float32()
-				idx[i] = int32(rng.IntN(len(labels)))
-			}
-			fb, ib := array.NewFloat32Builder(memory.DefaultAllocator), array.NewInt32Builder(memory.DefaultAllocator)
-			fb.AppendValues(scores, nil)
-			ib.AppendValues(idx, nil)
-			cols := []arrow.Array{fb.NewArray(), array.NewDictionaryArray(dt, ib.NewArray(), dict)}
-			batches = append(batches, array.NewRecordBatch(schema, cols, int64(n)))
-		}
-	})
-	return batches
-}
+func data() []arrow.RecordBatch { return benchdata.Batches() }
 
 func scoreChunks(bs []arrow.RecordBatch) *arrow.Chunked {
 	chunks := make([]arrow.Array, len(bs))
