@@ -257,29 +257,9 @@ func (bf *BatchFilter) eval(n node, start, end int, t, f []uint64) {
 	case *notNode:
 		bf.eval(n.x, start, end, f, t)
 	case *andNode:
-		bf.eval(n.terms[0], start, end, t, f)
-		t2, f2 := bf.alloc(len(t)), bf.alloc(len(t))
-		for _, term := range n.terms[1:] {
-			clear(t2)
-			clear(f2)
-			bf.eval(term, start, end, t2, f2)
-			for i := range t {
-				t[i] &= t2[i]
-				f[i] |= f2[i]
-			}
-		}
+		bf.conj(n.terms, start, end, t, f, false)
 	case *orNode:
-		bf.eval(n.terms[0], start, end, t, f)
-		t2, f2 := bf.alloc(len(t)), bf.alloc(len(t))
-		for _, term := range n.terms[1:] {
-			clear(t2)
-			clear(f2)
-			bf.eval(term, start, end, t2, f2)
-			for i := range t {
-				t[i] |= t2[i]
-				f[i] &= f2[i]
-			}
-		}
+		bf.conj(n.terms, start, end, f, t, true)
 	case *leaf:
 		p := bf.prep[n]
 		m, v := bf.alloc(len(t)), bf.alloc(len(t))
@@ -307,6 +287,29 @@ func (bf *BatchFilter) eval(n node, start, end int, t, f []uint64) {
 			for i := range t {
 				t[i], f[i] = f[i], t[i]
 			}
+		}
+	}
+}
+
+// conj combines terms: a is the and of their a sides, b the or of their b
+// sides, a term's sides being its (true, false) rows, or (false, true)
+// when swap. An and is conj(t, f); an or, by De Morgan, conj(f, t, swap).
+func (bf *BatchFilter) conj(terms []node, start, end int, a, b []uint64, swap bool) {
+	eval := func(n node, x, y []uint64) {
+		if swap {
+			x, y = y, x
+		}
+		bf.eval(n, start, end, x, y)
+	}
+	eval(terms[0], a, b)
+	x, y := bf.alloc(len(a)), bf.alloc(len(a))
+	for _, term := range terms[1:] {
+		clear(x)
+		clear(y)
+		eval(term, x, y)
+		for i := range a {
+			a[i] &= x[i]
+			b[i] |= y[i]
 		}
 	}
 }
@@ -559,11 +562,11 @@ func dictRows[I integer](idx []I, pass, valid []uint64) kernel {
 			chunk := idx[lo:min(end, lo+64)]
 			// The fast path: every index in the chunk (null rows' too) names
 			// a valid entry, so m is read off pass without branches.
-			inRange := true
+			top := uint64(0)
 			for _, j := range chunk {
-				inRange = inRange && uint64(j) < uint64(entries)
+				top = max(top, uint64(j))
 			}
-			if inRange {
+			if top < uint64(entries) {
 				var word uint64
 				for b, j := range chunk {
 					word |= (pass[uint64(j)/64] >> (uint64(j) % 64) & 1) << uint(b)

@@ -239,38 +239,37 @@ func Parse(q string) (Expr, error) {
 	return e, nil
 }
 
-func (p *parser) or() (Expr, error) {
-	return p.terms("or", p.and, func(ts []Expr) Expr { return &Or{Terms: ts} }, func(e Expr) ([]Expr, bool) {
-		o, ok := e.(*Or)
-		if ok {
-			return o.Terms, true
-		}
-		return nil, false
-	})
-}
+func (p *parser) or() (Expr, error)  { return p.terms(true) }
+func (p *parser) and() (Expr, error) { return p.terms(false) }
 
-func (p *parser) and() (Expr, error) {
-	return p.terms("and", p.not, func(ts []Expr) Expr { return &And{Terms: ts} }, func(e Expr) ([]Expr, bool) {
-		a, ok := e.(*And)
-		if ok {
-			return a.Terms, true
-		}
-		return nil, false
-	})
-}
-
-// terms reads sub { kw sub }: one term as it is, more joined by join,
-// those of the same kind (parenthesised) flattened into the list.
-func (p *parser) terms(kw string, sub func() (Expr, error), join func([]Expr) Expr, same func(Expr) ([]Expr, bool)) (Expr, error) {
+// terms reads and-terms joined by or (or), or not-terms joined by and:
+// one term as it is, more in an *Or or *And, whose terms of the same kind
+// (parenthesised) are flattened into it.
+func (p *parser) terms(or bool) (Expr, error) {
+	kw, sub := "and", p.not
+	if or {
+		kw, sub = "or", p.and
+	}
 	var terms []Expr
 	for {
 		e, err := sub()
 		if err != nil {
 			return nil, err
 		}
-		if inner, ok := same(e); ok {
-			terms = append(terms, inner...)
-		} else {
+		switch x := e.(type) {
+		case *Or:
+			if or {
+				terms = append(terms, x.Terms...)
+				break
+			}
+			terms = append(terms, e)
+		case *And:
+			if !or {
+				terms = append(terms, x.Terms...)
+				break
+			}
+			terms = append(terms, e)
+		default:
 			terms = append(terms, e)
 		}
 		if !p.peek().is(kw) {
@@ -278,10 +277,13 @@ func (p *parser) terms(kw string, sub func() (Expr, error), join func([]Expr) Ex
 		}
 		p.next()
 	}
-	if len(terms) == 1 {
+	switch {
+	case len(terms) == 1:
 		return terms[0], nil
+	case or:
+		return &Or{Terms: terms}, nil
 	}
-	return join(terms), nil
+	return &And{Terms: terms}, nil
 }
 
 func (p *parser) not() (Expr, error) {
