@@ -88,10 +88,10 @@ type Stats struct {
 
 // ParseOperand parses a column or tensor function, "score" or "mean(emb)".
 func ParseOperand(s string) (Operand, error) {
-	k, err := ParseSort(s)
-	if err == nil && strings.HasPrefix(strings.TrimSpace(s), "-") || strings.HasPrefix(strings.TrimSpace(s), "+") {
-		return Operand{}, errAt(Span{strings.IndexAny(s, "+-"), 1}, "expected a column name or function")
+	if t := strings.TrimLeft(s, " \t\r\n"); strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
+		return Operand{}, errAt(Span{len(s) - len(t), 1}, "expected a column name or function, found '%c'", t[0])
 	}
+	k, err := ParseSort(s)
 	return k.X, err
 }
 

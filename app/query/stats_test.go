@@ -348,3 +348,12 @@ func TestHyperLogLog(t *testing.T) {
 		}
 	}
 }
+
+func TestParseOperand(t *testing.T) {
+	if o, err := ParseOperand(" MEAN(emb)"); err != nil || o.String() != "mean(emb)" {
+		t.Errorf("%v %v", o, err)
+	}
+	if _, err := ParseOperand(" -x"); err == nil || err.Error() != "expected a column name or function, found '-' at 1" {
+		t.Errorf("%v", err)
+	}
+}
