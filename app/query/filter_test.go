@@ -410,3 +410,29 @@ func TestMatches(t *testing.T) {
 		t.Errorf("%v %d %q, want %v 3 %q", m.Rows(), m.Unevaluated, m.FirstError, want, "row 3: x")
 	}
 }
+
+// FuzzFilter binds and evaluates any query on the test batch: errors are
+// *Error, and nothing panics.
+func FuzzFilter(f *testing.F) {
+	g, b := newData(f)
+	for _, c := range filterCases(g) {
+		f.Add(c.q)
+	}
+	cols := ColumnsOf(b.Schema())
+	f.Fuzz(func(t *testing.T, q string) {
+		flt, err := Compile(q, cols)
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("%q: %v is no *Error", q, err)
+			}
+			return
+		}
+		if _, err := flt.Eval(context.Background(), b, nil); err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		if _, err := Compile(flt.String(), cols); err != nil {
+			t.Fatalf("%q → %q: %v", q, flt.String(), err)
+		}
+	})
+}
