@@ -150,12 +150,16 @@
 //	go test -run XXX -bench '^BenchmarkComputeSortIndices$' -benchmem -count 5 -benchtime 1x ./app/query/internal/compare
 //
 //	median of -count 5                     ns/op       B/op  allocs/op
-//	sort -score, query (keys + sort)   371,136,319   80,004,298        155
+//	sort -score, query (keys + sort)   405,761,766   80,004,304        155
 //	sort -score, compute.SortIndices 11,099,556,515  320,018,440         19
-//	filter, query                       29,897,888    1,884,136      4,895
+//	filter, query                       28,599,197    1,884,136      4,895
 //	filter, compute (cast, equal,      313,248,867  122,482,216     29,318
 //	  greater, and_kleene, indices)
-//	statistics of score, query         835,802,374   43,205,432        588
+//	statistics of score, query         811,624,634   43,205,440        588
+//
+// (Past the distinct limit, as here, statistics cost about 80 ns a value:
+// the Misra–Gries summary's map churns, and each value is hashed and
+// offered to the reservoir.)
 //
 // Size of the wasm (GOOS=js GOARCH=wasm, -trimpath -ldflags="-s -w",
 // -tags=arrow_json_stdlib), the app's main with a file that calls each
@@ -163,23 +167,30 @@
 // kept; gzip -9):
 //
 //	app as it is               16,513,303 B   3,656,767 B gzip
-//	app + query                17,562,039 B   (+1.05 MB)   3,897,750 B (+0.24 MB)
+//	app + query                17,552,368 B   (+1.04 MB)   3,859,070 B (+0.20 MB)
 //	app + arrow/compute        43,270,770 B   (+26.8 MB)   6,507,023 B (+2.85 MB)
 //
-// arrow-go's compute offers sort_indices (stable, null placement; 11.1 s
-// and 320 MB for the sort above, 30 times query's time: it sorts a chunked array with
-// comparisons) and comparison, boolean and filter kernels, but no
-// contains/starts with (no match_substring in Go's port), equal takes no
-// dictionary (a cast to strings first), it knows no tensor statistics and
-// no row ranges, and it makes the wasm 2.6 times as large. The
-// expression library served here, github.com/expr-lang/expr v1.17.8,
-// adds 4.5 MB to a small wasm (1.0 MB gzip), has a grammar of its own (==,
-// no between, is null or starts with of SQL) and evaluates Go values row
-// by row: 55.6 ms for 1M rows of label == 'cat' and score > 0.9 (556 ms
-// for 10M, before materialising rows from Arrow). A parser generator
-// (github.com/alecthomas/participle/v2 v2.1.4, +1.2 MB) would replace the
-// 400-line hand-written parser but not its error messages. The choice:
-// the standard library and hand-written kernels over Arrow buffers
-// (bitsets per 8,192 rows, typed loops, dictionaries tested once), a
-// radix sort, and a recursive-descent parser.
+// arrow-go's compute offers sort_indices (stable, with null placement)
+// and comparison, boolean and filter kernels. Its sort took 27 times
+// query's time and 4 times its memory (it sorts a chunked array by
+// comparisons), its filter 11 times the time and 65 times the memory; it
+// has no contains or starts with (no match_substring in the Go port), its
+// equal takes no dictionary (a cast to strings first), it knows no tensor
+// statistics and no row ranges, and it makes the wasm 2.6 times as large.
+//
+// The expression library served here, github.com/expr-lang/expr v1.17.8,
+// has a grammar of its own (==, and no between, is null or starts with of
+// SQL), evaluates Go values row by row (55.6 ms for 1M rows of label ==
+// 'cat' and score > 0.9 in its VM, so 556 ms for 10M before the rows are
+// made from Arrow), and adds 4.5 MB to a small wasm (a main printing
+// len(os.Args): 2,577,038 B; with expr.Compile and expr.Run: 7,054,339
+// B). The parser generator github.com/alecthomas/participle/v2 v2.1.4
+// adds 1.2 MB (3,759,190 B) and would replace the 400-line hand-written
+// parser, but not its messages, which say what was expected where. Both
+// were measured in a scratch module (go get of those versions, go test
+// -bench and GOOS=js GOARCH=wasm go build -ldflags="-s -w"), not kept.
+//
+// The choice: the standard library and kernels written here over the
+// Arrow buffers (bitsets of 8,192 rows, typed loops, dictionaries tested
+// once), a radix sort, and a recursive-descent parser.
 package query
