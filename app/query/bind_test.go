@@ -1,7 +1,6 @@
 package query
 
 import (
-	"errors"
 	"slices"
 	"testing"
 
@@ -91,14 +90,7 @@ func TestBindErrors(t *testing.T) {
 		{"id = 1 and score between 'a' and 2", 25, 3, "expected a number to compare with score (float32), found the string 'a'"},
 	} {
 		_, err := Compile(c.q, bindCols())
-		var pe *Error
-		if !errors.As(err, &pe) {
-			t.Errorf("%s: %v, want an *Error", c.q, err)
-			continue
-		}
-		if pe.At.Off != c.off || pe.At.Len != c.n || pe.Msg != c.msg {
-			t.Errorf("%s: %q at %d+%d, want %q at %d+%d", c.q, pe.Msg, pe.At.Off, pe.At.Len, c.msg, c.off, c.n)
-		}
+		checkError(t, c.q, err, Span{c.off, c.n}, c.msg)
 	}
 	noStrings := []Column{{Name: "x", Type: arrow.PrimitiveTypes.Int8}}
 	if _, err := Compile("search('a')", noStrings); err == nil || err.Error() != "search() looks in string columns, and there are none at 0" {

@@ -117,14 +117,20 @@ func TestParseInvalid(t *testing.T) {
 		{"not", 3, 0, "expected a column name or function after 'not'"},
 	} {
 		_, err := Parse(c.in)
-		var pe *Error
-		if !errors.As(err, &pe) {
-			t.Errorf("Parse(%q) = %v, want an *Error", c.in, err)
-			continue
-		}
-		if pe.At.Off != c.off || pe.At.Len != c.n || pe.Msg != c.wantMsg {
-			t.Errorf("Parse(%q): %q at %d+%d, want %q at %d+%d", c.in, pe.Msg, pe.At.Off, pe.At.Len, c.wantMsg, c.off, c.n)
-		}
+		checkError(t, c.in, err, Span{c.off, c.n}, c.wantMsg)
+	}
+}
+
+// checkError checks that err is an *Error with that message at that word.
+func checkError(t *testing.T, q string, err error, at Span, msg string) {
+	t.Helper()
+	var pe *Error
+	if !errors.As(err, &pe) {
+		t.Errorf("%s: %v, want an *Error", q, err)
+		return
+	}
+	if pe.At != at || pe.Msg != msg {
+		t.Errorf("%s: %q at %d+%d, want %q at %d+%d", q, pe.Msg, pe.At.Off, pe.At.Len, msg, at.Off, at.Len)
 	}
 }
 
