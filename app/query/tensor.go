@@ -7,7 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/tensorview/tensorview/app/layout"
+	"github.com/tensorview/tensorview/app/picture"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -111,7 +111,7 @@ func (fn *tensorFn) value(t tensorext.Tensor) (float64, error) {
 		return float64(shape[fn.dim]), nil
 	case fWidth, fHeight:
 		lt := t.Logical()
-		l, ok := layout.Detect(lt.Shape, lt.DimNames, t.ValueType())
+		l, ok := picture.Find(lt.Shape, lt.DimNames, t.ValueType())
 		if !ok {
 			return 0, fmt.Errorf("no picture in a tensor of shape %v", lt.Shape)
 		}
