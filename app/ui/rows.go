@@ -25,6 +25,12 @@ const (
 	maxSpacer = 8_000_000
 )
 
+// Actions the rows table's parts send to it.
+const (
+	actionCancelRead signal = "tv/cancel-read" // stop the record batch reads under way (its progress bar's Cancel)
+	actionReadAgain  signal = "tv/read-again"  // read the cancelled rows in view again (a cancelled row's button)
+)
+
 // RowsTable shows every row of every record batch in a windowed list: only
 // the rows in view (plus a few) are in the DOM, so any number of rows
 // scrolls at the same cost. Rows whose record batch is not in the file's
@@ -93,14 +99,14 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 	}
 	ctx.Defer(r.fetch)
 	afterPaint(ctx, r.settle)
-	ctx.Handle(actionCancelRead, func(ctx app.Context, a app.Action) {
+	actionCancelRead.handle(ctx, func(ctx app.Context) {
 		r.cancelLoads()
 		ctx.Update()
 	})
 	// Sent by a cancelled row's button, which is gone once the row
 	// redraws (and go-app drops what its context dispatches): the table's
 	// own context reads the rows again.
-	ctx.Handle(actionReadAgain, func(ctx app.Context, a app.Action) {
+	actionReadAgain.handle(ctx, func(ctx app.Context) {
 		r.File.Forget(decode.Cancelled)
 		r.fetch(ctx)
 		ctx.Update()
@@ -464,7 +470,7 @@ func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 	r.left, r.first, r.top = left, first, top
 	if first != prevFirst {
 		r.up = first < prevFirst
-		ctx.NewActionWithValue(actionFirstRow, int64(first))
+		actionFirstRow.send(ctx, int64(first))
 	}
 	nf, nt := r.columns(n)
 	sf, st := r.span()
