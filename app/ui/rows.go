@@ -21,7 +21,10 @@ const (
 // cache show as loading while the batch is read in the background; how
 // each read ended the file keeps (decode.File.WindowState): rows whose
 // read failed show the error, rows whose read was cancelled offer to read
-// again.
+// again. Its methods: the lifecycle, scrolling and drawing here, the reads
+// in rowloads.go, the columns in columns.go, the keyboard in keyboard.go;
+// its state's plain types beside them and in rowspan.go, rowsize.go and
+// rowcells.go.
 type RowsTable struct {
 	app.Compo
 	File  *decode.File
