@@ -35,26 +35,37 @@ func (a action[T]) handler(h func(app.Context, T)) app.ActionHandler {
 	}
 }
 
-// on registers h for the action name, which carries no value.
-func on(ctx app.Context, name string, h func(app.Context)) {
-	ctx.Handle(name, func(ctx app.Context, _ app.Action) { h(ctx) })
+// signal is a go-app action without a value: send and handle are its two
+// ends.
+type signal string
+
+// send sends the action.
+func (s signal) send(ctx app.Context) {
+	ctx.NewAction(string(s))
 }
 
-// Actions the components send to the Viewer. The names other files send
-// with ctx.NewActionWithValue (actionInspect, actionNested, actionFirstRow,
-// actionInspectState) stay strings; handleActions types them.
-const (
-	actionOpen     action[source]       = "tv/open"      // a file to open
-	actionWarmedUp action[warmUpResult] = "tv/warmed-up" // how the warm-up ended (WarmUp)
-	actionOpenURL  action[string]       = "tv/open-url"  // the address as typed or in ?url=
-	actionProgress action[*progress]    = "tv/progress"  // the download under way
-	actionChanged  action[string]       = "tv/changed"   // the error: the file changed on the server
-	actionCrumb    action[int]          = "tv/crumb"     // the level a breadcrumb names: 0 the file, k the k-th nested record batch
+// handle registers h for the action.
+func (s signal) handle(ctx app.Context, h func(app.Context)) {
+	ctx.Handle(string(s), func(ctx app.Context, _ app.Action) { h(ctx) })
+}
 
-	actionCancel     = "tv/cancel"      // no value: stop indexing
-	actionCancelRead = "tv/cancel-read" // no value: stop the record batch reads under way (RowsTable)
-	actionReadAgain  = "tv/read-again"  // no value: read the cancelled rows in view again (RowsTable)
-	actionNested     = "tv/nested"      // value: inspectTarget, a nested record batch cell to open
+// Actions the components send to the Viewer. The actions a component
+// sends to itself are with it: the rows table's (rows.go), the inspector's
+// (inspector.go).
+const (
+	actionOpen         action[source]               = "tv/open"          // a file to open
+	actionWarmedUp     action[warmUpResult]         = "tv/warmed-up"     // how the warm-up ended (WarmUp)
+	actionOpenURL      action[string]               = "tv/open-url"      // the address as typed or in ?url=
+	actionProgress     action[*progress]            = "tv/progress"      // the download under way
+	actionChanged      action[string]               = "tv/changed"       // the error: the file changed on the server
+	actionCrumb        action[int]                  = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
+	actionInspect      action[inspectTarget]        = "tv/inspect"       // a tensor cell to inspect (CellView)
+	actionNested       action[inspectTarget]        = "tv/nested"        // a nested record batch cell to open (CellView)
+	actionFirstRow     action[int64]                = "tv/first-row"     // the rows table's first row in view, for the address
+	actionInspectState action[*viewstate.Inspector] = "tv/inspect-state" // the inspector's settings, for the address
+
+	actionCancel       signal = "tv/cancel"        // stop indexing (the progress bar's Cancel)
+	actionCloseInspect signal = "tv/inspect-close" // close the inspector
 )
 
 // handleActions registers the Viewer's action handlers. They do not
@@ -65,13 +76,13 @@ func (v *Viewer) handleActions(ctx app.Context) {
 	actionOpenURL.handle(ctx, v.openURL)
 	actionProgress.handle(ctx, v.onProgress)
 	actionChanged.handle(ctx, v.onChanged)
-	on(ctx, actionCancel, v.onCancel)
-	action[inspectTarget](actionInspect).handle(ctx, v.onInspect)
-	action[inspectTarget](actionNested).handle(ctx, v.onNested)
+	actionCancel.handle(ctx, v.onCancel)
+	actionInspect.handle(ctx, v.onInspect)
+	actionNested.handle(ctx, v.onNested)
 	actionCrumb.handle(ctx, v.onCrumb)
-	on(ctx, actionCloseInspect, v.onCloseInspect)
-	action[int64](actionFirstRow).handle(ctx, v.onFirstRow)
-	action[*viewstate.Inspector](actionInspectState).handle(ctx, v.onInspectState)
+	actionCloseInspect.handle(ctx, v.onCloseInspect)
+	actionFirstRow.handle(ctx, v.onFirstRow)
+	actionInspectState.handle(ctx, v.onInspectState)
 }
 
 // onWarmedUp keeps how the warm-up ended, unless a file was opened first.
@@ -165,7 +176,7 @@ func (v *Viewer) closeOnEscape(ctx app.Context) {
 			hideInspector()
 			ctx.Dispatch(func(ctx app.Context) {
 				if v.st().Inspector != nil {
-					ctx.NewAction(actionCloseInspect)
+					actionCloseInspect.send(ctx)
 				}
 			})
 		}

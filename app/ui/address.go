@@ -27,9 +27,6 @@ import (
 // page's own under way) the root element says data-address="pending",
 // then "settled": tests wait for it.
 
-// actionFirstRow: the rows table's first row in view (value: int64).
-const actionFirstRow = "tv/first-row"
-
 // stepMark is the history.state of an entry the Model pushed for the
 // inspector: a page reloaded on it still closes it by going Back.
 const stepMark = "inspector"

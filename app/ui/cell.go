@@ -70,12 +70,12 @@ func (c *CellView) Render() app.UI {
 }
 
 func (c *CellView) inspect(ctx app.Context, e app.Event) {
-	ctx.NewActionWithValue(actionInspect, inspectTarget{Col: c.Col, Row: c.Row})
+	actionInspect.send(ctx, inspectTarget{Col: c.Col, Row: c.Row})
 }
 
 // openNested shows the cell's nested record batch in the grid.
 func (c *CellView) openNested(ctx app.Context, e app.Event) {
-	ctx.NewActionWithValue(actionNested, inspectTarget{Col: c.Col, Row: c.Row})
+	actionNested.send(ctx, inspectTarget{Col: c.Col, Row: c.Row})
 }
 
 func (c *CellView) onKey(ctx app.Context, e app.Event) {

@@ -151,9 +151,65 @@ func colRange(from, to int) []int {
 	return cols
 }
 
+// colView is the state of the grid's columns: how far they are scrolled,
+// the widths the reader gave them, and a resize under way.
+type colView struct {
+	left   float64   // scrollLeft of the rows container
+	widths colWidths // columns the reader resized
+	drag   *colDrag  // a column resize under way
+}
+
+// colDrag is a resize under way: of column col, which was startW pixels
+// wide when the pointer went down at startX.
+type colDrag struct {
+	col    int
+	startX float64
+	startW int
+}
+
+// setWidth resizes column c to w pixels, within minColWidth and
+// maxColWidth.
+func (v *colView) setWidth(c, w int) {
+	if v.widths == nil {
+		v.widths = colWidths{}
+	}
+	v.widths[c] = max(minColWidth, min(maxColWidth, w))
+}
+
+// startDrag: the pointer went down at x on the edge of column c, w pixels
+// wide.
+func (v *colView) startDrag(c int, x float64, w int) {
+	v.drag = &colDrag{col: c, startX: x, startW: w}
+}
+
+// dragTo: the pointer moved to x on the edge of column c. It reports
+// whether that resized the column (a resize of c is under way).
+func (v *colView) dragTo(c int, x float64) bool {
+	d := v.drag
+	if d == nil || d.col != c {
+		return false
+	}
+	v.setWidth(c, d.startW+int(x-d.startX))
+	return true
+}
+
+// leftToShow is the scrollLeft that shows column c whole (or its start)
+// in a view w pixels wide (less the row numbers) scrolled to left: left if
+// it does.
+func (v colView) leftToShow(c int, left, w float64) float64 {
+	x, cw := float64(v.widths.x(c)), float64(v.widths.of(c))
+	switch {
+	case x < left:
+		return x
+	case x+cw > left+w:
+		return x + cw - w
+	}
+	return left
+}
+
 // columns is the span of columns the table draws now.
 func (r *RowsTable) columns(n int) (from, to int) {
-	return colSpan(n, r.left, r.width(), r.widths)
+	return colSpan(n, r.cols.left, r.width(), r.cols.widths)
 }
 
 // width is the scrolling container's measured width or, until it is
@@ -161,8 +217,8 @@ func (r *RowsTable) columns(n int) (from, to int) {
 // reading does not force a layout: a small embed's first frame has its
 // narrow columns already.
 func (r *RowsTable) width() int {
-	if r.viewW > 0 {
-		return r.viewW
+	if w := r.geom.viewW; w > 0 {
+		return w
 	}
 	if w := app.Window().Get("innerWidth").Int(); w > 0 {
 		return w
@@ -181,38 +237,21 @@ func (r *RowsTable) resizeHandle(c int) app.UI {
 			e.PreventDefault()
 			e.StopImmediatePropagation()
 			ctx.JSSrc().Call("setPointerCapture", e.Get("pointerId"))
-			r.drag = &colDrag{col: c, startX: e.Get("clientX").Float(), startW: r.headWidth(c)}
+			r.cols.startDrag(c, e.Get("clientX").Float(), r.headWidth(c))
 			ctx.PreventUpdate()
 		}).
 		On("pointermove", func(ctx app.Context, e app.Event) {
-			d := r.drag
-			if d == nil || d.col != c {
+			if !r.cols.dragTo(c, e.Get("clientX").Float()) {
 				ctx.PreventUpdate()
-				return
 			}
-			r.setWidth(c, d.startW+int(e.Get("clientX").Float()-d.startX))
 		}).
 		On("pointerup", func(ctx app.Context, e app.Event) {
-			r.drag = nil
+			r.cols.drag = nil
 			ctx.PreventUpdate()
 		}).
 		OnDblClick(func(ctx app.Context, e app.Event) {
-			r.setWidth(c, r.fitWidth(c))
+			r.cols.setWidth(c, r.fitWidth(c))
 		})
-}
-
-// colDrag is a resize under way.
-type colDrag struct {
-	col    int
-	startX float64
-	startW int
-}
-
-func (r *RowsTable) setWidth(c, w int) {
-	if r.widths == nil {
-		r.widths = colWidths{}
-	}
-	r.widths[c] = max(minColWidth, min(maxColWidth, w))
 }
 
 // headWidth is column c's drawn width.
@@ -222,7 +261,7 @@ func (r *RowsTable) headWidth(c int) int {
 			return int(h.Call("getBoundingClientRect").Get("width").Float())
 		}
 	}
-	return r.widths.of(c)
+	return r.cols.widths.of(c)
 }
 
 // fitWidth is the width that shows column c's header and drawn cells

@@ -15,15 +15,12 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// Actions to open and close the inspector, and to stop its column
-// statistics.
+// Actions the inspector's parts send to it (those it sends to the Viewer,
+// to close it and with its settings, are in actions.go).
 const (
-	actionInspect      = "tv/inspect"       // value: inspectTarget
-	actionCloseInspect = "tv/inspect-close" // no value
-	actionStartColumn  = "tv/column-start"  // no value
-	actionCancelColumn = "tv/column-cancel" // no value
-	actionCamera       = "tv/camera"        // value: inspect.Camera, the picture's new zoom and pan
-	actionInspectState = "tv/inspect-state" // value: *viewstate.Inspector, for the address
+	actionStartColumn  signal                 = "tv/column-start"  // start the column statistics (ColumnPanel)
+	actionCancelColumn signal                 = "tv/column-cancel" // stop them (their progress bar's Cancel)
+	actionCamera       action[inspect.Camera] = "tv/camera"        // the picture's new zoom and pan (SliceView)
 )
 
 // inspectTarget names the tensor to inspect.
@@ -89,16 +86,16 @@ func (in *Inspector) OnMount(ctx app.Context) {
 	// The button that starts the statistics is gone once they start, and
 	// go-app drops what its context dispatches: the inspector's own context
 	// runs them.
-	ctx.Handle(actionStartColumn, func(ctx app.Context, a app.Action) {
+	actionStartColumn.handle(ctx, func(ctx app.Context) {
 		in.startColumn(ctx)
 		ctx.Update()
 	})
-	ctx.Handle(actionCancelColumn, func(ctx app.Context, a app.Action) {
+	actionCancelColumn.handle(ctx, func(ctx app.Context) {
 		in.stopColumn()
 		ctx.Update()
 	})
-	ctx.Handle(actionCamera, func(ctx app.Context, a app.Action) {
-		in.cam = a.Value.(inspect.Camera)
+	actionCamera.handle(ctx, func(ctx app.Context, cam inspect.Camera) {
+		in.cam = cam
 		in.report(ctx)
 	})
 	in.report(ctx)
@@ -134,7 +131,7 @@ func (in *Inspector) report(ctx app.Context) {
 		}
 		st.Zoom, st.PanX, st.PanY = in.cam.Scale(), in.cam.Pan.X, in.cam.Pan.Y
 	}
-	ctx.NewActionWithValue(actionInspectState, st)
+	actionInspectState.send(ctx, st)
 }
 
 // restore applies a link's state to the session; what does not apply to
@@ -263,7 +260,7 @@ func (in *Inspector) apply(cmd func(*inspect.Session) bool) bool {
 
 func (in *Inspector) close(ctx app.Context) {
 	hideInspector()
-	ctx.NewAction(actionCloseInspect)
+	actionCloseInspect.send(ctx)
 }
 
 func (in *Inspector) onKeyDown(ctx app.Context, e app.Event) {

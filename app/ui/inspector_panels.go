@@ -99,7 +99,7 @@ func (p *ColumnPanel) Render() app.UI {
 					Label: "Computing column statistics", RowsDone: int64(p.Done), RowsTotal: int64(p.Total)}}
 			}).Else(func() app.UI {
 				return app.Button().Type("button").Attr("data-action", "column-stats").Text("Compute column statistics").
-					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionStartColumn) })
+					OnClick(func(ctx app.Context, e app.Event) { actionStartColumn.send(ctx) })
 			}),
 		)
 	}

@@ -14,9 +14,16 @@ import (
 // Enter or Space on a tensor cell opens the inspector, which gives the focus
 // back to the cell when it closes.
 
-// moveFocus returns the cell a key moves the focus to from (row, col) in a
-// table of rows × cols, with page rows a page; ok is false for other keys.
-func moveFocus(key string, ctrl bool, row int64, col int, rows int64, cols, page int) (int64, int, bool) {
+// gridCell is the cell the keyboard is on: a row and a column.
+type gridCell struct {
+	row int64
+	col int
+}
+
+// moved returns the cell a key moves the focus to in a table of rows ×
+// cols, with page rows a page; ok is false for other keys.
+func (g gridCell) moved(key string, ctrl bool, rows int64, cols, page int) (to gridCell, ok bool) {
+	row, col := g.row, g.col
 	switch key {
 	case "ArrowDown":
 		row++
@@ -41,22 +48,52 @@ func moveFocus(key string, ctrl bool, row int64, col int, rows int64, cols, page
 		}
 		col = cols - 1
 	default:
-		return row, col, false
+		return g, false
 	}
-	return max(0, min(row, rows-1)), max(0, min(col, cols-1)), true
+	return gridCell{max(0, min(row, rows-1)), max(0, min(col, cols-1))}, true
+}
+
+// colIn is the keyboard's column in row i, -1 if it is in another row.
+func (g gridCell) colIn(i int64) int {
+	if i != g.row {
+		return -1
+	}
+	return g.col
+}
+
+// pageRows is how many rows PageUp and PageDown move by in a view height
+// pixels high over rows of rowH pixels: the rows it shows whole, less one.
+func pageRows(height, rowH int) int {
+	return max(1, (height-headerHeight)/rowH-1)
+}
+
+// topToShow is the scrollTop that shows row whole in a view visible
+// pixels high (below the header) scrolled to top, over rows rows of rowH
+// pixels: top if it does. Scaled (geometry), it is the row's own place.
+func topToShow(row, rows int64, rowH int, top, visible float64) float64 {
+	spacer, scaled := geometry(rows, rowH)
+	y := float64(row * int64(rowH))
+	switch {
+	case scaled:
+		return scaledTop(row, rows, rowH, spacer, visible)
+	case y < top:
+		return y
+	case y+float64(rowH) > top+visible:
+		return y + float64(rowH) - visible
+	}
+	return top
 }
 
 // onKey moves the focused cell.
 func (r *RowsTable) onKey(ctx app.Context, e app.Event) {
 	ctrl := e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()
-	page := max(1, (r.height()-headerHeight)/r.rowH()-1)
-	row, col, ok := moveFocus(e.Get("key").String(), ctrl, r.focusRow, r.focusCol, r.Rows, len(r.File.Fields()), page)
+	to, ok := r.focus.moved(e.Get("key").String(), ctrl, r.Rows, len(r.File.Fields()), pageRows(r.height(), r.rowH()))
 	if !ok {
 		ctx.PreventUpdate()
 		return
 	}
 	e.PreventDefault()
-	r.goTo(ctx, row, col)
+	r.goTo(ctx, to)
 }
 
 // onFocusIn follows the focus into a cell (a click, the inspector giving
@@ -70,46 +107,26 @@ func (r *RowsTable) onFocusIn(ctx app.Context, e app.Event) {
 	}
 	c, err1 := strconv.Atoi(cell.Call("getAttribute", "data-col").String())
 	i, err2 := strconv.ParseInt(row.Call("getAttribute", "data-row").String(), 10, 64)
-	if err1 != nil || err2 != nil || (i == r.focusRow && c == r.focusCol) {
+	if err1 != nil || err2 != nil || (gridCell{i, c}) == r.focus {
 		ctx.PreventUpdate()
 		return
 	}
-	r.focusRow, r.focusCol = i, c
+	r.focus = gridCell{i, c}
 }
 
-// goTo makes (row, col) the focused cell, scrolls it into view and focuses
-// it once drawn.
-func (r *RowsTable) goTo(ctx app.Context, row int64, col int) {
-	r.focusRow, r.focusCol = row, col
+// goTo makes cell c the focused cell, scrolls it into view and focuses it
+// once drawn.
+func (r *RowsTable) goTo(ctx app.Context, c gridCell) {
+	r.focus = c
 	if v := r.view(); v.Truthy() {
-		top := v.Get("scrollTop").Float()
-		visible := float64(r.height() - headerHeight)
 		rowH := r.rowH()
-		spacer, scaled := geometry(r.Rows, rowH)
-		y := float64(row * int64(rowH))
-		switch {
-		case scaled:
-			top = r.scaledTop(row, spacer, visible)
-		case y < top:
-			top = y
-		case y+float64(rowH) > top+visible:
-			top = y + float64(rowH) - visible
-		}
-		v.Set("scrollTop", top)
-		top = v.Get("scrollTop").Float()
-		r.first, r.top = firstRow(top, r.Rows, r.height(), rowH), top
+		v.Set("scrollTop", topToShow(c.row, r.Rows, rowH, v.Get("scrollTop").Float(), float64(r.height()-headerHeight)))
+		r.scroll.placed(v.Get("scrollTop").Float(), r.Rows, r.height(), rowH)
 		if n := len(r.File.Fields()); n > manyColumns {
 			// Columns not drawn cannot take the focus: scroll to it first.
-			left, w := v.Get("scrollLeft").Float(), float64(v.Get("clientWidth").Int()-indexWidth)
-			x, cw := float64(r.widths.x(col)), float64(r.widths.of(col))
-			switch {
-			case x < left:
-				left = x
-			case x+cw > left+w:
-				left = x + cw - w
-			}
-			v.Set("scrollLeft", left)
-			r.left = v.Get("scrollLeft").Float()
+			w := float64(v.Get("clientWidth").Int() - indexWidth)
+			v.Set("scrollLeft", r.cols.leftToShow(c.col, v.Get("scrollLeft").Float(), w))
+			r.cols.left = v.Get("scrollLeft").Float()
 		}
 	}
 	ctx.Defer(r.fetch)
@@ -127,7 +144,7 @@ func (r *RowsTable) view() app.Value {
 // focusCell gives the keyboard focus to the focused cell if it is drawn.
 func (r *RowsTable) focusCell() {
 	if el := r.JSValue(); el.Truthy() {
-		c := el.Call("querySelector", fmt.Sprintf(`[data-row="%d"] [data-col="%d"]`, r.focusRow, r.focusCol))
+		c := el.Call("querySelector", fmt.Sprintf(`[data-row="%d"] [data-col="%d"]`, r.focus.row, r.focus.col))
 		if c.Truthy() {
 			c.Call("focus", map[string]any{"preventScroll": true})
 			c.Call("scrollIntoView", map[string]any{"block": "nearest", "inline": "nearest"})
@@ -145,7 +162,7 @@ func (r *RowsTable) gotoRow() app.UI {
 				ctx.PreventUpdate()
 				return
 			}
-			r.goTo(ctx, row, r.focusCol)
+			r.goTo(ctx, gridCell{row, r.focus.col})
 		}, app.EventScope("goto"))
 }
 
@@ -155,13 +172,13 @@ func (r *RowsTable) sizeSelect() app.UI {
 	current := r.rowKind()
 	return app.Select().Class("preview-size").Attr("data-role", "preview-size").Aria("label", "Preview size").
 		OnChange(func(ctx app.Context, e app.Event) {
-			size := ctx.JSSrc().Get("value").String()
-			if _, ok := rowHeights[size]; !ok || size == "text" || size == current {
+			size := rowKind(ctx.JSSrc().Get("value").String())
+			if !size.isPreviewSize() || size == current {
 				ctx.PreventUpdate()
 				return
 			}
-			first := r.first
-			r.size = size
+			first := r.scroll.first
+			r.geom.preview = size
 			ctx.LocalStorage().Set(previewSizeKey, size)
 			ctx.Defer(func(ctx app.Context) {
 				v := r.view()
@@ -171,14 +188,14 @@ func (r *RowsTable) sizeSelect() app.UI {
 				if _, scaled := geometry(r.Rows, r.rowH()); !scaled {
 					v.Set("scrollTop", first*r.rowH())
 				}
-				r.top = v.Get("scrollTop").Float()
-				r.first = firstRow(r.top, r.Rows, r.height(), r.rowH())
+				r.scroll.placed(v.Get("scrollTop").Float(), r.Rows, r.height(), r.rowH())
 				r.fetch(ctx)
 				ctx.Update()
 			})
 		}).Body(
 		app.Range(previewSizes).Slice(func(i int) app.UI {
-			return app.Option().Value(previewSizes[i]).Selected(previewSizes[i] == current).Text(previewSizes[i] + " previews")
+			size := string(previewSizes[i])
+			return app.Option().Value(size).Selected(previewSizes[i] == current).Text(size + " previews")
 		}),
 	)
 }

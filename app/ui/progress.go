@@ -18,12 +18,12 @@ type progress struct {
 }
 
 // ProgressBar shows work under way with bytes done and a cancel button,
-// which sends the action named OnCancel.
+// which sends OnCancel.
 type ProgressBar struct {
 	app.Compo
 	Task     string // data-task: "index", "download", "read" or "column-stats"
 	Progress progress
-	OnCancel string
+	OnCancel signal
 }
 
 // Render draws the bar.
@@ -53,6 +53,6 @@ func (p *ProgressBar) Render() app.UI {
 			return app.Span().Class("rows-found").Attr("data-rows", pr.Rows).Text(fmt.Sprintf("· %d rows ", pr.Rows))
 		}),
 		app.Button().Type("button").Class("link").Attr("data-action", "cancel").Text("Cancel").
-			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(p.OnCancel) }),
+			OnClick(func(ctx app.Context, e app.Event) { p.OnCancel.send(ctx) }),
 	)
 }

@@ -9,12 +9,30 @@ import (
 	"github.com/tensorview/tensorview/app/summary"
 )
 
-// Row states other than shown: the row's data is not there (yet).
+// rowState is what a row of the table shows: its cells, or why its data
+// is not there (yet).
+type rowState int
+
 const (
-	rowIndexing  = "indexing"  // past what is indexed so far (the count is an estimate)
-	rowLoading   = "loading"   // its row window is being read
-	rowCancelled = "cancelled" // its row window's read was cancelled: it offers to read again
+	rowShown     rowState = iota // its cells: its values, or the error of its read
+	rowIndexing                  // past what is indexed so far (the count is an estimate)
+	rowLoading                   // its row window is being read
+	rowCancelled                 // its row window's read was cancelled: it offers to read again
 )
+
+// rowStateOf is the state of a row whose row window is in a file's index
+// (located) or not yet, and is in state s.
+func rowStateOf(located bool, s decode.WindowState) rowState {
+	switch {
+	case !located:
+		return rowIndexing
+	case s == decode.Cancelled:
+		return rowCancelled
+	case s == decode.Unread || s == decode.Loading:
+		return rowLoading
+	}
+	return rowShown
+}
 
 // RowView is one row of the rows table, drawn in a slot of its own
 // (RowsTable.Render): its fields are the row's snapshot, so that when the
@@ -25,9 +43,9 @@ const (
 type RowView struct {
 	app.Compo
 	Row    int64
-	Top    int64  // its place in the scroll area, in CSS pixels
-	Grid   string // the CSS grid template of its columns
-	State  string // "" (Cells are its values) or one of the row states
+	Top    int64    // its place in the scroll area, in CSS pixels
+	Grid   string   // the CSS grid template of its columns
+	State  rowState // rowShown: Cells are its values
 	Fields []decode.FieldInfo
 	Cols   []int          // the columns drawn
 	Cells  []summary.Cell // the row's summarised cells, all columns
@@ -57,7 +75,7 @@ func (v *RowView) Render() app.UI {
 			app.Div().Class("cell loading").Role("gridcell").Body(
 				app.Text("reading cancelled "),
 				app.Button().Type("button").Class("link").Attr("data-action", "read-again").Text("Read again").
-					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionReadAgain) }),
+					OnClick(func(ctx app.Context, e app.Event) { actionReadAgain.send(ctx) }),
 			),
 		)
 	}

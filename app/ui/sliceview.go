@@ -223,7 +223,7 @@ func (s *SliceView) onPointerUp(ctx app.Context, e app.Event) {
 	delete(s.pointers, id)
 	s.pinch = pinchStart{} // a finger left: the other one drags on from where it is
 	if !s.tap && len(s.pointers) == 0 {
-		ctx.NewActionWithValue(actionCamera, s.cam) // a drag or pinch ended
+		actionCamera.send(ctx, s.cam) // a drag or pinch ended
 	}
 	// A tap (touch or pen) reads out the value under it; a mouse's hover
 	// already did.
@@ -249,12 +249,12 @@ func (s *SliceView) onWheel(ctx app.Context, e app.Event) {
 		ctx.PreventUpdate()
 		return
 	}
-	ctx.NewActionWithValue(actionCamera, s.cam)
+	actionCamera.send(ctx, s.cam)
 }
 
 func (s *SliceView) resetZoom(ctx app.Context, e app.Event) {
 	s.cam = inspect.Camera{}
-	ctx.NewActionWithValue(actionCamera, s.cam)
+	actionCamera.send(ctx, s.cam)
 }
 
 // Render draws the viewport, the canvas and the readout.

@@ -1,0 +1,196 @@
+package ui
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/decode"
+)
+
+// The rows table's reads: the row windows of the rows drawn are loaded in
+// the background, those of the rows past them read ahead while scrolling,
+// and the big reads under way shown as a progress bar. Which windows to read
+// is plain Go (toLoad, toPrefetch; native tests: rowloads_test.go).
+
+// rowLoads are the loads of the file shown under way.
+type rowLoads struct {
+	count    *atomic.Int32      // Load calls under way
+	ctx      context.Context    // the loads' context
+	stop     context.CancelFunc // cancels ctx (Cancel, another file)
+	watching bool               // a goroutine reports the big reads under way
+	reading  *progress          // the big reads under way, shown as a progress bar
+}
+
+// begin returns the loads' context and count, made if there are none.
+func (l *rowLoads) begin() (context.Context, *atomic.Int32) {
+	if l.count == nil {
+		l.count = new(atomic.Int32)
+	}
+	if l.ctx == nil {
+		l.ctx, l.stop = context.WithCancel(context.Background())
+	}
+	return l.ctx, l.count
+}
+
+// cancel stops the big reads of the loads under way: their rows offer to
+// read again.
+func (l *rowLoads) cancel() {
+	if l.stop != nil {
+		l.stop()
+	}
+	l.ctx, l.stop = nil, nil
+}
+
+// reset cancels the loads under way and forgets them: another file is
+// shown.
+func (l *rowLoads) reset() {
+	l.cancel()
+	*l = rowLoads{}
+}
+
+// watched takes what a watcher saw: done of total bytes of big reads, and
+// whether any load was left then (idle: none); pending is the loads under
+// way now. It reports whether a new watcher must start (loads started after
+// this one saw none).
+func (l *rowLoads) watched(done, total int64, idle bool, pending int32) (again bool) {
+	l.reading = nil
+	if total > 0 && !idle {
+		l.reading = &progress{Label: "Reading record batch", Done: done, Total: total}
+	}
+	if !idle {
+		return false
+	}
+	l.watching = pending > 0
+	return l.watching
+}
+
+// windows is what the table asks a file of its row windows (*decode.File).
+type windows interface {
+	Window(row int64) (batch, window int, ok bool)
+	WindowState(row int64) decode.WindowState
+	WindowBytes(row int64) int64
+}
+
+// toLoad lists the rows of [from, to) whose row windows the table loads,
+// one row per window: those located and neither loaded, failed nor
+// cancelled (their rows show the error, or offer to read again). asked
+// gets their windows.
+func toLoad(f windows, from, to int, asked map[[2]int]bool) []int64 {
+	var rows []int64
+	for i := from; i < to; i++ {
+		row := int64(i)
+		b, w, ok := f.Window(row)
+		key := [2]int{b, w}
+		if !ok || asked[key] {
+			continue
+		}
+		if s := f.WindowState(row); s == decode.Loaded || s == decode.Failed || s == decode.Cancelled {
+			continue
+		}
+		asked[key] = true
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// Reading ahead: while scrolling, the row windows of the prefetchRows rows
+// past the edge of the rows drawn, in the direction of the last scroll, are
+// read before they come into view, so that a row comes in with its data
+// (one redraw) instead of loading first (two, and a frame later). Windows
+// larger than prefetchMax (record batches read whole) are left to fetch.
+const (
+	prefetchRows = 2 * rowBlock
+	prefetchMax  = 4 << 20
+)
+
+// toPrefetch lists the rows past [from, to) (above it when up) of n rows
+// whose row windows are read ahead, one row per window: those unread, not
+// in asked, and of at most prefetchMax bytes. asked gets their windows.
+func toPrefetch(f windows, from, to, n int, up bool, asked map[[2]int]bool) []int64 {
+	lo, hi := to, min(n, to+prefetchRows)
+	if up {
+		lo, hi = max(0, from-prefetchRows), from
+	}
+	var rows []int64
+	for i := lo; i < hi; i++ {
+		row := int64(i)
+		b, w, ok := f.Window(row)
+		key := [2]int{b, w}
+		if !ok || asked[key] || f.WindowState(row) != decode.Unread || f.WindowBytes(row) > prefetchMax {
+			continue
+		}
+		asked[key] = true
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// fetch loads, one goroutine per row window (a batch, or a window of its
+// rows), the data of the rows drawn that is not in the cache, and redraws
+// when each arrives (toLoad). A window being loaded already (by an earlier
+// fetch, the inspector's column statistics) is read once: the file's cache
+// has its callers wait for that load. ctx must be one that stays mounted
+// with the table.
+func (r *RowsTable) fetch(ctx app.Context) {
+	lctx, loads := r.loads.begin()
+	f := r.File
+	from, to := r.span()
+	asked := map[[2]int]bool{}
+	for _, row := range toLoad(f, from, to, asked) {
+		loads.Add(1)
+		ctx.Async(func() {
+			// How it ended, the file says (WindowState).
+			if err := f.LoadContext(lctx, row); err != nil && lctx.Err() != nil && f.WindowState(row) == decode.Loading {
+				// Cancel stopped this wait, not the load waited for
+				// (another caller's, such as the inspector's column
+				// statistics): redraw when that load ends.
+				_ = f.LoadContext(context.Background(), row)
+			}
+			loads.Add(-1)
+			ctx.Update() // the table redraws its rows from the file's state
+		})
+	}
+	if loads.Load() > 0 && !r.loads.watching {
+		r.loads.watching = true
+		r.watch(ctx, f, loads)
+	}
+	if r.scroll.step != drawView {
+		// Read ahead (toPrefetch): nothing redraws when these arrive
+		// (fetch waits for a window being read and redraws then).
+		for _, row := range toPrefetch(f, from, to, int(r.Rows), r.scroll.up, asked) {
+			ctx.Async(func() { _ = f.LoadContext(lctx, row) })
+		}
+	}
+}
+
+// watch shows the big reads of f under way (record batches read whole)
+// as a progress bar, checking every 100 ms until no load is left.
+func (r *RowsTable) watch(ctx app.Context, f *decode.File, loads *atomic.Int32) {
+	ctx.Async(func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		var shown [2]int64
+		for range tick.C {
+			done, total := f.Reading()
+			idle := loads.Load() == 0
+			if !idle && shown == [2]int64{done, total} {
+				continue // nothing new to draw
+			}
+			shown = [2]int64{done, total}
+			ctx.Dispatch(func(ctx app.Context) {
+				if r.File != f {
+					return // another file is shown, with a watcher of its own
+				}
+				if r.loads.watched(done, total, idle, loads.Load()) {
+					r.watch(ctx, f, loads)
+				}
+			})
+			if idle {
+				return
+			}
+		}
+	})
+}

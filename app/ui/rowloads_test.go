@@ -1,0 +1,127 @@
+//go:build !wasm
+
+package ui
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tensorview/tensorview/app/decode"
+)
+
+// fakeWindows is a file of row windows of 4 rows each (batch 0), in the
+// states and of the sizes given, indexed up to row indexed.
+type fakeWindows struct {
+	states  []decode.WindowState
+	bytes   []int64
+	indexed int64
+}
+
+func (f fakeWindows) Window(row int64) (batch, window int, ok bool) {
+	return 0, int(row / 4), row < f.indexed && int(row/4) < len(f.states)
+}
+
+func (f fakeWindows) WindowState(row int64) decode.WindowState { return f.states[row/4] }
+
+func (f fakeWindows) WindowBytes(row int64) int64 { return f.bytes[row/4] }
+
+// TestToLoad: the table loads each row window of the rows drawn once, and
+// leaves those loaded, failed, cancelled or not indexed yet.
+func TestToLoad(t *testing.T) {
+	f := fakeWindows{
+		states:  []decode.WindowState{decode.Loaded, decode.Unread, decode.Loading, decode.Failed, decode.Unread, decode.Cancelled},
+		indexed: 18, // window 4 in part
+	}
+	asked := map[[2]int]bool{}
+	if got := toLoad(f, 0, 24, asked); !slices.Equal(got, []int64{4, 8, 16}) {
+		t.Errorf("rows 0–23: %v, want [4 8 16] (windows 1, 2 and 4)", got)
+	}
+	if len(asked) != 3 || !asked[[2]int{0, 1}] || !asked[[2]int{0, 2}] || !asked[[2]int{0, 4}] {
+		t.Errorf("asked %v", asked)
+	}
+	if got := toLoad(f, 0, 24, asked); len(got) != 0 {
+		t.Errorf("asked again: %v, want none", got)
+	}
+	if got := toLoad(f, 6, 12, map[[2]int]bool{}); !slices.Equal(got, []int64{6, 8}) {
+		t.Errorf("rows 6–11: %v, want [6 8]", got)
+	}
+}
+
+// TestToPrefetch: reading ahead takes the unread row windows of up to
+// prefetchMax bytes past the rows drawn, in the direction of the last
+// scroll, and not those asked for already.
+func TestToPrefetch(t *testing.T) {
+	small, big := int64(1<<20), int64(prefetchMax+1)
+	f := fakeWindows{
+		states: []decode.WindowState{decode.Unread, decode.Loaded, decode.Unread, decode.Loading, decode.Unread,
+			decode.Unread, decode.Failed, decode.Unread, decode.Unread, decode.Unread},
+		bytes:   []int64{small, small, small, small, small, big, small, small, small, small},
+		indexed: 40,
+	}
+	for _, c := range []struct {
+		from, to int
+		up       bool
+		asked    [][2]int
+		want     []int64
+	}{
+		{0, 8, false, nil, []int64{8, 16}},           // rows 8–23: windows 2 and 4 (3 loading, 5 too big)
+		{0, 8, false, [][2]int{{0, 2}}, []int64{16}}, // window 2 asked for by fetch
+		{24, 32, true, nil, []int64{8, 16}},          // up: rows 8–23
+		{4, 12, true, nil, []int64{0}},               // up from row 4: rows 0–3
+		{28, 36, false, nil, []int64{36}},            // down to the last row
+		{0, 40, false, nil, nil},                     // nothing past the end
+		{0, 0, true, nil, nil},                       // nothing above the top
+	} {
+		asked := map[[2]int]bool{}
+		for _, k := range c.asked {
+			asked[k] = true
+		}
+		if got := toPrefetch(f, c.from, c.to, 40, c.up, asked); !slices.Equal(got, c.want) {
+			t.Errorf("past [%d, %d), up %v: %v, want %v", c.from, c.to, c.up, got, c.want)
+		}
+	}
+}
+
+// TestLoadsWatched: the progress bar shows the big reads while loads are
+// under way, and goes when none is left; a watcher that saw none while
+// loads have started since has another one start.
+func TestLoadsWatched(t *testing.T) {
+	l := rowLoads{watching: true}
+	if l.watched(10, 100, false, 1) || l.reading == nil || l.reading.Done != 10 || l.reading.Total != 100 || !l.watching {
+		t.Errorf("a big read under way: %+v", l)
+	}
+	if l.watched(0, 0, false, 1) || l.reading != nil || !l.watching {
+		t.Errorf("no big read: %+v", l)
+	}
+	if l.watched(100, 100, true, 0) || l.reading != nil || l.watching {
+		t.Errorf("idle: %+v", l)
+	}
+	l.watching = true
+	if !l.watched(0, 0, true, 2) || !l.watching {
+		t.Errorf("idle, then 2 loads: %+v, want another watcher", l)
+	}
+}
+
+// TestLoadsCancel: the loads share one context until cancelled; another
+// file starts over.
+func TestLoadsCancel(t *testing.T) {
+	var l rowLoads
+	ctx, count := l.begin()
+	if again, sameCount := l.begin(); again != ctx || sameCount != count {
+		t.Fatal("a second begin made a new context or count")
+	}
+	count.Add(1)
+	l.cancel()
+	if ctx.Err() == nil {
+		t.Error("cancel left the loads' context")
+	}
+	next, sameCount := l.begin()
+	if next == ctx || next.Err() != nil || sameCount != count || count.Load() != 1 {
+		t.Error("after cancel: want a new context and the same count")
+	}
+	l.reading, l.watching = &progress{}, true
+	l.reset()
+	if next.Err() == nil || l.count != nil || l.ctx != nil || l.stop != nil || l.reading != nil || l.watching {
+		t.Errorf("reset: %+v, context %v", l, next.Err())
+	}
+}
