@@ -113,6 +113,19 @@ func (c *batchCache) claim(key cacheKey) (ch *decoded, ld *load, own bool) {
 	return nil, ld, true
 }
 
+// await waits for the load of key under way, if any, to end, or for ctx
+// to be done (ErrCanceled); it never starts a load.
+func (c *batchCache) await(ctx context.Context, key cacheKey) error {
+	c.mu.Lock()
+	ld := c.loads[key]
+	loading := ld != nil && ld.state == Loading
+	c.mu.Unlock()
+	if !loading {
+		return nil
+	}
+	return c.wait(ctx, key, ld)
+}
+
 // wait waits for ld to end, or for ctx to be done (ErrCanceled).
 func (c *batchCache) wait(ctx context.Context, key cacheKey, ld *load) error {
 	select {

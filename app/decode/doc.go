@@ -30,7 +30,7 @@
 //     File.ParquetFacts (ParquetFacts): what its footer says.
 //   - File: Rows, NumBatches, Indexed, Index (the rest of the index, with
 //     progress), Locate, Window, WindowBytes, WindowState (WindowState:
-//     Unread, Loading, Loaded, Failed, Cancelled), Forget, Load,
+//     Unread, Loading, Loaded, Failed, Cancelled), Await, Forget, Load,
 //     LoadContext, Reading (the big reads under way), Batch, Value, Tensor,
 //     Nested, Depth, CacheBytes, Fields (FieldInfo, TensorField),
 //     HasPreviews, Warnings, AddWarning, Close. Its methods are safe for

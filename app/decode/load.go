@@ -73,6 +73,18 @@ func (f *File) WindowState(row int64) WindowState {
 	return f.cache.state(key)
 }
 
+// Await waits until the load of row's window under way, whoever started
+// it, has ended, without starting one: it returns at once when the window
+// is not Loading (WindowState then says how the load ended). Its only
+// error is ErrCanceled, when ctx is done first.
+func (f *File) Await(ctx context.Context, row int64) error {
+	key, _, _, ok := f.where(row)
+	if !ok {
+		return nil
+	}
+	return f.cache.await(ctx, key)
+}
+
 // Forget makes every row window whose last load ended in state s (Failed
 // or Cancelled) Unread again, so that the next Load reads it again instead
 // of returning the failure, and returns how many it forgot. Any other s

@@ -129,3 +129,37 @@ func TestCloseStopsBigRead(t *testing.T) {
 		t.Fatalf("Load of a closed file = %v, want %v", err, errClosed)
 	}
 }
+
+// TestAwait: Await returns at once for a window no one loads (and starts
+// no load), waits for a load under way whoever started it, and when that
+// load is cancelled returns as it ends, without reading the window again
+// (the rows table's wait after Cancel: a load started for a waiter would
+// read the whole batch with nothing to stop it).
+func TestAwait(t *testing.T) {
+	data := multiBatch(t, false, 1, 150_000)
+	f, g := openGated(t, data, 1<<20, Options{SmallFile: -1})
+	if err := f.Await(context.Background(), 0); err != nil || f.WindowState(0) != Unread {
+		t.Fatalf("Await of an unread window = %v, state %s; want nil, Unread", err, f.WindowState(0))
+	}
+	g.gated.Store(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	loaded := make(chan error, 1)
+	go func() { loaded <- f.LoadContext(ctx, 0) }()
+	within(t, g.calls, "first piece")
+	awaited := make(chan error, 1)
+	go func() { awaited <- f.Await(context.Background(), 0) }()
+	cancel()
+	release(t, g)
+	within(t, loaded, "return from LoadContext")
+	if err := within(t, awaited, "return from Await"); err != nil {
+		t.Fatalf("Await = %v, want nil", err)
+	}
+	if s := f.WindowState(0); s != Cancelled {
+		t.Fatalf("after Await the window is %s, want Cancelled (not read again)", s)
+	}
+	select {
+	case n := <-g.calls:
+		t.Fatalf("a read of %d bytes after the cancelled load", n)
+	default:
+	}
+}

@@ -145,9 +145,11 @@ func (r *RowsTable) fetch(ctx app.Context) {
 			// How it ended, the file says (WindowState).
 			if err := f.LoadContext(lctx, row); err != nil && lctx.Err() != nil && f.WindowState(row) == decode.Loading {
 				// Cancel stopped this wait, not the load waited for
-				// (another caller's, such as the inspector's column
-				// statistics): redraw when that load ends.
-				_ = f.LoadContext(context.Background(), row)
+				// (this table's own earlier ask for the window, or
+				// another caller's, such as the inspector's column
+				// statistics): redraw when that load ends, without
+				// starting another (a Cancelled load ends at once).
+				_ = f.Await(context.Background(), row)
 			}
 			loads.Add(-1)
 			ctx.Update() // the table redraws its rows from the file's state
