@@ -158,9 +158,12 @@ type parquetFile struct {
 	// chunks are the row groups' column chunks (ParquetRowGroup.Chunks),
 	// nil for a row group whose source did not say them; leaves are the
 	// leaf columns of each top-level field, by index in
-	// ParquetMeta.Columns, and nleaves how many the file has.
+	// ParquetMeta.Columns, and nleaves how many the file has; flat says
+	// whether a field is a leaf column itself (its path is its name: no
+	// struct, list or map).
 	chunks  [][]ParquetChunk
 	leaves  [][]int
+	flat    []bool
 	nleaves int
 }
 
@@ -251,12 +254,14 @@ func (p *parquetFile) chunksOf(meta ParquetMeta, schema *arrow.Schema) {
 		p.chunks = append(p.chunks, slices.Clone(rg.Chunks))
 	}
 	p.leaves = make([][]int, schema.NumFields())
+	p.flat = make([]bool, schema.NumFields())
 	for j, c := range meta.Columns {
 		if len(c.Path) == 0 {
 			continue
 		}
 		if ks := schema.FieldIndices(c.Path[0]); len(ks) == 1 {
 			p.leaves[ks[0]] = append(p.leaves[ks[0]], j)
+			p.flat[ks[0]] = len(c.Path) == 1 && len(p.leaves[ks[0]]) == 1
 		}
 	}
 }
@@ -301,11 +306,10 @@ func (f *File) ColumnStats(i, col int) (s ColumnStats, ok bool) {
 	if f.pq == nil || i < 0 || i >= len(f.pq.chunks) || col < 0 || col >= f.Schema.NumFields() {
 		return s, false
 	}
-	leaves := f.pq.leaves[col]
-	if len(leaves) != 1 || f.pq.chunks[i] == nil {
+	if !f.pq.flat[col] || f.pq.chunks[i] == nil {
 		return s, false
 	}
-	st := f.pq.chunks[i][leaves[0]].Stats
+	st := f.pq.chunks[i][f.pq.leaves[col][0]].Stats
 	if st == nil {
 		return s, false
 	}
