@@ -504,13 +504,7 @@ func decodeMessages(msgs messageList, what string, mem memory.Allocator) (arrow.
 	if err != nil {
 		return nil, arrowErr("cannot decode "+what, err)
 	}
-	defer rd.Release()
-	if !rd.Next() {
-		return nil, arrowErr("cannot decode "+what, orErr(rd.Err(), "no record batch in the message"))
-	}
-	rec := rd.RecordBatch()
-	rec.Retain()
-	return rec, nil
+	return firstRecord(rd, what)
 }
 
 // columnDicts returns the dictionary batch messages of the dictionaries ids

@@ -6,9 +6,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 
 	"github.com/tensorview/tensorview/internal/flatbuf"
+	"github.com/tensorview/tensorview/internal/testkit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -40,6 +41,23 @@ func scanKinds() []scanKind {
 		{name: "stream replaced", stream: true, dicts: "replaced"},
 		{name: "stream zstd deltas", stream: true, codec: []ipc.Option{ipc.WithZstd()}, dicts: "deltas"},
 	}
+}
+
+// writer is arrow-go's IPC writer of the kind's format into buf, with
+// opts and the kind's codec.
+func (k scanKind) writer(t testing.TB, buf *bytes.Buffer, opts ...ipc.Option) interface {
+	Write(arrow.RecordBatch) error
+	Close() error
+} {
+	opts = append(opts, k.codec...)
+	if k.stream {
+		return ipc.NewWriter(buf, opts...)
+	}
+	w, err := ipc.NewFileWriter(buf, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
 
 // scanFile writes batches record batches of rows rows, a column of each
@@ -69,20 +87,7 @@ func scanFile(t testing.TB, k scanKind, batches, rows int) []byte {
 		{Name: "flag", Type: arrow.FixedWidthTypes.Boolean},
 	}, &md)
 	var buf bytes.Buffer
-	opts := append([]ipc.Option{ipc.WithSchema(schema), ipc.WithDictionaryDeltas(k.dicts == "deltas")}, k.codec...)
-	var w interface {
-		Write(arrow.RecordBatch) error
-		Close() error
-	}
-	if k.stream {
-		w = ipc.NewWriter(&buf, opts...)
-	} else {
-		fw, err := ipc.NewFileWriter(&buf, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w = fw
-	}
+	w := k.writer(t, &buf, ipc.WithSchema(schema), ipc.WithDictionaryDeltas(k.dicts == "deltas"))
 	words := []string{"cat", "dog", "owl", "eel", "yak", "emu", "gnu", "elk", "ant", "bee", "fox", "hen"}
 	for b := range batches {
 		dict := words[:4]
@@ -317,20 +322,7 @@ func imageScanFile(t testing.TB, k scanKind, batches, rows int) []byte {
 		{Name: "score", Type: arrow.PrimitiveTypes.Float32},
 	}, nil)
 	var buf bytes.Buffer
-	opts := append([]ipc.Option{ipc.WithSchema(schema)}, k.codec...)
-	var w interface {
-		Write(arrow.RecordBatch) error
-		Close() error
-	}
-	if k.stream {
-		w = ipc.NewWriter(&buf, opts...)
-	} else {
-		fw, err := ipc.NewFileWriter(&buf, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w = fw
-	}
+	w := k.writer(t, &buf, ipc.WithSchema(schema))
 	px := make([]uint8, 32*32*3)
 	for b := range batches {
 		ids, scores := array.NewInt64Builder(mem), array.NewFloat32Builder(mem)
@@ -800,32 +792,6 @@ func TestParquetColumnStatsChecked(t *testing.T) {
 	}
 }
 
-// TestParquetReadColumnsCancel: a ReadColumns waiting for the source stops
-// with ErrCanceled when its context is cancelled.
-func TestParquetReadColumnsCancel(t *testing.T) {
-	data := writeParquet(t, sampleTable(t), 1000, compress.Codecs.Snappy, true)
-	src, meta := newPQSource(t, data)
-	bs := blockSource{src, make(chan struct{}, 4), make(chan struct{})}
-	f, err := OpenParquet("block.parquet", int64(len(data)), meta, bs, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	var readErr error
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		_, readErr = f.ReadColumns(ctx, 0, []int{0})
-	}()
-	<-bs.started
-	cancel()
-	wg.Wait()
-	if !errors.Is(readErr, ErrCanceled) || readErr.Error() != `column "id" of row group 0: reading cancelled: context canceled` {
-		t.Errorf("ReadColumns: %v, want ErrCanceled", readErr)
-	}
-}
-
 // BenchmarkReadColumns reads the float32 score column of a 1M-row IPC
 // file of 16 record batches (id int64, score float32, label utf8), batch
 // by batch: 4 MiB of the file's 30 MiB.
@@ -910,4 +876,56 @@ func TestReadColumnsNested(t *testing.T) {
 	if opened == 0 {
 		t.Error("no nested record batch opened")
 	}
+}
+
+// TestReadColumnsInteropCorpus: every column of every record batch of the
+// interop corpus's Arrow files (other writers: big-endian, legacy
+// compression, views, unions, run-end encoding…) and of testdata's reads
+// alone as Batch reads it: equal when Batch's column is valid, an error
+// when Batch fails or its column is broken; never a panic.
+func TestReadColumnsInteropCorpus(t *testing.T) {
+	read, refused := 0, 0
+	own, err := filepath.Glob(filepath.Join("..", "..", "testdata", "*.arrow*"))
+	if err != nil || len(own) < 10 {
+		t.Fatalf("testdata: %d Arrow files, %v", len(own), err)
+	}
+	for _, path := range append(testkit.InteropFiles(t), own...) {
+		rel := filepath.Base(path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Open(filepath.Base(path), data)
+		if err != nil {
+			continue
+		}
+		for i := range f.NumBatches() {
+			whole, wholeErr := f.Batch(i)
+			for k := range f.Schema.NumFields() {
+				rec, err := f.ReadColumns(context.Background(), i, []int{k})
+				if errors.Is(err, ErrPanic) {
+					t.Fatalf("%s batch %d column %d: %v", rel, i, k, err)
+				}
+				var broken error
+				if wholeErr == nil {
+					broken = validateArray(whole.Column(k))
+				}
+				switch {
+				case wholeErr != nil || broken != nil:
+					if err == nil {
+						t.Errorf("%s batch %d column %d reads, but Batch: %v, %v", rel, i, k, wholeErr, broken)
+					}
+					refused++
+				case err != nil:
+					t.Errorf("%s batch %d column %d: %v", rel, i, k, err)
+				case !array.Equal(rec.Column(0), whole.Column(k)):
+					t.Errorf("%s batch %d column %d differs from Batch's", rel, i, k)
+				default:
+					read++
+				}
+			}
+		}
+		f.Close()
+	}
+	t.Logf("%d columns read as Batch reads them, %d refused as Batch refuses them", read, refused)
 }

@@ -230,15 +230,17 @@ func (b batchInfo) block() block {
 }
 
 // header records what the header of file batch i says (info, read and
-// checked by readBlock), and reports whether its row count was unknown
-// until then (the batches are to be placed again).
+// checked by readBlock) when its row count is unknown, and reports whether
+// it was (the batches are then to be placed again).
 func (x *ipcIndex) header(i int, info messageInfo) bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	unknown := x.batches[i].rows < 0
+	if x.batches[i].rows >= 0 {
+		return false
+	}
 	x.batches[i].rows = info.rows
 	x.batches[i].compressed = info.compressed
-	return unknown
+	return true
 }
 
 // counted records the row count of batch i found by decoding it, when its

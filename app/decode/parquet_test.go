@@ -606,7 +606,8 @@ func (s blockSource) ReadRows(ctx context.Context, rowGroup int, offset, limit i
 // TestParquetCancel: a load through LoadContext shows in Reading while its
 // row group (4 MiB compressed, the footer says: a big read) is read, stops with
 // ErrCanceled when its context is cancelled, and is not held against the
-// next load; Close closes the source and fails later loads.
+// next load; so does a ReadColumns; Close closes the source and fails
+// later loads.
 func TestParquetCancel(t *testing.T) {
 	data := writeParquet(t, sampleTable(t), 1000, compress.Codecs.Snappy, true)
 	src, meta := newPQSource(t, data)
@@ -635,6 +636,18 @@ func TestParquetCancel(t *testing.T) {
 	}
 	if done, total := f.Reading(); done != 0 || total != 0 {
 		t.Errorf("Reading after = %d, %d", done, total)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, loadErr = f.ReadColumns(ctx, 0, []int{0})
+	}()
+	<-bs.started
+	cancel()
+	wg.Wait()
+	if !errors.Is(loadErr, ErrCanceled) || loadErr.Error() != `column "id" of row group 0: reading cancelled: context canceled` {
+		t.Errorf("ReadColumns: %v, want ErrCanceled", loadErr)
 	}
 	close(bs.release)
 	if err := f.Load(10); err != nil {
