@@ -71,8 +71,10 @@ func (e *ColumnError) Error() string {
 // holds at most the cache budget (the buffers read, the dictionaries and
 // what arrow-go allocates to decode them, as budgetAllocator counts it):
 // a batch whose columns need more fails with an error wrapping
-// ErrTooLarge that says so, before anything of it is read when the layout
-// tells. The columns are validated as a record batch read for the rows on
+// ErrTooLarge that says so: before their buffers are read when these
+// take more as stored, else (compressed buffers) as arrow-go asks for
+// more. A scan whose columns are too large for one batch under the
+// budget needs a larger one (?cache=<MiB>). The columns are validated as a record batch read for the rows on
 // screen is: a column found broken fails the call with a *ColumnError
 // (also shown in Fields, as for the rows on screen). ctx stops it between
 // reads and within big ones (shown in Reading), with an error wrapping
@@ -103,8 +105,9 @@ func (f *File) ReadColumns(ctx context.Context, i int, cols []int) (rec arrow.Re
 // file it is the compressed bytes of the columns' chunks in row group i
 // when the footer says them (ParquetRowGroup.Chunks), else the row group's
 // compressed bytes shared by its leaf columns. It reads the batch's header
-// when it was not read before (a few hundred bytes; kept for ReadColumns).
-// A scan uses it for its progress ("reading 2.1 GB of column image") and
+// when it was not read before (a few hundred bytes, kept with those of
+// the last 256 batches read for ReadColumns or by row windows). A scan
+// uses it for its progress ("reading 2.1 GB of column image") and
 // to see how much of the file it read.
 func (f *File) ColumnBytes(i int, cols []int) (n int64, err error) {
 	defer guard(&err, "reading the header of %s %d", f.batchNoun(), i)
@@ -126,7 +129,7 @@ func (f *File) ColumnBytes(i int, cols []int) (n int64, err error) {
 	}
 	pos, err := fieldRanges(at.layout, f.types())
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("record batch %d: %w", i, err)
 	}
 	for _, k := range cols {
 		for _, buf := range at.layout.buffers[pos[k].buf:pos[k+1].buf] {
@@ -151,6 +154,22 @@ func (f *File) BatchRows(i int) (start, rows int64, ok bool) {
 		return 0, 0, false
 	}
 	return b.start, b.rows, true
+}
+
+// ValueIn returns value i of arr, a column that ReadColumns (or Batch)
+// read for column col, as Value returns a value of the column: read as
+// the column is read (Tensor: canonical tensors, dialects, decoded
+// images; Encoded; Nested). A scan reads tensor statistics and image sizes
+// of ReadColumns' answer through it. An array of another type than col's
+// reads as errors from those methods.
+func (f *File) ValueIn(col int, arr arrow.Array, i int) (Value, error) {
+	switch {
+	case col < 0 || col >= len(f.fields):
+		return Value{}, fmt.Errorf("no column %d", col)
+	case arr == nil || i < 0 || i >= arr.Len():
+		return Value{}, fmt.Errorf("no value %d in the column", i)
+	}
+	return Value{Array: arr, Index: i, Field: &f.fields[col], f: f, read: f.tensors[col], bytesOf: f.images[col]}, nil
 }
 
 // batchNoun names the file's record batches: "row group" for Parquet.

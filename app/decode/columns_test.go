@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -885,20 +886,7 @@ func TestReadColumnsNested(t *testing.T) {
 // when Batch fails or its column is broken; never a panic.
 func TestReadColumnsInteropCorpus(t *testing.T) {
 	read, refused := 0, 0
-	own, err := filepath.Glob(filepath.Join("..", "..", "testdata", "*.arrow*"))
-	if err != nil || len(own) < 10 {
-		t.Fatalf("testdata: %d Arrow files, %v", len(own), err)
-	}
-	for _, path := range append(testkit.InteropFiles(t), own...) {
-		rel := filepath.Base(path)
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Open(filepath.Base(path), data)
-		if err != nil {
-			continue
-		}
+	eachOpened(t, append(testkit.InteropFiles(t), testdataArrow(t)...), func(rel string, f *File) {
 		for i := range f.NumBatches() {
 			whole, wholeErr := f.Batch(i)
 			for k := range f.Schema.NumFields() {
@@ -925,7 +913,126 @@ func TestReadColumnsInteropCorpus(t *testing.T) {
 				}
 			}
 		}
+	})
+	t.Logf("%d columns read as Batch reads them, %d refused as Batch refuses them", read, refused)
+}
+
+// testdataArrow lists testdata's Arrow files.
+func testdataArrow(t *testing.T) []string {
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "*.arrow*"))
+	if err != nil || len(files) < 10 {
+		t.Fatalf("testdata: %d Arrow files, %v", len(files), err)
+	}
+	return files
+}
+
+// eachOpened calls do with each file of paths that opens (and its name),
+// then closes it.
+func eachOpened(t *testing.T, paths []string, do func(name string, f *File)) {
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Open(filepath.Base(path), data)
+		if err != nil {
+			continue
+		}
+		do(filepath.Base(path), f)
 		f.Close()
 	}
-	t.Logf("%d columns read as Batch reads them, %d refused as Batch refuses them", read, refused)
+}
+
+// TestReadColumnsConcurrent: ReadColumns of several column sets from
+// several goroutines at once, of an indexed file whose rows load
+// meanwhile and of one whose headers Index reads meanwhile (under a small
+// budget: every batch read by row windows), reads what it reads alone
+// (run with -race).
+func TestReadColumnsConcurrent(t *testing.T) {
+	const batches, rows = 6, 150
+	data := scanFile(t, scanKind{dicts: "same"}, batches, rows)
+	refs := arrowBatches(t, data, false)
+	f, err := Open("scan", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := OpenReader("scan", bytes.NewReader(data), int64(len(data)), Options{SmallFile: -1, Budget: 64 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := [][]int{{0}, {4}, {1, 3}, {2, 5, 6, 7}}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for w, cols := range sets {
+		wg.Go(func() {
+			for n := range batches {
+				i := (n + w) % batches
+				for _, file := range []*File{f, g} {
+					rec, err := file.ReadColumns(context.Background(), i, cols)
+					if err != nil {
+						errs <- fmt.Sprintf("ReadColumns(%d, %v): %v", i, cols, err)
+						return
+					}
+					for j, c := range cols {
+						if !array.Equal(rec.Column(j), refs[i].Column(c)) {
+							errs <- fmt.Sprintf("ReadColumns(%d, %v): column %d differs", i, cols, c)
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		if err := g.Index(context.Background(), nil); err != nil {
+			errs <- err.Error()
+		}
+	})
+	wg.Go(func() {
+		for row := int64(0); row < batches*rows; row += 37 {
+			if err := f.Load(row); err != nil {
+				errs <- err.Error()
+			}
+		}
+	})
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// TestValueIn: the values of the tensor, image and nested columns of
+// testdata's Arrow files, read from ReadColumns' answer through ValueIn,
+// are those Value reads (tensors, dialects, images, nested batches);
+// ValueIn refuses a column or row that is not there.
+func TestValueIn(t *testing.T) {
+	compared := 0
+	eachOpened(t, testdataArrow(t), func(path string, f *File) {
+		for k, fld := range f.Fields() {
+			if fld.Tensor == nil && !fld.Images && !fld.Nested {
+				continue
+			}
+			for i := range min(f.NumBatches(), 2) {
+				rec, err := f.ReadColumns(context.Background(), i, []int{k})
+				if err != nil {
+					continue // a broken column: TestReadColumnsInteropCorpus
+				}
+				b, _, _ := f.index.batchAt(i)
+				for r := range min(int(rec.NumRows()), 4) {
+					got, want := describe(f.ValueIn(k, rec.Column(0), r)), describeValue(f, b.start+int64(r), k)
+					if got != want {
+						t.Errorf("%s column %q batch %d row %d: %s, Value: %s", path, fld.Name, i, r, got, want)
+					}
+					compared++
+				}
+			}
+		}
+		if _, err := f.ValueIn(f.Schema.NumFields(), nil, 0); err == nil {
+			t.Errorf("%s: ValueIn of no column", path)
+		}
+	})
+	if compared < 50 {
+		t.Errorf("%d values compared", compared)
+	}
+	t.Logf("%d values compared", compared)
 }

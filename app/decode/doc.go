@@ -39,8 +39,9 @@
 //   - Scans over the whole file: File.ReadColumns (a record batch's or
 //     row group's columns, not cached; ColumnError), ColumnBytes (the
 //     bytes they take in the file), BatchRows (a batch's first global row
-//     and row count, once Indexed), ColumnStats (a Parquet row group's
-//     statistics of a column).
+//     and row count, once Indexed), ValueIn (a value of the columns read,
+//     read as its column is: tensors, images), ColumnStats (a Parquet row
+//     group's statistics of a column).
 //   - File: Rows, NumBatches, Indexed, Index (the rest of the index, with
 //     progress), Locate, Window, WindowBytes, WindowState (WindowState:
 //     Unread, Loading, Loaded, Failed, Cancelled), Forget, Load,
