@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -355,14 +357,14 @@ func statsKind(dt arrow.DataType) any {
 // statsValue reports whether v is nil or a value of kind's Go type (not a
 // NaN).
 func statsValue(kind, v any) bool {
+	is := func(want any) bool { return reflect.TypeOf(kind) == reflect.TypeOf(want) }
 	switch v := v.(type) {
 	case nil:
 		return true
 	case float64:
-		_, ok := kind.(float64)
-		return ok && v == v
+		return is(v) && !math.IsNaN(v)
 	case int64, uint64, string, []byte, bool:
-		return kind != nil && fmt.Sprintf("%T", kind) == fmt.Sprintf("%T", v)
+		return is(v)
 	}
 	return false
 }
