@@ -98,11 +98,17 @@ func (f *File) decodeStreamBatch(r io.ReaderAt, b batchInfo, dicts [][]byte, wha
 	if err != nil {
 		return nil, fmt.Errorf("cannot decode %s: %w", what, err)
 	}
-	defer sr.Release()
-	if !sr.Next() {
-		return nil, arrowErr("cannot decode "+what, orErr(sr.Err(), "no record batch in the message"))
+	return firstRecord(sr, what)
+}
+
+// firstRecord returns the first record batch rd decodes (a batch of what),
+// and releases rd.
+func firstRecord(rd *ipc.Reader, what string) (arrow.RecordBatch, error) {
+	defer rd.Release()
+	if !rd.Next() {
+		return nil, arrowErr("cannot decode "+what, orErr(rd.Err(), "no record batch in the message"))
 	}
-	rec := sr.RecordBatch()
+	rec := rd.RecordBatch()
 	rec.Retain()
 	return rec, nil
 }

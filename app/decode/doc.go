@@ -21,13 +21,27 @@
 // one of its rows is asked for, into the same cache. What the source
 // answers is checked like bytes of an Arrow file.
 //
+// Operations over the whole file (sort, filter, column statistics) read
+// it batch by batch, only the columns they need (File.ReadColumns): of an
+// Arrow file the columns' buffers, found by the record batch's body
+// layout, and the dictionaries they use; of a Parquet file the columns'
+// chunks, through the source. Those reads are not cached: the rows on
+// screen stay.
+//
 // Entry points:
 //   - Open, OpenReader: open an Arrow file (Options: cache budget,
 //     small-file size); Sniff names a format from the first bytes
 //     (Parquet included: OpenReader's error then wraps ErrParquet).
 //   - OpenParquet, ParquetSource, ParquetMeta (ParquetRowGroup,
-//     ParquetColumn), ParquetCodecs: open a Parquet file;
-//     File.ParquetFacts (ParquetFacts): what its footer says.
+//     ParquetChunk, ColumnStats, ParquetColumn), ParquetCodecs: open a
+//     Parquet file; File.ParquetFacts (ParquetFacts): what its footer
+//     says.
+//   - Scans over the whole file: File.ReadColumns (a record batch's or
+//     row group's columns, not cached; ColumnError), ColumnBytes (the
+//     bytes they take in the file), BatchRows (a batch's first global row
+//     and row count, once Indexed), ValueIn (a value of the columns read,
+//     read as its column is: tensors, images), ColumnStats (a Parquet row
+//     group's statistics of a column).
 //   - File: Rows, NumBatches, Indexed, Index (the rest of the index, with
 //     progress), Locate, Window, WindowBytes, WindowState (WindowState:
 //     Unread, Loading, Loaded, Failed, Cancelled), Await, Forget, Load,
@@ -55,9 +69,15 @@
 //   - batchCache (cache.go, lru.go): decoded row windows within the budget,
 //     each loaded once; per window a WindowState (loading, failed or
 //     cancelled kept until loaded or forgotten).
-//   - decoding (batch.go, window.go, alloc.go): a record batch with
-//     arrow-go within the budget (budgetAllocator), or a window of its rows
-//     read from its buffers.
+//   - decoding (batch.go, window.go, columns.go, alloc.go): a record
+//     batch with arrow-go within the budget (budgetAllocator), a window of
+//     its rows read from its buffers, or some of its columns
+//     (ReadColumns): their field nodes and buffers (fieldRanges, with
+//     layout.go's layoutWalk), the buffers read in runs (coalesce) into a
+//     body of their own, a record batch message of them
+//     (recordBatchMessage, legacy.go) and a schema message of their fields
+//     (schemaMessage), decoded by arrow-go's stream reader with the
+//     dictionaries they use.
 //   - reading (meter.go, ends.go): the reader under everything, with the
 //     file's ends cached and big reads metered and stoppable.
 //   - values (value.go, fields.go, images.go, nested.go): Value and how each
@@ -70,7 +90,9 @@
 //     decodes its answer with OpenReader's checks (decodeAnswer): rows and
 //     schema as asked, record batches joined within the budget, columns
 //     with an unsupported codec filled with nulls whose values' errors say
-//     why.
+//     why. parquetColumns asks the source for some columns of a whole row
+//     group (ReadColumns); the row groups' column chunks (sizes,
+//     statistics) are kept by top-level field (chunksOf).
 //
 // Tests: most test the file of their name; cross-cutting ones keep their
 // own: concurrent_test.go (the File's methods from many goroutines),

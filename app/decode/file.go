@@ -65,7 +65,8 @@ type File struct {
 	windowReads atomic.Int64
 	firstRead   atomic.Bool // rows have been read: a record batch, or a row window (whose reads, the first, are made at once)
 	ahead       aheadCache  // the read-ahead ranges of row-window reads
-	layouts     layoutCache // the headers of batches read by row windows
+	layouts     layoutCache // the headers of batches read by row windows or ReadColumns
+	colSchema   colSchema   // the schema message of the columns ReadColumns read last
 }
 
 // OpenReader opens the Arrow IPC file or stream of size bytes read through

@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -528,20 +526,8 @@ func TestRowWindowsReadAhead(t *testing.T) {
 // does (a tensor column or one of encoded images), for every Arrow file of
 // testdata that opens, with files of both answers among them.
 func TestHasPreviewsAsFields(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "*.arrow"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	seen := map[bool]int{}
-	for _, path := range paths {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Open(filepath.Base(path), data)
-		if err != nil {
-			continue // not_arrow.arrow and other broken files
-		}
+	eachOpened(t, testdataArrow(t), func(path string, f *File) { // not_arrow.arrow and other broken files are left out
 		want := false
 		for _, fld := range f.Fields() {
 			want = want || fld.Tensor != nil || fld.Images
@@ -550,8 +536,7 @@ func TestHasPreviewsAsFields(t *testing.T) {
 			t.Errorf("%s: HasPreviews %v, Fields say %v", path, got, want)
 		}
 		seen[want]++
-		f.Close()
-	}
+	})
 	if seen[true] == 0 || seen[false] == 0 {
 		t.Fatalf("files with previews and without: %v; want some of each", seen)
 	}

@@ -146,7 +146,8 @@ func (x *ipcIndex) locateBatches(blocks []block) error {
 
 // checkBlock verifies the message a block of an IPC file's footer points
 // to, before arrow-go reads it: see readBlock. A dictionary batch's body is
-// read too: its compressed buffers' sizes are there.
+// read too (its compressed buffers' sizes are there), and the batch is
+// recorded in x.dicts with its dictionary's id.
 func (x *ipcIndex) checkBlock(b block, kind uint8) error {
 	if b.offset < 8 || b.metaLen <= 0 || b.bodyLen < 0 || b.offset+b.metaLen+b.bodyLen > x.size {
 		return fmt.Errorf("its block (offset %d) lies outside the file", b.offset)
@@ -154,12 +155,22 @@ func (x *ipcIndex) checkBlock(b block, kind uint8) error {
 	if _, err := x.readBlock(b, kind); err != nil || kind != msgDictionaryBatch {
 		return err
 	}
-	msg := make([]byte, b.metaLen+b.bodyLen)
-	if err := readFull(x.r, msg, b.offset); err != nil {
-		return err
+	_, l, err := x.readDictBlock(x.r, b)
+	if err == nil {
+		x.dicts = append(x.dicts, fileDict{b, l.dictID})
 	}
-	_, err := x.layout(msg[:b.metaLen], msg[b.metaLen:], messageInfo{kind: kind, bodyLen: b.bodyLen})
 	return err
+}
+
+// readDictBlock reads the dictionary batch message of an IPC file's block
+// b whole through r and checks its layout with its body.
+func (x *ipcIndex) readDictBlock(r io.ReaderAt, b block) ([]byte, batchLayout, error) {
+	msg := make([]byte, b.metaLen+b.bodyLen)
+	if err := readFull(r, msg, b.offset); err != nil {
+		return nil, batchLayout{}, err
+	}
+	l, err := x.layout(msg[:b.metaLen], msg[b.metaLen:], messageInfo{kind: msgDictionaryBatch, bodyLen: b.bodyLen})
+	return msg, l, err
 }
 
 // readBlock reads and verifies the metadata of the message of an IPC file's
@@ -167,7 +178,14 @@ func (x *ipcIndex) checkBlock(b block, kind uint8) error {
 // block's metadata (arrow-go reads the block's metaLen bytes) and whose body
 // length is the block's.
 func (x *ipcIndex) readBlock(b block, kind uint8) (messageInfo, error) {
-	meta, info, eos, err := x.readMessage(b.offset)
+	_, info, _, err := x.readBlockLayout(b, kind)
+	return info, err
+}
+
+// readBlockLayout is readBlock that also returns the message's prefix and
+// metadata and its body layout, checked.
+func (x *ipcIndex) readBlockLayout(b block, kind uint8) (meta []byte, info messageInfo, l batchLayout, err error) {
+	meta, info, eos, err := x.readMessageAbout(b.offset, b.metaLen)
 	if err == nil && (eos || info.kind != kind) {
 		err = fmt.Errorf("not a %s message", kindName(kind))
 	}
@@ -178,9 +196,8 @@ func (x *ipcIndex) readBlock(b block, kind uint8) (messageInfo, error) {
 		err = fmt.Errorf("its body length (%d) is not its block's (%d)", info.bodyLen, b.bodyLen)
 	}
 	if err == nil {
-		var l batchLayout
 		l, err = x.layout(meta, nil, info)
 		info.compressed = l.compressed
 	}
-	return info, err
+	return meta, info, l, err
 }

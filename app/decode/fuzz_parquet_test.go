@@ -69,7 +69,7 @@ func FuzzOpenParquet(f *testing.F) {
 	f.Add(meta.Schema, three, int64(3), int64(3), int64(639), int64(639), uint8(0))
 	f.Fuzz(func(t *testing.T, schema, answer []byte, rows0, rows1, compressed, uncompressed int64, mode uint8) {
 		m := ParquetMeta{Schema: schema, CreatedBy: "fuzz", Version: 2,
-			RowGroups: []ParquetRowGroup{{rows0, compressed, uncompressed}, {rows1, compressed / 2, uncompressed / 2}}}
+			RowGroups: []ParquetRowGroup{{Rows: rows0, CompressedBytes: compressed, UncompressedBytes: uncompressed}, {Rows: rows1, CompressedBytes: compressed / 2, UncompressedBytes: uncompressed / 2}}}
 		f, err := OpenParquet("fuzz.parquet", compressed, m, fuzzSource{answer, mode&2 != 0}, Options{Budget: 1 << 20})
 		testkit.NoPanic(t, "open", err)
 		if err != nil {

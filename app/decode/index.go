@@ -86,6 +86,7 @@ type ipcIndex struct {
 	schema    *arrow.Schema
 	schemaMsg []byte                   // IPC streams: the schema message
 	dictTypes map[int64]arrow.DataType // value type of each dictionary id
+	dicts     []fileDict               // IPC files: the dictionary batches, in footer order
 
 	scan sync.Mutex // held while a stream's next message is scanned: in file order, once
 
@@ -97,6 +98,13 @@ type ipcIndex struct {
 	scanned   int64          // streams: bytes indexed so far
 	indexed   bool           // every batch is known with its row count
 	numRows   int64          // with estimates for unknown batches
+}
+
+// fileDict is a dictionary batch of an IPC file: its block and the id of
+// its dictionary.
+type fileDict struct {
+	block block
+	id    int64
 }
 
 // open reads the schema and locates the first record batches: eagerHeaders
@@ -208,15 +216,31 @@ func (x *ipcIndex) readHeader(i int) error {
 	if b.rows >= 0 {
 		return nil
 	}
-	info, err := x.readBlock(block{offset: b.offset, metaLen: b.metaLen, bodyLen: b.length - b.metaLen}, msgRecordBatch)
+	info, err := x.readBlock(b.block(), msgRecordBatch)
 	if err != nil {
 		return fmt.Errorf("cannot read record batch %d (offset %d): %w", i, b.offset, err)
 	}
+	x.header(i, info)
+	return nil
+}
+
+// block is where an IPC file's record batch b lies, as its footer says.
+func (b batchInfo) block() block {
+	return block{offset: b.offset, metaLen: b.metaLen, bodyLen: b.length - b.metaLen}
+}
+
+// header records what the header of file batch i says (info, read and
+// checked by readBlock) when its row count is unknown, and reports whether
+// it was (the batches are then to be placed again).
+func (x *ipcIndex) header(i int, info messageInfo) bool {
 	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.batches[i].rows >= 0 {
+		return false
+	}
 	x.batches[i].rows = info.rows
 	x.batches[i].compressed = info.compressed
-	x.mu.Unlock()
-	return nil
+	return true
 }
 
 // counted records the row count of batch i found by decoding it, when its

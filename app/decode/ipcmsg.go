@@ -156,6 +156,7 @@ type batchLayout struct {
 	buffers    []ipcBuffer
 	variadic   []int64
 	compressed bool
+	codec      byte  // compressed bodies: BodyCompression's codec (0 LZ4_FRAME, 1 ZSTD)
 	legacy     bool  // compressed the Arrow 0.17 way (see legacy.go)
 	dictID     int64 // dictionary batches: the dictionary's id
 	delta      bool  // dictionary batches: adds to the dictionary
@@ -217,13 +218,23 @@ func parseBatchLayout(b []byte) (batchLayout, error) {
 	for k := 0; k < n; k++ {
 		l.variadic = append(l.variadic, int64(binary.LittleEndian.Uint64(b[start+8*k:])))
 	}
-	if _, l.compressed, err = rb.TableField(3); err != nil {
+	c, ok, err := rb.TableField(3)
+	if err != nil {
 		return l, err
 	}
-	if _, l.legacy, err = legacyCodec(b); l.legacy {
-		l.compressed = true
+	if ok {
+		codec, err := c.Uint8(0)
+		if err != nil {
+			return l, err
+		}
+		l.compressed, l.codec = true, byte(codec)
 	}
-	return l, err
+	if codec, legacy, err := legacyCodec(b); legacy {
+		l.compressed, l.codec, l.legacy = true, codec, true
+	} else if err != nil {
+		return l, err
+	}
+	return l, nil
 }
 
 func orErr(err error, msg string) error {

@@ -76,7 +76,7 @@ func patchLegacy(meta []byte) (patched []byte, ok bool, err error) {
 		return nil, false, errFlatbuffer
 	}
 	fb := meta[plen : int64(plen)+size]
-	codec, ok, err := legacyCodec(fb)
+	_, ok, err = legacyCodec(fb)
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -92,12 +92,40 @@ func patchLegacy(meta []byte) (patched []byte, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
+	out := recordBatchMessage(l, bodyLen) // l says the codec in BodyCompression
+	if int64(len(out)) > size {
+		return nil, false, fmt.Errorf("cannot rewrite Arrow 0.17's compressed record batch header (%d bytes) in its %d", len(out), size)
+	}
+	patched = make([]byte, len(meta))
+	copy(patched, meta[:plen])
+	copy(patched[plen:], out)
+	if plen == 8 { // keep the continuation marker and the length as they were
+		binary.LittleEndian.PutUint32(patched[4:], uint32(size))
+	}
+	return patched, true, nil
+}
 
-	b := flatbuffers.NewBuilder(int(size))
-	b.StartObject(2) // BodyCompression
-	b.PrependByteSlot(0, codec, 255)
-	b.PrependByteSlot(1, 0, 255) // BUFFER
-	compression := b.EndObject()
+// recordBatchMessage builds the Message flatbuffer (without prefix) of a
+// record batch laid out as l: its version, row count, field nodes,
+// buffers and variadic buffer counts, its BodyCompression when l is
+// compressed (l.codec, by BUFFER), and a body of bodyLen bytes.
+func recordBatchMessage(l batchLayout, bodyLen int64) []byte {
+	b := flatbuffers.NewBuilder(256 + 32*len(l.buffers) + 16*len(l.nodes) + 8*len(l.variadic))
+	var compression flatbuffers.UOffsetT
+	if l.compressed {
+		b.StartObject(2) // BodyCompression
+		b.PrependByteSlot(0, l.codec, 255)
+		b.PrependByteSlot(1, 0, 255) // BUFFER
+		compression = b.EndObject()
+	}
+	var variadic flatbuffers.UOffsetT
+	if len(l.variadic) > 0 {
+		b.StartVector(8, len(l.variadic), 8)
+		for k := len(l.variadic) - 1; k >= 0; k-- {
+			b.PrependInt64(l.variadic[k])
+		}
+		variadic = b.EndVector(len(l.variadic))
+	}
 	b.StartVector(16, len(l.buffers), 8)
 	for k := len(l.buffers) - 1; k >= 0; k-- { // struct Buffer {offset, length}
 		b.PrependInt64(l.buffers[k].length)
@@ -110,11 +138,12 @@ func patchLegacy(meta []byte) (patched []byte, ok bool, err error) {
 		b.PrependInt64(l.nodes[k].length)
 	}
 	nodes := b.EndVector(len(l.nodes))
-	b.StartObject(4) // RecordBatch
+	b.StartObject(5) // RecordBatch
 	b.PrependInt64Slot(0, l.rows, -1)
 	b.PrependUOffsetTSlot(1, nodes, 0)
 	b.PrependUOffsetTSlot(2, buffers, 0)
 	b.PrependUOffsetTSlot(3, compression, 0)
+	b.PrependUOffsetTSlot(4, variadic, 0)
 	batch := b.EndObject()
 	b.StartObject(4) // Message
 	b.PrependInt16Slot(0, int16(l.version), -1)
@@ -122,15 +151,5 @@ func patchLegacy(meta []byte) (patched []byte, ok bool, err error) {
 	b.PrependUOffsetTSlot(2, batch, 0)
 	b.PrependInt64Slot(3, bodyLen, -1)
 	b.Finish(b.EndObject())
-	out := b.FinishedBytes()
-	if int64(len(out)) > size {
-		return nil, false, fmt.Errorf("cannot rewrite Arrow 0.17's compressed record batch header (%d bytes) in its %d", len(out), size)
-	}
-	patched = make([]byte, len(meta))
-	copy(patched, meta[:plen])
-	copy(patched[plen:], out)
-	if plen == 8 { // keep the continuation marker and the length as they were
-		binary.LittleEndian.PutUint32(patched[4:], uint32(size))
-	}
-	return patched, true, nil
+	return b.FinishedBytes()
 }

@@ -17,11 +17,18 @@ import (
 // checking that its body lies within the file. eos reports the
 // end-of-stream marker (or the end of the file).
 func (x *ipcIndex) readMessage(off int64) (meta []byte, info messageInfo, eos bool, err error) {
+	// One read usually covers prefix and metadata (a few hundred bytes).
+	return x.readMessageAbout(off, 2048)
+}
+
+// readMessageAbout is readMessage whose first read is of about bytes
+// (at least 8): the length of prefix and metadata when known (an IPC
+// file's block says it), so that no byte of the body is read.
+func (x *ipcIndex) readMessageAbout(off, about int64) (meta []byte, info messageInfo, eos bool, err error) {
 	if off+4 > x.size {
 		return nil, info, true, nil // a stream may end without a marker
 	}
-	// One read usually covers prefix and metadata (a few hundred bytes).
-	pre := make([]byte, min(2048, x.size-off))
+	pre := make([]byte, min(max(about, 8), x.size-off))
 	if err := readFull(x.r, pre, off); err != nil {
 		return nil, info, false, err
 	}

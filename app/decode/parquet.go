@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/tensorview/tensorview/internal/nullarray"
 )
@@ -60,6 +63,38 @@ type ParquetRowGroup struct {
 	CompressedBytes int64
 	// UncompressedBytes is its total_byte_size (uncompressed data).
 	UncompressedBytes int64
+	// Chunks are its column chunks, one per leaf column in the order of
+	// ParquetMeta.Columns, or nil when the source does not say them: what
+	// File.ColumnBytes and File.ColumnStats answer from.
+	Chunks []ParquetChunk
+}
+
+// ParquetChunk is what a row group's footer says of one column chunk
+// (ColumnMetaData).
+type ParquetChunk struct {
+	// CompressedBytes is its total_compressed_size: the bytes of the file
+	// read to read it.
+	CompressedBytes int64
+	// Stats are its statistics, nil when the footer has none.
+	Stats *ColumnStats
+}
+
+// ColumnStats are a column chunk's statistics (Parquet's Statistics):
+// what a filter uses to skip a row group without reading it. They are the
+// writer's word: a file that lies about them makes a filter that trusts
+// them skip rows it should have kept.
+type ColumnStats struct {
+	// NullCount is null_count, -1 when not given.
+	NullCount int64
+	// Min and Max are min_value and max_value as values of the column's
+	// Arrow type (of its dictionary's values for a dictionary-encoded
+	// one), nil when not given: int64 for signed integers, dates, times,
+	// timestamps and durations (in the type's unit), uint64 for unsigned
+	// integers, float64 for floating point, string for strings, []byte
+	// for binaries, bool for booleans. Other types (decimals, nested
+	// types) have none. File.ColumnStats drops values of another Go type,
+	// a NaN, and a Min above Max.
+	Min, Max any
 }
 
 // ParquetColumn is one leaf column of a Parquet file's schema.
@@ -122,6 +157,16 @@ type parquetFile struct {
 	cols      []int
 	skip      map[int]string
 	closeOnce sync.Once
+	// chunks are the row groups' column chunks (ParquetRowGroup.Chunks),
+	// nil for a row group whose source did not say them; leaves are the
+	// leaf columns of each top-level field, by index in
+	// ParquetMeta.Columns, and nleaves how many the file has; flat says
+	// whether a field is a leaf column itself (its path is its name: no
+	// struct, list or map).
+	chunks  [][]ParquetChunk
+	leaves  [][]int
+	flat    []bool
+	nleaves int
 }
 
 // maxParquetRows bounds a Parquet file's rows (the page counts rows in
@@ -175,6 +220,14 @@ func OpenParquet(name string, size int64, meta ParquetMeta, src ParquetSource, o
 		if rg.Rows > maxParquetRows-x.numRows {
 			return nil, fmt.Errorf("%s: its row groups declare more than %d rows", name, int64(maxParquetRows))
 		}
+		if len(rg.Chunks) != 0 && len(rg.Chunks) != len(meta.Columns) {
+			return nil, fmt.Errorf("%s: row group %d has %d column chunks for %d leaf columns", name, i, len(rg.Chunks), len(meta.Columns))
+		}
+		for j, c := range rg.Chunks {
+			if c.CompressedBytes < 0 {
+				return nil, fmt.Errorf("%s: column chunk %d of row group %d declares %d compressed bytes", name, j, i, c.CompressedBytes)
+			}
+		}
 		x.batches = append(x.batches, batchInfo{length: decodedEstimate(rg), stored: rg.CompressedBytes, rows: rg.Rows, start: x.numRows})
 		x.numRows += rg.Rows
 		facts.CompressedBytes = addCapped(facts.CompressedBytes, rg.CompressedBytes)
@@ -190,7 +243,150 @@ func OpenParquet(name string, size int64, meta ParquetMeta, src ParquetSource, o
 	f.describe()
 	f.pq = &parquetFile{src: src, facts: facts}
 	f.pq.codecs(meta.Columns, f)
+	f.pq.chunksOf(meta, f.Schema)
 	return f, nil
+}
+
+// chunksOf keeps the row groups' column chunks and which leaf columns
+// belong to which top-level field of schema (by name: the first element
+// of their path; a name that two fields share has none).
+func (p *parquetFile) chunksOf(meta ParquetMeta, schema *arrow.Schema) {
+	p.nleaves = len(meta.Columns)
+	for _, rg := range meta.RowGroups {
+		p.chunks = append(p.chunks, slices.Clone(rg.Chunks))
+	}
+	p.leaves = make([][]int, schema.NumFields())
+	p.flat = make([]bool, schema.NumFields())
+	for j, c := range meta.Columns {
+		if len(c.Path) == 0 {
+			continue
+		}
+		if ks := schema.FieldIndices(c.Path[0]); len(ks) == 1 {
+			p.leaves[ks[0]] = append(p.leaves[ks[0]], j)
+			p.flat[ks[0]] = len(c.Path) == 1 && len(p.leaves[ks[0]]) == 1
+		}
+	}
+}
+
+// columnBytes is File.ColumnBytes for row group i, which b describes, of a
+// file of fields fields.
+func (p *parquetFile) columnBytes(i int, b batchInfo, cols []int, fields int) int64 {
+	if chunks := p.chunks[i]; chunks != nil {
+		var n int64
+		known := true
+		for _, k := range cols {
+			known = known && len(p.leaves[k]) > 0
+			for _, j := range p.leaves[k] {
+				n = addCapped(n, chunks[j].CompressedBytes)
+			}
+		}
+		if known {
+			return n
+		}
+	}
+	// Their share of the row group, by leaf columns (or fields).
+	part, all := int64(0), int64(p.nleaves)
+	for _, k := range cols {
+		part += int64(max(1, len(p.leaves[k])))
+	}
+	if all < part {
+		all = int64(max(fields, 1))
+		part = int64(len(cols))
+	}
+	if all == 0 {
+		return 0
+	}
+	return int64(float64(b.stored) * float64(part) / float64(all))
+}
+
+// ColumnStats returns the statistics of column col in row group i as the
+// Parquet footer says them (ParquetChunk.Stats), for a column of one leaf
+// column (no struct, list or map) whose source gave them; ok is false
+// otherwise, and for Arrow files. Min and Max are checked against the
+// column's type (see ColumnStats).
+func (f *File) ColumnStats(i, col int) (s ColumnStats, ok bool) {
+	if f.pq == nil || i < 0 || i >= len(f.pq.chunks) || col < 0 || col >= f.Schema.NumFields() {
+		return s, false
+	}
+	if !f.pq.flat[col] || f.pq.chunks[i] == nil {
+		return s, false
+	}
+	st := f.pq.chunks[i][f.pq.leaves[col][0]].Stats
+	if st == nil {
+		return s, false
+	}
+	s = *st
+	b, _, _ := f.index.batchAt(i)
+	if s.NullCount < -1 || s.NullCount > b.rows {
+		s.NullCount = -1
+	}
+	kind := statsKind(f.Schema.Field(col).Type)
+	if !statsValue(kind, s.Min) || !statsValue(kind, s.Max) || (s.Min != nil && s.Max != nil && statsLess(s.Max, s.Min)) {
+		s.Min, s.Max = nil, nil
+	}
+	return s, true
+}
+
+// statsKind is the Go type of ColumnStats.Min and Max for a column of type
+// dt: a value of it, or nil for a type that has none.
+func statsKind(dt arrow.DataType) any {
+	if ext, ok := dt.(arrow.ExtensionType); ok {
+		dt = ext.StorageType()
+	}
+	if d, ok := dt.(*arrow.DictionaryType); ok {
+		return statsKind(d.ValueType)
+	}
+	switch dt.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.DATE64,
+		arrow.TIME32, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION:
+		return int64(0)
+	case arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
+		return uint64(0)
+	case arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64:
+		return float64(0)
+	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
+		return ""
+	case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW, arrow.FIXED_SIZE_BINARY:
+		return []byte(nil)
+	case arrow.BOOL:
+		return false
+	}
+	return nil
+}
+
+// statsValue reports whether v is nil or a value of kind's Go type (not a
+// NaN).
+func statsValue(kind, v any) bool {
+	is := func(want any) bool { return reflect.TypeOf(kind) == reflect.TypeOf(want) }
+	switch v := v.(type) {
+	case nil:
+		return true
+	case float64:
+		return is(v) && !math.IsNaN(v)
+	case int64, uint64, string, []byte, bool:
+		return is(v)
+	}
+	return false
+}
+
+// statsLess reports whether a < b, two values of the same kind (false
+// before true).
+func statsLess(a, b any) bool {
+	switch a := a.(type) {
+	case int64:
+		return a < b.(int64)
+	case uint64:
+		return a < b.(uint64)
+	case float64:
+		return a < b.(float64)
+	case string:
+		return a < b.(string)
+	case []byte:
+		return bytes.Compare(a, b.([]byte)) < 0
+	case bool:
+		return !a && b.(bool)
+	}
+	return false
 }
 
 // parquetSchema reads a ParquetMeta's Schema: an Arrow IPC stream whose
@@ -338,21 +534,7 @@ func (f *File) readParquet(ctx context.Context, i int, s, n int64) (c *decoded, 
 		if n != b.rows {
 			share = b.stored / b.rows * n
 		}
-		if ctx.Done() != nil && share >= BigRead { // shown as LoadContext's big IPC reads are
-			op := &bigOp{total: share}
-			f.meter.begin(op)
-			defer f.meter.end(op)
-		}
-		data, err := p.src.ReadRows(ctx, i, s, n, p.cols)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return nil, 0, fmt.Errorf("%s: %w", what, ErrCanceled)
-		case f.meter.isClosed():
-			return nil, 0, fmt.Errorf("cannot read %s: %w", what, errClosed)
-		case err != nil:
-			return nil, 0, fmt.Errorf("cannot read %s: %w", what, err)
-		}
-		got, errs, err := f.decodeAnswer(ctx, what, data, n, asked, mem)
+		got, errs, err := f.askParquet(ctx, i, s, n, p.cols, asked, share, what, mem)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -380,6 +562,74 @@ func (f *File) readParquet(ctx context.Context, i int, s, n int64) (c *decoded, 
 		f.windowReads.Add(1)
 	}
 	return &decoded{rec: rec, colErr: colErr}, recordBytes(rec), nil
+}
+
+// askParquet asks the source for rows [s, s+n) of the fields cols (nil:
+// all; asked lists them) of row group i, about share bytes of the file,
+// for what, and decodes its answer within mem (decodeAnswer). A big read
+// (share at least BigRead) for a ctx that can be cancelled shows in
+// Reading, as LoadContext's big IPC reads do.
+func (f *File) askParquet(ctx context.Context, i int, s, n int64, cols, asked []int, share int64, what string, mem *budgetAllocator) ([]arrow.Array, []string, error) {
+	if ctx.Done() != nil && share >= BigRead {
+		op := &bigOp{total: share}
+		f.meter.begin(op)
+		defer f.meter.end(op)
+	}
+	data, err := f.pq.src.ReadRows(ctx, i, s, n, cols)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, nil, fmt.Errorf("%s: %w", what, ErrCanceled)
+	case f.meter.isClosed():
+		return nil, nil, fmt.Errorf("cannot read %s: %w", what, errClosed)
+	case err != nil:
+		return nil, nil, fmt.Errorf("cannot read %s: %w", what, err)
+	}
+	return f.decodeAnswer(ctx, what, data, n, asked, mem)
+}
+
+// parquetColumns reads the fields cols of row group i through the source
+// (ReadColumns): a column whose codec is not read, or that the answer
+// holds broken, is a *ColumnError.
+func (f *File) parquetColumns(ctx context.Context, i int, cols []int) (arrow.RecordBatch, error) {
+	b, _, ok := f.index.batchAt(i)
+	if !ok {
+		return nil, fmt.Errorf("no row group %d", i)
+	}
+	for _, k := range cols {
+		if msg := f.pq.skip[k]; msg != "" {
+			return nil, &ColumnError{Batch: i, Column: k, Name: f.Schema.Field(k).Name, Err: msg}
+		}
+	}
+	if len(cols) == 0 || b.rows == 0 {
+		return emptyColumns(f.projected(cols), b.rows), nil
+	}
+	what := f.columnsWhat(fmt.Sprintf("row group %d", i), cols)
+	mem := newBudgetAllocator(f.budget, f.Size, what)
+	got, errs, err := f.askParquet(ctx, i, 0, b.rows, cols, cols, f.pq.columnBytes(i, b, cols, f.Schema.NumFields()), what, mem)
+	if ref := mem.Err(); ref != nil {
+		return nil, ref
+	}
+	if err != nil {
+		return nil, err
+	}
+	for j, k := range cols {
+		if errs[j] != "" {
+			f.notes.columnErr(k, fmt.Sprintf("row group %d: %s", i, errs[j]))
+			return nil, &ColumnError{Batch: i, Column: k, Name: f.Schema.Field(k).Name, Err: errs[j]}
+		}
+	}
+	// decodeAnswer checked the answer's types and validated its arrays.
+	return array.NewRecordBatch(f.projected(cols), got, b.rows), nil
+}
+
+// emptyColumns is a record batch of schema (no fields, or no rows) with
+// rows rows.
+func emptyColumns(schema *arrow.Schema, rows int64) arrow.RecordBatch {
+	cols := make([]arrow.Array, schema.NumFields())
+	for k, fld := range schema.Fields() {
+		cols[k] = nullarray.Make(memory.DefaultAllocator, fld.Type, 0)
+	}
+	return array.NewRecordBatch(schema, cols, rows)
 }
 
 // decodeAnswer decodes the source's answer for what, an IPC stream of the

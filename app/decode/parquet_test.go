@@ -489,8 +489,15 @@ func TestParquetUnsupportedCodec(t *testing.T) {
 			t.Errorf("grid row %d: Tensor: %v", r, err)
 		}
 	}
+	_, err = f.ReadColumns(context.Background(), 1, []int{2, 3})
+	if ce := (*ColumnError)(nil); !errors.As(err, &ce) || ce.Column != 3 || ce.Err != want {
+		t.Errorf("ReadColumns of grid: %v", err)
+	}
+	if rec, err := f.ReadColumns(context.Background(), 1, []int{2, 4}); err != nil || !array.Equal(storage(rec.Column(1)), ref.cols[4][1]) {
+		t.Errorf("ReadColumns of img, vec: %v", err)
+	}
 	for _, cols := range src.asked {
-		if !slices.Equal(cols, []int{0, 1, 2, 4}) {
+		if !slices.Equal(cols, []int{0, 1, 2, 4}) && !slices.Equal(cols, []int{2, 4}) {
 			t.Fatalf("the source was asked for columns %v", cols)
 		}
 	}
@@ -569,6 +576,12 @@ func TestParquetBadAnswers(t *testing.T) {
 			if err := f.Load(150); err == nil || err.Error() != tt.want {
 				t.Errorf("Load: %v", err)
 			}
+			if _, err := f.ReadColumns(context.Background(), 1, []int{0, 1}); err == nil || errors.Is(err, ErrPanic) || !strings.Contains(err.Error(), "row group 1") {
+				t.Errorf("ReadColumns of row group 1: %v", err)
+			}
+			if rec, err := f.ReadColumns(context.Background(), 2, []int{0, 1}); err != nil || !array.Equal(rec.Column(1), ref.cols[1][2]) {
+				t.Errorf("ReadColumns of row group 2: %v", err)
+			}
 			// Row groups 0 and 2 display, as pqarrow reads them.
 			for _, r := range []int64{0, 99, 200, 249} {
 				rg, local := r/100, int(r%100)
@@ -606,7 +619,8 @@ func (s blockSource) ReadRows(ctx context.Context, rowGroup int, offset, limit i
 // TestParquetCancel: a load through LoadContext shows in Reading while its
 // row group (4 MiB compressed, the footer says: a big read) is read, stops with
 // ErrCanceled when its context is cancelled, and is not held against the
-// next load; Close closes the source and fails later loads.
+// next load; so does a ReadColumns; Close closes the source and fails
+// later loads.
 func TestParquetCancel(t *testing.T) {
 	data := writeParquet(t, sampleTable(t), 1000, compress.Codecs.Snappy, true)
 	src, meta := newPQSource(t, data)
@@ -635,6 +649,18 @@ func TestParquetCancel(t *testing.T) {
 	}
 	if done, total := f.Reading(); done != 0 || total != 0 {
 		t.Errorf("Reading after = %d, %d", done, total)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, loadErr = f.ReadColumns(ctx, 0, []int{0})
+	}()
+	<-bs.started
+	cancel()
+	wg.Wait()
+	if !errors.Is(loadErr, ErrCanceled) || loadErr.Error() != `column "id" of row group 0: reading cancelled: context canceled` {
+		t.Errorf("ReadColumns: %v, want ErrCanceled", loadErr)
 	}
 	close(bs.release)
 	if err := f.Load(10); err != nil {
@@ -671,6 +697,11 @@ func TestParquetBudget(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Load: %v, want ErrTooLarge %q…", err, want)
 	}
+	_, err = f.ReadColumns(context.Background(), 0, []int{0, 2})
+	const wantCols = `columns "id", "img" of row group 0 needs more memory than the cache budget (1.0 MiB) allows: it declares 2.0 MiB; the file is `
+	if !errors.Is(err, ErrTooLarge) || !strings.HasPrefix(err.Error(), wantCols) {
+		t.Errorf("ReadColumns: %v, want ErrTooLarge %q…", err, wantCols)
+	}
 	// A budget of 1 KiB: a window of 8 rows (about 1.2 KiB of arrays) is
 	// more than the budget lets one decode allocate.
 	g, _, _ := openPQ(t, "budget.parquet", data, Options{Budget: 1 << 10})
@@ -679,6 +710,9 @@ func TestParquetBudget(t *testing.T) {
 	}
 	if got := valueText(g, 0, 0); !strings.Contains(got, "needs more memory than the cache budget (1.0 KiB)") {
 		t.Errorf("row 0: %q", got)
+	}
+	if _, err := g.ReadColumns(context.Background(), 0, []int{2}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("1 KiB budget: ReadColumns: %v, want ErrTooLarge", err)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
@@ -62,12 +63,13 @@ func newPQSource(t testing.TB, data []byte) (*pqSource, ParquetMeta) {
 	meta.Columns = make([]ParquetColumn, md.NumColumns())
 	for i := range md.NumRowGroups() {
 		rg := md.RowGroup(i)
-		meta.RowGroups = append(meta.RowGroups, ParquetRowGroup{Rows: rg.NumRows(), CompressedBytes: rg.TotalCompressedSize(), UncompressedBytes: rg.TotalByteSize()})
+		g := ParquetRowGroup{Rows: rg.NumRows(), CompressedBytes: rg.TotalCompressedSize(), UncompressedBytes: rg.TotalByteSize()}
 		for j := range md.NumColumns() {
 			cc, err := rg.ColumnChunk(j)
 			if err != nil {
 				t.Fatal(err)
 			}
+			g.Chunks = append(g.Chunks, ParquetChunk{CompressedBytes: cc.TotalCompressedSize(), Stats: chunkStats(t, cc)})
 			c := &meta.Columns[j]
 			c.Path = cc.PathInSchema()
 			codec := strings.ToUpper(cc.Compression().String())
@@ -75,8 +77,44 @@ func newPQSource(t testing.TB, data []byte) (*pqSource, ParquetMeta) {
 				c.Codecs = append(c.Codecs, codec)
 			}
 		}
+		meta.RowGroups = append(meta.RowGroups, g)
 	}
 	return &pqSource{fr: fr, schema: schema, batchRows: 1 << 30, tables: map[int]arrow.Table{}}, meta
+}
+
+// chunkStats are a column chunk's statistics as a ParquetSource reports
+// them, for the physical types the tests write (an int32 as int64, a
+// float as float64, a byte array as a string); nil when it has none.
+func chunkStats(t testing.TB, cc *metadata.ColumnChunkMetaData) *ColumnStats {
+	if ok, err := cc.StatsSet(); err != nil || !ok {
+		return nil
+	}
+	st, err := cc.Statistics()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &ColumnStats{NullCount: -1}
+	if st.HasNullCount() {
+		out.NullCount = st.NullCount()
+	}
+	if !st.HasMinMax() {
+		return out
+	}
+	switch s := st.(type) {
+	case *metadata.Int32Statistics:
+		out.Min, out.Max = int64(s.Min()), int64(s.Max())
+	case *metadata.Int64Statistics:
+		out.Min, out.Max = s.Min(), s.Max()
+	case *metadata.Float32Statistics:
+		out.Min, out.Max = float64(s.Min()), float64(s.Max())
+	case *metadata.Float64Statistics:
+		out.Min, out.Max = s.Min(), s.Max()
+	case *metadata.ByteArrayStatistics:
+		out.Min, out.Max = string(s.Min()), string(s.Max())
+	case *metadata.BooleanStatistics:
+		out.Min, out.Max = s.Min(), s.Max()
+	}
+	return out
 }
 
 func contains(list []string, s string) bool {

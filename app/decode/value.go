@@ -55,7 +55,7 @@ func (f *File) value(row int64, col int) (Value, error) {
 	if e := d.colErr[col]; e != "" {
 		return Value{}, errors.New(e)
 	}
-	return Value{Array: d.rec.Column(col), Index: i, Field: &f.fields[col], f: f, read: f.tensors[col], bytesOf: f.images[col]}, nil
+	return f.ValueIn(col, d.rec.Column(col), i)
 }
 
 // Tensor reads the value as a tensor view in physical order, as its column

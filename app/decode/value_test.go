@@ -30,7 +30,11 @@ func valueText(f *File, row int64, col int) string {
 // tensor (Value.Tensor, checked); or the error that stops it from being
 // read.
 func describeValue(f *File, row int64, col int) string {
-	v, err := f.Value(row, col)
+	return describe(f.Value(row, col))
+}
+
+// describe is describeValue of a Value.
+func describe(v Value, err error) string {
 	if err != nil {
 		return "error " + err.Error()
 	}
