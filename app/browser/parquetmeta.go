@@ -60,7 +60,11 @@ func (m *workerMeta) decodeMeta(schema []byte) decode.ParquetMeta {
 		out.KeyValue = append(out.KeyValue, decode.KV{Key: kv[0], Value: kv[1]})
 	}
 	for _, g := range m.RowGroups {
-		out.RowGroups = append(out.RowGroups, decode.ParquetRowGroup{Rows: g.Rows, CompressedBytes: g.Compressed, UncompressedBytes: g.Uncompressed})
+		rg := decode.ParquetRowGroup{Rows: g.Rows, CompressedBytes: g.Compressed, UncompressedBytes: g.Uncompressed}
+		for _, n := range g.Chunks {
+			rg.Chunks = append(rg.Chunks, decode.ParquetChunk{CompressedBytes: n})
+		}
+		out.RowGroups = append(out.RowGroups, rg)
 	}
 	for _, c := range m.Columns {
 		out.Columns = append(out.Columns, decode.ParquetColumn{Path: c.Path, Codecs: c.Codecs})

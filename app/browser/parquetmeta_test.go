@@ -30,7 +30,10 @@ func TestWorkerMeta(t *testing.T) {
 	want := decode.ParquetMeta{
 		Schema: []byte{1, 2}, CreatedBy: "parquet-rs version 59.3.0", Version: 2,
 		KeyValue:  []decode.KV{{Key: "ARROW:schema", Value: "/////w=="}, {Key: "note", Value: ""}},
-		RowGroups: []decode.ParquetRowGroup{{Rows: 100, CompressedBytes: 3000, UncompressedBytes: 9000}, {Rows: 50, CompressedBytes: 600, UncompressedBytes: 1200}},
+		RowGroups: []decode.ParquetRowGroup{
+			{Rows: 100, CompressedBytes: 3000, UncompressedBytes: 9000, Chunks: []decode.ParquetChunk{{CompressedBytes: 1000}, {CompressedBytes: 1500}, {CompressedBytes: 500}}},
+			{Rows: 50, CompressedBytes: 600, UncompressedBytes: 1200, Chunks: []decode.ParquetChunk{{CompressedBytes: 100}, {CompressedBytes: 200}, {CompressedBytes: 300}}},
+		},
 		Columns: []decode.ParquetColumn{
 			{Path: []string{"t", "data", "list", "item"}, Codecs: []string{"ZSTD"}},
 			{Path: []string{"t", "shape", "list", "item"}, Codecs: []string{"ZSTD", "UNCOMPRESSED"}},
