@@ -90,7 +90,7 @@
 //     (NaN when none is left), nan (the count of NaN), size (elements),
 //     dim(x, 'name') or dim(x, i) (a logical dimension's size), shape(x)
 //     (the logical shape, = != and in with lists), width and height (the
-//     picture's, by app/layout's rule, or ImageSizes). A row whose tensor
+//     picture's, by app/picture's rule, or ImageSizes). A row whose tensor
 //     cannot be read does not match, and is counted in
 //     Selection.Unevaluated with the first error.
 //
