@@ -29,7 +29,7 @@ func TestWorkerMeta(t *testing.T) {
 	got := m.decodeMeta([]byte{1, 2})
 	want := decode.ParquetMeta{
 		Schema: []byte{1, 2}, CreatedBy: "parquet-rs version 59.3.0", Version: 2,
-		KeyValue:  []decode.KV{{Key: "ARROW:schema", Value: "/////w=="}, {Key: "note", Value: ""}},
+		KeyValue: []decode.KV{{Key: "ARROW:schema", Value: "/////w=="}, {Key: "note", Value: ""}},
 		RowGroups: []decode.ParquetRowGroup{
 			{Rows: 100, CompressedBytes: 3000, UncompressedBytes: 9000, Chunks: []decode.ParquetChunk{{CompressedBytes: 1000}, {CompressedBytes: 1500}, {CompressedBytes: 500}}},
 			{Rows: 50, CompressedBytes: 600, UncompressedBytes: 1200, Chunks: []decode.ParquetChunk{{CompressedBytes: 100}, {CompressedBytes: 200}, {CompressedBytes: 300}}},
