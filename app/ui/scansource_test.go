@@ -198,24 +198,40 @@ func TestFileSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rank := func(r plainRow) int {
-		switch {
-		case r.scoreNull:
+	// In order: numbers descending (ties by row), then NaN, then nulls,
+	// each by row; every row once.
+	class := func(r plainRow) int {
+		if r.scoreNull {
 			return 2
-		case math.IsNaN(float64(r.score)):
+		}
+		if math.IsNaN(float64(r.score)) {
 			return 1
 		}
 		return 0
 	}
-	sorted := slices.Clone(want)
-	slices.SortStableFunc(sorted, func(a, b plainRow) int {
-		if c := cmp.Compare(rank(a), rank(b)); c != 0 || rank(a) != 0 {
-			return c
+	got := perm.Rows()
+	seen := make([]bool, len(want))
+	for i, r := range got {
+		seen[r] = true
+		if i == 0 {
+			continue
 		}
-		return cmp.Compare(b.score, a.score)
-	})
-	if got := perm.Rows(); !slices.Equal(got, ids(sorted)) {
-		t.Errorf("sort -score: first %v, want %v", got[:8], ids(sorted)[:8])
+		a, b := want[got[i-1]], want[r]
+		var ordered bool
+		switch {
+		case class(a) != class(b):
+			ordered = class(a) < class(b)
+		case class(a) == 0 && a.score != b.score:
+			ordered = a.score > b.score
+		default:
+			ordered = a.id < b.id // stable
+		}
+		if !ordered {
+			t.Fatalf("sort -score: position %d row %d (%v) after row %d (%v)", i, r, b, got[i-1], a)
+		}
+	}
+	if len(got) != len(want) || slices.Contains(seen, false) {
+		t.Errorf("sort -score: %d rows, not a permutation of %d", len(got), len(want))
 	}
 
 	// A tensor statistic: mean(emb) ascending.
