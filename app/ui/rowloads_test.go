@@ -45,6 +45,12 @@ func TestToLoad(t *testing.T) {
 	if got := toLoad(f, nil, 6, 12, map[[2]int]bool{}); !slices.Equal(got, []int64{6, 8}) {
 		t.Errorf("rows 6–11: %v, want [6 8]", got)
 	}
+	// A sort's or filter's result: positions 0–2 show rows 17, 2 and 9,
+	// whose windows are 4, 0 and 2 (window 0 is loaded).
+	sorted := matchesOf(17, 2, 9).Perm
+	if got := toLoad(f, orderOf(sorted), 0, 3, map[[2]int]bool{}); !slices.Equal(got, []int64{17, 9}) {
+		t.Errorf("positions 0–2 of rows 17, 2, 9: %v, want [17 9]", got)
+	}
 }
 
 // TestToPrefetch: reading ahead takes the unread row windows of up to
