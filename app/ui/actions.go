@@ -83,6 +83,9 @@ func (v *Viewer) handleActions(ctx app.Context) {
 	actionCloseInspect.handle(ctx, v.onCloseInspect)
 	actionFirstRow.handle(ctx, v.onFirstRow)
 	actionInspectState.handle(ctx, v.onInspectState)
+	actionQuery.handle(ctx, v.onQuery)
+	actionSortCol.handle(ctx, v.onSortCol)
+	actionQueryCancel.handle(ctx, v.onQueryCancel)
 }
 
 // onWarmedUp keeps how the warm-up ended, unless a file was opened first.
@@ -144,6 +147,9 @@ func (v *Viewer) onCrumb(ctx app.Context, k int) {
 		return
 	}
 	v.startRow = v.nested[k].row // back where the batch was opened from
+	if k == 0 {
+		v.startRow = max(0, posOf(v.query.order, v.startRow)) // its place in the file's sorted or filtered rows
+	}
 	v.closeNested(k)
 	v.do(ctx, viewstate.SetNested{Levels: v.levels()})
 	ctx.Update()

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -19,6 +20,13 @@ type FileInfo struct {
 	Rows    int64 // estimated until Exact
 	Exact   bool
 	Batches int
+	// Query is the sort or filter's status (data-query: running, done,
+	// error, cancelled; "" none); a filter's matches so far are Found,
+	// Matches once done (-1 otherwise, and without a filter).
+	Query   string
+	Filter  bool
+	Found   int64
+	Matches int64
 }
 
 // Render draws the facts.
@@ -38,7 +46,7 @@ func (f *FileInfo) Render() app.UI {
 			}).Else(func() app.UI {
 				return fact("Row groups", app.Dd().Attr("data-role", "row-groups").Text(pq.RowGroups))
 			}),
-			fact("Rows", app.Dd().Attr("data-role", "num-rows").Attr("data-exact", f.Exact).Text(rowsText(f.Rows, f.Exact))),
+			fact("Rows", f.numRows()),
 			fact("Columns", app.Dd().Text(len(file.Fields()))),
 			app.If(pq.Compression != "", func() app.UI {
 				return fact("Compression", app.Dd().Attr("data-role", "compression").Text(pq.Compression))
@@ -48,6 +56,19 @@ func (f *FileInfo) Render() app.UI {
 			}),
 		),
 	)
+}
+
+// numRows is the row count: of the file, or of a filter's result "1,204
+// of 3,000,000", with data-matches once the filter is done.
+func (f *FileInfo) numRows() app.HTMLDd {
+	dd := app.Dd().Attr("data-role", "num-rows").Attr("data-exact", f.Exact).Attr("data-query", f.Query)
+	switch {
+	case f.Filter && f.Matches >= 0:
+		return dd.Attr("data-matches", f.Matches).Text(matchesText(f.Matches, f.Rows, true))
+	case f.Filter:
+		return dd.Text(matchesText(f.Found, f.Rows, false))
+	}
+	return dd.Text(rowsText(f.Rows, f.Exact))
 }
 
 // FileWarnings lists what the reader noticed about the file (File.Warnings)
@@ -81,6 +102,33 @@ func (m *SchemaMetadata) Render() app.UI {
 		app.Summary().Text(fmt.Sprintf("Schema metadata (%d)", len(m.Items))),
 		&MetadataList{Items: m.Items},
 	)
+}
+
+// groupDigits writes n with its digits in groups of three: 3,000,000.
+func groupDigits(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// matchesText is the row count of a filter's result: "1,204 of 3,000,000"
+// once done, "1,204… of 3,000,000" while it still finds matches.
+func matchesText(found, total int64, done bool) string {
+	if done {
+		return groupDigits(found) + " of " + groupDigits(total)
+	}
+	return groupDigits(found) + "… of " + groupDigits(total)
 }
 
 // rowsText writes a row count, "≈" marking an estimate.

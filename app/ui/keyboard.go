@@ -14,7 +14,8 @@ import (
 // Enter or Space on a tensor cell opens the inspector, which gives the focus
 // back to the cell when it closes.
 
-// gridCell is the cell the keyboard is on: a row and a column.
+// gridCell is the cell the keyboard is on: a row (its position in the
+// rows shown: a sort's or filter's result) and a column.
 type gridCell struct {
 	row int64
 	col int
@@ -86,6 +87,10 @@ func topToShow(row, rows int64, rowH int, top, visible float64) float64 {
 
 // onKey moves the focused cell.
 func (r *RowsTable) onKey(ctx app.Context, e app.Event) {
+	if tag := e.Get("target").Get("tagName").String(); tag == "SELECT" || tag == "BUTTON" {
+		ctx.PreventUpdate() // a header's sort controls keep their keys
+		return
+	}
 	ctrl := e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()
 	to, ok := r.focus.moved(e.Get("key").String(), ctrl, r.Rows, len(r.File.Fields()), pageRows(r.height(), r.rowH()))
 	if !ok {
@@ -100,13 +105,13 @@ func (r *RowsTable) onKey(ctx app.Context, e app.Event) {
 // it back): the keyboard goes on from there.
 func (r *RowsTable) onFocusIn(ctx app.Context, e app.Event) {
 	cell := e.Get("target").Call("closest", "[data-col]")
-	row := e.Get("target").Call("closest", "[data-row]")
+	row := e.Get("target").Call("closest", "[data-pos]")
 	if !cell.Truthy() || !row.Truthy() {
 		ctx.PreventUpdate()
 		return
 	}
 	c, err1 := strconv.Atoi(cell.Call("getAttribute", "data-col").String())
-	i, err2 := strconv.ParseInt(row.Call("getAttribute", "data-row").String(), 10, 64)
+	i, err2 := strconv.ParseInt(row.Call("getAttribute", "data-pos").String(), 10, 64)
 	if err1 != nil || err2 != nil || (gridCell{i, c}) == r.focus {
 		ctx.PreventUpdate()
 		return
@@ -144,7 +149,7 @@ func (r *RowsTable) view() app.Value {
 // focusCell gives the keyboard focus to the focused cell if it is drawn.
 func (r *RowsTable) focusCell() {
 	if el := r.JSValue(); el.Truthy() {
-		c := el.Call("querySelector", fmt.Sprintf(`[data-row="%d"] [data-col="%d"]`, r.focus.row, r.focus.col))
+		c := el.Call("querySelector", fmt.Sprintf(`[data-pos="%d"] [data-col="%d"]`, r.focus.row, r.focus.col))
 		if c.Truthy() {
 			c.Call("focus", map[string]any{"preventScroll": true})
 			c.Call("scrollIntoView", map[string]any{"block": "nearest", "inline": "nearest"})

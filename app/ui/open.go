@@ -171,6 +171,12 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 	v.status.state = stateReady
 	v.do(ctx, viewstate.FileOpened{Name: o.f.Name, URL: o.src.URL, Schema: v.page.schema, Has: fileHas(o.f)})
 	v.startRow = v.st().Row
+	v.resetQuery(o.f)
+	if st := v.st(); st.Sort != "" || st.Filter != "" {
+		// A link's sort and filter; its row is a position in their result.
+		v.query.input = st.Filter
+		v.applyQuery(ctx, st.Sort, st.Filter, true)
+	}
 	v.afterFirstFrame(ctx, o.f)
 }
 

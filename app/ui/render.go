@@ -62,7 +62,8 @@ func (v *Viewer) topBar(view viewstate.State) app.UI {
 			return []app.UI{
 				&DropZone{Compact: true, Over: v.page.over},
 				&URLForm{Compact: true},
-				&FileInfo{File: f, Rows: v.opened.rows, Exact: v.opened.exact, Batches: f.NumBatches()},
+				&FileInfo{File: f, Rows: v.opened.rows, Exact: v.opened.exact, Batches: f.NumBatches(),
+					Query: v.query.status, Filter: v.query.plan.filter != nil, Found: v.query.found, Matches: v.query.matches},
 				app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 					Aria("expanded", view.Schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 				app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
@@ -112,8 +113,16 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 	shown := v.shown()
 	filled := view.Schema || v.opened.panelFilled
 	rows := v.opened.rows
-	if shown != v.opened.file {
-		rows, _ = shown.Rows()
+	top := shown == v.opened.file
+	table := &RowsTable{File: shown, Rows: rows, Start: v.startRow, Sort: sortShown{Col: -1}}
+	if top {
+		q := &v.query
+		table.Order, table.OrderGen, table.Sort, table.Heads = q.order, q.gen, q.plan.shown(), q.heads
+		if q.order != nil {
+			table.Rows = q.order.Len()
+		}
+	} else {
+		table.Rows, _ = shown.Rows()
 	}
 	return app.Div().Class("file").Body(
 		&FileWarnings{File: v.opened.file, Count: len(v.opened.file.Warnings())},
@@ -130,6 +139,13 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 			app.If(filled && len(shown.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: shown.Metadata} }),
 			app.If(filled, func() app.UI { return &SchemaTable{Fields: shown.Fields()} }),
 		),
-		&RowsTable{File: shown, Rows: rows, Start: v.startRow},
+		// The query bar filters the file's rows (not a nested batch's).
+		app.Div().Class("query-area").Body(
+			app.If(top, func() app.UI {
+				return &QueryBar{Text: v.query.input, Err: v.query.err, Status: v.query.status, Task: v.query.task(),
+					Progress: v.query.progress, Note: v.query.note}
+			}),
+		),
+		table,
 	)
 }

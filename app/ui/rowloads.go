@@ -74,14 +74,14 @@ type windows interface {
 	WindowBytes(row int64) int64
 }
 
-// toLoad lists the rows of [from, to) whose row windows the table loads,
-// one row per window: those located and neither loaded, failed nor
-// cancelled (their rows show the error, or offer to read again). asked
-// gets their windows.
-func toLoad(f windows, from, to int, asked map[[2]int]bool) []int64 {
+// toLoad lists the file rows shown at positions [from, to) of o whose
+// row windows the table loads, one row per window: those located and
+// neither loaded, failed nor cancelled (their rows show the error, or
+// offer to read again). asked gets their windows.
+func toLoad(f windows, o rowOrder, from, to int, asked map[[2]int]bool) []int64 {
 	var rows []int64
 	for i := from; i < to; i++ {
-		row := int64(i)
+		row := fileRow(o, int64(i))
 		b, w, ok := f.Window(row)
 		key := [2]int{b, w}
 		if !ok || asked[key] {
@@ -106,17 +106,18 @@ const (
 	prefetchMax  = 4 << 20
 )
 
-// toPrefetch lists the rows past [from, to) (above it when up) of n rows
-// whose row windows are read ahead, one row per window: those unread, not
-// in asked, and of at most prefetchMax bytes. asked gets their windows.
-func toPrefetch(f windows, from, to, n int, up bool, asked map[[2]int]bool) []int64 {
+// toPrefetch lists the file rows shown past positions [from, to) (above
+// them when up) of n of o whose row windows are read ahead, one row per
+// window: those unread, not in asked, and of at most prefetchMax bytes.
+// asked gets their windows.
+func toPrefetch(f windows, o rowOrder, from, to, n int, up bool, asked map[[2]int]bool) []int64 {
 	lo, hi := to, min(n, to+prefetchRows)
 	if up {
 		lo, hi = max(0, from-prefetchRows), from
 	}
 	var rows []int64
 	for i := lo; i < hi; i++ {
-		row := int64(i)
+		row := fileRow(o, int64(i))
 		b, w, ok := f.Window(row)
 		key := [2]int{b, w}
 		if !ok || asked[key] || f.WindowState(row) != decode.Unread || f.WindowBytes(row) > prefetchMax {
@@ -139,7 +140,7 @@ func (r *RowsTable) fetch(ctx app.Context) {
 	f := r.File
 	from, to := r.span()
 	asked := map[[2]int]bool{}
-	for _, row := range toLoad(f, from, to, asked) {
+	for _, row := range toLoad(f, r.Order, from, to, asked) {
 		loads.Add(1)
 		ctx.Async(func() {
 			// How it ended, the file says (WindowState).
@@ -162,7 +163,7 @@ func (r *RowsTable) fetch(ctx app.Context) {
 	if r.scroll.step != drawView {
 		// Read ahead (toPrefetch): nothing redraws when these arrive
 		// (fetch waits for a window being read and redraws then).
-		for _, row := range toPrefetch(f, from, to, int(r.Rows), r.scroll.up, asked) {
+		for _, row := range toPrefetch(f, r.Order, from, to, int(r.Rows), r.scroll.up, asked) {
 			ctx.Async(func() { _ = f.LoadContext(lctx, row) })
 		}
 	}

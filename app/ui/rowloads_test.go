@@ -33,17 +33,23 @@ func TestToLoad(t *testing.T) {
 		indexed: 18, // window 4 in part
 	}
 	asked := map[[2]int]bool{}
-	if got := toLoad(f, 0, 24, asked); !slices.Equal(got, []int64{4, 8, 16}) {
+	if got := toLoad(f, nil, 0, 24, asked); !slices.Equal(got, []int64{4, 8, 16}) {
 		t.Errorf("rows 0–23: %v, want [4 8 16] (windows 1, 2 and 4)", got)
 	}
 	if len(asked) != 3 || !asked[[2]int{0, 1}] || !asked[[2]int{0, 2}] || !asked[[2]int{0, 4}] {
 		t.Errorf("asked %v", asked)
 	}
-	if got := toLoad(f, 0, 24, asked); len(got) != 0 {
+	if got := toLoad(f, nil, 0, 24, asked); len(got) != 0 {
 		t.Errorf("asked again: %v, want none", got)
 	}
-	if got := toLoad(f, 6, 12, map[[2]int]bool{}); !slices.Equal(got, []int64{6, 8}) {
+	if got := toLoad(f, nil, 6, 12, map[[2]int]bool{}); !slices.Equal(got, []int64{6, 8}) {
 		t.Errorf("rows 6–11: %v, want [6 8]", got)
+	}
+	// A sort's or filter's result: positions 0–2 show rows 17, 2 and 9,
+	// whose windows are 4, 0 and 2 (window 0 is loaded).
+	sorted := matchesOf(17, 2, 9).Perm
+	if got := toLoad(f, orderOf(sorted), 0, 3, map[[2]int]bool{}); !slices.Equal(got, []int64{17, 9}) {
+		t.Errorf("positions 0–2 of rows 17, 2, 9: %v, want [17 9]", got)
 	}
 }
 
@@ -76,7 +82,7 @@ func TestToPrefetch(t *testing.T) {
 		for _, k := range c.asked {
 			asked[k] = true
 		}
-		if got := toPrefetch(f, c.from, c.to, 40, c.up, asked); !slices.Equal(got, c.want) {
+		if got := toPrefetch(f, nil, c.from, c.to, 40, c.up, asked); !slices.Equal(got, c.want) {
 			t.Errorf("past [%d, %d), up %v: %v, want %v", c.from, c.to, c.up, got, c.want)
 		}
 	}

@@ -29,9 +29,17 @@ type RowsTable struct {
 	app.Compo
 	File  *decode.File
 	Rows  int64 // row count (estimated while the file is being indexed)
-	Start int64 // the first row in view when File is first shown (a link's row)
+	Start int64 // the first position in view when File is first shown (a link's row), or a result
+	// Order is the file rows the grid's positions show (a sort's or
+	// filter's result; nil: all, in file order), OrderGen counts the
+	// results shown: when it changes the grid goes back to Start.
+	Order    rowOrder
+	OrderGen int
+	Sort     sortShown // the sort the headers show
+	Heads    []colSort // what each column's header sorts by (nil: no sorting, a nested batch)
 
 	shown  *decode.File  // the file the state below belongs to
+	gen    int           // the OrderGen the state below belongs to
 	geom   tableGeometry // the container's size, the pixel ratio, the preview size (rowsize.go)
 	scroll rowScroll     // the first row in view and the rows drawn around it (rowspan.go)
 	cols   colView       // the columns' scroll, widths and resizing (columns.go)
@@ -44,7 +52,7 @@ type RowsTable struct {
 // OnMount loads the batches of the first rows.
 func (r *RowsTable) OnMount(ctx app.Context) {
 	mark("rows-mount")
-	r.shown = r.File
+	r.shown, r.gen = r.File, r.OrderGen
 	r.File.Forget(decode.Cancelled) // read as any others: see OnUpdate
 	drawn := r.geom
 	r.geom.dpr = app.Window().Get("devicePixelRatio").Float()
@@ -121,6 +129,14 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 		r.cache.clear()
 		ctx.Defer(func(ctx app.Context) { r.scrollToStart() })
 		afterPaint(ctx, r.settle)
+		r.gen = r.OrderGen
+	} else if r.OrderGen != r.gen {
+		// Another result (a sort, a filter): from its start (or a
+		// link's row in it).
+		r.gen = r.OrderGen
+		r.scroll.reset()
+		ctx.Defer(func(ctx app.Context) { r.scrollToStart() })
+		afterPaint(ctx, r.settle)
 	}
 	ctx.Defer(r.fetch)
 }
@@ -129,6 +145,9 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 func (r *RowsTable) span() (from, to int) {
 	return r.scroll.span(int(r.Rows), inView(r.height(), r.rowH()))
 }
+
+// fileRow is the file row shown at position pos (order.go).
+func (r *RowsTable) fileRow(pos int64) int64 { return fileRow(r.Order, pos) }
 
 // cells are the summarised cells of a row, their previews drawn at most
 // as large as they show (previewBox).
@@ -256,13 +275,7 @@ func (r *RowsTable) Render() app.UI {
 			app.Div().Class("rows-header").Role("row").Aria("rowindex", 1).Style("grid-template-columns", grid).Style("width", width).Body(
 				app.Div().Class("row-index").Role("columnheader").Aria("colindex", 1).Text("#"),
 				colSpacer(len(fields)),
-				app.Range(cols).Slice(func(i int) app.UI {
-					f := fields[cols[i]]
-					return app.Div().Class("col-head").Role("columnheader").Aria("colindex", cols[i]+2).Attr("data-col", cols[i]).Title(f.Type).Body(
-						app.Span().Class("col-name").Text(f.Name),
-						r.resizeHandle(cols[i]),
-					)
-				}),
+				app.Range(cols).Slice(func(i int) app.UI { return r.colHead(cols[i], fields[cols[i]]) }),
 				colSpacer(len(fields)),
 			),
 			app.Div().Class("rows-body").Role("rowgroup").Style("height", fmt.Sprintf("%dpx", spacer)).Style("width", width).Body(
@@ -298,12 +311,14 @@ func (r *RowsTable) rowViews(from, to int, grid string, fields []decode.FieldInf
 	return views
 }
 
-// row is the snapshot of row i.
+// row is the snapshot of the row at position i: the file row
+// fileRow(i) (its data, its number in the row header), at place i.
 func (r *RowsTable) row(i int64, grid string, fields []decode.FieldInfo, cols []int) *RowView {
-	v := &RowView{Row: i, Top: r.scroll.rowTop(i, r.Rows, r.rowH()), Grid: grid, Fields: fields, Cols: cols, Focus: -1, Thumbs: &r.thumbs}
-	_, _, located := r.File.Window(i)
-	if v.State = rowStateOf(located, r.File.WindowState(i)); v.State == rowShown {
-		v.Cells = r.cells(i, len(fields))
+	row := r.fileRow(i)
+	v := &RowView{Row: row, Pos: i, Top: r.scroll.rowTop(i, r.Rows, r.rowH()), Grid: grid, Fields: fields, Cols: cols, Focus: -1, Thumbs: &r.thumbs}
+	_, _, located := r.File.Window(row)
+	if v.State = rowStateOf(located, r.File.WindowState(row)); v.State == rowShown {
+		v.Cells = r.cells(row, len(fields))
 		v.Focus = r.focus.colIn(i)
 	}
 	return v

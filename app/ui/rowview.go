@@ -42,7 +42,8 @@ func rowStateOf(located bool, s decode.WindowState) rowState {
 // their canvases as they are. A RowView with Row -1 is an empty slot.
 type RowView struct {
 	app.Compo
-	Row    int64
+	Row    int64    // the file's row shown (its number in the row header)
+	Pos    int64    // its position in the rows shown (a sort's or filter's result; else Row)
 	Top    int64    // its place in the scroll area, in CSS pixels
 	Grid   string   // the CSS grid template of its columns
 	State  rowState // rowShown: Cells are its values
@@ -60,8 +61,9 @@ func (v *RowView) Render() app.UI {
 		return div.Hidden(true)
 	}
 	i := v.Row
-	// aria-rowindex counts from 1, the header's row.
-	div = div.Role("row").Aria("rowindex", i+2).Attr("data-row", i).
+	// aria-rowindex counts from 1, the header's row, over the rows shown;
+	// the row header says the file's row.
+	div = div.Role("row").Aria("rowindex", v.Pos+2).Attr("data-row", i).Attr("data-pos", v.Pos).
 		Style("top", strconv.FormatInt(v.Top, 10)+"px").Style("grid-template-columns", v.Grid)
 	index := app.Div().Class("row-index").Role("rowheader").Aria("colindex", 1).Text(i)
 	switch v.State {

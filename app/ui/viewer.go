@@ -26,6 +26,7 @@ type Viewer struct {
 	work   work          // indexing or downloading, under way
 	nested []nestedLevel // nested record batches opened below the file (arrow.turtle values), the last one shown in the grid; empty when the file itself is shown
 	page   pageFlags     // the page's own facts, whatever file it shows
+	query  queryState    // the sort and filter of the file's rows (query.go)
 
 	// model owns the view state: the file's view (first row, schema
 	// panel, inspector and its session, nested levels) and the address

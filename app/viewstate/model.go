@@ -94,6 +94,10 @@ type (
 	ScrollRow struct{ Row int64 }
 	// SetSchema: the schema panel was opened or closed.
 	SetSchema struct{ Open bool }
+	// SetQuery: the rows are shown sorted by Sort and kept to those
+	// matching Filter ("" for none; see State); the first row in view is
+	// the result's first.
+	SetQuery struct{ Sort, Filter string }
 	// OpenInspector: the user opened a tensor.
 	OpenInspector struct {
 		Field string
@@ -150,6 +154,7 @@ func (PopState) action()         {}
 func (FileOpened) action()       {}
 func (ScrollRow) action()        {}
 func (SetSchema) action()        {}
+func (SetQuery) action()         {}
 func (OpenInspector) action()    {}
 func (InspectorChanged) action() {}
 func (CloseInspector) action()   {}
@@ -201,6 +206,12 @@ func (m *Model) Do(a Action) []Effect {
 			return nil
 		}
 		m.st.Schema = a.Open
+		out = m.writeNow()
+	case SetQuery:
+		if m.st.Sort == a.Sort && m.st.Filter == a.Filter {
+			return nil
+		}
+		m.st.Sort, m.st.Filter, m.st.Row = a.Sort, a.Filter, 0
 		out = m.writeNow()
 	case OpenInspector:
 		out = m.openInspector(a)
@@ -388,7 +399,7 @@ func (m *Model) link(a Link) []Effect {
 	m.keep = unowned(a.Query)
 	m.st.Embed, m.st.Origin = s.Embed, s.Origin
 	if s.URL == "" || m.resolve(s.URL) == m.resolve(m.st.URL) && m.file != "" {
-		if m.file == "" && (s.Row > 0 || s.Inspector != nil || s.Schema) {
+		if m.file == "" && (s.Row > 0 || s.Inspector != nil || s.Schema || s.Sort != "" || s.Filter != "") {
 			m.pending = &s // a link's view, for the file dropped next
 		}
 		if m.file != "" {
@@ -416,7 +427,7 @@ func (m *Model) opened(a FileOpened) []Effect {
 	m.st = State{URL: a.URL, Embed: m.st.Embed, Origin: m.st.Origin, Schema: a.Schema}
 	if p != nil && m.resolve(p.URL) == a.URL {
 		m.st.URL = p.URL // as the link wrote it (relative links stay relative)
-		m.st.Row = p.Row
+		m.st.Row, m.st.Sort, m.st.Filter = p.Row, p.Sort, p.Filter
 		m.st.Schema = m.st.Schema || p.Schema
 		if in := p.Inspector; m.shows(in) {
 			m.st.Inspector = in

@@ -264,6 +264,54 @@ func TestSchemaThenOpen(t *testing.T) {
 	}
 }
 
+// TestQuery: a sort or filter applied replaces the current entry (Back
+// leaves the file's view, as for the schema panel) and starts the rows
+// from the result's first; a link's sort and filter reach the file it
+// opens, the inspector opened from the result keeps them on its entry and
+// Back returns to the result.
+func TestQuery(t *testing.T) {
+	b := openedBrowser(t)
+	b.do(ScrollRow{Row: 4})
+	b.do(SetQuery{Sort: "-score", Filter: "label = 'cat'"})
+	b.settle()
+	want := "?filter=label+%3D+%27cat%27&sort=-score&url=data/x.arrow"
+	if b.address() != want || len(b.entries) != 1 || b.m.State().Row != 0 {
+		t.Errorf("after SetQuery: address %q (%d entries), row %d; want %q in place, row 0", b.address(), len(b.entries), b.m.State().Row, want)
+	}
+	if b.do(SetQuery{Sort: "-score", Filter: "label = 'cat'"}); len(b.timers) > 0 || b.address() != want {
+		t.Error("the same query again wrote the address")
+	}
+	b.do(ScrollRow{Row: 2})
+	b.do(OpenInspector{Field: "image", Row: 5})
+	b.check("inspector from the result", "image/5")
+	if s := parseQuery(b.address()); s.Sort != "-score" || s.Filter != "label = 'cat'" || s.Row != 2 {
+		t.Errorf("the inspector's entry %q lost the result's view", b.address())
+	}
+	b.move(-1)
+	b.check("Back", "")
+	if st := b.m.State(); st.Sort != "-score" || st.Filter != "label = 'cat'" {
+		t.Errorf("Back: sort %q, filter %q", st.Sort, st.Filter)
+	}
+	b.do(SetQuery{})
+	b.settle()
+	if strings.Contains(b.address(), "sort") || strings.Contains(b.address(), "filter") {
+		t.Errorf("cleared: address %q", b.address())
+	}
+
+	// A link in a fresh page.
+	b = newBrowser(t, "?url=data/x.arrow&sort=-mean(emb)&filter=score+%3E+1&row=7")
+	b.open("x.arrow", base+"data/x.arrow")
+	if st := b.m.State(); st.Sort != "-mean(emb)" || st.Filter != "score > 1" || st.Row != 7 {
+		t.Errorf("link: %+v", st)
+	}
+	// A dropped file takes a link's query too.
+	b = newBrowser(t, "?sort=id")
+	b.open("dropped.arrow", "")
+	if st := b.m.State(); st.Sort != "id" {
+		t.Errorf("a dropped file after a link of sort=id: %+v", st)
+	}
+}
+
 // TestOpenCloseDuringTraversal: a tensor opened and closed again before
 // the Model's Back has landed leaves no entry behind.
 func TestOpenCloseDuringTraversal(t *testing.T) {

@@ -13,6 +13,10 @@ type State struct {
 	Schema bool   // the schema panel is open
 	Embed  bool   // embed mode: only the viewer, for an iframe
 	Origin string // embed: the only origin whose messages are taken and to which messages go ("": any parent)
+	// Sort is the rows' order (query.SortKey's String: "score", "-score",
+	// "-mean(emb)"), Filter the query the rows shown match (its canonical
+	// form); "" for none. Row is then a position in that result.
+	Sort, Filter string
 	// Inspector is the inspector's state, nil when it is closed.
 	Inspector *Inspector
 	// Nested are the nested record batches opened below the file, outermost
@@ -45,7 +49,8 @@ type Inspector struct {
 // Parse reads a State from an address's query. Values that do not parse
 // are ignored (a hand-edited link opens what it can).
 func Parse(q url.Values) State {
-	s := State{URL: q.Get("url"), Schema: q.Get("schema") == "1", Embed: q.Get("embed") == "1", Origin: q.Get("origin")}
+	s := State{URL: q.Get("url"), Schema: q.Get("schema") == "1", Embed: q.Get("embed") == "1", Origin: q.Get("origin"),
+		Sort: q.Get("sort"), Filter: q.Get("filter")}
 	if n, err := strconv.ParseInt(q.Get("row"), 10, 64); err == nil && n >= 0 {
 		s.Row = n
 	}
@@ -100,7 +105,7 @@ func abs(f float64) float64 {
 }
 
 // owned are the parameters Encode writes; others are kept.
-var owned = []string{"url", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan"}
+var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan"}
 
 // Encode writes s into a copy of keep (the current query: parameters the
 // State does not own, such as cache, stay) and returns it encoded, in a
@@ -120,6 +125,8 @@ func (s State) Encode(keep url.Values) string {
 		}
 	}
 	set("url", s.URL)
+	set("sort", s.Sort)
+	set("filter", s.Filter)
 	if s.Row > 0 {
 		set("row", strconv.FormatInt(s.Row, 10))
 	}

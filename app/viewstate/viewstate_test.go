@@ -16,6 +16,8 @@ func TestRoundTrip(t *testing.T) {
 		{"a signed URL keeps its own query escaped", State{URL: "https://s3.example/a?X-Sig=a&b=c d"},
 			"url=https://s3.example/a%3FX-Sig%3Da%26b%3Dc+d"},
 		{"row and schema", State{URL: "u", Row: 17, Schema: true}, "row=17&schema=1&url=u"},
+		{"sort and filter", State{URL: "u", Sort: "-mean(emb)", Filter: "label = 'cat' and score > 0.9", Row: 3},
+			"filter=label+%3D+%27cat%27+and+score+%3E+0.9&row=3&sort=-mean%28emb%29&url=u"},
 		{"embed", State{URL: "u", Embed: true, Origin: "https://docs.example"}, "embed=1&origin=https://docs.example&url=u"},
 		{"inspector, defaults", State{URL: "u", Inspector: &Inspector{Field: "image", Row: 3, Y: -1, X: -1, Channel: -1}}, "f=image&r=3&url=u"},
 		{"inspector, everything", State{Row: 5, Inspector: &Inspector{Field: "t", Row: 1, Physical: true, HasAxes: true, Y: 3, X: 2, Channel: -1,

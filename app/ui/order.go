@@ -1,0 +1,120 @@
+package ui
+
+import (
+	"context"
+
+	"github.com/tensorview/tensorview/app/query"
+)
+
+// The order the rows table shows the file's rows in, in plain Go (no
+// browser): after a sort, a filter or both, the grid's position pos shows
+// the file's row order.At(pos). Scrolling, spans and the keyboard work on
+// positions; whatever reads a row's data (cells, row windows and their
+// loads, the inspector's and a nested batch's target, thumbnails) maps a
+// position to its file row here, in one place (fileRow). native tests:
+// order_test.go.
+
+// rowOrder maps the grid's positions to file rows. nil is the file's own
+// order (identity).
+type rowOrder interface {
+	Len() int64
+	At(pos int64) int64
+}
+
+// fileRow is the file row shown at position pos of o (pos itself for the
+// file's own order).
+func fileRow(o rowOrder, pos int64) int64 {
+	if o == nil {
+		return pos
+	}
+	return o.At(pos)
+}
+
+// posOf is the position of file row row in o (linear: for the rare jumps
+// back to a row, such as leaving a nested record batch), -1 if o does not
+// show it.
+func posOf(o rowOrder, row int64) int64 {
+	if o == nil {
+		return row
+	}
+	for p := range o.Len() {
+		if o.At(p) == row {
+			return p
+		}
+	}
+	return -1
+}
+
+// permOrder is a query.Perm as a rowOrder: a sort's order, or a filter's
+// matches (query.Matches.Perm, file order), whole or as far as the scan has
+// found them (a copy of the Perm taken then: later matches are appended
+// past its length, never over it).
+type permOrder struct{ p query.Perm }
+
+// orderOf is p as a rowOrder.
+func orderOf(p query.Perm) rowOrder { return permOrder{p} }
+
+func (o permOrder) Len() int64         { return int64(o.p.Len()) }
+func (o permOrder) At(pos int64) int64 { return o.p.At(int(pos)) }
+
+// rowList is a list of file rows: 4 bytes a row while the file has fewer
+// than 2^32 rows, else 8.
+type rowList struct {
+	u32 []uint32
+	i64 []int64
+}
+
+func (l rowList) Len() int64 { return int64(len(l.u32) + len(l.i64)) }
+
+func (l rowList) At(pos int64) int64 {
+	if l.i64 != nil {
+		return l.i64[pos]
+	}
+	return int64(l.u32[pos])
+}
+
+// paceEvery is how many rows sortedMatches walks between two calls of its
+// pacer.
+const paceEvery = 1 << 20
+
+// sortedMatches is a sort's order of all total rows of a file kept to the
+// rows a filter matched (m, ascending): the matches in sorted order. pace
+// (may be nil) is called every paceEvery rows; its error stops it, as
+// ctx's does.
+func sortedMatches(ctx context.Context, perm query.Perm, m query.Perm, total int64, pace func() error) (rowOrder, error) {
+	in := make([]uint64, (total+63)/64)
+	for i := range m.Len() {
+		r := m.At(i)
+		in[r/64] |= 1 << (r % 64)
+	}
+	var out rowList
+	small := total < 1<<32
+	if small {
+		out.u32 = make([]uint32, 0, m.Len())
+	} else {
+		out.i64 = make([]int64, 0, m.Len())
+	}
+	n := perm.Len()
+	for i := 0; i < n; i++ {
+		if i%paceEvery == paceEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if pace != nil {
+				if err := pace(); err != nil {
+					return nil, err
+				}
+			}
+		}
+		r := perm.At(i)
+		if r < 0 || r >= total || in[r/64]&(1<<(r%64)) == 0 {
+			continue
+		}
+		if small {
+			out.u32 = append(out.u32, uint32(r))
+		} else {
+			out.i64 = append(out.i64, r)
+		}
+	}
+	return out, nil
+}

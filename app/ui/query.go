@@ -1,0 +1,340 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/query"
+	"github.com/tensorview/tensorview/app/scan"
+	"github.com/tensorview/tensorview/app/viewstate"
+)
+
+// Sort and filter over the whole file, in the page: the query bar's filter
+// and the column headers' sort are compiled (queryplan.go), then scanned
+// (package scan over fileSource) in a goroutine whose pacer yields to the
+// event loop every few milliseconds, so the page stays responsive. A new
+// sort or filter cancels the one under way. A filter's matches show as
+// they are found; a sort shows when done; both: the matches in file order
+// as found, then sorted. The rows table shows the result through a
+// rowOrder. The query applies to the file itself (not to a nested record
+// batch shown below it).
+
+// Actions of the query bar and the column headers.
+const (
+	actionQuery       action[string]  = "tv/query"        // the query bar's filter (Enter; "" clears it)
+	actionSortCol     action[sortAsk] = "tv/sort-col"     // a column header's sort
+	actionQueryCancel signal          = "tv/query-cancel" // the query's progress bar's Cancel
+)
+
+// sortAsk is a click on a column header's sort (Fn "") or a statistic
+// chosen in a tensor column's header (Fn: "mean", …; Clear: none).
+type sortAsk struct {
+	Col   int
+	Fn    string
+	Clear bool
+}
+
+// Query statuses, as data-query says: "" no query, running, done, error
+// (the text does not compile: the rows shown stay as they were),
+// cancelled.
+const (
+	queryRunning   = "running"
+	queryDone      = "done"
+	queryError     = "error"
+	queryCancelled = "cancelled"
+)
+
+// queryState is the Viewer's sort and filter of the file shown.
+type queryState struct {
+	cols     []query.Column // the file's columns as a query names them
+	heads    []colSort      // what each column's header offers to sort by
+	plan     queryPlan      // the sort and filter applied
+	input    string         // the query bar's text
+	err      *queryErr      // why the last text given does not compile
+	status   string
+	order    rowOrder // the rows shown, in order (nil: all, in file order)
+	gen      int      // counts the results shown anew (the grid goes back to Start)
+	matches  int64    // a filter's matches once done, else -1
+	found    int64    // a filter's matches so far
+	note     string   // rows that could not be read or evaluated
+	progress *progress
+	cancel   context.CancelFunc
+	run      int // counts the scans started: a stale one's reports are dropped
+}
+
+// colSort is what a column's header offers to sort by: its values (Plain)
+// or statistics of its tensors.
+type colSort struct {
+	Plain bool
+	Stats []string
+}
+
+// resetQuery forgets the query of the file shown before and describes f's
+// columns.
+func (v *Viewer) resetQuery(f *decode.File) {
+	v.stopQuery()
+	cols := queryColumns(f)
+	heads := make([]colSort, len(cols))
+	for i, c := range cols {
+		switch {
+		case c.Tensor || c.Image:
+			heads[i].Stats = sortStats(c)
+		default:
+			heads[i].Plain = sortable(c)
+		}
+	}
+	v.query = queryState{cols: cols, heads: heads, plan: queryPlan{sortCol: -1}, matches: -1, run: v.query.run, gen: v.query.gen + 1}
+}
+
+// stopQuery cancels the scan under way, if any.
+func (v *Viewer) stopQuery() {
+	if v.query.cancel != nil {
+		v.query.cancel()
+	}
+	v.query.cancel, v.query.progress = nil, nil
+}
+
+// onQuery applies the query bar's filter, keeping the sort.
+func (v *Viewer) onQuery(ctx app.Context, text string) {
+	v.query.input = text
+	v.applyQuery(ctx, v.query.plan.Sort, text, false)
+	ctx.Update()
+}
+
+// onSortCol applies a column header's sort, keeping the filter.
+func (v *Viewer) onSortCol(ctx app.Context, a sortAsk) {
+	if v.opened.file == nil || a.Col < 0 || a.Col >= len(v.query.cols) {
+		return
+	}
+	key := ""
+	if !a.Clear {
+		key = nextSort(v.query.plan, v.query.cols, a.Col, a.Fn)
+	}
+	v.applyQuery(ctx, key, v.query.plan.Filter, false)
+	ctx.Update()
+}
+
+// onQueryCancel stops the query under way: all rows show again, in file
+// order, and the address forgets the query.
+func (v *Viewer) onQueryCancel(ctx app.Context) {
+	v.stopQuery()
+	v.query.plan, v.query.order, v.query.matches, v.query.status = queryPlan{sortCol: -1}, nil, -1, queryCancelled
+	v.query.gen++
+	v.startRow = 0
+	v.do(ctx, viewstate.SetQuery{})
+	ctx.Update()
+}
+
+// applyQuery compiles sortText and filterText against the file's columns
+// and runs them: a text that does not compile shows its error and changes
+// nothing else. A link's query (link) is in the view state already, with
+// its first row.
+func (v *Viewer) applyQuery(ctx app.Context, sortText, filterText string, link bool) {
+	f := v.opened.file
+	plan, qerr := planQuery(v.query.cols, sortText, filterText)
+	if qerr != nil {
+		v.query.err, v.query.status = qerr, queryError
+		return
+	}
+	v.stopQuery()
+	v.query.err, v.query.note = nil, ""
+	v.query.plan, v.query.order, v.query.matches, v.query.found = plan, nil, -1, 0
+	v.query.gen++
+	v.query.run++
+	if !link {
+		v.startRow = 0
+		v.do(ctx, viewstate.SetQuery{Sort: plan.Sort, Filter: plan.Filter})
+	}
+	if plan.none() {
+		v.query.status = ""
+		return
+	}
+	if plan.filter != nil {
+		v.query.order = rowList{} // the matches come in as found
+	}
+	v.query.status = queryRunning
+	qctx, cancel := context.WithCancel(context.Background())
+	v.query.cancel = cancel
+	v.runQuery(ctx, qctx, f, plan, v.query.run)
+}
+
+// queryReport is how often a scan updates the page at most.
+const queryReport = 100 * time.Millisecond
+
+// runQuery scans f for plan in a goroutine (run: the scan's number), and
+// shows its progress, a filter's matches as found and the result.
+func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, f *decode.File, plan queryPlan, run int) {
+	current := func() bool { return v.query.run == run && v.opened.file == f }
+	ctx.Async(func() {
+		fail := func(err error) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if !current() || scan.Canceled(err) {
+					return
+				}
+				v.query.cancel, v.query.progress = nil, nil
+				v.query.err = &queryErr{What: "scan", Msg: err.Error()}
+				v.query.status, v.query.order, v.query.matches = queryError, nil, -1
+				v.query.gen++
+			})
+		}
+		if !f.Indexed() {
+			if err := f.Index(qctx, nil); err != nil {
+				fail(err)
+				return
+			}
+		}
+		total, _ := f.Rows()
+		pace := newPacer(qctx, yieldToPage)
+		var matches *query.Matches
+		var notes []string
+		if plan.filter != nil {
+			m, unread, err := scan.Filter(qctx, v.scanSource(ctx, f, "Filtering", plan.filter.Needs(), current), plan.filter, scan.Options{
+				Pace: pace,
+				Progress: throttled(func(p scan.Progress) {
+					part := orderOf(p.Matches.Perm) // a copy: the scan appends past it
+					ctx.Dispatch(func(ctx app.Context) {
+						if current() {
+							v.query.order, v.query.found = part, part.Len()
+							v.query.progress = rowsProgress(v.query.progress, p)
+						}
+					})
+				}),
+			})
+			if err != nil {
+				fail(err)
+				return
+			}
+			matches = &m
+			notes = append(notes, unreadNote(unread, m.Unevaluated, m.FirstError)...)
+			o := orderOf(m.Perm)
+			ctx.Dispatch(func(ctx app.Context) {
+				if current() {
+					v.query.order, v.query.found, v.query.matches = o, o.Len(), o.Len()
+				}
+			})
+		}
+		var o rowOrder
+		if plan.sort != nil {
+			perm, unread, err := scan.Sort(qctx, v.scanSource(ctx, f, "Sorting", plan.sort.Needs(), current), plan.sort, scan.Options{
+				Pace: pace,
+				Progress: throttled(func(p scan.Progress) {
+					ctx.Dispatch(func(ctx app.Context) {
+						if current() {
+							v.query.progress = rowsProgress(v.query.progress, p)
+						}
+					})
+				}),
+			})
+			if err == nil && matches != nil {
+				o, err = sortedMatches(qctx, perm, matches.Perm, total, pace)
+			} else if err == nil {
+				o = orderOf(perm)
+			}
+			if err != nil {
+				fail(err)
+				return
+			}
+			notes = append(notes, unreadNote(unread, 0, "")...)
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if !current() {
+				return
+			}
+			if o != nil {
+				v.query.order = o
+			}
+			if v.startRow > 0 {
+				v.query.gen++ // a link's first row, in the result now known
+			}
+			v.query.cancel, v.query.progress, v.query.status = nil, nil, queryDone
+			v.query.note = strings.Join(notes, " ")
+		})
+	})
+}
+
+// scanSource is f as a scan's source, whose reads of the columns named
+// needs show in the query's progress line ("Sorting · reading 12 MB of
+// column score"), verb saying what the scan does.
+func (v *Viewer) scanSource(ctx app.Context, f *decode.File, verb string, needs []string, current func() bool) fileSource {
+	var cols []int
+	for _, n := range needs {
+		if idx := f.Schema.FieldIndices(n); len(idx) > 0 {
+			cols = append(cols, idx[0])
+		}
+	}
+	// ColumnBytes takes the columns in increasing order, once each.
+	slices.Sort(cols)
+	cols = slices.Compact(cols)
+	var total int64
+	for i := range f.NumBatches() {
+		n, _ := f.ColumnBytes(i, cols)
+		total += n
+	}
+	noun := "column"
+	if len(needs) > 1 {
+		noun = "columns"
+	}
+	label := fmt.Sprintf("%s · reading %s of %s %s", verb, decode.HumanBytes(total), noun, strings.Join(needs, ", "))
+	ctx.Dispatch(func(ctx app.Context) {
+		if current() {
+			v.query.progress = &progress{Label: label, Total: total}
+		}
+	})
+	return fileSource{f: f}
+}
+
+// rowsProgress is the progress line after p, keeping its label.
+func rowsProgress(cur *progress, p scan.Progress) *progress {
+	out := progress{RowsDone: p.Rows, RowsTotal: p.Total}
+	if cur != nil {
+		out.Label, out.Done, out.Total = cur.Label, cur.Done, cur.Total
+	}
+	if p.Matches != nil {
+		out.Rows = int64(p.Matches.Len())
+	}
+	return &out
+}
+
+// throttled calls report at most every queryReport, and for the last
+// rows.
+func throttled(report func(scan.Progress)) func(scan.Progress) {
+	var last time.Time
+	return func(p scan.Progress) {
+		if p.Rows < p.Total && time.Since(last) < queryReport {
+			return
+		}
+		last = time.Now()
+		report(p)
+	}
+}
+
+// unreadNote says what a scan could not read or evaluate.
+func unreadNote(u scan.Unread, unevaluated int64, firstErr string) []string {
+	var out []string
+	if u.Rows > 0 {
+		out = append(out, fmt.Sprintf("%s rows could not be read (%s).", groupDigits(u.Rows), u.FirstError))
+	}
+	if unevaluated > 0 {
+		out = append(out, fmt.Sprintf("%s rows could not be evaluated (%s).", groupDigits(unevaluated), firstErr))
+	}
+	return out
+}
+
+// yieldToPage lets the browser's event loop run (Go's wasm is one thread:
+// while every goroutine waits, the page handles input and paints).
+func yieldToPage() { time.Sleep(time.Millisecond) }
+
+// task is the query's progress line's data-task: filter while a filter
+// scans, else sort.
+func (q *queryState) task() string {
+	if q.plan.filter != nil && q.matches < 0 {
+		return "filter"
+	}
+	return "sort"
+}

@@ -1,0 +1,93 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// queryPlaceholder is the query bar's example.
+const queryPlaceholder = "Filter rows: label = 'cat' and score > 0.9 · search('dog') · Enter applies, Escape clears"
+
+// QueryBar is the filter above the rows: a query in the grammar of package
+// query (search('text') finds text in any string column), applied with
+// Enter, cleared with Escape; its error under it, the offending word
+// marked; the scan's progress with Cancel; what the scan could not read.
+type QueryBar struct {
+	app.Compo
+	Text     string    // the text applied last
+	Err      *queryErr // why the last text does not compile (nil: it does)
+	Status   string    // data-query: running, done, error, cancelled, ""
+	Task     string    // data-task of the progress line: filter or sort
+	Progress *progress // the scan under way (nil: none)
+	Note     string    // rows the scan could not read or evaluate
+}
+
+// Render draws the bar.
+func (q *QueryBar) Render() app.UI {
+	return app.Div().Class("query-bar").Attr("data-role", "query-bar").Attr("data-query", q.Status).Body(
+		app.Div().Class("query-line").Body(
+			app.Label().For("query-input").Class("query-label").Text("Filter"),
+			app.Input().ID("query-input").Type("search").Class("query-input").Attr("data-role", "query").
+				Attr("autocomplete", "off").Attr("spellcheck", "false").
+				Placeholder(queryPlaceholder).Value(q.Text).
+				Aria("invalid", q.Err != nil && q.Err.What == "filter").Aria("describedby", "query-error").
+				OnKeyDown(q.onKey),
+			app.Button().Type("button").Class("query-apply").Attr("data-action", "apply-query").Text("Apply").
+				OnClick(func(ctx app.Context, e app.Event) {
+					actionQuery.send(ctx, app.Window().GetElementByID("query-input").Get("value").String())
+				}),
+		),
+		// Fixed containers: go-app matches children by position.
+		app.Div().ID("query-error").Class("query-messages").Body(
+			app.If(q.Err != nil, func() app.UI { return queryErrorView(*q.Err) }),
+		),
+		app.Div().Class("query-messages").Body(
+			app.If(q.Progress != nil, func() app.UI {
+				return &ProgressBar{Task: q.Task, Progress: *q.Progress, OnCancel: actionQueryCancel}
+			}),
+			app.If(q.Note != "", func() app.UI {
+				return app.P().Class("warning").Attr("data-role", "query-note").Text(q.Note)
+			}),
+		),
+	)
+}
+
+// onKey: Enter applies the text, Escape clears it (and the filter).
+func (q *QueryBar) onKey(ctx app.Context, e app.Event) {
+	switch e.Get("key").String() {
+	case "Enter":
+		e.PreventDefault()
+		actionQuery.send(ctx, ctx.JSSrc().Get("value").String())
+	case "Escape":
+		e.PreventDefault()
+		ctx.JSSrc().Set("value", "")
+		actionQuery.send(ctx, "")
+	default:
+		ctx.PreventUpdate()
+	}
+}
+
+// queryErrorView shows a query's error: the text with the offending word
+// marked (as text, never HTML), and what was wrong or expected.
+func queryErrorView(e queryErr) app.UI {
+	before, word, after := e.parts()
+	what := map[string]string{"filter": "Filter: ", "sort": "Sort: ", "scan": "Could not scan the file: "}[e.What]
+	return app.Div().Class("query-error").Attr("data-role", "query-error").Role("alert").Body(
+		app.Span().Class("query-error-msg").Text(what+e.Msg),
+		app.If(e.Text != "", func() app.UI {
+			return app.Code().Class("query-text").Body(
+				app.Text(before),
+				app.Mark().Attr("data-role", "query-error-word").Class(atEnd(word)).Text(word),
+				app.Text(after),
+			)
+		}),
+	)
+}
+
+// atEnd is the class of a marked word that is empty: the error is at the
+// end of the text (drawn as a caret).
+func atEnd(word string) string {
+	if word == "" {
+		return "at-end"
+	}
+	return ""
+}
