@@ -5,11 +5,11 @@ import "strings"
 // Building queries in code: the quick filters of a column's statistics
 // (app/ui) write a term such as label in ('cat', 'dog') or score between
 // 0.1 and 0.9 and merge it into the query applied. Literals are written
-// as the parser reads them: strings in single quotes with '' for a
-// quote, columns through ColumnName.
+// as the parser reads them: strings in single quotes, a quote in them
+// written twice; columns through ColumnName.
 
 // StringLiteral is s as a query's string literal: in single quotes, each
-// quote in s doubled ('it”s').
+// single quote in s written twice.
 func StringLiteral(s string) string {
 	var b strings.Builder
 	writeQuoted(&b, s, '\'')
