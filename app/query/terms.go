@@ -35,26 +35,61 @@ func ParseValue(s string) (Literal, error) {
 	return v, nil
 }
 
+// ValueClass is what kind of values a column or tensor function has, as
+// its statistics and quick filters treat them.
+type ValueClass uint8
+
+const (
+	ClassOther  ValueClass = iota // no values to compare (count and nulls only)
+	ClassNumber                   // integers and decimals: a mean, a histogram, a range
+	ClassFloat                    // floats and tensor functions: numbers that may be NaN
+	ClassText                     // strings (dictionaries of them too): top values
+	ClassBool                     // booleans: top values, and a mean (the share of true)
+	ClassTime                     // dates, times, timestamps: top values, in quotes
+)
+
+// ClassOf is the class of x's values (x's column must be in cols; a tensor
+// column without a function is ClassOther).
+func ClassOf(x Operand, cols []Column) ValueClass {
+	if x.Func != "" {
+		return ClassFloat
+	}
+	for _, c := range cols {
+		if c.Name != x.Column {
+			continue
+		}
+		if c.Tensor || c.Image {
+			return ClassOther
+		}
+		switch domainOf(c.Type) {
+		case dInt, dUint, dDecimal:
+			return ClassNumber
+		case dFloat:
+			return ClassFloat
+		case dString:
+			return ClassText
+		case dBool:
+			return ClassBool
+		case dDate, dTime, dTimestamp:
+			return ClassTime
+		}
+		break
+	}
+	return ClassOther
+}
+
 // ValueLiteral is the literal for a value of x (a column of cols, or a
 // tensor function of one) as Summary writes its values (Min, Max, Top):
 // strings, dates and times in single quotes, booleans as true or false,
-// numbers as they are. x's column must be in cols.
+// numbers as they are.
 func ValueLiteral(x Operand, cols []Column, text string) Literal {
-	if x.Func == "" {
-		for _, c := range cols {
-			if c.Name != x.Column {
-				continue
-			}
-			switch domainOf(c.Type) {
-			case dString, dDate, dTime, dTimestamp, dOther:
-				return Literal{Kind: LitString, Text: text}
-			case dBool:
-				return Literal{Kind: LitBool, Bool: text == "true"}
-			}
-			break
-		}
+	switch ClassOf(x, cols) {
+	case ClassNumber, ClassFloat:
+		return Literal{Kind: LitNumber, Text: numberText("", text)}
+	case ClassBool:
+		return Literal{Kind: LitBool, Bool: text == "true"}
 	}
-	return Literal{Kind: LitNumber, Text: numberText("", text)}
+	return Literal{Kind: LitString, Text: text}
 }
 
 // WithTerm returns the query q with term AND-ed to it, in place of the

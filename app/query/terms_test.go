@@ -112,3 +112,27 @@ func TestWithTerm(t *testing.T) {
 		t.Error("WithTerm of a query that does not parse: no error")
 	}
 }
+
+func TestClassOf(t *testing.T) {
+	cols := []Column{
+		{Name: "i", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "f", Type: arrow.FixedWidthTypes.Float16},
+		{Name: "s", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.LargeString}},
+		{Name: "b", Type: arrow.FixedWidthTypes.Boolean},
+		{Name: "ts", Type: arrow.FixedWidthTypes.Timestamp_us},
+		{Name: "img", Type: arrow.BinaryTypes.Binary, Image: true},
+		{Name: "l", Type: arrow.ListOf(arrow.PrimitiveTypes.Int8)},
+	}
+	for _, c := range []struct {
+		x    Operand
+		want ValueClass
+	}{
+		{Operand{Column: "i"}, ClassNumber}, {Operand{Column: "f"}, ClassFloat}, {Operand{Column: "s"}, ClassText},
+		{Operand{Column: "b"}, ClassBool}, {Operand{Column: "ts"}, ClassTime}, {Operand{Column: "img"}, ClassOther},
+		{Operand{Func: "width", Column: "img"}, ClassFloat}, {Operand{Column: "l"}, ClassOther}, {Operand{Column: "nope"}, ClassOther},
+	} {
+		if got := ClassOf(c.x, cols); got != c.want {
+			t.Errorf("ClassOf(%s) = %d, want %d", c.x, got, c.want)
+		}
+	}
+}
