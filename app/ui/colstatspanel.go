@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -105,13 +106,13 @@ func (p *ColumnStatsPanel) results() app.UI {
 	numbers := (p.Class == query.ClassNumber || p.Class == query.ClassFloat) && len(s.Hist) > 0
 	top := (p.Class == query.ClassText || p.Class == query.ClassBool || p.Class == query.ClassTime) && len(s.Top) > 0
 	return app.Div().Class("colstats-body").Body(
-		app.Dl().Class("colstats-figures").Body(app.Range(figs).Slice(func(i int) app.UI {
-			f := figs[i]
-			return app.Div().Class("colstats-figure").Attr("data-stat", f.Key).Title(f.Title).Body(
-				app.Dt().Text(f.Label),
-				app.Dd().Text(f.Value),
-			)
-		})),
+		// The counts on a line, then the values (min, max, mean) and what
+		// could not be read, each line's cards of equal width.
+		figureList(figs[:countFigures(figs)]),
+		figureList(figs[countFigures(figs):]),
+		app.If(s.Unevaluated+p.Unread.Rows > 0, func() app.UI {
+			return app.P().Class("colstats-first-error").Attr("data-role", "stats-first-error").Text("First error: " + figs[len(figs)-1].Title)
+		}),
 		app.If(numbers, func() app.UI { return p.histogram(s) }),
 		app.If(numbers, p.rangeForm),
 		app.If(top, func() app.UI { return p.topValues(s) }),
@@ -119,6 +120,27 @@ func (p *ColumnStatsPanel) results() app.UI {
 			return app.P().Class("alert").Role("alert").Attr("data-role", "quick-error").Text(p.QuickErr)
 		}),
 	)
+}
+
+// countFigures is how many of figs, from the first, are counts (rows,
+// nulls, NaN, distinct).
+func countFigures(figs []statFigure) int {
+	n := 0
+	for n < len(figs) && slices.Contains([]string{"count", "nulls", "nan", "distinct"}, figs[n].Key) {
+		n++
+	}
+	return n
+}
+
+// figureList draws figures as a line of cards.
+func figureList(figs []statFigure) app.UI {
+	return app.Dl().Class("colstats-figures").Body(app.Range(figs).Slice(func(i int) app.UI {
+		f := figs[i]
+		return app.Div().Class("colstats-figure").Attr("data-stat", f.Key).Title(f.Title).Body(
+			app.Dt().Text(f.Label),
+			app.Dd().Text(f.Value),
+		)
+	}))
 }
 
 // histogram draws the bins as bars, each titled with its range and count.
@@ -130,15 +152,9 @@ func (p *ColumnStatsPanel) histogram(s query.Summary) app.UI {
 	}
 	label := fmt.Sprintf("Histogram of %s: %d bins from %s to %s", p.X.String(), len(bars), numberText(s.HistMin), numberText(s.HistMax))
 	return app.Section().Class("colstats-section").Body(
-		app.H3().Body(
-			app.Text("Histogram"),
-			app.If(!s.HistExact, func() app.UI {
-				return app.Span().Class("colstats-badge").Attr("data-role", "hist-estimated").
-					Title("Estimated from a sample of the values, scaled to their count").Text("estimated")
-			}),
-		),
+		sectionHead("Histogram", !s.HistExact, "hist-estimated", "estimated", "Estimated from a sample of the values, scaled to their count"),
 		app.Div().Class("colstats-hist").Attr("data-role", "histogram").Attr("data-exact", s.HistExact).Body(
-			app.Span().Class("colstats-peak").Text(groupDigits(peak)),
+			app.Span().Class("colstats-peak").Text(groupDigits(peak)+" rows"),
 			app.Div().Class("colstats-bars").Role("img").Aria("label", label).Body(
 				app.Range(bars).Slice(func(i int) app.UI {
 					b := bars[i]
@@ -154,6 +170,17 @@ func (p *ColumnStatsPanel) histogram(s query.Summary) app.UI {
 				app.Span().Text(numberText(s.HistMax)),
 			),
 		),
+	)
+}
+
+// sectionHead is a section's title, with a badge (role, text, title) when
+// estimated.
+func sectionHead(title string, estimated bool, role, badge, tip string) app.UI {
+	return app.H3().Body(
+		app.Text(title),
+		app.If(estimated, func() app.UI {
+			return app.Span().Class("colstats-badge").Attr("data-role", role).Title(tip).Text(badge)
+		}),
 	)
 }
 
@@ -201,13 +228,7 @@ func (p *ColumnStatsPanel) topValues(s query.Summary) app.UI {
 		ge = "≥ "
 	}
 	return app.Section().Class("colstats-section colstats-quick").Body(
-		app.H3().Body(
-			app.Text("Top values"),
-			app.If(!s.TopExact, func() app.UI {
-				return app.Span().Class("colstats-badge").Attr("data-role", "top-estimated").
-					Title("Counted approximately: each count is at least the one shown").Text("at least")
-			}),
-		),
+		sectionHead("Top values", !s.TopExact, "top-estimated", "at least", "Counted approximately: each count is at least the one shown"),
 		app.Ul().Class("colstats-top").Attr("data-role", "top-values").Body(
 			app.Range(s.Top).Slice(func(i int) app.UI {
 				v := s.Top[i]
