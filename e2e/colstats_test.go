@@ -93,13 +93,7 @@ func statsFixture(t *testing.T, rows int) (string, []statsRow) {
 				labels.Append(int32(li))
 			}
 			caps.Append(s.caption)
-			var sum float64
-			for k := range 4 {
-				v := float32((r*31+k*17)%997) / 4
-				vals = append(vals, v)
-				sum += float64(v)
-			}
-			s.mean = sum / 4
+			vals, s.mean = appendEmb(vals, r)
 			all = append(all, s)
 		}
 		if err := tb.AppendTensors(vals); err != nil {
@@ -224,6 +218,20 @@ func (b *browser) closeStats(col int) {
 	}
 }
 
+// themesAxe takes screenshots (name-light, name-dark) and runs axe in
+// both themes, then goes back to the light one.
+func (b *browser) themesAxe(name string) {
+	b.t.Helper()
+	for _, theme := range []string{"light", "dark"} {
+		b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}))
+		b.screenshot(name + "-" + theme)
+		for _, v := range b.axe() {
+			b.t.Errorf("%s, %s theme: axe %s (%s): %s at %v", name, theme, v.ID, v.Impact, v.Help, v.Nodes)
+		}
+	}
+	b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}))
+}
+
 // checkNumbers checks a panel's figures and histogram against want.
 func checkNumbers(t *testing.T, what string, got shownStats, want numberStats, minText, maxText string, float bool) {
 	t.Helper()
@@ -329,14 +337,7 @@ func TestColumnStats(t *testing.T) {
 	want := numberStatsOf(len(rows), scores, nulls)
 	got = b.openStats(1)
 	checkNumbers(t, "score", got, want, strconv.FormatFloat(want.min, 'g', -1, 64), strconv.FormatFloat(want.max, 'g', -1, 64), true)
-	for _, theme := range []string{"light", "dark"} {
-		b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}))
-		b.screenshot("colstats-score-" + theme)
-		for _, v := range b.axe() {
-			t.Errorf("%s theme, statistics of score: axe %s (%s): %s at %v", theme, v.ID, v.Impact, v.Help, v.Nodes)
-		}
-	}
-	b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}))
+	b.themesAxe("colstats-score")
 	b.closeStats(1)
 
 	// A dictionary with nulls; strings.
@@ -352,14 +353,7 @@ func TestColumnStats(t *testing.T) {
 	}
 	got = b.openStats(2)
 	checkTop(t, "label", got, labelVals, labelNulls)
-	for _, theme := range []string{"light", "dark"} {
-		b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}))
-		b.screenshot("colstats-label-" + theme)
-		for _, v := range b.axe() {
-			t.Errorf("%s theme, statistics of label: axe %s (%s): %s at %v", theme, v.ID, v.Impact, v.Help, v.Nodes)
-		}
-	}
-	b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}))
+	b.themesAxe("colstats-label")
 	b.closeStats(2)
 	got = b.openStats(3)
 	checkTop(t, "caption", got, captions, 0)
@@ -377,6 +371,17 @@ func TestColumnStats(t *testing.T) {
 	}
 	checkNumbers(t, "mean(emb)", got, wantMean, strconv.FormatFloat(wantMean.min, 'g', -1, 64), strconv.FormatFloat(wantMean.max, 'g', -1, 64), true)
 	b.screenshot("colstats-emb")
+	// Another statistic, chosen in the panel: max(emb).
+	var maxes []float64
+	for r := range rows {
+		vals, _ := appendEmb(nil, r)
+		maxes = append(maxes, float64(slices.Max(vals)))
+	}
+	wantMax := numberStatsOf(len(rows), maxes, 0)
+	b.setValue(`[data-role=column-stats] [data-role=stats-fn]`, "max")
+	b.waitFor(`document.querySelector('[data-role=column-stats]').dataset.of === 'max(emb)'`)
+	got = b.readStats(4)
+	checkNumbers(t, "max(emb)", got, wantMax, strconv.FormatFloat(wantMax.min, 'g', -1, 64), strconv.FormatFloat(wantMax.max, 'g', -1, 64), true)
 	b.closeStats(4)
 
 	// Quick filter: two labels checked.
