@@ -76,13 +76,7 @@ func queryFixture(t *testing.T, name string, rows, per int) (string, []queryRow)
 			}
 			ids.Append(q.id)
 			lb.Append(q.label)
-			var sum float64
-			for k := range 4 {
-				v := float32((r*31+k*17)%997) / 4
-				vals = append(vals, v)
-				sum += float64(v)
-			}
-			q.mean = sum / 4
+			vals, q.mean = appendEmb(vals, r)
 			all = append(all, q)
 		}
 		if err := tb.AppendTensors(vals); err != nil {
@@ -95,6 +89,18 @@ func queryFixture(t *testing.T, name string, rows, per int) (string, []queryRow)
 		r.Release()
 	}
 	return path, all
+}
+
+// appendEmb appends row r's [2,2] tensor of the fixtures' emb column to
+// vals, and returns its mean (exact: quarters, summed in float64).
+func appendEmb(vals []float32, r int) ([]float32, float64) {
+	var sum float64
+	for k := range 4 {
+		v := float32((r*31+k*17)%997) / 4
+		vals = append(vals, v)
+		sum += float64(v)
+	}
+	return vals, sum / 4
 }
 
 // byScoreDesc is rows sorted by score descending, stable, NaN after the

@@ -86,6 +86,10 @@ func (v *Viewer) handleActions(ctx app.Context) {
 	actionQuery.handle(ctx, v.onQuery)
 	actionSortCol.handle(ctx, v.onSortCol)
 	actionQueryCancel.handle(ctx, v.onQueryCancel)
+	actionColStats.handle(ctx, v.onColStats)
+	actionColStatsCancel.handle(ctx, v.onColStatsCancel)
+	actionColStatsClose.handle(ctx, v.onColStatsClose)
+	actionQuickFilter.handle(ctx, v.onQuickFilter)
 }
 
 // onWarmedUp keeps how the warm-up ended, unless a file was opened first.

@@ -9,7 +9,8 @@ import (
 // colHead is column c's header: its name, which sorts by the column
 // (click, or Enter/Space on it: ascending, descending, none; a tensor
 // column by the statistic its select chooses, mean first), aria-sort and
-// an arrow saying the sort, and the edge that resizes it.
+// an arrow saying the sort, the button of its statistics (colstats.go)
+// and the edge that resizes it.
 func (r *RowsTable) colHead(c int, f decode.FieldInfo) app.UI {
 	head := app.Div().Class("col-head").Role("columnheader").Aria("colindex", c+2).Attr("data-col", c).Title(f.Type)
 	if c >= len(r.Heads) || (!r.Heads[c].Plain && len(r.Heads[c].Stats) == 0) {
@@ -31,8 +32,25 @@ func (r *RowsTable) colHead(c int, f decode.FieldInfo) app.UI {
 			actionSortCol.send(ctx, sortAsk{Col: c})
 		}),
 		app.If(len(h.Stats) > 0, func() app.UI { return r.statSelect(c, f.Name, h.Stats) }),
+		r.statsButton(c, f.Name),
 		r.resizeHandle(c),
 	)
+}
+
+// statsButton opens the statistics of column c over the whole file (of
+// a tensor column: of the statistic its select chose, mean first).
+func (r *RowsTable) statsButton(c int, name string) app.UI {
+	fn := ""
+	if r.Sort.Col == c {
+		fn = r.Sort.Fn
+	}
+	label := "Statistics of " + name
+	return app.Button().Type("button").Class("col-stats").Attr("data-action", "column-stats").
+		Aria("label", label).Title(label).Body(
+		app.Span().Class("col-stats-icon").Aria("hidden", true).Body(app.Span(), app.Span(), app.Span()),
+	).OnClick(func(ctx app.Context, e app.Event) {
+		actionColStats.send(ctx, statsAsk{Col: c, Fn: fn})
+	})
 }
 
 // statSelect chooses the statistic a tensor column sorts by; choosing one

@@ -79,6 +79,7 @@ type colSort struct {
 // columns.
 func (v *Viewer) resetQuery(f *decode.File) {
 	v.stopQuery()
+	v.closeColStats()
 	cols := queryColumns(f)
 	heads := make([]colSort, len(cols))
 	for i, c := range cols {
@@ -262,6 +263,18 @@ func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, f *decode.File,
 // needs show in the query's progress line ("Sorting · reading 12 MB of
 // column score"), verb saying what the scan does.
 func (v *Viewer) scanSource(ctx app.Context, f *decode.File, verb string, needs []string, current func() bool) fileSource {
+	label, total := scanLabel(f, verb, needs)
+	ctx.Dispatch(func(ctx app.Context) {
+		if current() {
+			v.query.progress = &progress{Label: label, Total: total}
+		}
+	})
+	return fileSource{f: f}
+}
+
+// scanLabel is a scan's progress line, "Sorting · reading 12 MB of column
+// score", with the bytes of the columns needs in f.
+func scanLabel(f *decode.File, verb string, needs []string) (string, int64) {
 	var cols []int
 	for _, n := range needs {
 		if idx := f.Schema.FieldIndices(n); len(idx) > 0 {
@@ -280,13 +293,7 @@ func (v *Viewer) scanSource(ctx app.Context, f *decode.File, verb string, needs 
 	if len(needs) > 1 {
 		noun = "columns"
 	}
-	label := fmt.Sprintf("%s · reading %s of %s %s", verb, decode.HumanBytes(total), noun, strings.Join(needs, ", "))
-	ctx.Dispatch(func(ctx app.Context) {
-		if current() {
-			v.query.progress = &progress{Label: label, Total: total}
-		}
-	})
-	return fileSource{f: f}
+	return fmt.Sprintf("%s · reading %s of %s %s", verb, decode.HumanBytes(total), noun, strings.Join(needs, ", ")), total
 }
 
 // rowsProgress is the progress line after p, keeping its label.

@@ -147,5 +147,9 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 			}),
 		),
 		table,
+		// The column statistics' dialog, over the page.
+		app.Div().Class("colstats-area").Body(
+			app.If(top && v.colStats.open, v.colStatsPanel),
+		),
 	)
 }

@@ -21,12 +21,13 @@ import (
 // types in state.go.
 type Viewer struct {
 	app.Compo
-	status status        // empty, loading, ready or error, and what the page says of the file asked for
-	opened openedFile    // the file shown (none: the empty page)
-	work   work          // indexing or downloading, under way
-	nested []nestedLevel // nested record batches opened below the file (arrow.turtle values), the last one shown in the grid; empty when the file itself is shown
-	page   pageFlags     // the page's own facts, whatever file it shows
-	query  queryState    // the sort and filter of the file's rows (query.go)
+	status   status        // empty, loading, ready or error, and what the page says of the file asked for
+	opened   openedFile    // the file shown (none: the empty page)
+	work     work          // indexing or downloading, under way
+	nested   []nestedLevel // nested record batches opened below the file (arrow.turtle values), the last one shown in the grid; empty when the file itself is shown
+	page     pageFlags     // the page's own facts, whatever file it shows
+	query    queryState    // the sort and filter of the file's rows (query.go)
+	colStats colStats      // the column statistics panel (colstats.go)
 
 	// model owns the view state: the file's view (first row, schema
 	// panel, inspector and its session, nested levels) and the address
