@@ -41,7 +41,7 @@ type colStats struct {
 	col      int
 	x        query.Operand
 	class    query.ValueClass
-	status   string // queryRunning, queryDone, queryCancelled, queryError
+	status   scanStatus // queryRunning, queryDone, queryCancelled, queryError
 	progress *progress
 	sum      *query.Summary
 	unread   scan.Unread

@@ -22,8 +22,8 @@ type ColumnStatsPanel struct {
 	Col      int
 	X        query.Operand
 	Class    query.ValueClass
-	Fns      []string // a tensor column's statistics to choose from (nil: a plain column)
-	Status   string   // data-stats: running, done, cancelled, error
+	Fns      []string   // a tensor column's statistics to choose from (nil: a plain column)
+	Status   scanStatus // data-stats: running, done, cancelled, error
 	Progress *progress
 	Sum      *query.Summary
 	Unread   scan.Unread

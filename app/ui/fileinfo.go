@@ -23,7 +23,7 @@ type FileInfo struct {
 	// Query is the sort or filter's status (data-query: running, done,
 	// error, cancelled; "" none); a filter's matches so far are Found,
 	// Matches once done (-1 otherwise, and without a filter).
-	Query   string
+	Query   scanStatus
 	Filter  bool
 	Found   int64
 	Matches int64

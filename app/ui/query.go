@@ -40,14 +40,17 @@ type sortAsk struct {
 	Clear bool
 }
 
-// Query statuses, as data-query says: "" no query, running, done, error
-// (the text does not compile: the rows shown stay as they were),
-// cancelled.
+// scanStatus is how a scan of the file stands (a query's, as data-query
+// says, or column statistics', as data-stats says): "" none, running,
+// done, error (for a query: the text does not compile, and the rows shown
+// stay as they were), cancelled.
+type scanStatus string
+
 const (
-	queryRunning   = "running"
-	queryDone      = "done"
-	queryError     = "error"
-	queryCancelled = "cancelled"
+	queryRunning   scanStatus = "running"
+	queryDone      scanStatus = "done"
+	queryError     scanStatus = "error"
+	queryCancelled scanStatus = "cancelled"
 )
 
 // queryState is the Viewer's sort and filter of the file shown.
@@ -57,7 +60,7 @@ type queryState struct {
 	plan     queryPlan      // the sort and filter applied
 	input    string         // the query bar's text
 	err      *queryErr      // why the last text given does not compile
-	status   string
+	status   scanStatus
 	order    rowOrder // the rows shown, in order (nil: all, in file order)
 	gen      int      // counts the results shown anew (the grid goes back to Start)
 	matches  int64    // a filter's matches once done, else -1

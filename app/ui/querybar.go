@@ -13,12 +13,12 @@ const queryPlaceholder = "Filter rows: label = 'cat' and score > 0.9 · search('
 // marked; the scan's progress with Cancel; what the scan could not read.
 type QueryBar struct {
 	app.Compo
-	Text     string    // the text applied last
-	Err      *queryErr // why the last text does not compile (nil: it does)
-	Status   string    // data-query: running, done, error, cancelled, ""
-	Task     string    // data-task of the progress line: filter or sort
-	Progress *progress // the scan under way (nil: none)
-	Note     string    // rows the scan could not read or evaluate
+	Text     string     // the text applied last
+	Err      *queryErr  // why the last text does not compile (nil: it does)
+	Status   scanStatus // data-query: running, done, error, cancelled, ""
+	Task     string     // data-task of the progress line: filter or sort
+	Progress *progress  // the scan under way (nil: none)
+	Note     string     // rows the scan could not read or evaluate
 }
 
 // Render draws the bar.
