@@ -64,14 +64,32 @@ func writeIPCFile(t *testing.T, name string, schema *arrow.Schema, recs ...arrow
 // as compression).
 func writeIPCFileWith(t *testing.T, name string, schema *arrow.Schema, opts []ipc.Option, recs ...arrow.RecordBatch) string {
 	t.Helper()
+	return writeIPC(t, name, false, append([]ipc.Option{ipc.WithSchema(schema)}, opts...), recs...)
+}
+
+// writeIPCStream writes record batches as an Arrow IPC stream.
+func writeIPCStream(t *testing.T, name string, schema *arrow.Schema, recs ...arrow.RecordBatch) string {
+	t.Helper()
+	return writeIPC(t, name, true, []ipc.Option{ipc.WithSchema(schema)}, recs...)
+}
+
+// writeIPC writes record batches as an IPC file (or stream) named name in
+// a temporary directory and returns its path.
+func writeIPC(t *testing.T, name string, stream bool, opts []ipc.Option, recs ...arrow.RecordBatch) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := ipc.NewFileWriter(f, append([]ipc.Option{ipc.WithSchema(schema)}, opts...)...)
-	if err != nil {
+	var w interface {
+		Write(arrow.RecordBatch) error
+		Close() error
+	}
+	if stream {
+		w = ipc.NewWriter(f, opts...)
+	} else if w, err = ipc.NewFileWriter(f, opts...); err != nil {
 		t.Fatal(err)
 	}
 	for _, rec := range recs {
@@ -169,10 +187,11 @@ func batchesFile(t *testing.T, name string, stream bool, batches, rowsPer int) s
 	return path
 }
 
-// ipcBatch is where the first record batch message of an IPC file is, in
-// file offsets: its RecordBatch.length, the length of each FieldNode, its
-// body, and each buffer's offset in the body and length.
+// ipcBatch is where a record batch message of an IPC file is, in file
+// offsets: the message's start, its RecordBatch.length, the length of each
+// FieldNode, its body, and each buffer's offset in the body and length.
 type ipcBatch struct {
+	start   int
 	length  int
 	nodes   []int
 	body    int
@@ -180,12 +199,24 @@ type ipcBatch struct {
 }
 
 // firstBatch finds the first record batch of an IPC file as arrow-go writes
+// it (ipcBatches).
+func firstBatch(t *testing.T, data []byte) ipcBatch {
+	t.Helper()
+	all := ipcBatches(t, data)
+	if len(all) == 0 {
+		t.Fatal("no record batch in the file")
+	}
+	return all[0]
+}
+
+// ipcBatches finds the record batches of an IPC file as arrow-go writes
 // it: the 8-byte magic, then messages (0xFFFFFFFF, the metadata's length,
 // the Message flatbuffer, the body), read with the flatbuffers runtime
 // (format/Message.fbs: Message{version, header_type, header, bodyLength},
 // RecordBatch{length, nodes, buffers, compression}).
-func firstBatch(t *testing.T, data []byte) ipcBatch {
+func ipcBatches(t *testing.T, data []byte) []ipcBatch {
 	t.Helper()
+	var all []ipcBatch
 	for p := 8; p+8 <= len(data); {
 		if binary.LittleEndian.Uint32(data[p:]) != 0xFFFFFFFF {
 			t.Fatalf("no message at offset %d", p)
@@ -202,7 +233,7 @@ func firstBatch(t *testing.T, data []byte) ipcBatch {
 			if rb.Offset(4) == 0 {
 				t.Fatal("the record batch has no length")
 			}
-			b := ipcBatch{length: meta + int(rb.Pos) + int(rb.Offset(4)), body: meta + n}
+			b := ipcBatch{start: p, length: meta + int(rb.Pos) + int(rb.Offset(4)), body: meta + n}
 			if o := flatbuffers.UOffsetT(rb.Offset(6)); o != 0 {
 				for i, v := 0, int(rb.Vector(o)); i < rb.VectorLen(o); i++ {
 					b.nodes = append(b.nodes, meta+v+16*i)
@@ -214,12 +245,11 @@ func firstBatch(t *testing.T, data []byte) ipcBatch {
 					b.buffers = append(b.buffers, [2]int64{int64(binary.LittleEndian.Uint64(at)), int64(binary.LittleEndian.Uint64(at[8:]))})
 				}
 			}
-			return b
+			all = append(all, b)
 		}
 		p = meta + n + int(msg.GetInt64Slot(10, 0))
 	}
-	t.Fatal("no record batch in the file")
-	return ipcBatch{}
+	return all
 }
 
 // int64File writes an IPC file of one int64 column "x" holding 0..99, with

@@ -41,6 +41,17 @@ type queryRow struct {
 // [2,2] float32 tensor; and returns the rows as written.
 func queryFixture(t *testing.T, name string, rows, per int) (string, []queryRow) {
 	t.Helper()
+	schema, recs, all := queryBatches(t, rows, per)
+	path := writeIPCFile(t, name, schema, recs...)
+	for _, r := range recs {
+		r.Release()
+	}
+	return path, all
+}
+
+// queryBatches are queryFixture's record batches, and its rows as written.
+func queryBatches(t *testing.T, rows, per int) (*arrow.Schema, []arrow.RecordBatch, []queryRow) {
+	t.Helper()
 	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Float32, []int{2, 2}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -84,11 +95,7 @@ func queryFixture(t *testing.T, name string, rows, per int) (string, []queryRow)
 		}
 		recs = append(recs, array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), scores.NewArray(), lb.NewArray(), tb.NewArray()}, int64(n)))
 	}
-	path := writeIPCFile(t, name, schema, recs...)
-	for _, r := range recs {
-		r.Release()
-	}
-	return path, all
+	return schema, recs, all
 }
 
 // appendEmb appends row r's [2,2] tensor of the fixtures' emb column to
