@@ -129,7 +129,9 @@ func (v *Viewer) onInspect(ctx app.Context, t inspectTarget) {
 	ctx.Update()
 }
 
-// onNested shows the nested record batch of a cell of the batch shown.
+// onNested shows the nested record batch of a cell of the batch shown,
+// with its own query (none yet); the level above keeps its own, and its
+// scan goes on.
 func (v *Viewer) onNested(ctx app.Context, t inspectTarget) {
 	f := v.shown()
 	field := f.Fields()[t.Col].Name
@@ -139,21 +141,23 @@ func (v *Viewer) onNested(ctx app.Context, t inspectTarget) {
 		ctx.Update()
 		return
 	}
-	v.nested = append(v.nested, nestedLevel{file: inner, label: nestedLabel(field, t.Row, inner.Name), field: field, row: t.Row})
+	v.closeColStats()
+	q := newQueryState(inner)
+	v.nested = append(v.nested, nestedLevel{file: inner, label: nestedLabel(field, t.Row, inner.Name), field: field, row: t.Row, query: &q})
 	v.status.errText, v.startRow = "", 0
 	v.do(ctx, viewstate.SetNested{Levels: v.levels()})
 	ctx.Update()
 }
 
-// onCrumb shows level k of the breadcrumb again, closing those below it.
+// onCrumb shows level k of the breadcrumb again, with its query and result
+// as they were, closing those below it (and cancelling their scans).
 func (v *Viewer) onCrumb(ctx app.Context, k int) {
 	if k >= len(v.nested) {
 		return
 	}
-	v.startRow = v.nested[k].row // back where the batch was opened from
-	if k == 0 {
-		v.startRow = max(0, posOf(v.query.order, v.startRow)) // its place in the file's sorted or filtered rows
-	}
+	// Back where the batch was opened from: its place in the level's
+	// sorted or filtered rows.
+	v.startRow = max(0, posOf(v.levelQuery(k).order, v.nested[k].row))
 	v.closeNested(k)
 	v.do(ctx, viewstate.SetNested{Levels: v.levels()})
 	ctx.Update()

@@ -15,7 +15,7 @@ import (
 // Column statistics from a column header: the header's button opens the
 // statistics panel (colstatspanel.go) of the column, or of the statistic
 // a tensor column's header chose (mean first), and scans the whole file
-// for them (scan.Stats) in a goroutine paced as a query's (query.go), with
+// (or the nested record batch shown) for them (scan.Stats) in a goroutine paced as a query's (query.go), with
 // progress and Cancel. One at a time: a new one cancels the one under
 // way; the query's own scan goes on beside it. A quick filter chosen in the
 // panel is merged into the filter (colstatsplan.go) and applied.
@@ -65,13 +65,17 @@ func (v *Viewer) closeColStats() {
 	v.colStats = colStats{run: v.colStats.run}
 }
 
-// onColStats opens the panel on a's column and computes its statistics.
+// onColStats opens the panel on a's column of the level shown and computes
+// its statistics.
 func (v *Viewer) onColStats(ctx app.Context, a statsAsk) {
-	f := v.opened.file
-	if f == nil || a.Col < 0 || a.Col >= len(v.query.cols) {
+	if v.opened.file == nil {
 		return
 	}
-	c := v.query.cols[a.Col]
+	f, q := v.shown(), v.shownQuery()
+	if a.Col < 0 || a.Col >= len(q.cols) {
+		return
+	}
+	c := q.cols[a.Col]
 	x := query.Operand{Column: c.Name}
 	if c.Tensor || c.Image {
 		x.Func = a.Fn
@@ -81,8 +85,8 @@ func (v *Viewer) onColStats(ctx app.Context, a statsAsk) {
 	}
 	focus := !v.colStats.open
 	v.closeColStats()
-	v.colStats.open, v.colStats.col, v.colStats.x, v.colStats.class = true, a.Col, x, query.ClassOf(x, v.query.cols)
-	st, err := query.NewStats(x, v.query.cols, query.StatsOptions{})
+	v.colStats.open, v.colStats.col, v.colStats.x, v.colStats.class = true, a.Col, x, query.ClassOf(x, q.cols)
+	st, err := query.NewStats(x, q.cols, query.StatsOptions{})
 	if err != nil {
 		v.colStats.status, v.colStats.err = queryError, err.Error()
 	} else {
@@ -105,7 +109,7 @@ func (v *Viewer) onColStats(ctx app.Context, a statsAsk) {
 // runColStats scans f for st in a goroutine (run: the scan's number) and
 // shows its progress and result.
 func (v *Viewer) runColStats(ctx app.Context, sctx context.Context, f *decode.File, st *query.Stats, run int) {
-	current := func() bool { return v.colStats.run == run && v.opened.file == f }
+	current := func() bool { return v.colStats.run == run && v.shown() == f }
 	ctx.Async(func() {
 		done := func(sum *query.Summary, unread scan.Unread, err error) {
 			ctx.Dispatch(func(ctx app.Context) {
@@ -181,7 +185,8 @@ func (v *Viewer) onQuickFilter(ctx app.Context, a quickAsk) {
 	if !v.colStats.open || v.opened.file == nil {
 		return
 	}
-	q, err := quickQuery(v.query.plan.Filter, a, v.query.cols)
+	lq := v.shownQuery()
+	q, err := quickQuery(lq.plan.Filter, a, lq.cols)
 	if err != nil {
 		v.colStats.quickErr = err.Error()
 		var qe *query.Error
@@ -193,19 +198,19 @@ func (v *Viewer) onQuickFilter(ctx app.Context, a quickAsk) {
 	}
 	col := v.colStats.col
 	v.closeColStats()
-	v.query.input = q
-	v.applyQuery(ctx, v.query.plan.Sort, q, false)
+	lq.input = q
+	v.applyQuery(ctx, lq.plan.Sort, q, false)
 	ctx.Update()
 	ctx.Defer(func(app.Context) { focusStatsButton(col) })
 }
 
 // colStatsPanel is the panel as the Viewer's state has it.
 func (v *Viewer) colStatsPanel() app.UI {
-	s := &v.colStats
-	c := v.query.cols[s.col]
+	s, q := &v.colStats, v.shownQuery()
+	c := q.cols[s.col]
 	p := &ColumnStatsPanel{Col: s.col, X: s.x, Class: s.class, Status: s.status, Progress: s.progress,
-		Sum: s.sum, Unread: s.unread, Err: s.err, QuickErr: s.quickErr, Filtered: v.query.plan.filter != nil}
-	p.Rows, _ = v.opened.file.Rows()
+		Sum: s.sum, Unread: s.unread, Err: s.err, QuickErr: s.quickErr, Filtered: q.plan.filter != nil}
+	p.Rows, _ = v.shown().Rows()
 	if c.Tensor || c.Image {
 		p.Fns = sortStats(c)
 	}

@@ -17,9 +17,15 @@ import (
 type FileInfo struct {
 	app.Compo
 	File    *decode.File
-	Rows    int64 // estimated until Exact
-	Exact   bool
+	Count   rowCount // the file's rows, or its filter's matches
 	Batches int
+}
+
+// rowCount is a level's row count (the file's, or a nested record
+// batch's), or its filter's matches.
+type rowCount struct {
+	Rows  int64 // estimated until Exact
+	Exact bool
 	// Query is the sort or filter's status (data-query: running, done,
 	// error, cancelled; "" none); a filter's matches so far are Found,
 	// Matches once done (-1 otherwise, and without a filter).
@@ -27,6 +33,21 @@ type FileInfo struct {
 	Filter  bool
 	Found   int64
 	Matches int64
+}
+
+// done reports whether the count is a filter's matches, known.
+func (c rowCount) done() bool { return c.Filter && c.Matches >= 0 }
+
+// text is the count: "64", "≈64", "1,204 of 3,000,000", "1,204… of
+// 3,000,000" while the filter runs.
+func (c rowCount) text() string {
+	switch {
+	case c.done():
+		return matchesText(c.Matches, c.Rows, true)
+	case c.Filter:
+		return matchesText(c.Found, c.Rows, false)
+	}
+	return rowsText(c.Rows, c.Exact)
 }
 
 // Render draws the facts.
@@ -61,14 +82,12 @@ func (f *FileInfo) Render() app.UI {
 // numRows is the row count: of the file, or of a filter's result "1,204
 // of 3,000,000", with data-matches once the filter is done.
 func (f *FileInfo) numRows() app.HTMLDd {
-	dd := app.Dd().Attr("data-role", "num-rows").Attr("data-exact", f.Exact).Attr("data-query", f.Query)
-	switch {
-	case f.Filter && f.Matches >= 0:
-		return dd.Attr("data-matches", f.Matches).Text(matchesText(f.Matches, f.Rows, true))
-	case f.Filter:
-		return dd.Text(matchesText(f.Found, f.Rows, false))
+	c := f.Count
+	dd := app.Dd().Attr("data-role", "num-rows").Attr("data-exact", c.Exact).Attr("data-query", c.Query)
+	if c.done() {
+		dd = dd.Attr("data-matches", c.Matches)
 	}
-	return dd.Text(rowsText(f.Rows, f.Exact))
+	return dd.Text(c.text())
 }
 
 // FileWarnings lists what the reader noticed about the file (File.Warnings)

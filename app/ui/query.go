@@ -22,8 +22,10 @@ import (
 // sort or filter cancels the one under way. A filter's matches show as
 // they are found; a sort shows when done; both: the matches in file order
 // as found, then sorted. The rows table shows the result through a
-// rowOrder. The query applies to the file itself (not to a nested record
-// batch shown below it).
+// rowOrder. Each level has its own query: the file's (Viewer.query, in the
+// address) and each nested record batch's (nestedLevel.query, not in the
+// address); a level's scan goes on while a level below it is shown, and
+// is cancelled when the level is closed.
 
 // Actions of the query bar and the column headers.
 const (
@@ -53,7 +55,8 @@ const (
 	queryCancelled scanStatus = "cancelled"
 )
 
-// queryState is the Viewer's sort and filter of the file shown.
+// queryState is the sort and filter of a level's rows: the file's, or a
+// nested record batch's.
 type queryState struct {
 	cols     []query.Column // the file's columns as a query names them
 	heads    []colSort      // what each column's header offers to sort by
@@ -78,11 +81,9 @@ type colSort struct {
 	Stats []string
 }
 
-// resetQuery forgets the query of the file shown before and describes f's
-// columns.
-func (v *Viewer) resetQuery(f *decode.File) {
-	v.stopQuery()
-	v.closeColStats()
+// newQueryState is the query state of a level showing f: no sort, no
+// filter, and what each of f's columns' headers offers to sort by.
+func newQueryState(f *decode.File) queryState {
 	cols := queryColumns(f)
 	heads := make([]colSort, len(cols))
 	for i, c := range cols {
@@ -93,98 +94,130 @@ func (v *Viewer) resetQuery(f *decode.File) {
 			heads[i].Plain = sortable(c)
 		}
 	}
-	v.query = queryState{cols: cols, heads: heads, plan: queryPlan{sortCol: -1}, matches: -1, run: v.query.run, gen: v.query.gen + 1}
+	return queryState{cols: cols, heads: heads, plan: queryPlan{sortCol: -1}, matches: -1}
 }
 
-// stopQuery cancels the scan under way, if any.
-func (v *Viewer) stopQuery() {
-	if v.query.cancel != nil {
-		v.query.cancel()
+// resetQuery forgets the query of the file shown before and describes f's
+// columns.
+func (v *Viewer) resetQuery(f *decode.File) {
+	v.query.stop()
+	v.closeColStats()
+	run, gen := v.query.run, v.query.gen
+	v.query = newQueryState(f)
+	v.query.run, v.query.gen = run, gen+1
+}
+
+// stop cancels the scan under way, if any.
+func (q *queryState) stop() {
+	if q.cancel != nil {
+		q.cancel()
 	}
-	v.query.cancel, v.query.progress = nil, nil
+	q.cancel, q.progress = nil, nil
 }
 
-// onQuery applies the query bar's filter, keeping the sort.
+// onQuery applies the query bar's filter to the level shown, keeping the
+// sort.
 func (v *Viewer) onQuery(ctx app.Context, text string) {
-	v.query.input = text
-	v.applyQuery(ctx, v.query.plan.Sort, text, false)
+	if v.opened.file == nil {
+		return
+	}
+	q := v.shownQuery()
+	q.input = text
+	v.applyQuery(ctx, q.plan.Sort, text, false)
 	ctx.Update()
 }
 
-// onSortCol applies a column header's sort, keeping the filter.
+// onSortCol applies a column header's sort to the level shown, keeping the
+// filter.
 func (v *Viewer) onSortCol(ctx app.Context, a sortAsk) {
-	if v.opened.file == nil || a.Col < 0 || a.Col >= len(v.query.cols) {
+	if v.opened.file == nil {
+		return
+	}
+	q := v.shownQuery()
+	if a.Col < 0 || a.Col >= len(q.cols) {
 		return
 	}
 	key := ""
 	if !a.Clear {
-		key = nextSort(v.query.plan, v.query.cols, a.Col, a.Fn)
+		key = nextSort(q.plan, q.cols, a.Col, a.Fn)
 	}
-	v.applyQuery(ctx, key, v.query.plan.Filter, false)
+	v.applyQuery(ctx, key, q.plan.Filter, false)
 	ctx.Update()
 }
 
-// onQueryCancel stops the query under way: all rows show again, in file
-// order, and the address forgets the query.
+// onQueryCancel stops the query under way of the level shown: all its rows
+// show again, in their order, and the address forgets the file's query.
 func (v *Viewer) onQueryCancel(ctx app.Context) {
-	v.stopQuery()
-	v.query.plan, v.query.order, v.query.matches, v.query.status = queryPlan{sortCol: -1}, nil, -1, queryCancelled
-	v.query.gen++
-	v.startRow = 0
-	v.do(ctx, viewstate.SetQuery{})
-	ctx.Update()
-}
-
-// applyQuery compiles sortText and filterText against the file's columns
-// and runs them: a text that does not compile shows its error and changes
-// nothing else. A link's query (link) is in the view state already, with
-// its first row.
-func (v *Viewer) applyQuery(ctx app.Context, sortText, filterText string, link bool) {
-	f := v.opened.file
-	plan, qerr := planQuery(v.query.cols, sortText, filterText)
-	if qerr != nil {
-		v.query.err, v.query.status = qerr, queryError
+	if v.opened.file == nil {
 		return
 	}
-	v.stopQuery()
-	v.query.err, v.query.note = nil, ""
-	v.query.plan, v.query.order, v.query.matches, v.query.found = plan, nil, -1, 0
-	v.query.gen++
-	v.query.run++
+	q := v.shownQuery()
+	q.stop()
+	q.plan, q.order, q.matches, q.status = queryPlan{sortCol: -1}, nil, -1, queryCancelled
+	q.gen++
+	v.startRow = 0
+	if q == &v.query {
+		v.do(ctx, viewstate.SetQuery{})
+	}
+	ctx.Update()
+}
+
+// applyQuery compiles sortText and filterText against the columns of the
+// level shown and runs them: a text that does not compile shows its error
+// and changes nothing else. The file's query goes in the address (a
+// nested batch's does not); a link's (link) is in the view state already,
+// with its first row.
+func (v *Viewer) applyQuery(ctx app.Context, sortText, filterText string, link bool) {
+	f, q := v.shown(), v.shownQuery()
+	plan, qerr := planQuery(q.cols, sortText, filterText)
+	if qerr != nil {
+		q.err, q.status = qerr, queryError
+		return
+	}
+	q.stop()
+	q.err, q.note = nil, ""
+	q.plan, q.order, q.matches, q.found = plan, nil, -1, 0
+	q.gen++
+	q.run++
 	if !link {
 		v.startRow = 0
-		v.do(ctx, viewstate.SetQuery{Sort: plan.Sort, Filter: plan.Filter})
+		if q == &v.query {
+			v.do(ctx, viewstate.SetQuery{Sort: plan.Sort, Filter: plan.Filter})
+		}
 	}
 	if plan.none() {
-		v.query.status = ""
+		q.status = ""
 		return
 	}
 	if plan.filter != nil {
-		v.query.order = rowList{} // the matches come in as found
+		q.order = rowList{} // the matches come in as found
 	}
-	v.query.status = queryRunning
+	q.status = queryRunning
 	qctx, cancel := context.WithCancel(context.Background())
-	v.query.cancel = cancel
-	v.runQuery(ctx, qctx, f, plan, v.query.run)
+	q.cancel = cancel
+	v.runQuery(ctx, qctx, q, f, plan)
 }
 
 // queryReport is how often a scan updates the page at most.
 const queryReport = 100 * time.Millisecond
 
-// runQuery scans f for plan in a goroutine (run: the scan's number), and
-// shows its progress, a filter's matches as found and the result.
-func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, f *decode.File, plan queryPlan, run int) {
-	current := func() bool { return v.query.run == run && v.opened.file == f }
+// runQuery scans f for plan in a goroutine, and shows its progress, a
+// filter's matches as found and the result in q, the state of the level
+// showing f, while it is that level's latest scan (q.run) and the level is
+// open.
+func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, q *queryState, f *decode.File, plan queryPlan) {
+	run := q.run
+	current := func() bool { return q.run == run && v.queryOf(f) == q }
 	ctx.Async(func() {
 		fail := func(err error) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if !current() || scan.Canceled(err) {
 					return
 				}
-				v.query.cancel, v.query.progress = nil, nil
-				v.query.err = &queryErr{What: "scan", Msg: err.Error()}
-				v.query.status, v.query.order, v.query.matches = queryError, nil, -1
-				v.query.gen++
+				q.cancel, q.progress = nil, nil
+				q.err = &queryErr{What: "scan", Msg: err.Error()}
+				q.status, q.order, q.matches = queryError, nil, -1
+				q.gen++
 			})
 		}
 		if !f.Indexed() {
@@ -198,14 +231,14 @@ func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, f *decode.File,
 		var matches *query.Matches
 		var notes []string
 		if plan.filter != nil {
-			m, unread, err := scan.Filter(qctx, v.scanSource(ctx, f, "Filtering", plan.filter.Needs(), current), plan.filter, scan.Options{
+			m, unread, err := scan.Filter(qctx, v.scanSource(ctx, q, f, "Filtering", plan.filter.Needs(), current), plan.filter, scan.Options{
 				Pace: pace,
 				Progress: throttled(func(p scan.Progress) {
 					part := orderOf(p.Matches.Perm) // a copy: the scan appends past it
 					ctx.Dispatch(func(ctx app.Context) {
 						if current() {
-							v.query.order, v.query.found = part, part.Len()
-							v.query.progress = rowsProgress(v.query.progress, p)
+							q.order, q.found = part, part.Len()
+							q.progress = rowsProgress(q.progress, p)
 						}
 					})
 				}),
@@ -219,18 +252,18 @@ func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, f *decode.File,
 			o := orderOf(m.Perm)
 			ctx.Dispatch(func(ctx app.Context) {
 				if current() {
-					v.query.order, v.query.found, v.query.matches = o, o.Len(), o.Len()
+					q.order, q.found, q.matches = o, o.Len(), o.Len()
 				}
 			})
 		}
 		var o rowOrder
 		if plan.sort != nil {
-			perm, unread, err := scan.Sort(qctx, v.scanSource(ctx, f, "Sorting", plan.sort.Needs(), current), plan.sort, scan.Options{
+			perm, unread, err := scan.Sort(qctx, v.scanSource(ctx, q, f, "Sorting", plan.sort.Needs(), current), plan.sort, scan.Options{
 				Pace: pace,
 				Progress: throttled(func(p scan.Progress) {
 					ctx.Dispatch(func(ctx app.Context) {
 						if current() {
-							v.query.progress = rowsProgress(v.query.progress, p)
+							q.progress = rowsProgress(q.progress, p)
 						}
 					})
 				}),
@@ -251,25 +284,25 @@ func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, f *decode.File,
 				return
 			}
 			if o != nil {
-				v.query.order = o
+				q.order = o
 			}
-			if v.startRow > 0 {
-				v.query.gen++ // a link's first row, in the result now known
+			if v.startRow > 0 && q == &v.query && len(v.nested) == 0 {
+				q.gen++ // a link's first row, in the result now known
 			}
-			v.query.cancel, v.query.progress, v.query.status = nil, nil, queryDone
-			v.query.note = strings.Join(notes, " ")
+			q.cancel, q.progress, q.status = nil, nil, queryDone
+			q.note = strings.Join(notes, " ")
 		})
 	})
 }
 
 // scanSource is f as a scan's source, whose reads of the columns named
 // needs show in the query's progress line ("Sorting · reading 12 MB of
-// column score"), verb saying what the scan does.
-func (v *Viewer) scanSource(ctx app.Context, f *decode.File, verb string, needs []string, current func() bool) fileSource {
+// column score") in q, verb saying what the scan does.
+func (v *Viewer) scanSource(ctx app.Context, q *queryState, f *decode.File, verb string, needs []string, current func() bool) fileSource {
 	label, total := scanLabel(f, verb, needs)
 	ctx.Dispatch(func(ctx app.Context) {
 		if current() {
-			v.query.progress = &progress{Label: label, Total: total}
+			q.progress = &progress{Label: label, Total: total}
 		}
 	})
 	return fileSource{f: f}
@@ -339,6 +372,12 @@ func unreadNote(u scan.Unread, unevaluated int64, firstErr string) []string {
 // yieldToPage lets the browser's event loop run (Go's wasm is one thread:
 // while every goroutine waits, the page handles input and paints).
 func yieldToPage() { time.Sleep(time.Millisecond) }
+
+// count is the row count of a level of rows rows (estimated unless
+// exact) under q: its filter's matches once q has one.
+func (q *queryState) count(rows int64, exact bool) rowCount {
+	return rowCount{Rows: rows, Exact: exact, Query: q.status, Filter: q.plan.filter != nil, Found: q.found, Matches: q.matches}
+}
 
 // task is the query's progress line's data-task: filter while a filter
 // scans, else sort.

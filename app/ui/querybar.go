@@ -19,6 +19,10 @@ type QueryBar struct {
 	Task     string     // data-task of the progress line: filter or sort
 	Progress *progress  // the scan under way (nil: none)
 	Note     string     // rows the scan could not read or evaluate
+	// Level: the bar filters a nested record batch, whose row count
+	// (Count) it shows (the top bar's is the file's).
+	Level bool
+	Count rowCount
 }
 
 // Render draws the bar.
@@ -35,6 +39,7 @@ func (q *QueryBar) Render() app.UI {
 				OnClick(func(ctx app.Context, e app.Event) {
 					actionQuery.send(ctx, app.Window().GetElementByID("query-input").Get("value").String())
 				}),
+			app.If(q.Level, q.levelRows),
 		),
 		// Fixed containers: go-app matches children by position.
 		app.Div().ID("query-error").Class("query-messages").Body(
@@ -49,6 +54,17 @@ func (q *QueryBar) Render() app.UI {
 			}),
 		),
 	)
+}
+
+// levelRows is a nested record batch's row count: "2 rows", "1 of 2
+// rows" with data-matches once its filter is done.
+func (q *QueryBar) levelRows() app.UI {
+	c := q.Count
+	p := app.Span().Class("level-rows").Attr("data-role", "level-rows").Attr("data-query", c.Query).Attr("aria-live", "polite")
+	if c.done() {
+		p = p.Attr("data-matches", c.Matches)
+	}
+	return p.Text(c.text() + " rows")
 }
 
 // onKey: Enter applies the text, Escape clears it (and the filter).

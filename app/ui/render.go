@@ -62,8 +62,7 @@ func (v *Viewer) topBar(view viewstate.State) app.UI {
 			return []app.UI{
 				&DropZone{Compact: true, Over: v.page.over},
 				&URLForm{Compact: true},
-				&FileInfo{File: f, Rows: v.opened.rows, Exact: v.opened.exact, Batches: f.NumBatches(),
-					Query: v.query.status, Filter: v.query.plan.filter != nil, Found: v.query.found, Matches: v.query.matches},
+				&FileInfo{File: f, Count: v.query.count(v.opened.rows, v.opened.exact), Batches: f.NumBatches()},
 				app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 					Aria("expanded", view.Schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 				app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
@@ -110,19 +109,17 @@ func (v *Viewer) changedAlert() app.UI {
 // fileView is the file shown: its warnings, the breadcrumb of nested
 // batches, the schema panel and the rows.
 func (v *Viewer) fileView(view viewstate.State) app.UI {
-	shown := v.shown()
+	shown, q := v.shown(), v.shownQuery()
 	filled := view.Schema || v.opened.panelFilled
-	rows := v.opened.rows
 	top := shown == v.opened.file
-	table := &RowsTable{File: shown, Rows: rows, Start: v.startRow, Sort: sortShown{Col: -1}}
-	if top {
-		q := &v.query
-		table.Order, table.OrderGen, table.Sort, table.Heads = q.order, q.gen, q.plan.shown(), q.heads
-		if q.order != nil {
-			table.Rows = q.order.Len()
-		}
-	} else {
-		table.Rows, _ = shown.Rows()
+	rows := v.opened.rows
+	if !top {
+		rows, _ = shown.Rows()
+	}
+	table := &RowsTable{File: shown, Rows: rows, Start: v.startRow,
+		Order: q.order, OrderGen: q.gen, Sort: q.plan.shown(), Heads: q.heads}
+	if q.order != nil {
+		table.Rows = q.order.Len()
 	}
 	return app.Div().Class("file").Body(
 		&FileWarnings{File: v.opened.file, Count: len(v.opened.file.Warnings())},
@@ -139,17 +136,17 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 			app.If(filled && len(shown.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: shown.Metadata} }),
 			app.If(filled, func() app.UI { return &SchemaTable{Fields: shown.Fields()} }),
 		),
-		// The query bar filters the file's rows (not a nested batch's).
+		// The query bar filters the rows of the level shown: the file's,
+		// or a nested batch's (whose row count shows here, the top bar's
+		// being the file's).
 		app.Div().Class("query-area").Body(
-			app.If(top, func() app.UI {
-				return &QueryBar{Text: v.query.input, Err: v.query.err, Status: v.query.status, Task: v.query.task(),
-					Progress: v.query.progress, Note: v.query.note}
-			}),
+			&QueryBar{Text: q.input, Err: q.err, Status: q.status, Task: q.task(),
+				Progress: q.progress, Note: q.note, Level: !top, Count: q.count(rows, true)},
 		),
 		table,
 		// The column statistics' dialog, over the page.
 		app.Div().Class("colstats-area").Body(
-			app.If(top && v.colStats.open, v.colStatsPanel),
+			app.If(v.colStats.open, v.colStatsPanel),
 		),
 	)
 }

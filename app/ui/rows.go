@@ -36,7 +36,7 @@ type RowsTable struct {
 	Order    rowOrder
 	OrderGen int
 	Sort     sortShown // the sort the headers show
-	Heads    []colSort // what each column's header sorts by (nil: no sorting, a nested batch)
+	Heads    []colSort // what each column's header sorts by (nil: no sorting)
 
 	shown  *decode.File  // the file the state below belongs to
 	gen    int           // the OrderGen the state below belongs to

@@ -26,8 +26,8 @@ type Viewer struct {
 	work     work          // indexing or downloading, under way
 	nested   []nestedLevel // nested record batches opened below the file (arrow.turtle values), the last one shown in the grid; empty when the file itself is shown
 	page     pageFlags     // the page's own facts, whatever file it shows
-	query    queryState    // the sort and filter of the file's rows (query.go)
-	colStats colStats      // the column statistics panel (colstats.go)
+	query    queryState    // the sort and filter of the file's rows (query.go); a nested level has its own
+	colStats colStats      // the column statistics panel of the level shown (colstats.go)
 
 	// model owns the view state: the file's view (first row, schema
 	// panel, inspector and its session, nested levels) and the address
@@ -77,9 +77,10 @@ type addressMark struct{ settled, marked bool }
 // was opened from.
 type nestedLevel struct {
 	file  *decode.File
-	label string // for the breadcrumb
-	field string // the field of the level above it was opened from
-	row   int64  // the row of the level above it was opened from
+	label string      // for the breadcrumb
+	field string      // the field of the level above it was opened from
+	row   int64       // the row of the level above it was opened from
+	query *queryState // the sort and filter of its rows, kept while a level below it is shown
 }
 
 // shown is the file the grid, the schema panel and the inspector show: the
@@ -91,9 +92,44 @@ func (v *Viewer) shown() *decode.File {
 	return v.opened.file
 }
 
-// closeNested closes the nested record batches below level k (0: all).
+// levelQuery is the sort and filter of level k: 0 the file, k the k-th
+// nested record batch.
+func (v *Viewer) levelQuery(k int) *queryState {
+	if k == 0 {
+		return &v.query
+	}
+	return v.nested[k-1].query
+}
+
+// shownQuery is the sort and filter of the level shown.
+func (v *Viewer) shownQuery() *queryState { return v.levelQuery(len(v.nested)) }
+
+// queryOf is the sort and filter of the level that shows f, nil when none
+// does (a level closed, another file opened).
+func (v *Viewer) queryOf(f *decode.File) *queryState {
+	if f == nil {
+		return nil
+	}
+	if f == v.opened.file {
+		return &v.query
+	}
+	for _, l := range v.nested {
+		if l.file == f {
+			return l.query
+		}
+	}
+	return nil
+}
+
+// closeNested closes the nested record batches below level k (0: all),
+// cancelling their scans, and the column statistics if they were one's.
 func (v *Viewer) closeNested(k int) {
+	if k >= len(v.nested) {
+		return
+	}
+	v.closeColStats()
 	for _, l := range v.nested[k:] {
+		l.query.stop()
 		l.file.Close()
 	}
 	v.nested = v.nested[:k]

@@ -1,0 +1,106 @@
+//go:build !wasm
+
+package ui
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/tensorview/tensorview/app/scan"
+)
+
+// TestLevelQueries: each level (the file, a nested record batch of
+// testdata/turtle_nested.arrow) has its own query state, with the headers
+// of its own columns; the level shown's is the one the page acts on;
+// closing a level cancels its scan and forgets its state, the file's
+// staying as it was. A nested batch is a scan's source as the file is.
+func TestLevelQueries(t *testing.T) {
+	f := openTestdata(t, "turtle_nested.arrow")
+	v := &Viewer{opened: openedFile{file: f}}
+	v.resetQuery(f)
+	v.query.plan, v.query.order = queryPlan{Sort: "-id", sortCol: 0, sortDesc: true}, rowList{u32: []uint32{5, 4, 3, 2, 1, 0}}
+	if v.shownQuery() != &v.query || v.queryOf(f) != &v.query {
+		t.Fatal("no nested level: the file's query is not the one shown")
+	}
+
+	// Row 0's batch ("sunny"): image (a tensor), exposure (float32), sub
+	// (nested batches).
+	inner, err := f.Nested(0, column(t, f, "runs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := newQueryState(inner)
+	v.nested = append(v.nested, nestedLevel{file: inner, query: &q})
+	if v.shown() != inner || v.shownQuery() != &q || v.queryOf(inner) != &q || v.levelQuery(1) != &q || v.levelQuery(0) != &v.query {
+		t.Fatal("the nested level's query is not the one shown")
+	}
+	if got := q.heads; len(got) != 3 || len(got[0].Stats) == 0 || !got[1].Plain || got[2].Plain || len(got[2].Stats) > 0 {
+		t.Errorf("nested heads %+v, want image by a statistic, exposure by value, sub not at all", got)
+	}
+	if q.plan.sortCol != -1 || q.matches != -1 || q.order != nil {
+		t.Errorf("a new level's query is not empty: %+v", q)
+	}
+
+	// Its sort, by the nested batch's own column.
+	plan, qerr := planQuery(q.cols, "-exposure", "exposure < 1")
+	if qerr != nil {
+		t.Fatal(qerr.Msg)
+	}
+	if err := inner.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	perm, _, err := scan.Sort(context.Background(), fileSource{f: inner}, plan.sort, scan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := orderRows(orderOf(perm)); !slices.Equal(got, []int64{1, 0}) {
+		t.Errorf("nested batch by -exposure: rows %v, want [1 0] (1.25, 0.5)", got)
+	}
+	m, _, err := scan.Filter(context.Background(), fileSource{f: inner}, plan.filter, scan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := orderRows(orderOf(m.Perm)); !slices.Equal(got, []int64{0}) {
+		t.Errorf("nested batch where exposure < 1: rows %v, want [0]", got)
+	}
+
+	// Closing the level cancels its scan; the file's query is as it was.
+	cancelled := false
+	q.cancel = func() { cancelled = true }
+	v.colStats = colStats{open: true, col: 1}
+	v.closeNested(0)
+	if !cancelled || q.cancel != nil {
+		t.Error("closing the nested level did not cancel its scan")
+	}
+	if v.colStats.open {
+		t.Error("closing the nested level left its column statistics open")
+	}
+	if len(v.nested) != 0 || v.queryOf(inner) != nil || v.shownQuery() != &v.query {
+		t.Error("the closed level's query is still reachable")
+	}
+	if v.query.plan.Sort != "-id" || v.query.order == nil || !slices.Equal(orderRows(v.query.order), []int64{5, 4, 3, 2, 1, 0}) {
+		t.Errorf("the file's query changed: %+v", v.query.plan)
+	}
+	v.closeNested(0) // nothing below the file: nothing happens
+}
+
+// TestRowCount: the row count's text, a filter's matches once done.
+func TestRowCount(t *testing.T) {
+	for _, c := range []struct {
+		in   rowCount
+		want string
+		done bool
+	}{
+		{rowCount{Rows: 64, Exact: true, Matches: -1}, "64", false},
+		{rowCount{Rows: 64, Matches: -1}, "≈64", false},
+		{rowCount{Rows: 3000000, Exact: true, Filter: true, Found: 1204, Matches: -1}, "1,204… of 3,000,000", false},
+		{rowCount{Rows: 3000000, Exact: true, Filter: true, Found: 1204, Matches: 1204}, "1,204 of 3,000,000", true},
+		{rowCount{Rows: 2, Exact: true, Filter: true, Matches: 0}, "0 of 2", true},
+		{rowCount{Rows: 2, Exact: true, Matches: 2}, "2", false}, // matches without a filter: none
+	} {
+		if got := c.in.text(); got != c.want || c.in.done() != c.done {
+			t.Errorf("%+v: %q done %v, want %q done %v", c.in, got, c.in.done(), c.want, c.done)
+		}
+	}
+}
