@@ -5,6 +5,7 @@ package e2e
 import (
 	"cmp"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -119,10 +120,11 @@ func (b *browser) sortHead(col int, want string) {
 	}
 }
 
-// waitMatches waits for a filter's end with n matches.
+// waitMatches waits for the end of the filter of the level shown with n
+// matches.
 func (b *browser) waitMatches(n int) {
 	b.t.Helper()
-	b.waitQuery(fmt.Sprintf(`document.querySelector('[data-role=num-rows]').dataset.matches === '%d'`, n))
+	b.waitQuery(fmt.Sprintf(shownCount+`.dataset.matches === '%d'`, n))
 }
 
 // byMean is rows in the order of their means, ascending, stable.
@@ -287,38 +289,170 @@ func TestQuerySources(t *testing.T) {
 	})
 }
 
-// TestQueryNestedBatch sorts a file of arrow.turtle values (a nested record
-// batch per row) by -id and opens the nested batch at the first position of
-// the result: the breadcrumb names the row it is, and back out the file's
-// rows are still sorted. Sorting inside the nested batch is checked once
-// the page offers it.
+// TestQueryNestedBatch sorts the file's rows, then sorts, filters and
+// computes column statistics inside nested record batches
+// (testdata/turtle_nested.arrow, values from turtle_expected.json), each
+// level with its own query bar, headers and row count; the breadcrumb
+// goes back out to each level's query and result as they were.
 func TestQueryNestedBatch(t *testing.T) {
 	skipWithoutSite(t)
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "turtle_expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var expected struct {
+		Rows []struct {
+			Runs *struct {
+				Batch *struct {
+					Exposure []float64
+					Sub      []*struct{ Batch *struct{ K, V []float64 } }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &expected); err != nil {
+		t.Fatal(err)
+	}
 	b := newBrowser(t)
 	b.upload(filepath.Join("..", "testdata", "turtle_nested.arrow"))
 	b.waitOpened("turtle_nested.arrow")
 	// turtle_expected.json: ids 1..6 in rows 0..5; row 5 ("lone") holds
-	// a batch, row 4 an error.
+	// a batch of 1 row, row 0 ("sunny") one of 2, row 4 an error.
 	b.sortHead(0, "descending")
 	want := []queryRow{{row: 5, id: 6}, {row: 4, id: 5}, {row: 3, id: 4}, {row: 2, id: 3}, {row: 1, id: 2}, {row: 0, id: 1}}
 	b.checkGrid("turtle sorted by -id", want)
-	b.run(chromedp.Click(`[data-pos="0"] [data-nested][data-field=runs]`, chromedp.ByQuery))
-	b.waitFor(`document.querySelector('[data-role=breadcrumb]') !== null`)
-	var crumbs []string
-	b.eval(`[...document.querySelectorAll('[data-role=breadcrumb] li')].map(l => l.textContent)`, &crumbs)
-	if !slices.Equal(crumbs, []string{"turtle_nested.arrow", "runs, row 5: lone"}) {
-		t.Errorf("the first position of the result opened %q, want row 5's batch", crumbs)
-	}
-	t.Run("sort inside the nested batch", func(t *testing.T) {
-		var sortable bool
-		b.eval(`document.querySelector('[role=columnheader] [data-action=sort]') !== null`, &sortable)
-		if !sortable {
-			t.Skip("the page sorts and filters the file's rows only: a nested batch's headers offer no sort (app/ui/render.go: Heads nil below the file)")
+	crumbs := func(want ...string) {
+		t.Helper()
+		b.waitFor(fmt.Sprintf(`document.querySelectorAll('[data-role=breadcrumb] li').length === %d`, len(want)))
+		var got []string
+		b.eval(`[...document.querySelectorAll('[data-role=breadcrumb] li')].map(l => l.textContent)`, &got)
+		if !slices.Equal(got, want) {
+			t.Errorf("breadcrumb %q, want %q", got, want)
 		}
-	})
-	b.run(chromedp.Click(`[data-role=breadcrumb] button[data-level="0"]`, chromedp.ByQuery))
+	}
+	back := func(level int) {
+		t.Helper()
+		b.run(chromedp.Click(fmt.Sprintf(`[data-role=breadcrumb] button[data-level="%d"]`, level), chromedp.ByQuery))
+	}
+	// inner col 1 is exposure (image, exposure, sub); leaf col 1 is v (k, v).
+	const exposureCol, vCol = 1, 1
+
+	// Row 5's batch, at the result's first position: a query bar, headers
+	// and row count of its own, empty.
+	lone := expected.Rows[5].Runs.Batch
+	b.run(chromedp.Click(`[data-pos="0"] [data-nested][data-field=runs]`, chromedp.ByQuery))
+	crumbs("turtle_nested.arrow", "runs, row 5: lone")
+	b.waitFor(`document.querySelector('[data-row] [data-field=exposure]') !== null`)
+	var fresh struct {
+		Input, Count, Sort, FileCount string
+		Matches                       bool
+	}
+	b.eval(fmt.Sprintf(`({Input: document.querySelector('[data-role=query]').value,
+		Count: document.querySelector('[data-role=level-rows]')?.textContent ?? '',
+		Matches: 'matches' in (document.querySelector('[data-role=level-rows]')?.dataset ?? {}),
+		Sort: document.querySelector('[role=columnheader][data-col="%d"]').getAttribute('aria-sort') ?? '',
+		FileCount: document.querySelector('[data-role=num-rows]').textContent})`, exposureCol), &fresh)
+	if fresh.Input != "" || fresh.Count != "1 row" || fresh.Matches || fresh.Sort != "none" || fresh.FileCount != "6" {
+		t.Errorf("row 5's batch opened with %+v, want an empty query bar, \"1 row\", exposure unsorted, the file's 6 rows in the top bar", fresh)
+	}
+	b.applyQuery(fmt.Sprintf("exposure = %v", lone.Exposure[0]))
+	b.waitMatches(1)
+	b.applyQuery(fmt.Sprintf("exposure > %v", lone.Exposure[0]))
+	b.waitMatches(0)
+	back(0)
 	b.waitFor(`document.querySelector('[data-role=breadcrumb]') === null`)
-	b.checkGrid("back out of the nested batch", want)
+	b.checkGrid("back out of row 5's batch", want)
+
+	// Row 0's batch ("sunny"), at the result's last position: sorted and
+	// filtered by its exposure, checked against the values written.
+	sunny := expected.Rows[0].Runs.Batch
+	b.run(chromedp.Click(`[data-pos="5"] [data-nested][data-field=runs]`, chromedp.ByQuery))
+	crumbs("turtle_nested.arrow", "runs, row 0: sunny")
+	b.waitFor(`document.querySelector('[data-role=level-rows]')?.textContent === '2 rows'`)
+	b.sortHead(exposureCol, "descending")
+	byExposure := []int{0, 1}
+	slices.SortStableFunc(byExposure, func(i, j int) int { return cmp.Compare(sunny.Exposure[j], sunny.Exposure[i]) })
+	b.checkLevel("row 0's batch by -exposure", "exposure", byExposure, sunny.Exposure)
+	var below []int
+	for r, x := range sunny.Exposure {
+		if x < 1 {
+			below = append(below, r)
+		}
+	}
+	b.applyQuery("exposure < 1")
+	b.waitMatches(len(below))
+	b.checkLevel("row 0's batch by -exposure where exposure < 1", "exposure", below, sunny.Exposure)
+	var count string
+	b.eval(`document.querySelector('[data-role=level-rows]').textContent`, &count)
+	if want := fmt.Sprintf("%d of 2 rows", len(below)); count != want {
+		t.Errorf("the level's row count says %q, want %q", count, want)
+	}
+	// Its column statistics: over the whole batch.
+	st := b.openStats(exposureCol)
+	if st.Figures["count"] != "2" || st.Figures["min"] != fmt.Sprint(slices.Min(sunny.Exposure)) || st.Figures["max"] != fmt.Sprint(slices.Max(sunny.Exposure)) {
+		t.Errorf("statistics of row 0's exposure: %v, want count 2, min %v, max %v", st.Figures, slices.Min(sunny.Exposure), slices.Max(sunny.Exposure))
+	}
+	b.closeStats(exposureCol)
+
+	// A level below: row 0's sub batch, sorted by v.
+	leaf := sunny.Sub[0].Batch
+	b.run(chromedp.Click(`[data-pos="0"] [data-nested][data-field=sub]`, chromedp.ByQuery))
+	crumbs("turtle_nested.arrow", "runs, row 0: sunny", "sub, row 0: a")
+	b.waitFor(`document.querySelector('[data-role=level-rows]')?.textContent === '3 rows' && document.querySelector('[data-role=query]').value === ''`)
+	b.sortHead(vCol, "ascending")
+	byV := []int{0, 1, 2}
+	slices.SortStableFunc(byV, func(i, j int) int { return cmp.Compare(leaf.V[i], leaf.V[j]) })
+	b.checkLevel("sub batch by v", "v", byV, leaf.V)
+
+	// Back out, one level at a time: each level's query and result as
+	// they were.
+	back(1)
+	crumbs("turtle_nested.arrow", "runs, row 0: sunny")
+	b.waitMatches(len(below))
+	b.checkLevel("back in row 0's batch", "exposure", below, sunny.Exposure)
+	var kept struct{ Input, Sort string }
+	b.eval(fmt.Sprintf(`({Input: document.querySelector('[data-role=query]').value,
+		Sort: document.querySelector('[role=columnheader][data-col="%d"]').getAttribute('aria-sort')})`, exposureCol), &kept)
+	if kept.Input != "exposure < 1" || kept.Sort != "descending" {
+		t.Errorf("back in row 0's batch: query bar %q, exposure %s; want its filter and sort", kept.Input, kept.Sort)
+	}
+	back(0)
+	b.waitFor(`document.querySelector('[data-role=breadcrumb]') === null && document.querySelector('[data-role=level-rows]') === null`)
+	b.checkGrid("back out of the nested batches", want)
+	var file struct{ Sort, Input, Address string }
+	b.eval(`({Sort: document.querySelector('[role=columnheader][data-col="0"]').getAttribute('aria-sort'),
+		Input: document.querySelector('[data-role=query]').value, Address: location.search})`, &file)
+	if file.Sort != "descending" || file.Input != "" {
+		t.Errorf("back in the file: id %s, query bar %q; want its sort by -id and no filter", file.Sort, file.Input)
+	}
+	if q, _ := url.ParseQuery(strings.TrimPrefix(file.Address, "?")); q.Get("sort") != "-id" || q.Has("filter") {
+		t.Errorf("address %s: want the file's sort=-id only (a nested batch's query is not in the address)", file.Address)
+	}
+}
+
+// checkLevel checks the first positions of a nested batch's grid: each
+// shows rows[p] (in data-row and its row header) with field's value
+// vals[rows[p]], and its position in aria-rowindex; no position past
+// them.
+func (b *browser) checkLevel(when, field string, rows []int, vals []float64) {
+	b.t.Helper()
+	b.waitFor(fmt.Sprintf(`(() => { for (let p = 0; p < %d; p++) { const r = document.querySelector('[data-pos="' + p + '"]');
+		if (!r || r.hasAttribute('data-loading') || !r.querySelector('[data-field=%s]')) return false }
+		return document.querySelector('[data-pos="%d"]') === null })()`, len(rows), field, len(rows)))
+	var got []gridRow
+	b.eval(fmt.Sprintf(`[...document.querySelectorAll('[data-pos]')].sort((a, c) => a.dataset.pos - c.dataset.pos)
+		.map(r => ({Pos: +r.dataset.pos, Row: +r.dataset.row, Index: +r.getAttribute('aria-rowindex'),
+			Head: r.querySelector('[role=rowheader]').textContent, ID: r.querySelector('[data-field=%s]').textContent}))`, field), &got)
+	if len(got) != len(rows) {
+		b.t.Errorf("%s: %d positions shown, want %d", when, len(got), len(rows))
+	}
+	for p := range min(len(got), len(rows)) {
+		g, r := got[p], rows[p]
+		if g.Row != int64(r) || g.Head != fmt.Sprint(r) || g.ID != fmt.Sprint(vals[r]) || g.Index != int64(p)+2 {
+			b.t.Errorf("%s: position %d shows row %d (header %q, %s %s, aria-rowindex %d); want row %d, %s %v, aria-rowindex %d",
+				when, p, g.Row, g.Head, field, g.ID, g.Index, r, field, vals[r], p+2)
+		}
+	}
 }
 
 // typeCol is a column of typesFixture: its field, each row's value (nil:

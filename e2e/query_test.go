@@ -178,11 +178,15 @@ func (b *browser) checkGrid(when string, want []queryRow) {
 	}
 }
 
-// waitQuery waits until the page's query is done with the condition cond
-// (JavaScript) true.
+// shownCount (JavaScript) is the row count of the level shown: a nested
+// record batch's in its query bar, else the file's in the top bar.
+const shownCount = `(document.querySelector('[data-role=level-rows]') ?? document.querySelector('[data-role=num-rows]'))`
+
+// waitQuery waits until the query of the level shown is done with the
+// condition cond (JavaScript) true.
 func (b *browser) waitQuery(cond string) {
 	b.t.Helper()
-	b.waitFor(`document.querySelector('[data-role=num-rows]')?.dataset.query === 'done' && (` + cond + `)`)
+	b.waitFor(shownCount + `?.dataset.query === 'done' && (` + cond + `)`)
 }
 
 // query types text into the query bar and presses Enter.

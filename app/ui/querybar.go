@@ -23,6 +23,26 @@ type QueryBar struct {
 	// (Count) it shows (the top bar's is the file's).
 	Level bool
 	Count rowCount
+
+	text string // the Text the input was given last
+}
+
+// OnMount notes the Text the input is drawn with.
+func (q *QueryBar) OnMount(ctx app.Context) { q.text = q.Text }
+
+// OnUpdate gives the input a new Text (another level's, a link's): go-app
+// removes an empty value attribute, which leaves a value typed since in
+// the input, so the value is set here.
+func (q *QueryBar) OnUpdate(ctx app.Context) {
+	if q.Text == q.text {
+		return
+	}
+	q.text = q.Text
+	ctx.Defer(func(app.Context) {
+		if in := app.Window().GetElementByID("query-input"); in.Truthy() {
+			in.Set("value", q.text)
+		}
+	})
 }
 
 // Render draws the bar.
@@ -57,14 +77,19 @@ func (q *QueryBar) Render() app.UI {
 }
 
 // levelRows is a nested record batch's row count: "2 rows", "1 of 2
-// rows" with data-matches once its filter is done.
+// rows" with data-matches once its filter is done (the top bar's
+// num-rows is the file's).
 func (q *QueryBar) levelRows() app.UI {
 	c := q.Count
 	p := app.Span().Class("level-rows").Attr("data-role", "level-rows").Attr("data-query", c.Query).Attr("aria-live", "polite")
 	if c.done() {
 		p = p.Attr("data-matches", c.Matches)
 	}
-	return p.Text(c.text() + " rows")
+	noun := " rows"
+	if c.Rows == 1 {
+		noun = " row"
+	}
+	return p.Text(c.text() + noun)
 }
 
 // onKey: Enter applies the text, Escape clears it (and the filter).
