@@ -654,8 +654,9 @@ func TestReadColumnsCancel(t *testing.T) {
 	if n := within(t, g.calls, "gated read"); n != BigRead {
 		t.Errorf("a read of %d bytes, want a piece of %d", n, BigRead)
 	}
-	if d, total := f.Reading(); d != 0 || total != 4096*32*32*3 {
-		t.Errorf("Reading = %d, %d; want 0, %d", d, total, 4096*32*32*3)
+	// The column's bytes, but those the file's cached head and tail hold.
+	if d, total := f.Reading(); d != 0 || total > 4096*32*32*3 || total < 4096*32*32*3-2*endsChunk {
+		t.Errorf("Reading = %d, %d; want 0, %d less up to %d", d, total, 4096*32*32*3, 2*endsChunk)
 	}
 	cancel()
 	release(t, g)

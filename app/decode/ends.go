@@ -51,16 +51,44 @@ func (e *ends) with(r io.ReaderAt) *ends {
 	return &c
 }
 
-// ReadAt implements io.ReaderAt.
+// ReadAt implements io.ReaderAt. A read that starts in the cached head or
+// ends in the cached tail reads only the bytes between from r (a record
+// batch read whole at the end of a file: by URL, its bytes are fetched
+// once).
 func (e *ends) ReadAt(p []byte, off int64) (int, error) {
 	end := off + int64(len(p))
+	headEnd, tailEnd := int64(len(e.head)), e.tailOff+int64(len(e.tail))
 	switch {
-	case off >= 0 && end <= int64(len(e.head)):
+	case off >= 0 && end <= headEnd:
 		return copy(p, e.head[off:end]), nil
-	case off >= e.tailOff && end <= e.tailOff+int64(len(e.tail)):
+	case off >= e.tailOff && end <= tailEnd:
 		return copy(p, e.tail[off-e.tailOff:end-e.tailOff]), nil
+	case off < 0:
+		return e.r.ReadAt(p, off)
 	}
-	return e.r.ReadAt(p, off)
+	lo, hi := off, end
+	if off < headEnd {
+		lo = headEnd
+	}
+	if end > e.tailOff && end <= tailEnd {
+		hi = max(lo, e.tailOff)
+	}
+	if lo < hi {
+		n, err := e.r.ReadAt(p[lo-off:hi-off], lo)
+		if int64(n) < hi-lo {
+			if lo > off { // the head's bytes are read too
+				copy(p, e.head[off:lo])
+			}
+			return int(lo-off) + n, err
+		}
+	}
+	if lo > off {
+		copy(p, e.head[off:lo])
+	}
+	if hi < end {
+		copy(p[hi-off:], e.tail[hi-e.tailOff:end-e.tailOff])
+	}
+	return len(p), nil
 }
 
 // overlay serves the reads of a ReaderAt that fall within b, the bytes at

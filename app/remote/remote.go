@@ -91,6 +91,14 @@ type Options struct {
 	// Probe is how many bytes of the start Open keeps from its first
 	// response (DefaultBlock when 0).
 	Probe int64
+	// Exact is the size from which a read is exact (a quarter of Block
+	// when 0, negative for never): its bytes not cached are fetched as
+	// they are, not rounded out to blocks, and are not cached (see
+	// Reader.ReadAt). A read that large, rounded out to whole blocks,
+	// would transfer up to three times its bytes: of a sort's run of a
+	// column's buffers (240 KB a record batch), the two or three blocks
+	// it touches.
+	Exact int64
 }
 
 // Defaults of Options.
@@ -114,6 +122,7 @@ type Reader struct {
 	etag  string
 	mod   string
 	block int64
+	exact int64 // reads from this size are exact (0: none)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -153,6 +162,12 @@ func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Re
 	if opt.Probe <= 0 {
 		opt.Probe = opt.Block
 	}
+	switch {
+	case opt.Exact == 0:
+		opt.Exact = opt.Block / 4
+	case opt.Exact < 0:
+		opt.Exact = 0
+	}
 	resp, err := f.Fetch(ctx, Request{URL: url, Off: 0, N: opt.Probe})
 	if err != nil {
 		return nil, nil, err
@@ -191,7 +206,7 @@ func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Re
 		return nil, nil, fmt.Errorf("the server says %s is %d bytes but sent %d", url, size, len(probe))
 	}
 	rctx, cancel := context.WithCancel(context.Background())
-	r := &Reader{url: url, f: f, size: size, etag: resp.ETag, mod: resp.LastModified, block: opt.Block,
+	r := &Reader{url: url, f: f, size: size, etag: resp.ETag, mod: resp.LastModified, block: opt.Block, exact: opt.Exact,
 		ctx: rctx, cancel: cancel, blocks: map[int64]*block{}, limit: opt.Cache, stats: stats}
 	// Whole blocks, and the last one when the probe holds the whole file.
 	for b := int64(0); b*r.block < int64(len(probe)); b++ {
@@ -252,10 +267,23 @@ func (r *Reader) Stats() Stats {
 // Close cancels the requests under way; later reads fail.
 func (r *Reader) Close() { r.cancel() }
 
-// ReadAt reads len(p) bytes at off (io.ReaderAt): whole blocks, from the
-// cache or fetched, missing neighbours in one request. It returns io.EOF
-// when the read reaches the end of the file, ErrChanged when the file
-// changed on the server, a *StatusError or the Fetcher's error otherwise.
+// ReadAt reads len(p) bytes at off (io.ReaderAt). By its size:
+//   - a small read (up to SmallRead) whose blocks are not all cached
+//     fetches its bytes rounded out to 4 KiB, kept among the last few such
+//     pieces (a record batch's header, the footer);
+//   - an exact read (from Options.Exact, a quarter block) takes the blocks it
+//     overlaps that are cached (or being fetched) from the cache, and
+//     fetches the rest exactly, a request per stretch between cached
+//     blocks, without caching it: a scan over the file (a sort reading a
+//     column's buffers, batch by batch) transfers the bytes it reads, not
+//     the blocks around them, and leaves the blocks of the rows on screen
+//     cached;
+//   - other reads take whole blocks, from the cache or fetched, missing
+//     neighbours in one request, and cache them.
+//
+// It returns io.EOF when the read reaches the end of the file, ErrChanged
+// when the file changed on the server, a *StatusError or the Fetcher's
+// error otherwise.
 func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, errors.New("remote: negative offset")
@@ -278,6 +306,13 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 			return n, io.EOF
 		}
 		return n, nil
+	}
+	if r.exact > 0 && want >= r.exact && !r.cachedBlocks(first, last) {
+		n, err := r.readExact(p[:want], off)
+		if err == nil && int64(n) < int64(len(p)) {
+			err = io.EOF
+		}
+		return n, err
 	}
 	n := 0
 	for b := first; b <= last; {
@@ -345,6 +380,57 @@ func (r *Reader) piece(off, n int64) ([]byte, error) {
 	}
 	r.mu.Unlock()
 	return data[off-start : off-start+n], nil
+}
+
+// readExact reads len(p) bytes at off, all in the file: the blocks they
+// overlap that are cached or being fetched from the cache, each stretch
+// between them with one request for exactly its bytes, not cached.
+func (r *Reader) readExact(p []byte, off int64) (int, error) {
+	end := off + int64(len(p))
+	first, last := off/r.block, (end-1)/r.block
+	// The plan, made under the lock: per block, the cached one or nil.
+	r.mu.Lock()
+	if r.changed {
+		r.mu.Unlock()
+		return 0, ErrChanged
+	}
+	held := make([]*block, last-first+1)
+	for b := first; b <= last; b++ {
+		if blk, ok := r.blocks[b]; ok {
+			held[b-first] = blk
+			r.touch(b)
+		}
+	}
+	r.mu.Unlock()
+	n := 0
+	for b := first; b <= last; {
+		from := max(off, b*r.block)
+		if blk := held[b-first]; blk != nil {
+			<-blk.done
+			if blk.err != nil {
+				return n, blk.err
+			}
+			to := min(end, (b+1)*r.block)
+			if to-b*r.block > int64(len(blk.data)) {
+				return n, io.ErrUnexpectedEOF
+			}
+			n += copy(p[from-off:], blk.data[from-b*r.block:to-b*r.block])
+			b++
+			continue
+		}
+		next := b + 1
+		for next <= last && held[next-first] == nil {
+			next++
+		}
+		to := min(end, next*r.block)
+		data, err := r.fetch(from, to-from)
+		if err != nil {
+			return n, err
+		}
+		n += copy(p[from-off:], data)
+		b = next
+	}
+	return n, nil
 }
 
 // piece is the bytes of a small read, from off.
