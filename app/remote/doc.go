@@ -7,9 +7,9 @@
 //
 // Entry points: Open (probe the file: size, Range support, validators),
 // Reader.ReadAt (range reads: small ones in cached 4 KiB pieces, medium
-// ones in cached, coalesced blocks, big ones exact and not cached, so that
-// a scan over the file transfers its bytes and leaves the blocks on
-// screen cached), Reader.Stats, and the errors a page shows (ErrNoRange,
+// ones in cached, coalesced blocks, big ones exact, kept only in the
+// cache's free room, so that a scan over the file transfers its bytes and
+// never evicts the blocks on screen), Reader.Stats, and the errors a page shows (ErrNoRange,
 // ErrChanged, *StatusError).
 //
 // Every request is a GET with one "Range: bytes=first-last" header and no

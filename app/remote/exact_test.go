@@ -65,8 +65,9 @@ func cachedBlockNumbers(r *Reader) []int64 {
 }
 
 // TestExactReads: with the default options, a read of a quarter block or
-// more fetches exactly the bytes it does not find in cached blocks, one
-// request per stretch between them, and caches nothing; smaller reads keep
+// more fetches exactly the bytes it does not find in cached blocks or
+// kept runs, one request per stretch between them, caches no block and
+// keeps what it fetched as a run (the cache has room); smaller reads keep
 // the block cache (and the small pieces).
 func TestExactReads(t *testing.T) {
 	const B = DefaultBlock
@@ -88,8 +89,10 @@ func TestExactReads(t *testing.T) {
 	}{
 		{"a column's run (240 KB) across blocks 3 and 4: exactly its bytes", 3*B + 100_000, 243_776,
 			[]req{{3*B + 100_000, 243_776}}, []int64{0}, false},
-		{"the same run again: not cached, fetched again", 3*B + 100_000, 243_776,
-			[]req{{3*B + 100_000, 243_776}}, []int64{0}, false},
+		{"the same run again: kept, no request", 3*B + 100_000, 243_776,
+			nil, []int64{0}, false},
+		{"a small read in the run: no request", 3*B + 200_000, 100,
+			nil, []int64{0}, false},
 		{"a small read: a 4 KiB piece", 2*B + 10, 100,
 			[]req{{2 * B, 4 << 10}}, []int64{0}, false},
 		{"a 30 KiB read: its block, cached", 5*B + 1000, 30 << 10,
@@ -100,8 +103,10 @@ func TestExactReads(t *testing.T) {
 			nil, []int64{0, 5}, false},
 		{"a big read over cached block 0 and block 1: block 1's part only", 200_000, 300_000,
 			[]req{{B, 500_000 - B}}, []int64{5, 0}, false},
-		{"a big read around cached block 5: the stretches either side", 4*B + 7, 2*B + 50,
-			[]req{{4*B + 7, B - 7}, {6 * B, 57}}, []int64{0, 5}, false},
+		{"a big read from inside the run, around cached block 5: the stretches after each", 4*B + 7, 2*B + 50,
+			[]req{{3*B + 343_776, 2*B - 343_776}, {6 * B, 57}}, []int64{0, 5}, false},
+		{"a big read over the end of one run and the start of the next: no request", 3*B + 300_000, 200_000,
+			nil, []int64{0, 5}, false},
 		{"a big read past the end: the bytes there are, io.EOF", size - 70_000, 100_000,
 			[]req{{size - 70_000, 70_000}}, []int64{0, 5}, true},
 	} {
@@ -180,6 +185,41 @@ func TestScanKeepsCache(t *testing.T) {
 	}
 }
 
+// TestRunsGoFirst: kept runs fill only the cache's free room, and go
+// first when blocks need it.
+func TestRunsGoFirst(t *testing.T) {
+	const B = DefaultBlock
+	data := testFile(8 << 20)
+	f := &fakeFetcher{data: data}
+	r, _, err := Open(context.Background(), f, "https://example.org/f", Options{Cache: 4 * B})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	read := func(off, n int64) int {
+		t.Helper()
+		k := f.count()
+		p := make([]byte, n)
+		if _, err := r.ReadAt(p, off); err != nil || !bytes.Equal(p, data[off:off+n]) {
+			t.Fatalf("ReadAt(%d at %d): %v", n, off, err)
+		}
+		return f.count() - k
+	}
+	read(10*B, 2*B)    // a run of two blocks' bytes: kept (block 0 and it fill 3 of 4)
+	read(14*B, 2*B)    // no room: not kept
+	read(20*B, 30<<10) // block 20: the first run goes
+	read(21*B, 30<<10) // block 21
+	if n := read(10*B, 2*B); n != 1 {
+		t.Errorf("the first run after blocks needed its room: %d requests, want 1", n)
+	}
+	if b := cachedBlockNumbers(r); fmt.Sprint(b) != "[0 20 21]" {
+		t.Errorf("blocks %v cached, want [0 20 21]", b)
+	}
+	if n := read(20*B, 30<<10) + read(21*B, 30<<10); n != 0 {
+		t.Errorf("the blocks after the runs: %d requests, want 0", n)
+	}
+}
+
 // TestExactReadsServers: exact reads see a changed file (another ETag) as
 // the block reads do, and a server that stops honouring Range (200) is an
 // error, not a download of the whole file into a read.
@@ -196,12 +236,15 @@ func TestExactReadsServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.version.Add(1)
-	if _, err := r.ReadAt(p, 1<<20); !errors.Is(err, ErrChanged) {
+	if _, err := r.ReadAt(p, 1<<20+200<<10); !errors.Is(err, ErrChanged) {
 		t.Errorf("an exact read after the file changed: %v, want ErrChanged", err)
 	}
 	k := f.count()
 	if _, err := r.ReadAt(p, 10); !errors.Is(err, ErrChanged) {
 		t.Errorf("an exact read over the cached first block after the change: %v, want ErrChanged", err)
+	}
+	if _, err := r.ReadAt(p, 1<<20); !errors.Is(err, ErrChanged) {
+		t.Errorf("the kept run after the change: %v, want ErrChanged", err)
 	}
 	if n := f.count() - k; n != 0 {
 		t.Errorf("%d requests after the change was seen, want 0", n)
@@ -236,7 +279,7 @@ func TestExactBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	before, requests := sent.Load(), f.requests.Load()
+	requests := f.requests.Load()
 	var runs int64
 	for i := range int64(4) {
 		off, n := 300_000+i*900_000, int64(243_776)
@@ -246,7 +289,9 @@ func TestExactBytes(t *testing.T) {
 		}
 		runs += n
 	}
-	if got := sent.Load() - before; got != runs {
+	srv.Close() // waits for the handlers to finish counting
+	// Open's probe (a block; its HEAD has no body), then the runs.
+	if got := sent.Load() - DefaultBlock; got != runs {
 		t.Errorf("4 runs of %d bytes transferred %d bytes, want %d", 243_776, got, runs)
 	}
 	if n := f.requests.Load() - requests; n != 4 {

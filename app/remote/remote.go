@@ -93,7 +93,8 @@ type Options struct {
 	Probe int64
 	// Exact is the size from which a read is exact (a quarter of Block
 	// when 0, negative for never): its bytes not cached are fetched as
-	// they are, not rounded out to blocks, and are not cached (see
+	// they are, not rounded out to blocks, and kept only while the cache
+	// has room for them, first out when blocks need it (see
 	// Reader.ReadAt). A read that large, rounded out to whole blocks,
 	// would transfer up to three times its bytes: of a sort's run of a
 	// column's buffers (240 KB a record batch), the two or three blocks
@@ -135,6 +136,8 @@ type Reader struct {
 	stats   Stats
 	changed bool
 	pieces  []piece // small reads' bytes, oldest first
+	runs    []piece // exact reads' bytes kept in the cache's free room, oldest first
+	runHeld int64   // bytes held by runs
 }
 
 // block is one cached block, or one being fetched (done open).
@@ -271,13 +274,15 @@ func (r *Reader) Close() { r.cancel() }
 //   - a small read (up to SmallRead) whose blocks are not all cached
 //     fetches its bytes rounded out to 4 KiB, kept among the last few such
 //     pieces (a record batch's header, the footer);
-//   - an exact read (from Options.Exact, a quarter block) takes the blocks it
-//     overlaps that are cached (or being fetched) from the cache, and
-//     fetches the rest exactly, a request per stretch between cached
-//     blocks, without caching it: a scan over the file (a sort reading a
-//     column's buffers, batch by batch) transfers the bytes it reads, not
-//     the blocks around them, and leaves the blocks of the rows on screen
-//     cached;
+//   - an exact read (from Options.Exact, a quarter block) takes what the
+//     cache holds of it (blocks, or being fetched, and earlier exact
+//     reads' runs) from the cache, and fetches the rest exactly, a request
+//     per stretch between them. What it fetched is kept as a run only
+//     while the cache has room for it, and runs go first when blocks need
+//     room: a scan over the file (a sort reading a column's buffers, batch
+//     by batch) transfers the bytes it reads, not the blocks around them,
+//     never evicts the blocks of the rows on screen, and, while the cache
+//     holds it, is free to run again (a query run after another);
 //   - other reads take whole blocks, from the cache or fetched, missing
 //     neighbours in one request, and cache them.
 //
@@ -293,6 +298,13 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 	}
 	want := min(int64(len(p)), r.size-off)
 	first, last := off/r.block, (off+want-1)/r.block
+	if data := r.inRun(off, want); data != nil {
+		n := copy(p, data)
+		if int64(n) < int64(len(p)) {
+			return n, io.EOF
+		}
+		return n, nil
+	}
 	if want <= SmallRead && !r.cachedBlocks(first, last) {
 		// A small read (a record batch's header, while indexing; the
 		// footer) fetches its bytes rounded out to pieceAlign, kept among
@@ -382,13 +394,15 @@ func (r *Reader) piece(off, n int64) ([]byte, error) {
 	return data[off-start : off-start+n], nil
 }
 
-// readExact reads len(p) bytes at off, all in the file: the blocks they
-// overlap that are cached or being fetched from the cache, each stretch
-// between them with one request for exactly its bytes, not cached.
+// readExact reads len(p) bytes at off, all in the file: what cached (or
+// being fetched) blocks and kept runs hold of them from those, each
+// stretch between with one request for exactly its bytes, kept as a run
+// when the cache has room.
 func (r *Reader) readExact(p []byte, off int64) (int, error) {
 	end := off + int64(len(p))
 	first, last := off/r.block, (end-1)/r.block
-	// The plan, made under the lock: per block, the cached one or nil.
+	// What the cache holds, taken under the lock: per block, the cached
+	// one or nil; the runs overlapping the read.
 	r.mu.Lock()
 	if r.changed {
 		r.mu.Unlock()
@@ -401,36 +415,87 @@ func (r *Reader) readExact(p []byte, off int64) (int, error) {
 			r.touch(b)
 		}
 	}
+	var runs []piece
+	for _, rn := range r.runs {
+		if rn.off < end && rn.off+int64(len(rn.data)) > off {
+			runs = append(runs, rn)
+		}
+	}
 	r.mu.Unlock()
-	n := 0
-	for b := first; b <= last; {
-		from := max(off, b*r.block)
+	for pos := off; pos < end; {
+		b := pos / r.block
 		if blk := held[b-first]; blk != nil {
 			<-blk.done
 			if blk.err != nil {
-				return n, blk.err
+				return int(pos - off), blk.err
 			}
 			to := min(end, (b+1)*r.block)
 			if to-b*r.block > int64(len(blk.data)) {
-				return n, io.ErrUnexpectedEOF
+				return int(pos - off), io.ErrUnexpectedEOF
 			}
-			n += copy(p[from-off:], blk.data[from-b*r.block:to-b*r.block])
-			b++
+			copy(p[pos-off:], blk.data[pos-b*r.block:to-b*r.block])
+			pos = to
 			continue
 		}
-		next := b + 1
-		for next <= last && held[next-first] == nil {
-			next++
+		// The run holding pos that reaches furthest, and where the next
+		// held bytes start.
+		next, reach := end, pos
+		var from piece
+		for _, rn := range runs {
+			rEnd := rn.off + int64(len(rn.data))
+			switch {
+			case rn.off <= pos && rEnd > reach:
+				from, reach = rn, rEnd
+			case rn.off > pos:
+				next = min(next, rn.off)
+			}
 		}
-		to := min(end, next*r.block)
-		data, err := r.fetch(from, to-from)
+		if reach > pos {
+			to := min(end, reach)
+			copy(p[pos-off:], from.data[pos-from.off:to-from.off])
+			pos = to
+			continue
+		}
+		for k := b + 1; k <= last && k*r.block < next; k++ {
+			if held[k-first] != nil {
+				next = k * r.block
+				break
+			}
+		}
+		data, err := r.fetch(pos, next-pos)
 		if err != nil {
-			return n, err
+			return int(pos - off), err
 		}
-		n += copy(p[from-off:], data)
-		b = next
+		copy(p[pos-off:], data)
+		r.keepRun(pos, data)
+		pos = next
 	}
-	return n, nil
+	return len(p), nil
+}
+
+// inRun returns the n bytes at off when a kept run holds them all.
+func (r *Reader) inRun(off, n int64) []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.changed {
+		return nil // the read says ErrChanged
+	}
+	for _, rn := range r.runs {
+		if off >= rn.off && off+n <= rn.off+int64(len(rn.data)) {
+			return rn.data[off-rn.off : off-rn.off+n]
+		}
+	}
+	return nil
+}
+
+// keepRun keeps an exact read's bytes when the cache has room for them.
+func (r *Reader) keepRun(off int64, data []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cached+r.runHeld+int64(len(data)) <= r.limit {
+		r.runs = append(r.runs, piece{off, data})
+		r.runHeld += int64(len(data))
+	}
 }
 
 // piece is the bytes of a small read, from off.
@@ -574,9 +639,13 @@ func (r *Reader) touch(b int64) {
 	}
 }
 
-// evict drops least recently used blocks past the cache limit. Call with
-// r.mu held.
+// evict drops kept runs, oldest first, then least recently used blocks
+// past the cache limit. Call with r.mu held.
 func (r *Reader) evict() {
+	for r.cached+r.runHeld > r.limit && len(r.runs) > 0 {
+		r.runHeld -= int64(len(r.runs[0].data))
+		r.runs = r.runs[1:]
+	}
 	for r.cached > r.limit && len(r.lru) > 0 {
 		k := r.lru[0]
 		r.lru = r.lru[1:]
