@@ -24,9 +24,9 @@ func (f *failAt) ReadAt(p []byte, off int64) (int, error) {
 	return f.readLog.ReadAt(p, off)
 }
 
-// TestEndsPartial: a read that starts in the cached head or ends in the
-// cached tail reads only the bytes between them from below; reads past
-// the end and failing reads say so with the bytes they have.
+// TestEndsPartial: under the meter, a read that starts in the cached head
+// or ends in the cached tail reads only the bytes between them from below;
+// reads past the end and failing reads say so with the bytes they have.
 func TestEndsPartial(t *testing.T) {
 	const chunk = 1000
 	data := make([]byte, 10_000)
@@ -35,10 +35,11 @@ func TestEndsPartial(t *testing.T) {
 	}
 	size := int64(len(data))
 	l := &readLog{data: data}
-	e, err := newEnds(l, size, chunk)
+	ends, err := newEnds(l, size, chunk)
 	if err != nil {
 		t.Fatal(err)
 	}
+	e := ends.under(l)
 	for _, c := range []struct {
 		off, n int64
 		below  []span // the reads made below
@@ -68,13 +69,11 @@ func TestEndsPartial(t *testing.T) {
 	}
 	// A read below that fails: the head's bytes and those read, its error.
 	f := &failAt{readLog: readLog{data: data}, limit: 2000}
-	e, err = newEnds(&readLog{data: data}, size, chunk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e = e.with(f)
 	p = make([]byte, 3000)
-	if n, err := e.ReadAt(p, 500); n != 1500 || !errors.Is(err, errFailAt) || !bytes.Equal(p[:n], data[500:2000]) {
+	if n, err := ends.under(f).ReadAt(p, 500); n != 1500 || !errors.Is(err, errFailAt) || !bytes.Equal(p[:n], data[500:2000]) {
 		t.Errorf("a failing read = %d, %v", n, err)
+	}
+	if n, err := ends.under(f).ReadAt(p, 1500); n != 500 || !errors.Is(err, errFailAt) || !bytes.Equal(p[:n], data[1500:2000]) {
+		t.Errorf("a failing read past the head = %d, %v", n, err)
 	}
 }
