@@ -638,7 +638,7 @@ func TestReadColumnsBroken(t *testing.T) {
 // with ErrCanceled; a context done before reads nothing.
 func TestReadColumnsCancel(t *testing.T) {
 	data := imageScanFile(t, scanKind{}, 1, 4096) // 12 MiB of images
-	f, g := openGated(t, data, BigRead, Options{})
+	f, g := openGated(t, data, BigRead-endsChunk, Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := f.ReadColumns(ctx, 0, []int{1}); !errors.Is(err, ErrCanceled) {
@@ -651,8 +651,9 @@ func TestReadColumnsCancel(t *testing.T) {
 		_, err := f.ReadColumns(ctx, 0, []int{1})
 		done <- err
 	}()
-	if n := within(t, g.calls, "gated read"); n != BigRead {
-		t.Errorf("a read of %d bytes, want a piece of %d", n, BigRead)
+	// The first piece, but what the file's cached head holds of it.
+	if n := within(t, g.calls, "gated read"); n > BigRead || n < BigRead-endsChunk {
+		t.Errorf("a read of %d bytes, want a piece of %d less up to %d", n, BigRead, endsChunk)
 	}
 	if d, total := f.Reading(); d != 0 || total != 4096*32*32*3 {
 		t.Errorf("Reading = %d, %d; want 0, %d", d, total, 4096*32*32*3)

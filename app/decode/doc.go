@@ -79,7 +79,8 @@
 //     (schemaMessage), decoded by arrow-go's stream reader with the
 //     dictionaries they use.
 //   - reading (meter.go, ends.go): the reader under everything, with the
-//     file's ends cached and big reads metered and stoppable.
+//     file's ends cached (under the meter, a read overlapping them reads
+//     only the rest) and big reads metered and stoppable.
 //   - values (value.go, fields.go, images.go, nested.go): Value and how each
 //     column is read (FieldInfo; tensor readers; image bytes; nested files).
 //   - notes (notes.go): warnings and column errors, handed out as copies.

@@ -63,6 +63,49 @@ func (e *ends) ReadAt(p []byte, off int64) (int, error) {
 	return e.r.ReadAt(p, off)
 }
 
+// under returns the reader to put under the meter, over r: a read that
+// starts in the cached head or ends in the cached tail reads only the
+// bytes between from r (a record batch read whole at the end of a file:
+// by URL, its bytes are fetched once). Under the meter, so that the
+// progress of a big read counts all its bytes.
+func (e *ends) under(r io.ReaderAt) io.ReaderAt { return trimEnds{e.with(r)} }
+
+// trimEnds is ends reading only what the cached head and tail do not hold.
+type trimEnds struct{ e *ends }
+
+// ReadAt implements io.ReaderAt.
+func (t trimEnds) ReadAt(p []byte, off int64) (int, error) {
+	e := t.e
+	end := off + int64(len(p))
+	headEnd, tailEnd := int64(len(e.head)), e.tailOff+int64(len(e.tail))
+	if off < 0 || (off >= headEnd && (end <= e.tailOff || end > tailEnd)) {
+		return e.r.ReadAt(p, off)
+	}
+	lo, hi := off, end
+	if off < headEnd {
+		lo = min(headEnd, end)
+	}
+	if end > e.tailOff && end <= tailEnd {
+		hi = max(lo, e.tailOff)
+	}
+	if lo < hi {
+		n, err := e.r.ReadAt(p[lo-off:hi-off], lo)
+		if int64(n) < hi-lo {
+			if lo > off { // the read starts in the head
+				copy(p, e.head[off:lo])
+			}
+			return int(lo-off) + n, err
+		}
+	}
+	if lo > off {
+		copy(p, e.head[off:lo])
+	}
+	if hi < end {
+		copy(p[hi-off:], e.tail[hi-e.tailOff:end-e.tailOff])
+	}
+	return len(p), nil
+}
+
 // overlay serves the reads of a ReaderAt that fall within b, the bytes at
 // off, from b.
 type overlay struct {

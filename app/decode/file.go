@@ -83,6 +83,7 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	if err != nil {
 		return nil, err
 	}
+	m.r = e.under(r) // from now on, what the ends hold is not read again
 	head := make([]byte, min(size, 16))
 	if err := readFull(e, head, 0); err != nil {
 		return nil, err

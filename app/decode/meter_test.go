@@ -77,8 +77,9 @@ func TestLoadContextProgressAndCancel(t *testing.T) {
 		done := make(chan error, 1)
 		go func() { done <- f.LoadContext(ctx, 0) }()
 
-		if n := within(t, g.calls, "first piece"); n != BigRead {
-			t.Fatalf("stream %v: first piece of %d bytes, want %d", stream, n, BigRead)
+		// The first piece, but what the file's cached head holds of it.
+		if n := within(t, g.calls, "first piece"); n > BigRead || n < BigRead-endsChunk {
+			t.Fatalf("stream %v: first piece of %d bytes, want %d less up to %d", stream, n, BigRead, endsChunk)
 		}
 		d, total := f.Reading()
 		if d != 0 || total < 10<<20 || total > int64(len(data)) {

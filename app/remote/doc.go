@@ -6,8 +6,15 @@
 // fetch in the page, net/http natively and in tests).
 //
 // Entry points: Open (probe the file: size, Range support, validators),
-// Reader.ReadAt (cached, coalesced range reads), Reader.Stats, and the
-// errors a page shows (ErrNoRange, ErrChanged, *StatusError).
+// Reader.ReadAt (range reads: small ones in cached 4 KiB pieces, medium
+// ones in cached, coalesced blocks, big ones exact, kept only in the
+// cache's free room, so that a scan over the file transfers its bytes and
+// never evicts the blocks on screen), Reader.Stats, and the errors a page shows (ErrNoRange,
+// ErrChanged, *StatusError).
+//
+// Every request is a GET with one "Range: bytes=first-last" header and no
+// other (no suffix ranges, no multiple ranges, no custom headers), or the
+// HEAD and "bytes=0-" of Open's size probe.
 //
 // Facts it relies on (checked in browsers; see the README's section on
 // files by URL): a single-range Range request header is CORS-safelisted (no

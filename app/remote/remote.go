@@ -91,6 +91,15 @@ type Options struct {
 	// Probe is how many bytes of the start Open keeps from its first
 	// response (DefaultBlock when 0).
 	Probe int64
+	// Exact is the size from which a read is exact (a quarter of Block
+	// when 0, negative for never): its bytes not cached are fetched as
+	// they are, not rounded out to blocks, and kept only while the cache
+	// has room for them, first out when blocks need it (see
+	// Reader.ReadAt). A read that large, rounded out to whole blocks,
+	// would transfer up to three times its bytes: of a sort's run of a
+	// column's buffers (240 KB a record batch), the two or three blocks
+	// it touches.
+	Exact int64
 }
 
 // Defaults of Options.
@@ -114,6 +123,7 @@ type Reader struct {
 	etag  string
 	mod   string
 	block int64
+	exact int64 // reads from this size are exact (0: none)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -126,6 +136,8 @@ type Reader struct {
 	stats   Stats
 	changed bool
 	pieces  []piece // small reads' bytes, oldest first
+	runs    []piece // exact reads' bytes kept in the cache's free room, oldest first
+	runHeld int64   // bytes held by runs
 }
 
 // block is one cached block, or one being fetched (done open).
@@ -152,6 +164,12 @@ func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Re
 	}
 	if opt.Probe <= 0 {
 		opt.Probe = opt.Block
+	}
+	switch {
+	case opt.Exact == 0:
+		opt.Exact = opt.Block / 4
+	case opt.Exact < 0:
+		opt.Exact = 0
 	}
 	resp, err := f.Fetch(ctx, Request{URL: url, Off: 0, N: opt.Probe})
 	if err != nil {
@@ -191,7 +209,7 @@ func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Re
 		return nil, nil, fmt.Errorf("the server says %s is %d bytes but sent %d", url, size, len(probe))
 	}
 	rctx, cancel := context.WithCancel(context.Background())
-	r := &Reader{url: url, f: f, size: size, etag: resp.ETag, mod: resp.LastModified, block: opt.Block,
+	r := &Reader{url: url, f: f, size: size, etag: resp.ETag, mod: resp.LastModified, block: opt.Block, exact: opt.Exact,
 		ctx: rctx, cancel: cancel, blocks: map[int64]*block{}, limit: opt.Cache, stats: stats}
 	// Whole blocks, and the last one when the probe holds the whole file.
 	for b := int64(0); b*r.block < int64(len(probe)); b++ {
@@ -252,10 +270,25 @@ func (r *Reader) Stats() Stats {
 // Close cancels the requests under way; later reads fail.
 func (r *Reader) Close() { r.cancel() }
 
-// ReadAt reads len(p) bytes at off (io.ReaderAt): whole blocks, from the
-// cache or fetched, missing neighbours in one request. It returns io.EOF
-// when the read reaches the end of the file, ErrChanged when the file
-// changed on the server, a *StatusError or the Fetcher's error otherwise.
+// ReadAt reads len(p) bytes at off (io.ReaderAt). By its size:
+//   - a small read (up to SmallRead) whose blocks are not all cached
+//     fetches its bytes rounded out to 4 KiB, kept among the last few such
+//     pieces (a record batch's header, the footer);
+//   - an exact read (from Options.Exact, a quarter block) takes what the
+//     cache holds of it (blocks, or being fetched, and earlier exact
+//     reads' runs) from the cache, and fetches the rest exactly, a request
+//     per stretch between them. What it fetched is kept as a run only
+//     while the cache has room for it, and runs go first when blocks need
+//     room: a scan over the file (a sort reading a column's buffers, batch
+//     by batch) transfers the bytes it reads, not the blocks around them,
+//     never evicts the blocks of the rows on screen, and, while the cache
+//     holds it, is free to run again (a query run after another);
+//   - other reads take whole blocks, from the cache or fetched, missing
+//     neighbours in one request, and cache them.
+//
+// It returns io.EOF when the read reaches the end of the file, ErrChanged
+// when the file changed on the server, a *StatusError or the Fetcher's
+// error otherwise.
 func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, errors.New("remote: negative offset")
@@ -265,6 +298,13 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 	}
 	want := min(int64(len(p)), r.size-off)
 	first, last := off/r.block, (off+want-1)/r.block
+	if data := r.inRun(off, want); data != nil {
+		n := copy(p, data)
+		if int64(n) < int64(len(p)) {
+			return n, io.EOF
+		}
+		return n, nil
+	}
 	if want <= SmallRead && !r.cachedBlocks(first, last) {
 		// A small read (a record batch's header, while indexing; the
 		// footer) fetches its bytes rounded out to pieceAlign, kept among
@@ -278,6 +318,13 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 			return n, io.EOF
 		}
 		return n, nil
+	}
+	if r.exact > 0 && want >= r.exact && !r.cachedBlocks(first, last) {
+		n, err := r.readExact(p[:want], off)
+		if err == nil && int64(n) < int64(len(p)) {
+			err = io.EOF
+		}
+		return n, err
 	}
 	n := 0
 	for b := first; b <= last; {
@@ -345,6 +392,110 @@ func (r *Reader) piece(off, n int64) ([]byte, error) {
 	}
 	r.mu.Unlock()
 	return data[off-start : off-start+n], nil
+}
+
+// readExact reads len(p) bytes at off, all in the file: what cached (or
+// being fetched) blocks and kept runs hold of them from those, each
+// stretch between with one request for exactly its bytes, kept as a run
+// when the cache has room.
+func (r *Reader) readExact(p []byte, off int64) (int, error) {
+	end := off + int64(len(p))
+	first, last := off/r.block, (end-1)/r.block
+	// What the cache holds, taken under the lock: per block, the cached
+	// one or nil; the runs overlapping the read.
+	r.mu.Lock()
+	if r.changed {
+		r.mu.Unlock()
+		return 0, ErrChanged
+	}
+	held := make([]*block, last-first+1)
+	for b := first; b <= last; b++ {
+		if blk, ok := r.blocks[b]; ok {
+			held[b-first] = blk
+			r.touch(b)
+		}
+	}
+	var runs []piece
+	for _, rn := range r.runs {
+		if rn.off < end && rn.off+int64(len(rn.data)) > off {
+			runs = append(runs, rn)
+		}
+	}
+	r.mu.Unlock()
+	for pos := off; pos < end; {
+		b := pos / r.block
+		if blk := held[b-first]; blk != nil {
+			<-blk.done
+			if blk.err != nil {
+				return int(pos - off), blk.err
+			}
+			to := min(end, (b+1)*r.block)
+			if to-b*r.block > int64(len(blk.data)) {
+				return int(pos - off), io.ErrUnexpectedEOF
+			}
+			copy(p[pos-off:], blk.data[pos-b*r.block:to-b*r.block])
+			pos = to
+			continue
+		}
+		// The run holding pos that reaches furthest, and where the next
+		// held bytes start.
+		next, reach := end, pos
+		var from piece
+		for _, rn := range runs {
+			rEnd := rn.off + int64(len(rn.data))
+			switch {
+			case rn.off <= pos && rEnd > reach:
+				from, reach = rn, rEnd
+			case rn.off > pos:
+				next = min(next, rn.off)
+			}
+		}
+		if reach > pos {
+			to := min(end, reach)
+			copy(p[pos-off:], from.data[pos-from.off:to-from.off])
+			pos = to
+			continue
+		}
+		for k := b + 1; k <= last && k*r.block < next; k++ {
+			if held[k-first] != nil {
+				next = k * r.block
+				break
+			}
+		}
+		data, err := r.fetch(pos, next-pos)
+		if err != nil {
+			return int(pos - off), err
+		}
+		copy(p[pos-off:], data)
+		r.keepRun(pos, data)
+		pos = next
+	}
+	return len(p), nil
+}
+
+// inRun returns the n bytes at off when a kept run holds them all.
+func (r *Reader) inRun(off, n int64) []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.changed {
+		return nil // the read says ErrChanged
+	}
+	for _, rn := range r.runs {
+		if off >= rn.off && off+n <= rn.off+int64(len(rn.data)) {
+			return rn.data[off-rn.off : off-rn.off+n]
+		}
+	}
+	return nil
+}
+
+// keepRun keeps an exact read's bytes when the cache has room for them.
+func (r *Reader) keepRun(off int64, data []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cached+r.runHeld+int64(len(data)) <= r.limit {
+		r.runs = append(r.runs, piece{off, data})
+		r.runHeld += int64(len(data))
+	}
 }
 
 // piece is the bytes of a small read, from off.
@@ -488,9 +639,13 @@ func (r *Reader) touch(b int64) {
 	}
 }
 
-// evict drops least recently used blocks past the cache limit. Call with
-// r.mu held.
+// evict drops kept runs, oldest first, then least recently used blocks
+// past the cache limit. Call with r.mu held.
 func (r *Reader) evict() {
+	for r.cached+r.runHeld > r.limit && len(r.runs) > 0 {
+		r.runHeld -= int64(len(r.runs[0].data))
+		r.runs = r.runs[1:]
+	}
 	for r.cached > r.limit && len(r.lru) > 0 {
 		k := r.lru[0]
 		r.lru = r.lru[1:]

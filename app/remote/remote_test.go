@@ -82,7 +82,8 @@ func TestReadAt(t *testing.T) {
 	for _, hide := range []bool{false, true} {
 		t.Run(fmt.Sprintf("hide Content-Range %v", hide), func(t *testing.T) {
 			f := &httpFetcher{hide: hide}
-			r, _, err := Open(context.Background(), f, srv.URL+"/f.arrow", Options{Block: 64 << 10, Cache: 1 << 20})
+			// The block path only (exact reads: TestExactReads).
+			r, _, err := Open(context.Background(), f, srv.URL+"/f.arrow", Options{Block: 64 << 10, Cache: 1 << 20, Exact: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,12 +202,20 @@ func TestServersAsTheyAre(t *testing.T) {
 }
 
 // TestConcurrentReads: many goroutines reading overlapping ranges get the
-// file's bytes, and each block is fetched once.
+// file's bytes; without exact reads each block is fetched once.
 func TestConcurrentReads(t *testing.T) {
 	data := testFile(2 << 20)
 	srv, _ := rangeServer(t, data)
+	for _, exact := range []int64{-1, 0} {
+		t.Run(fmt.Sprintf("Exact %d", exact), func(t *testing.T) {
+			concurrentReads(t, srv.URL+"/f", data, exact)
+		})
+	}
+}
+
+func concurrentReads(t *testing.T, url string, data []byte, exact int64) {
 	f := &httpFetcher{}
-	r, _, err := Open(context.Background(), f, srv.URL+"/f", Options{Block: 64 << 10, Cache: 4 << 20})
+	r, _, err := Open(context.Background(), f, url, Options{Block: 64 << 10, Cache: 4 << 20, Exact: exact})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +237,7 @@ func TestConcurrentReads(t *testing.T) {
 	}
 	wg.Wait()
 	// 32 blocks, the first came with Open: at most 31 more requests.
-	if n := f.requests.Load(); n > 32 {
+	if n := f.requests.Load(); exact < 0 && n > 32 {
 		t.Errorf("%d requests for 32 blocks", n)
 	}
 }
