@@ -18,8 +18,8 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// qRow is a row of the query layout as read back.
-type qRow struct {
+// readRow is a row of the query layout as read back.
+type readRow struct {
 	id    int64
 	score float32
 	label string
@@ -47,7 +47,7 @@ func TestQueryFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []qRow
+		var got []readRow
 		var schema *arrow.Schema
 		read := func(rec arrow.RecordBatch) {
 			schema = rec.Schema()
@@ -56,7 +56,7 @@ func TestQueryFiles(t *testing.T) {
 			labels := rec.Column(2).(*array.Dictionary)
 			words := labels.Dictionary().(*array.String)
 			for i := range int(rec.NumRows()) {
-				got = append(got, qRow{ids.Value(i), scores.Value(i), words.Value(labels.GetValueIndex(i))})
+				got = append(got, readRow{ids.Value(i), scores.Value(i), words.Value(labels.GetValueIndex(i))})
 			}
 		}
 		if format == "arrow" {
@@ -134,7 +134,7 @@ func TestQueryFiles(t *testing.T) {
 			t.Errorf("%s: only %d matches of %d rows", format, f.Matches, rows)
 		}
 		byScore := slices.Clone(got)
-		slices.SortFunc(byScore, func(a, b qRow) int { return cmp.Compare(b.score, a.score) })
+		slices.SortFunc(byScore, func(a, b readRow) int { return cmp.Compare(b.score, a.score) })
 		for k := 1; k < len(byScore); k++ {
 			if byScore[k].score == byScore[k-1].score {
 				t.Fatalf("%s: rows %d and %d have the same score", format, byScore[k].id, byScore[k-1].id)
