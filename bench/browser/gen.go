@@ -141,34 +141,44 @@ func ensure(f benchFile, logf func(string, ...any)) (benchFile, error) {
 		logf("reusing %s (%d rows, %.1f MB)", f.Path, old.Rows, float64(old.Bytes)/1e6)
 		return old, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
-		return f, err
-	}
-	if free, ok := freeBytes(filepath.Dir(f.Path)); ok {
-		need := int64(f.Rows) * rowBytes
-		if f.Batches == 1 && f.ChildLen > scratchMin {
-			need *= 2 // the batch is built in a scratch file first
-		}
-		if free < need+(1<<30) {
-			return f, fmt.Errorf("not enough disk for %s: %d MB free, %d MB needed", f.Path, free>>20, need>>20)
-		}
+	need := int64(f.Rows) * rowBytes
+	if f.Batches == 1 && f.ChildLen > scratchMin {
+		need *= 2 // the batch is built in a scratch file first
 	}
 	logf("writing %s: %d rows in %d record batches", f.Path, f.Rows, f.Batches)
-	tmp := f.Path + ".tmp"
-	if err := write(tmp, f); err != nil {
-		os.Remove(tmp)
+	var err error
+	if f.Bytes, err = writeVia(f.Path, need, func(tmp string) error { return write(tmp, f) }); err != nil {
 		return f, err
+	}
+	return f, writeSidecar(f.Path, f)
+}
+
+// writeVia writes the file path through path+".tmp" with write, once the
+// disk has need bytes and a GiB to spare, and returns its size.
+func writeVia(path string, need int64, write func(tmp string) error) (int64, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return 0, err
+	}
+	if free, ok := freeBytes(filepath.Dir(path)); ok && free < need+(1<<30) {
+		return 0, fmt.Errorf("not enough disk for %s: %d MB free, %d MB needed", path, free>>20, need>>20)
+	}
+	tmp := path + ".tmp"
+	if err := write(tmp); err != nil {
+		os.Remove(tmp)
+		return 0, err
 	}
 	info, err := os.Stat(tmp)
 	if err != nil {
-		return f, err
+		return 0, err
 	}
-	f.Bytes = info.Size()
-	if err := os.Rename(tmp, f.Path); err != nil {
-		return f, err
-	}
-	meta, _ := json.MarshalIndent(f, "", "  ")
-	return f, os.WriteFile(f.Path+".json", meta, 0o644)
+	return info.Size(), os.Rename(tmp, path)
+}
+
+// writeSidecar writes v as JSON beside the file path (path.json), which
+// tells a later run what the file holds.
+func writeSidecar(path string, v any) error {
+	meta, _ := json.MarshalIndent(v, "", "  ")
+	return os.WriteFile(path+".json", meta, 0o644)
 }
 
 func existing(f benchFile) (benchFile, bool) {
@@ -248,10 +258,17 @@ func write(path string, f benchFile) error {
 		}
 	}
 	chunk := make([]uint8, min(batchRows, f.Rows)*tensorBytes)
+	return writeArrowBatches(path, schema, f.Rows, perBatch, func(first, n int) (arrow.RecordBatch, error) {
+		return batch(mem, schema, typ, chunk, first, n)
+	})
+}
+
+// writeArrowBatches writes the Arrow IPC file path of rows rows of schema
+// in record batches of per rows, each built by next.
+func writeArrowBatches(path string, schema *arrow.Schema, rows, per int, next func(first, n int) (arrow.RecordBatch, error)) error {
 	return writeArrowFile(path, schema, func(w *ipc.FileWriter) error {
-		for first := 0; first < f.Rows; first += perBatch {
-			n := min(perBatch, f.Rows-first)
-			rec, err := batch(mem, schema, typ, chunk, first, n)
+		for first := 0; first < rows; first += per {
+			rec, err := next(first, min(per, rows-first))
 			if err != nil {
 				return err
 			}

@@ -47,20 +47,66 @@
 //
 // and prints a Markdown table (also written as JSON to BENCH_DIR).
 //
+// The query layout (BENCH_LAYOUTS=query; issue 27) measures sort and
+// filter over the whole file instead. It writes BENCH_QUERY_ROWS rows (10M)
+// of id int64, score float32 (distinct values in [0, 1)), label (a
+// dictionary of 20 words), caption (utf8, about 40 bytes), ts (timestamp)
+// and emb (a [2, 2] float32 fixed_shape_tensor) as an Arrow IPC file
+// (record batches of 64 Ki rows, arrow-go) and as a Parquet file (a row
+// group per 64 Ki rows, snappy, dictionaries, the Arrow schema in
+// ARROW:schema; parquet-wasm in Node.js), query-<rows>.arrow and .parquet,
+// with what a reader must find in a .json beside each (the ids by score,
+// the filter's matches) and each column's bytes in the file. Then, per
+// query (BENCH_QUERIES: sort is sort=-score, filter is
+// filter=label = 'cat' and score > 0.9), in turns, a fresh browser each:
+//
+//   - tensorview by URL: a link ?url=<file>&sort=… (or &filter=…), timed
+//     from the navigation's start (the app's download and start
+//     included); dropped (file): the page opened with the link's query
+//     alone (?sort=…), which applies to the file chosen next, timed from
+//     the file input's change. The first screen: the row count's
+//     data-query done (a sort) or running/done (a filter's first matches),
+//     the row at data-pos 0 and every row in the page showing its data (no
+//     data-loading), and the frame that shows it painted; done: data-query
+//     done (a filter: data-matches) with its screen shown. The rows shown
+//     (data-pos → data-row) and data-matches are checked against the
+//     generator's. Also: the bytes the server sent of the file (by URL) or
+//     the page read from it with Blob.arrayBuffer (dropped Arrow; tensorview
+//     reads a dropped Parquet file in a worker, where this is not seen),
+//     the main thread's long tasks from the file open to done, the wasm
+//     memory, the JS heap and the renderer's peak memory;
+//   - DuckDB-wasm (npm @duckdb/duckdb-wasm 1.28.0, served from the same
+//     origin, AsyncDuckDB in a worker) on the Parquet file by URL (HTTP
+//     Range): SELECT id, score, label FROM '<url>' ORDER BY score DESC
+//     LIMIT 50, or … WHERE label = 'cat' AND score > 0.9 LIMIT 50, timed
+//     from the navigation's start of its page (the engine's download,
+//     compilation and start included), its ids checked too;
+//
+// and prints a table of its own, the bytes read against the bytes of the
+// columns the query needs (JSON in BENCH_DIR/queries-<time>.json).
+//
 // Environment:
 //
 //	BENCH_DIR        where the files and results go (/tmp/tensorview-bench)
 //	BENCH_SIZES      file sizes, binary units (100M,1G,6G)
-//	BENCH_LAYOUTS    b256, single, single32, jpeg4k and/or parquet
+//	BENCH_LAYOUTS    b256, single, single32, jpeg4k, parquet and/or query
 //	                 (b256,single); single32 is one batch capped at 14266
 //	                 rows so int32 lengths suffice; jpeg4k is a binary
 //	                 column of 3840×2160 JPEGs (thumbnails decoded from bytes
 //	                 while scrolling); parquet is a Parquet file of the same
-//	                 rows (Node.js and testdata/node_modules write it)
-//	BENCH_VIEWERS    tensorview and/or arrow-js (tensorview,arrow-js);
-//	                 for parquet files arrow-js (or parquet-wasm) means
-//	                 parquet-wasm's readParquet of the whole file
-//	BENCH_SOURCES    file (input[type=file]) and/or url (HTTP) (file,url)
+//	                 rows (Node.js and testdata/node_modules write it);
+//	                 query is the sort and filter benchmark above (not
+//	                 per size: BENCH_QUERY_ROWS)
+//	BENCH_QUERY_ROWS the query layout's rows (10M; 1M, 200K, …; at most
+//	                 2^24)
+//	BENCH_QUERIES    sort and/or filter (sort,filter)
+//	BENCH_VIEWERS    tensorview, arrow-js and/or duckdb
+//	                 (tensorview,arrow-js,duckdb); for parquet files
+//	                 arrow-js (or parquet-wasm) means parquet-wasm's
+//	                 readParquet of the whole file; duckdb runs in the
+//	                 query layout only, arrow-js in the others
+//	BENCH_SOURCES    file (input[type=file]) and/or url (HTTP) (file,url);
+//	                 DuckDB reads by URL only
 //	BENCH_TIMEOUT    per measurement (120s)
 //	BENCH_REPEAT     measurements of each file by each viewer (1); the table
 //	                 shows the run with the median first-row time, and the
@@ -82,7 +128,7 @@
 //	                 show in rows of their own marked "baseline"
 //	TENSORVIEW_BASE  the path it is served under (read from its app.js)
 //	ARROW_JS_DIR     npm's apache-arrow (testdata/node_modules/apache-arrow);
-//	                 parquet-wasm is beside it
+//	                 parquet-wasm and @duckdb/duckdb-wasm are beside it
 //	CHROMIUM         the browser (chromium on the PATH)
 package main
 
@@ -115,6 +161,8 @@ type config struct {
 	profileDir               string
 	repeat                   int
 	scrollMs, scrollPx       int
+	queryRows                int      // the query layout's rows (BENCH_QUERY_ROWS)
+	queries                  []string // sort and/or filter (BENCH_QUERIES)
 }
 
 func env(k, def string) string {
@@ -142,8 +190,9 @@ func loadConfig() (config, error) {
 		arrowJS:    env("ARROW_JS_DIR", filepath.Join("testdata", "node_modules", "apache-arrow")),
 		sizes:      list(env("BENCH_SIZES", "100M,1G,6G")),
 		layouts:    list(env("BENCH_LAYOUTS", "b256,single")),
-		viewers:    list(env("BENCH_VIEWERS", "tensorview,arrow-js")),
+		viewers:    list(env("BENCH_VIEWERS", "tensorview,arrow-js,duckdb")),
 		sources:    list(env("BENCH_SOURCES", "file,url")),
+		queries:    list(env("BENCH_QUERIES", "sort,filter")),
 		genOnly:    os.Getenv("BENCH_GEN_ONLY") != "",
 		profileDir: os.Getenv("BENCH_PROFILE"),
 		traceDir:   os.Getenv("BENCH_TRACE"),
@@ -164,6 +213,14 @@ func loadConfig() (config, error) {
 	for _, s := range c.sources {
 		if s != sourceFile && s != sourceURL {
 			return c, fmt.Errorf("BENCH_SOURCES: %q is neither %s nor %s", s, sourceFile, sourceURL)
+		}
+	}
+	if c.queryRows, err = parseRows(env("BENCH_QUERY_ROWS", "10M")); err != nil {
+		return c, fmt.Errorf("BENCH_QUERY_ROWS: %w", err)
+	}
+	for _, q := range c.queries {
+		if q != opSort && q != opFilter {
+			return c, fmt.Errorf("BENCH_QUERIES: %q is neither %s nor %s", q, opSort, opFilter)
 		}
 	}
 	if c.genOnly {
@@ -294,8 +351,17 @@ func run() error {
 	}
 	nodeModules = filepath.Dir(c.arrowJS)
 	var files []benchFile
+	var qfiles []queryFile
+	if has(c.layouts, layoutQuery) {
+		if qfiles, err = queryFiles(c); err != nil {
+			return err
+		}
+	}
 	for _, size := range c.sizes {
 		for _, layout := range c.layouts {
+			if layout == layoutQuery {
+				continue // not a size's: BENCH_QUERY_ROWS rows
+			}
 			f, err := plan(c.dir, size, layout)
 			if err != nil {
 				return err
@@ -320,8 +386,9 @@ func run() error {
 	}
 
 	// The static build under its base path, the files, and apache-arrow.
-	served := &httpmeter.Meter{}
+	served, engine := &httpmeter.Meter{}, &httpmeter.Meter{}
 	mux := benchMux(c, c.dist, served)
+	duckdbRoutes(mux, engine)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -349,6 +416,10 @@ func run() error {
 		logf("no apache-arrow bundle (make testdata/node_modules installs it): %v", err)
 	}
 
+	var qrows []*qRow
+	if len(qfiles) > 0 {
+		qrows = runQueries(c, origin, qfiles, served, engine)
+	}
 	var results []result
 	for _, f := range files {
 		for _, source := range c.sources {
@@ -400,8 +471,23 @@ func run() error {
 			results = append(results, r)
 		}
 	}
-	printTable(os.Stdout, c, results)
-	out := filepath.Join(c.dir, "results-"+time.Now().Format("20060102-150405")+".json")
+	if len(results) > 0 {
+		printTable(os.Stdout, c, results)
+	}
+	if len(qrows) > 0 {
+		printQueryTable(os.Stdout, c, qfiles, qrows)
+	}
+	stamp := time.Now().Format("20060102-150405")
+	if len(qrows) > 0 {
+		out := filepath.Join(c.dir, "queries-"+stamp+".json")
+		if err := writeQueryJSON(out, qfiles, qrows); err == nil {
+			logf("query results in %s", out)
+		}
+	}
+	if len(results) == 0 {
+		return nil
+	}
+	out := filepath.Join(c.dir, "results-"+stamp+".json")
 	data, _ := json.MarshalIndent(results, "", "  ")
 	if err := os.WriteFile(out, data, 0o644); err == nil {
 		logf("results in %s", out)

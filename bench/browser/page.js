@@ -24,6 +24,15 @@
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+  // The bytes the page read from Blobs (a dropped or chosen file: tensorview
+  // reads one with Blob.slice(…).arrayBuffer() on the main thread; its
+  // Parquet worker's reads are not seen here).
+  window.__benchBlobBytes = 0;
+  const blobBuffer = Blob.prototype.arrayBuffer;
+  Blob.prototype.arrayBuffer = function () {
+    return blobBuffer.call(this).then((b) => { window.__benchBlobBytes += b.byteLength; return b; });
+  };
+
   // Long animation frames (over 50 ms; Chromium 123+): when each frame's
   // rendering started and when it ended, to time a frame's paint without
   // the tasks that run after it.
@@ -283,6 +292,64 @@
       for (const m of performance.getEntriesByType('mark')) {
         if (m.name.startsWith('tv:') && m.startTime >= t0 && !(m.name in out)) out[m.name] = m.startTime - t0;
       }
+      return out;
+    },
+
+    // queryScreen waits, once a sort or filter was asked for (by a link,
+    // or a link's query for the file dropped next), for its first screen:
+    // the row count's data-query running (a filter) or done (a sort) with
+    // the row at position 0 and every row in the page showing its data (no
+    // data-loading), then for the frame that shows it; and then until the
+    // query is done (a filter: data-matches set) with its screen shown.
+    // Times are ms after window.__benchChange (the file input's change) or,
+    // by a link, after the navigation started (0). opened is when the row
+    // count first showed (the file open); rows the positions shown, each
+    // {pos, row} (the row's number in the file); longTasks and longMaxMs
+    // the main thread's long tasks until done.
+    async queryScreen(kind, timeoutMs) {
+      const t0 = window.__benchChange === null ? 0 : window.__benchChange;
+      const deadline = performance.now() + timeoutMs;
+      const count = () => document.querySelector('[data-role=num-rows]');
+      let opened = -1, openedAt = 0;
+      const screen = () => {
+        const r0 = document.querySelector('[data-pos="0"]');
+        return r0 && !r0.hasAttribute('data-loading') && !document.querySelector('[data-pos][data-loading]');
+      };
+      const state = (wantDone) => {
+        const n = count();
+        if (n && opened < 0) { openedAt = performance.now(); opened = openedAt - t0; }
+        const q = n && n.dataset.query;
+        if (q === 'error' || q === 'cancelled') {
+          const e = document.querySelector('[data-role=query-error]');
+          return { error: `query ${q}` + (e ? `: ${e.textContent.trim()}` : '') };
+        }
+        const done = q === 'done' && (kind !== 'filter' || n.dataset.matches !== undefined);
+        if ((done || (!wantDone && kind === 'filter' && q === 'running')) && screen()) return 'ok';
+        return this.alert();
+      };
+      const rows = () => [...document.querySelectorAll('[data-pos]')]
+        .map((r) => ({ pos: +r.dataset.pos, row: +r.dataset.row }))
+        .sort((a, b) => a.pos - b.pos);
+      const out = { opened: -1 };
+      const first = await this.waitFor(() => state(false), timeoutMs);
+      if (first.timeout || first.v.error) return { timeout: !!first.timeout, error: first.v && first.v.error || '', opened };
+      out.firstRows = rows();
+      out.firstMs = await this.painted(first.t) - t0;
+      out.firstBlobBytes = window.__benchBlobBytes;
+      const done = await this.waitFor(() => state(true), Math.max(0, deadline - performance.now()));
+      if (done.timeout || done.v.error) return { ...out, timeout: !!done.timeout, error: done.v && done.v.error || '', opened };
+      const shown = await this.painted(done.t);
+      out.doneMs = shown - t0;
+      out.rows = rows();
+      const n = count();
+      out.matches = n.dataset.matches === undefined ? -1 : +n.dataset.matches;
+      out.blobBytes = window.__benchBlobBytes;
+      out.opened = opened;
+      // Long tasks are reported once they end: wait a frame for the last.
+      await new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+      const lt = longTasks(openedAt, shown);
+      out.longTasks = lt.longTasks;
+      out.longMaxMs = lt.longMaxMs;
       return out;
     },
 

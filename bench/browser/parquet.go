@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -35,15 +36,34 @@ var nodeModules = filepath.Join("testdata", "node_modules")
 // writeParquet streams the rows to parquet_gen.mjs in Node.js, one row
 // group at a time as an Arrow IPC stream: memory holds one row group on
 // each side.
-func writeParquet(path string, f benchFile) (err error) {
-	if _, err := os.Stat(filepath.Join(nodeModules, "parquet-wasm", "node", "parquet_wasm.js")); err != nil {
-		return fmt.Errorf("no parquet-wasm in %s (cd testdata && npm ci): %w", nodeModules, err)
-	}
+func writeParquet(path string, f benchFile) error {
 	schema, typ, err := schemaOf()
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("node", "--input-type=module", "-e", parquetGenJS, "--", nodeModules, path, fmt.Sprint(pqRowGroupRows))
+	mem := memory.NewGoAllocator()
+	chunk := make([]uint8, min(pqRowGroupRows, f.Rows)*tensorBytes)
+	return pipeParquet(path, schema, pqOptions{rowGroupRows: pqRowGroupRows, codec: "ZSTD"}, f.Rows,
+		func(first, n int) (arrow.RecordBatch, error) { return batch(mem, schema, typ, chunk, first, n) })
+}
+
+// pqOptions are parquet_gen.mjs's settings: rows per row group, the
+// compression (a parquet-wasm Compression name: ZSTD, SNAPPY, …) and
+// whether columns are dictionary-encoded.
+type pqOptions struct {
+	rowGroupRows int
+	codec        string
+	dictionary   bool
+}
+
+// pipeParquet writes rows rows of schema, which next builds a row group
+// at a time, to the Parquet file path through parquet_gen.mjs.
+func pipeParquet(path string, schema *arrow.Schema, o pqOptions, rows int, next func(first, n int) (arrow.RecordBatch, error)) (err error) {
+	if _, err := os.Stat(filepath.Join(nodeModules, "parquet-wasm", "node", "parquet_wasm.js")); err != nil {
+		return fmt.Errorf("no parquet-wasm in %s (cd testdata && npm ci): %w", nodeModules, err)
+	}
+	cmd := exec.Command("node", "--input-type=module", "-e", parquetGenJS, "--", nodeModules, path,
+		fmt.Sprint(o.rowGroupRows), o.codec, fmt.Sprint(o.dictionary))
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = os.Stderr, &stderr
 	stdin, err := cmd.StdinPipe()
@@ -55,12 +75,9 @@ func writeParquet(path string, f benchFile) (err error) {
 	}
 	werr := func() error {
 		defer stdin.Close()
-		mem := memory.NewGoAllocator()
-		chunk := make([]uint8, min(pqRowGroupRows, f.Rows)*tensorBytes)
 		var buf bytes.Buffer
-		for first := 0; first < f.Rows; first += pqRowGroupRows {
-			n := min(pqRowGroupRows, f.Rows-first)
-			rec, err := batch(mem, schema, typ, chunk, first, n)
+		for first := 0; first < rows; first += o.rowGroupRows {
+			rec, err := next(first, min(o.rowGroupRows, rows-first))
 			if err != nil {
 				return err
 			}

@@ -1,7 +1,7 @@
 // Writes the benchmark's Parquet file with parquet-wasm (arrow-rs's Parquet
 // writer), run by parquet.go as
 //
-//   node --input-type=module -e <this file> <node_modules> <out> <row group rows>
+//   node --input-type=module -e <this file> <node_modules> <out> <row group rows> [<compression> [<dictionary>]]
 //
 // Its standard input is a sequence of row groups, each an 8-byte
 // little-endian length and an Arrow IPC stream (the schema and one record
@@ -9,17 +9,18 @@
 // transformParquetStream one at a time, so memory holds about one row group
 // (the Arrow batch and its encoded pages), whatever the file's size.
 //
-// The file: a page index (page-level statistics), no dictionary encoding
-// (8-bit pixels gain nothing from it), ZSTD (a uint8 is an INT32 in Parquet:
-// ZSTD removes the three zero bytes of each, where SNAPPY keeps most of
-// them; image data with noise gains little more), 1 MiB data pages.
+// The file: a page index (page-level statistics), 1 MiB data pages, and by
+// default no dictionary encoding (8-bit pixels gain nothing from it) and
+// ZSTD (a uint8 is an INT32 in Parquet: ZSTD removes the three zero bytes
+// of each, where SNAPPY keeps most of them; image data with noise gains
+// little more); the query layout asks for SNAPPY and dictionaries (true).
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 
-const [nodeModules, out, rowGroupRows] = process.argv.slice(-3);
+const [nodeModules, out, rowGroupRows, codec = 'ZSTD', dictionary = 'false'] = process.argv.slice(1);
 const pw = await import(pathToFileURL(join(nodeModules, 'parquet-wasm', 'node', 'parquet_wasm.js')).href);
 
 // next returns the next length-prefixed IPC stream from stdin, or null.
@@ -55,8 +56,8 @@ const batches = new ReadableStream({
 
 const props = new pw.WriterPropertiesBuilder()
   .setMaxRowGroupSize(Number(rowGroupRows))
-  .setCompression(pw.Compression.ZSTD)
-  .setDictionaryEnabled(false)
+  .setCompression(pw.Compression[codec])
+  .setDictionaryEnabled(dictionary === 'true')
   .setStatisticsEnabled(pw.EnabledStatistics.Page)
   .setDataPageSizeLimit(1 << 20)
   .build();
