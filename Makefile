@@ -100,7 +100,7 @@ ref-static: ref-tree
 # files of BENCH_SIZES (default 100M,1G,6G) in $(BENCH_DIR): see bench/browser.
 # Not part of make test.
 bench-browser: BROTLI = 6
-bench-browser: chromium testdata/node_modules static
+bench-browser: chromium testdata/node_modules bench/browser/node_modules static
 	TENSORVIEW_DIST=$(abspath $(DIST)) BENCH_DIR=$(BENCH_DIR) $(GO) run ./bench/browser
 
 # Boot time (navigation to data-state="empty", cold and warm) of REF
@@ -133,6 +133,12 @@ chromium:
 # testdata/package-lock.json pins: the tests read files back with them.
 testdata/node_modules: testdata/package.json testdata/package-lock.json
 	cd testdata && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# npm's @duckdb/duckdb-wasm, which only make bench-browser measures against
+# (pinned in bench/browser/package-lock.json, kept out of make test's install).
+bench/browser/node_modules: bench/browser/package.json bench/browser/package-lock.json
+	cd bench/browser && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 # Regenerate the files the non-Go writers write (committed; see testdata/README.md).

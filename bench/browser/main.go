@@ -128,7 +128,7 @@
 //	                 show in rows of their own marked "baseline"
 //	TENSORVIEW_BASE  the path it is served under (read from its app.js)
 //	ARROW_JS_DIR     npm's apache-arrow (testdata/node_modules/apache-arrow);
-//	                 parquet-wasm and @duckdb/duckdb-wasm are beside it
+//	                 parquet-wasm beside it; @duckdb/duckdb-wasm in bench/browser/node_modules
 //	CHROMIUM         the browser (chromium on the PATH)
 package main
 

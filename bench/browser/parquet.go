@@ -33,6 +33,10 @@ var parquetGenJS string
 // nodeModules is where parquet-wasm is installed (npm ci in testdata).
 var nodeModules = filepath.Join("testdata", "node_modules")
 
+// benchModules holds the engines only the benchmark needs (DuckDB-wasm),
+// installed from bench/browser/package.json by make bench-browser.
+var benchModules = filepath.Join("bench", "browser", "node_modules")
+
 // writeParquet streams the rows to parquet_gen.mjs in Node.js, one row
 // group at a time as an Arrow IPC stream: memory holds one row group on
 // each side.

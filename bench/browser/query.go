@@ -345,8 +345,11 @@ func queryFileURL(origin string, f queryFile) string {
 // with "unreachable", 1.30.0 and 1.32.0 fail to load
 // …/wasm_eh/parquet.duckdb_extension.wasm).
 func duckdbRoutes(mux *http.ServeMux, engine *httpmeter.Meter) {
-	pkg := filepath.Join(nodeModules, "@duckdb", "duckdb-wasm")
-	arrow := filepath.Join(pkg, "node_modules", "apache-arrow") // npm nests the version DuckDB asks for
+	// bench/browser/package.json pins it apart from testdata's packages,
+	// so that make test does not install it; its apache-arrow is the
+	// version DuckDB asks for (13.0.0), beside it.
+	pkg := filepath.Join(benchModules, "@duckdb", "duckdb-wasm")
+	arrow := filepath.Join(benchModules, "apache-arrow")
 	mux.Handle("/bench/duckdb/dist/", engine.Wrap(http.StripPrefix("/bench/duckdb/dist/", http.FileServer(http.Dir(filepath.Join(pkg, "dist"))))))
 	mux.Handle("/bench/duckdb/arrow/", engine.Wrap(http.StripPrefix("/bench/duckdb/arrow/", http.FileServer(http.Dir(arrow)))))
 	// apache-arrow's UMD build sets a global; this module hands DuckDB's
