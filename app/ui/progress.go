@@ -33,7 +33,7 @@ func (p *ProgressBar) Render() app.UI {
 	amount := fmt.Sprintf(" %s of %s ", decode.HumanBytes(pr.Done), decode.HumanBytes(pr.Total))
 	if pr.RowsTotal > 0 {
 		done, total = pr.RowsDone, pr.RowsTotal
-		amount = fmt.Sprintf(" %d of %d rows ", pr.RowsDone, pr.RowsTotal)
+		amount = " " + groupDigits(pr.RowsDone) + " of " + groupDigits(pr.RowsTotal) + " rows "
 	}
 	pct := 0.0
 	if total > 0 {
@@ -50,7 +50,7 @@ func (p *ProgressBar) Render() app.UI {
 		app.Progress().Max(100).Value(fmt.Sprintf("%.1f", pct)).Aria("label", pr.Label),
 		app.Span().Class("bytes").Text(amount),
 		app.If(pr.Rows > 0, func() app.UI {
-			return app.Span().Class("rows-found").Attr("data-rows", pr.Rows).Text(fmt.Sprintf("· %d rows ", pr.Rows))
+			return app.Span().Class("rows-found").Attr("data-rows", pr.Rows).Text("· " + groupDigits(pr.Rows) + " rows ")
 		}),
 		app.Button().Type("button").Class("link").Attr("data-action", "cancel").Text("Cancel").
 			OnClick(func(ctx app.Context, e app.Event) { p.OnCancel.send(ctx) }),
