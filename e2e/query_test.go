@@ -363,6 +363,12 @@ func TestQueryCancel(t *testing.T) {
 	b.waitFor(`window.__long.length > 0`)
 	b.eval(`window.__long = []; true`, nil)
 	b.query("label = 'cat' and score > 0.9")
+	// While the filter runs its progress line stands above the grid and
+	// moves the headers down: the header is clicked once the filter is
+	// done and the line gone (a click aimed before it appeared landed on
+	// another element under a second make test's load: fc5).
+	b.waitWithin(`document.querySelector('[data-role=num-rows]').dataset.matches !== undefined
+		&& document.querySelector('[data-role=query-bar] [data-role=progress]') === null`, 2*time.Minute)
 	b.run(chromedp.Click(`[role=columnheader][data-col="1"] [data-action=sort]`, chromedp.ByQuery))
 	b.waitWithin(`document.querySelector('[data-role=num-rows]').dataset.query === 'done'
 		&& document.querySelector('[role=columnheader][data-col="1"]').getAttribute('aria-sort') === 'ascending'`, 2*time.Minute)
