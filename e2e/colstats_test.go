@@ -338,6 +338,7 @@ func TestColumnStats(t *testing.T) {
 	got = b.openStats(1)
 	checkNumbers(t, "score", got, want, strconv.FormatFloat(want.min, 'g', -1, 64), strconv.FormatFloat(want.max, 'g', -1, 64), true)
 	b.themesAxe("colstats-score")
+	b.narrow("colstats-score-360", `[data-role=column-stats]`)
 	b.closeStats(1)
 
 	// A dictionary with nulls; strings.

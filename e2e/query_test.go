@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -189,6 +190,27 @@ func (b *browser) waitQuery(cond string) {
 	b.waitFor(shownCount + `?.dataset.query === 'done' && (` + cond + `)`)
 }
 
+// narrow shows the page on a 360-pixel phone in the dark theme: a
+// screenshot (name), axe, and the element sel within the width (the page
+// may scroll down, never sideways); then back to the light theme at
+// 1280×800.
+func (b *browser) narrow(name, sel string) {
+	b.t.Helper()
+	b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}),
+		chromedp.EmulateViewport(360, 640))
+	b.screenshot(name)
+	for _, v := range b.axe() {
+		b.t.Errorf("%s: axe %s (%s): %s at %v", name, v.ID, v.Impact, v.Help, v.Nodes)
+	}
+	var right float64
+	b.eval(`document.querySelector(`+strconv.Quote(sel)+`).getBoundingClientRect().right`, &right)
+	if right > 360 {
+		b.t.Errorf("%s: %s reaches %.0f px on a 360-pixel screen", name, sel, right)
+	}
+	b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}),
+		chromedp.EmulateViewport(1280, 800))
+}
+
 // query types text into the query bar and presses Enter.
 func (b *browser) query(text string) {
 	b.t.Helper()
@@ -268,6 +290,7 @@ func TestQuerySortFilter(t *testing.T) {
 			t.Errorf("%s theme with a query: axe %s (%s): %s at %v", theme, v.ID, v.Impact, v.Help, v.Nodes)
 		}
 	}
+	b.narrow("query-360", `[data-role=query-bar]`)
 
 	// A typo: its error at the word, the grid as it was.
 	b.query("label = 'cat' and scroe > 0.9")
