@@ -75,21 +75,27 @@ type benchFile struct {
 // parseSize reads sizes like "100M", "1G", "6G", "512K" or a byte count
 // (binary units: M is 2^20).
 func parseSize(s string) (int64, error) {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(s, "K"):
-		mult, s = 1<<10, s[:len(s)-1]
-	case strings.HasSuffix(s, "M"):
-		mult, s = 1<<20, s[:len(s)-1]
-	case strings.HasSuffix(s, "G"):
-		mult, s = 1<<30, s[:len(s)-1]
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f <= 0 {
+	f, ok := scaled(s, 1<<10)
+	if !ok || f <= 0 {
 		return 0, fmt.Errorf("bad size %q: want e.g. 100M, 1G, 6G", s)
 	}
-	return int64(f * float64(mult)), nil
+	return int64(f), nil
+}
+
+// scaled reads a number with an optional suffix K, M or G, which
+// multiplies it by unit, unit² or unit³.
+func scaled(s string, unit float64) (float64, bool) {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	mult := 1.0
+	for _, suffix := range []string{"K", "M", "G"} {
+		mult *= unit
+		if strings.HasSuffix(s, suffix) {
+			f, err := strconv.ParseFloat(s[:len(s)-1], 64)
+			return f * mult, err == nil
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
 }
 
 // plan returns the file to write for a size and layout (not yet written).

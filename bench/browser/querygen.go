@@ -112,17 +112,9 @@ func rowsName(n int) string {
 
 // parseRows reads a row count like 10M, 1M, 500K or 3000 (decimal units).
 func parseRows(s string) (int, error) {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	mult := 1
-	switch {
-	case strings.HasSuffix(s, "K"):
-		mult, s = 1000, s[:len(s)-1]
-	case strings.HasSuffix(s, "M"):
-		mult, s = 1_000_000, s[:len(s)-1]
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	n := int(f * float64(mult))
-	if err != nil || n < 1 || n > qMaxRows {
+	f, ok := scaled(s, 1000)
+	n := int(f)
+	if !ok || n < 1 || n > qMaxRows {
 		return 0, fmt.Errorf("bad row count %q: want e.g. 10M, 1M, 3000 (at most %d)", s, qMaxRows)
 	}
 	return n, nil
