@@ -278,6 +278,10 @@ func TestQuerySortFilter(t *testing.T) {
 	}
 	sortedCats := byScoreDesc(cats)
 	b.checkGrid("filter and sort", sortedCats)
+	b.eval(`document.querySelector('[data-role=query-bar] [data-role=query-result]').textContent`, &text)
+	if want := fmt.Sprintf("%d of 3,000 rows match · sorted by score, descending Clear", len(cats)); text != want {
+		t.Errorf("the query's result line says %q, want %q", text, want)
+	}
 	var rowCount int
 	b.eval(`+document.querySelector('[data-role=rows]').getAttribute('aria-rowcount')`, &rowCount)
 	if rowCount != len(cats)+1 {
@@ -342,6 +346,16 @@ func TestQuerySortFilter(t *testing.T) {
 	if s := b.address().Get("sort"); s != "mean(emb)" {
 		t.Errorf("address sort %q, want mean(emb)", s)
 	}
+
+	// Clear drops the sort (and any filter): every row in file order.
+	b.run(chromedp.Click(`[data-role=query-result] [data-action=clear-query]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=query-result]') === null && !document.querySelector('[data-role=num-rows]').dataset.query
+		&& document.querySelector('[role=columnheader][data-col="3"]').getAttribute('aria-sort') === 'none'`)
+	b.checkGrid("cleared", rows)
+	b.waitFor(`document.documentElement.dataset.address === 'settled'`)
+	if addr := b.address(); addr.Get("sort") != "" || addr.Get("filter") != "" {
+		t.Errorf("cleared, the address keeps %v", addr)
+	}
 }
 
 // address is the page's address's query.
@@ -367,6 +381,9 @@ func TestQueryCancel(t *testing.T) {
 	b.slowReads(1<<20, 300)
 	b.run(chromedp.Click(`[role=columnheader][data-col="1"] [data-action=sort]`, chromedp.ByQuery))
 	b.waitFor(`document.querySelector('[data-role=query-bar] [data-role=progress][data-task=sort] [data-action=cancel]') !== null`)
+	barHeight := `document.querySelector('[data-role=query-bar]').getBoundingClientRect().height`
+	var barRunning float64
+	b.eval(barHeight, &barRunning)
 	b.run(chromedp.Click(`[data-role=query-bar] [data-action=cancel]`, chromedp.ByQuery))
 	b.waitFor(`document.querySelector('[data-role=num-rows]').dataset.query === 'cancelled' && document.querySelector('[data-role=query-bar] [data-role=progress]') === null`)
 	b.checkGrid("cancelled", rows)
@@ -386,15 +403,22 @@ func TestQueryCancel(t *testing.T) {
 	b.waitFor(`window.__long.length > 0`)
 	b.eval(`window.__long = []; true`, nil)
 	b.query("label = 'cat' and score > 0.9")
-	// While the filter runs its progress line stands above the grid and
-	// moves the headers down: the header is clicked once the filter is
-	// done and the line gone (a click aimed before it appeared landed on
-	// another element under a second make test's load: fc5).
+	// The query bar keeps its height from the scan's progress line to its
+	// result line, which takes the line's place: the grid below does not
+	// move (a click aimed while the line appeared once landed on another
+	// element).
 	b.waitWithin(`document.querySelector('[data-role=num-rows]').dataset.matches !== undefined
-		&& document.querySelector('[data-role=query-bar] [data-role=progress]') === null`, 2*time.Minute)
+		&& document.querySelector('[data-role=query-bar] [data-role=query-result]') !== null`, 2*time.Minute)
+	var barDone float64
+	b.eval(barHeight, &barDone)
 	b.run(chromedp.Click(`[role=columnheader][data-col="1"] [data-action=sort]`, chromedp.ByQuery))
 	b.waitWithin(`document.querySelector('[data-role=num-rows]').dataset.query === 'done'
 		&& document.querySelector('[role=columnheader][data-col="1"]').getAttribute('aria-sort') === 'ascending'`, 2*time.Minute)
+	var barSorted float64
+	b.eval(barHeight, &barSorted)
+	if barSorted != barDone || barDone != barRunning {
+		t.Errorf("the query bar's height changed: %.1f px while sorting, %.1f filtered, %.1f sorted", barRunning, barDone, barSorted)
+	}
 	var long []float64
 	b.eval(`window.__long`, &long)
 	slices.Sort(long)

@@ -139,6 +139,72 @@ func (f *File) ColumnBytes(i int, cols []int) (n int64, err error) {
 	return n, nil
 }
 
+// ColumnsBytes returns the bytes of the file ReadColumns reads for cols
+// over every record batch (the sum of ColumnBytes over the batches known),
+// and whether that sum is exact. It reads at most one batch header: the
+// batches of an IPC file whose header is not at hand (not indexed yet, or
+// no longer kept) are estimated from those that are, by their share of
+// the batches' bytes. A scan says it in its progress line before it starts
+// ("reading ≈ 63 MiB of columns label, score").
+func (f *File) ColumnsBytes(cols []int) (n int64, exact bool, err error) {
+	if err := f.checkCols(cols); err != nil {
+		return 0, false, err
+	}
+	exact = f.Indexed()
+	var known, knownLen, unknownLen int64
+	for i := range f.NumBatches() {
+		b, _, ok := f.index.batchAt(i)
+		if !ok {
+			break
+		}
+		_, cached := f.layouts.get(b.offset)
+		if f.pq == nil && f.Format == IPCFile && !cached && !(i == 0 && knownLen == 0) {
+			unknownLen += b.length
+			continue
+		}
+		c, err := f.ColumnBytes(i, cols)
+		if err != nil {
+			return 0, false, err
+		}
+		known += c
+		knownLen += b.length
+	}
+	n = known
+	if unknownLen > 0 {
+		exact = false
+		if knownLen > 0 {
+			n += int64(float64(unknownLen) * float64(known) / float64(knownLen))
+		}
+	}
+	return n, exact, nil
+}
+
+// BatchRowCount returns record batch i's exact row count, reading its
+// header (a few hundred bytes) when Index has not: a scan that reads the
+// batches in file order knows each one's rows, and so the global numbers
+// of its rows, without waiting for the whole index (the batches are placed
+// again, so that batches 0…i are numbered exactly once their counts are
+// known). Errors: there is no batch i (yet), or its header cannot be read
+// (the error names the batch and its offset).
+func (f *File) BatchRowCount(i int) (rows int64, err error) {
+	defer guard(&err, "reading the header of %s %d", f.batchNoun(), i)
+	b, _, ok := f.index.batchAt(i)
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("no %s %d (yet)", f.batchNoun(), i)
+	case b.rows >= 0:
+		return b.rows, nil
+	case f.Format != IPCFile || f.pq != nil:
+		return 0, fmt.Errorf("the row count of %s %d is not known", f.batchNoun(), i)
+	}
+	if err := f.index.readHeader(i); err != nil {
+		return 0, err
+	}
+	f.index.replace()
+	b, _, _ = f.index.batchAt(i)
+	return b.rows, nil
+}
+
 // BatchRows returns where the rows of record batch i (row group i) are
 // among the file's: its first global row and its row count, which a scan
 // adds to the rows of ReadColumns' answer to number them as the grid does.

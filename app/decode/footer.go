@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -135,10 +136,8 @@ func (x *ipcIndex) locateBatches(blocks []block) error {
 	if x.size <= x.small {
 		eager = len(x.batches)
 	}
-	for i := range x.batches[:min(len(x.batches), eager)] {
-		if err := x.readHeader(i); err != nil {
-			return err
-		}
+	if err := x.readHeaders(context.Background(), 0, min(len(x.batches), eager), nil); err != nil {
+		return err
 	}
 	x.replace()
 	return nil

@@ -21,8 +21,14 @@ type Source interface {
 	Schema() *arrow.Schema
 	// NumBatches is the number of record batches (Parquet: row groups).
 	NumBatches() int
-	// BatchRows is batch i's exact row count.
-	BatchRows(i int) int64
+	// BatchRows is batch i's exact row count, which a source may read
+	// when asked (an IPC file's record batch header): a scan asks for the
+	// batches in file order, just before it reads them. An error fails
+	// that batch only, with its rows uncounted.
+	BatchRows(i int) (int64, error)
+	// Rows is the number of rows in all, an estimate (exact false) while
+	// some batches' counts are not read: a scan's progress shows it.
+	Rows() (n int64, exact bool)
 	// ReadColumns reads every row of batch i with only the fields cols
 	// (increasing), and returns how to read the tensors of its tensor and
 	// image columns (indexed as in the returned batch). An error fails
@@ -50,7 +56,7 @@ type Options struct {
 
 // Progress is how far a scan is.
 type Progress struct {
-	Rows, Total int64 // rows scanned, rows in the file
+	Rows, Total int64 // rows scanned, rows in the file (estimated until the source knows every batch's count)
 	Batch       int   // the batch being read
 	// Matches is a filter's result so far (rows in file order): a grid
 	// can show it while the scan goes on. It shares storage with later
@@ -60,7 +66,8 @@ type Progress struct {
 
 // Unread is what a scan could not read: the rows of batches whose columns
 // failed to load, counted as not evaluated (they do not match, sort last,
-// and are left out of statistics), and the first such error.
+// and are left out of statistics; a batch whose row count cannot be read
+// adds no rows), and the first such error.
 type Unread struct {
 	Rows       int64
 	FirstError string
@@ -113,13 +120,11 @@ func walk(ctx context.Context, src Source, needs []string, opt Options, progress
 	if slice <= 0 {
 		slice = DefaultSlice
 	}
-	var total int64
 	n := src.NumBatches()
-	for i := 0; i < n; i++ {
-		total += src.BatchRows(i)
-	}
-	p := Progress{Total: total}
+	p := Progress{}
 	report := func() {
+		total, _ := src.Rows()
+		p.Total = max(total, p.Rows)
 		if progress != nil {
 			progress(&p)
 		}
@@ -139,10 +144,17 @@ func walk(ctx context.Context, src Source, needs []string, opt Options, progress
 	var base int64
 	for i := 0; i < n; i++ {
 		p.Batch = i
-		rows := src.BatchRows(i)
-		b, ts, err := src.ReadColumns(ctx, i, cols)
+		rows, err := src.BatchRows(i)
+		var b arrow.RecordBatch
+		var ts query.Tensors
+		if err == nil {
+			b, ts, err = src.ReadColumns(ctx, i, cols)
+		}
 		switch {
 		case ctx.Err() != nil:
+			if b != nil {
+				b.Release()
+			}
 			return ctx.Err()
 		case err == nil && b.NumRows() != rows:
 			b.Release()
@@ -215,7 +227,8 @@ func Sort(ctx context.Context, src Source, s *query.Sort, opt Options) (query.Pe
 	var u Unread
 	var total int64
 	for i := range src.NumBatches() {
-		total += src.BatchRows(i)
+		n, _ := src.BatchRows(i) // an unreadable batch has no rows to sort
+		total += n
 	}
 	keys := s.NewKeys(total)
 	schema := src.Schema()

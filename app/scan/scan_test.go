@@ -23,10 +23,17 @@ type memSource struct {
 	asked   [][]int // the columns asked, per read
 }
 
-func (s *memSource) Schema() *arrow.Schema { return s.schema }
-func (s *memSource) NumBatches() int       { return len(s.batches) }
-func (s *memSource) BatchRows(i int) int64 { return s.batches[i].NumRows() }
-func (s *memSource) release()              { releaseAll(s.batches) }
+func (s *memSource) Schema() *arrow.Schema          { return s.schema }
+func (s *memSource) NumBatches() int                { return len(s.batches) }
+func (s *memSource) BatchRows(i int) (int64, error) { return s.batches[i].NumRows(), nil }
+
+func (s *memSource) Rows() (n int64, exact bool) {
+	for _, b := range s.batches {
+		n += b.NumRows()
+	}
+	return n, true
+}
+func (s *memSource) release() { releaseAll(s.batches) }
 func releaseAll(bs []arrow.RecordBatch) {
 	for _, b := range bs {
 		b.Release()

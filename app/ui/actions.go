@@ -86,6 +86,7 @@ func (v *Viewer) handleActions(ctx app.Context) {
 	actionQuery.handle(ctx, v.onQuery)
 	actionSortCol.handle(ctx, v.onSortCol)
 	actionQueryCancel.handle(ctx, v.onQueryCancel)
+	actionQueryClear.handle(ctx, v.onQueryClear)
 	actionColStats.handle(ctx, v.onColStats)
 	actionColStatsCancel.handle(ctx, v.onColStatsCancel)
 	actionColStatsClose.handle(ctx, v.onColStatsClose)

@@ -123,11 +123,9 @@ func (v *Viewer) runColStats(ctx app.Context, sctx context.Context, f *decode.Fi
 				}
 			})
 		}
-		if !f.Indexed() {
-			if err := f.Index(sctx, nil); err != nil {
-				done(nil, scan.Unread{}, err)
-				return
-			}
+		if err := indexFirst(sctx, f, false); err != nil {
+			done(nil, scan.Unread{}, err)
+			return
 		}
 		label, bytes := scanLabel(f, "Computing statistics", st.Needs())
 		ctx.Dispatch(func(ctx app.Context) {

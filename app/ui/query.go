@@ -32,6 +32,7 @@ const (
 	actionQuery       action[string]  = "tv/query"        // the query bar's filter (Enter; "" clears it)
 	actionSortCol     action[sortAsk] = "tv/sort-col"     // a column header's sort
 	actionQueryCancel signal          = "tv/query-cancel" // the query's progress bar's Cancel
+	actionQueryClear  signal          = "tv/query-clear"  // the query's result line's Clear
 )
 
 // sortAsk is a click on a column header's sort (Fn "") or a statistic
@@ -147,13 +148,27 @@ func (v *Viewer) onSortCol(ctx app.Context, a sortAsk) {
 
 // onQueryCancel stops the query under way of the level shown: all its rows
 // show again, in their order, and the address forgets the file's query.
-func (v *Viewer) onQueryCancel(ctx app.Context) {
+func (v *Viewer) onQueryCancel(ctx app.Context) { v.dropQuery(ctx, queryCancelled) }
+
+// onQueryClear drops the sort and filter of the level shown, and the
+// query bar's text: all its rows show again, in their order.
+func (v *Viewer) onQueryClear(ctx app.Context) {
+	if v.opened.file != nil {
+		v.shownQuery().input = ""
+	}
+	v.dropQuery(ctx, "")
+}
+
+// dropQuery stops the query of the level shown and shows all its rows in
+// their order, with status; the address forgets the file's query.
+func (v *Viewer) dropQuery(ctx app.Context, status scanStatus) {
 	if v.opened.file == nil {
 		return
 	}
 	q := v.shownQuery()
 	q.stop()
-	q.plan, q.order, q.matches, q.status = queryPlan{sortCol: -1}, nil, -1, queryCancelled
+	q.plan, q.order, q.matches, q.status = queryPlan{sortCol: -1}, nil, -1, status
+	q.err, q.note = nil, ""
 	q.gen++
 	v.startRow = 0
 	if q == &v.query {
@@ -220,13 +235,10 @@ func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, q *queryState, 
 				q.gen++
 			})
 		}
-		if !f.Indexed() {
-			if err := f.Index(qctx, nil); err != nil {
-				fail(err)
-				return
-			}
+		if err := indexFirst(qctx, f, plan.sort != nil); err != nil {
+			fail(err)
+			return
 		}
-		total, _ := f.Rows()
 		pace := newPacer(qctx, yieldToPage)
 		var matches *query.Matches
 		var notes []string
@@ -269,6 +281,7 @@ func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, q *queryState, 
 				}),
 			})
 			if err == nil && matches != nil {
+				total, _ := f.Rows()
 				o, err = sortedMatches(qctx, perm, matches.Perm, total, pace)
 			} else if err == nil {
 				o = orderOf(perm)
@@ -320,16 +333,19 @@ func scanLabel(f *decode.File, verb string, needs []string) (string, int64) {
 	// ColumnBytes takes the columns in increasing order, once each.
 	slices.Sort(cols)
 	cols = slices.Compact(cols)
-	var total int64
-	for i := range f.NumBatches() {
-		n, _ := f.ColumnBytes(i, cols)
-		total += n
-	}
+	total, exact, err := f.ColumnsBytes(cols)
 	noun := "column"
 	if len(needs) > 1 {
 		noun = "columns"
 	}
-	return fmt.Sprintf("%s · reading %s of %s %s", verb, decode.HumanBytes(total), noun, strings.Join(needs, ", ")), total
+	size := decode.HumanBytes(total)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s · reading %s %s", verb, noun, strings.Join(needs, ", ")), 0
+	case !exact:
+		size = "≈ " + size
+	}
+	return fmt.Sprintf("%s · reading %s of %s %s", verb, size, noun, strings.Join(needs, ", ")), total
 }
 
 // rowsProgress is the progress line after p, keeping its label.
@@ -360,8 +376,11 @@ func throttled(report func(scan.Progress)) func(scan.Progress) {
 // unreadNote says what a scan could not read or evaluate.
 func unreadNote(u scan.Unread, unevaluated int64, firstErr string) []string {
 	var out []string
-	if u.Rows > 0 {
+	switch {
+	case u.Rows > 0:
 		out = append(out, fmt.Sprintf("%s rows could not be read (%s).", groupDigits(u.Rows), u.FirstError))
+	case u.FirstError != "":
+		out = append(out, fmt.Sprintf("Some rows could not be read (%s).", u.FirstError))
 	}
 	if unevaluated > 0 {
 		out = append(out, fmt.Sprintf("%s rows could not be evaluated (%s).", groupDigits(unevaluated), firstErr))

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -10,7 +12,10 @@ const queryPlaceholder = "Filter rows: label = 'cat' and score > 0.9 · search('
 // QueryBar is the filter above the rows: a query in the grammar of package
 // query (search('text') finds text in any string column), applied with
 // Enter, cleared with Escape; its error under it, the offending word
-// marked; the scan's progress with Cancel; what the scan could not read.
+// marked; the scan's progress with Cancel, then in its place the result
+// ("73 of 1,000 rows match · sorted by score, descending") with Clear, so
+// that the grid below does not move when the scan ends; what the scan
+// could not read.
 type QueryBar struct {
 	app.Compo
 	Text     string     // the text applied last
@@ -18,6 +23,7 @@ type QueryBar struct {
 	Status   scanStatus // data-query: running, done, error, cancelled, ""
 	Task     string     // data-task of the progress line: filter or sort
 	Progress *progress  // the scan under way (nil: none)
+	Sort     string     // the sort applied, as in the address ("-score"; "": none)
 	Note     string     // rows the scan could not read or evaluate
 	// Level: the bar filters a nested record batch, whose row count
 	// (Count) it shows (the top bar's is the file's).
@@ -65,15 +71,43 @@ func (q *QueryBar) Render() app.UI {
 		app.Div().ID("query-error").Class("query-messages").Body(
 			app.If(q.Err != nil, func() app.UI { return queryErrorView(*q.Err) }),
 		),
-		app.Div().Class("query-messages").Body(
+		app.Div().Class("query-status").Body(
 			app.If(q.Progress != nil, func() app.UI {
 				return &ProgressBar{Task: q.Task, Progress: *q.Progress, OnCancel: actionQueryCancel}
-			}),
+			}).ElseIf(q.Status == queryDone && (q.Sort != "" || q.Count.done()), q.result),
+		),
+		app.Div().Class("query-messages").Body(
 			app.If(q.Note != "", func() app.UI {
 				return app.P().Class("warning").Attr("data-role", "query-note").Text(q.Note)
 			}),
 		),
 	)
+}
+
+// result is the query's result where its progress line was: the rows
+// that match and the sort, with Clear (both go).
+func (q *QueryBar) result() app.UI {
+	var parts []string
+	if c := q.Count; c.done() {
+		parts = append(parts, matchesText(c.Matches, c.Rows, true)+" rows match")
+	}
+	if q.Sort != "" {
+		parts = append(parts, sortText(q.Sort))
+	}
+	return app.Div().Class("query-result").Attr("data-role", "query-result").Body(
+		app.Span().Text(strings.Join(parts, " · ")+" "),
+		app.Button().Type("button").Class("link").Attr("data-action", "clear-query").Text("Clear").
+			OnClick(func(ctx app.Context, e app.Event) { actionQueryClear.send(ctx) }),
+	)
+}
+
+// sortText says a sort key as the address writes it: "-score" is "sorted
+// by score, descending".
+func sortText(key string) string {
+	if k, desc := strings.CutPrefix(key, "-"); desc {
+		return "sorted by " + k + ", descending"
+	}
+	return "sorted by " + key + ", ascending"
 }
 
 // levelRows is a nested record batch's row count: "2 rows", "1 of 2

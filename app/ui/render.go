@@ -37,7 +37,10 @@ func (v *Viewer) Render() app.UI {
 			app.Div().Class("messages").Body(
 				app.If(v.opened.changed != "", v.changedAlert),
 			),
-			app.Div().Class("messages").Body(
+			// Background work (indexing, a download, a big read) in a
+			// card at the foot of the window: the grid does not move when
+			// it comes and goes.
+			app.Div().Class("messages work-status").Body(
 				app.If(v.work.progress != nil, func() app.UI {
 					return &ProgressBar{Task: v.work.task.String(), Progress: *v.work.progress, OnCancel: actionCancel}
 				}),
@@ -141,7 +144,7 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 		// being the file's).
 		app.Div().Class("query-area").Body(
 			&QueryBar{Text: q.input, Err: q.err, Status: q.status, Task: q.task(),
-				Progress: q.progress, Note: q.note, Level: !top, Count: q.count(rows, true)},
+				Progress: q.progress, Sort: q.plan.Sort, Note: q.note, Level: !top, Count: q.count(rows, true)},
 		),
 		table,
 		// The column statistics' dialog, over the page.

@@ -16,8 +16,9 @@ import (
 // the whole file (package scan), in plain Go: the columns a query needs,
 // batch after batch (File.ReadColumns), their tensors read as the grid
 // reads them (File.ValueIn: canonical tensors, dialects, decoded images)
-// and images' sizes from their headers. Its file must be indexed
-// (File.Index) first: BatchRows is exact only then. native tests:
+// and images' sizes from their headers. A sort needs its file indexed
+// (File.Index) first, for the row total; a filter of an IPC file does not
+// (BatchRows reads the batches' headers as it goes). native tests:
 // scansource_test.go.
 type fileSource struct {
 	f *decode.File
@@ -30,10 +31,12 @@ type fileSource struct {
 func (s fileSource) Schema() *arrow.Schema { return s.f.Schema }
 func (s fileSource) NumBatches() int       { return s.f.NumBatches() }
 
-func (s fileSource) BatchRows(i int) int64 {
-	_, rows, _ := s.f.BatchRows(i)
-	return rows
-}
+// BatchRows reads batch i's header when the file is not indexed yet: a
+// filter scans an IPC file's first batches while Index reads the others'
+// headers.
+func (s fileSource) BatchRows(i int) (int64, error) { return s.f.BatchRowCount(i) }
+
+func (s fileSource) Rows() (n int64, exact bool) { return s.f.Rows() }
 
 func (s fileSource) ReadColumns(ctx context.Context, i int, cols []int) (arrow.RecordBatch, query.Tensors, error) {
 	if s.read != nil {
@@ -45,6 +48,18 @@ func (s fileSource) ReadColumns(ctx context.Context, i int, cols []int) (arrow.R
 		return nil, nil, err
 	}
 	return rec, batchTensors{f: s.f, rec: rec, cols: cols}, nil
+}
+
+// indexFirst indexes f (File.Index) when a scan of it needs every
+// batch's row count before it starts: a sort (sorting: its keys are
+// sized for every row), or a scan of a stream (whose batches are found by
+// scanning it). A filter or statistics of an IPC file start at once,
+// reading the batches' headers as they go while the page indexes the rest.
+func indexFirst(ctx context.Context, f *decode.File, sorting bool) error {
+	if f.Indexed() || (!sorting && f.Format == decode.IPCFile) {
+		return nil
+	}
+	return f.Index(ctx, nil)
 }
 
 // batchTensors reads the tensors and image sizes of a batch ReadColumns

@@ -8,6 +8,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -265,6 +266,57 @@ func TestFileSource(t *testing.T) {
 }
 
 // TestFileSourceImages: width() and height() of an image column come from
+// TestFileSourceUnindexed: a filter starts on an IPC file not indexed yet
+// (indexFirst does not wait for the index): the scan reads each batch's
+// header as it goes, and finds exactly the rows a plain loop over
+// arrow-go's reading finds, by their global numbers, as the grid reads
+// them; a sort indexes the file first.
+func TestFileSourceUnindexed(t *testing.T) {
+	data := queryFile(t, 7, 300)
+	want := plainRows(t, data)
+	f, err := decode.OpenReader("q.arrow", bytes.NewReader(data), int64(len(data)), decode.Options{SmallFile: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx := context.Background()
+	if err := indexFirst(ctx, f, false); err != nil || f.Indexed() {
+		t.Fatalf("indexFirst for a filter: %v, indexed %v; want no index", err, f.Indexed())
+	}
+	if label, _ := scanLabel(f, "Filtering", []string{"score"}); !strings.Contains(label, "reading ≈ ") {
+		t.Errorf("progress line before the index %q, want an estimate", label)
+	}
+	flt, err := query.Compile("score > 0.5 and score < 0.52", queryColumns(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, unread, err := scan.Filter(ctx, fileSource{f: f}, flt, scan.Options{Slice: 100})
+	if err != nil || unread.Rows != 0 {
+		t.Fatalf("filter: %v, unread %+v", err, unread)
+	}
+	var wantIDs []int64
+	for _, r := range want {
+		if !r.scoreNull && r.score > 0.5 && r.score < 0.52 {
+			wantIDs = append(wantIDs, r.id)
+		}
+	}
+	if got := m.Rows(); !slices.Equal(got, wantIDs) || len(wantIDs) == 0 {
+		t.Fatalf("filter: %d matches, want %d", len(got), len(wantIDs))
+	}
+	for _, row := range wantIDs {
+		v, err := f.Value(row, 0)
+		if err != nil || v.Array.(*array.Int64).Value(v.Index) != row {
+			t.Fatalf("row %d as the grid reads it: %v", row, err)
+		}
+	}
+	if err := indexFirst(ctx, f, true); err != nil || !f.Indexed() {
+		t.Errorf("indexFirst for a sort: %v, indexed %v", err, f.Indexed())
+	}
+	if label, _ := scanLabel(f, "Sorting", []string{"score"}); strings.Contains(label, "≈") {
+		t.Errorf("progress line once indexed %q, want exact bytes", label)
+	}
+}
+
 // the images' headers.
 func TestFileSourceImages(t *testing.T) {
 	f := openTestdata(t, "images_bytes.arrow")
