@@ -50,6 +50,11 @@ samples:
 # web/parquet-worker.js imports the first time a Parquet file is opened
 # (never at page load; the service worker keeps it once fetched).
 PARQUET_WASM := testdata/node_modules/parquet-wasm
+# npm's hyparquet (pinned there too): its footer parser, with which the
+# worker reads the row groups' column statistics that parquet-wasm does not
+# expose (a filter skips the row groups where no row can match).
+HYPARQUET := testdata/node_modules/hyparquet
+HYPARQUET_FILES := metadata.js constants.js convert.js schema.js thrift.js geoparquet.js wkb.js
 vendor: testdata/node_modules
 	@mkdir -p web/vendor web/parquet
 	@cp testdata/node_modules/@uwdata/flechette/dist/flechette.min.js web/vendor/
@@ -57,6 +62,9 @@ vendor: testdata/node_modules
 	@cp $(PARQUET_WASM)/esm/parquet_wasm.js $(PARQUET_WASM)/esm/parquet_wasm_bg.wasm web/parquet/
 	@cp $(PARQUET_WASM)/LICENSE_MIT web/parquet/LICENSE_MIT
 	@cp $(PARQUET_WASM)/LICENSE_APACHE web/parquet/LICENSE_APACHE
+	@mkdir -p web/parquet/hyparquet
+	@cp $(addprefix $(HYPARQUET)/src/,$(HYPARQUET_FILES)) web/parquet/hyparquet/
+	@cp $(HYPARQUET)/LICENSE web/parquet/hyparquet/LICENSE
 
 # Serve the app at http://127.0.0.1:$(PORT).
 run: wasm

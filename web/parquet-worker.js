@@ -41,6 +41,7 @@
 // Nothing from the file is evaluated: names and metadata travel as strings.
 
 import init, { ParquetFile, wasmMemory } from "./parquet/parquet_wasm.js";
+import { parquetMetadata } from "./parquet/hyparquet/metadata.js";
 
 // The wasm, compiled once per worker.
 const ready = init();
@@ -148,13 +149,130 @@ async function open(msg) {
   await ready;
   keepBytes = msg.keepBytes ?? 0;
   const blob = msg.blob;
-  file = ParquetFile.fromFile(blob
-    ? fileBytes(blob.size, (start, end) => blob.slice(start, end).arrayBuffer())
-    : fileBytes(msg.size, pageRead));
+  const size = blob ? blob.size : msg.size;
+  const seen = []; // what opening read: the footer is among it
+  const read = blob ? (start, end) => blob.slice(start, end).arrayBuffer() : pageRead;
+  file = ParquetFile.fromFile(fileBytes(size, async (start, end) => {
+    const buf = await read(start, end);
+    seen.push({ start, buf });
+    return buf;
+  }));
   const pf = await file;
   const meta = footerMeta(pf);
+  try {
+    addStats(meta, await footerBytes(size, seen, read));
+  } catch {
+    // No statistics: every row group is read by a filter.
+  }
   const schema = pf.schema().intoIPCStream();
   return [{ id: msg.id, meta, schema }, [schema.buffer]];
+}
+
+// footerBytes returns the end of the file from its footer (FileMetaData,
+// its length and "PAR1"), from what opening read when it holds it, else
+// read again.
+async function footerBytes(size, seen, read) {
+  const at = async (start, end) => {
+    for (const p of seen) {
+      if (p.start <= start && end <= p.start + p.buf.byteLength) {
+        return new Uint8Array(p.buf, start - p.start, end - start);
+      }
+    }
+    return new Uint8Array(await read(start, end));
+  };
+  if (size < 12) throw new Error("too short");
+  const tail = await at(size - 8, size);
+  const len = new DataView(tail.buffer, tail.byteOffset, 8).getUint32(0, true);
+  if (len + 8 > size - 4) throw new Error("footer length out of range");
+  const footer = await at(size - 8 - len, size - 8);
+  const out = new Uint8Array(len + 8);
+  out.set(footer, 0);
+  out.set(tail, len);
+  return out;
+}
+
+// Statistics as the file stores them, for the page to check against the
+// columns' Arrow types: integers as decimal strings with, for dates and
+// timestamps, their Parquet unit; bytes left raw, decoded below.
+const rawParsers = {
+  timestampFromMilliseconds: (v) => ({ int: v, unit: "ms" }),
+  timestampFromMicroseconds: (v) => ({ int: v, unit: "us" }),
+  timestampFromNanoseconds: (v) => ({ int: v, unit: "ns" }),
+  dateFromDays: (v) => ({ int: v, unit: "d" }),
+  stringFromBytes: (b) => b,
+};
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+// addStats adds to each row group of meta its column chunks' statistics
+// (min_value, max_value, null_count; the deprecated min and max only for
+// non-byte-array columns, whose order they got right), read with
+// hyparquet's footer parser: stats[k] for leaf column k is null or
+// {kind, min, max, nulls, unit} (strings; kind int, uint, float, string or
+// bool).
+function addStats(meta, footer) {
+  const md = parquetMetadata(footer, { parsers: rawParsers, geoparquet: false });
+  // The leaf schema elements, in column chunk order (depth first).
+  const leaves = [];
+  const walk = (i) => {
+    const el = md.schema[i];
+    if (!el) throw new Error("schema ends early");
+    if (!el.num_children) {
+      leaves.push(el);
+      return i + 1;
+    }
+    let next = i + 1;
+    for (let c = 0; c < el.num_children; c++) next = walk(next);
+    return next;
+  };
+  let i = 1;
+  while (i < md.schema.length) i = walk(i);
+  if (md.row_groups.length !== meta.rowGroups.length) return;
+  md.row_groups.forEach((rg, g) => {
+    if (rg.columns.length !== leaves.length) return;
+    meta.rowGroups[g].stats = rg.columns.map((c, k) => chunkStats(c.meta_data?.statistics, leaves[k]));
+  });
+}
+
+function chunkStats(st, el) {
+  if (!st) return null;
+  const bytes = el.type === "BYTE_ARRAY" || el.type === "FIXED_LEN_BYTE_ARRAY";
+  const min = st.min_value !== undefined || bytes ? st.min_value : st.min;
+  const max = st.max_value !== undefined || bytes ? st.max_value : st.max;
+  const out = { nulls: st.null_count === undefined ? null : String(st.null_count), kind: null, min: null, max: null, unit: "" };
+  const lt = el.logical_type?.type;
+  const unsigned = el.converted_type?.startsWith("UINT_") || (lt === "INTEGER" && !el.logical_type.isSigned);
+  // Integers of a date, time or timestamp type without the annotation
+  // hyparquet converts: their unit from the logical type (times: none).
+  const units = { MILLIS: "ms", MICROS: "us", NANOS: "ns" };
+  const intUnit = lt === "DATE" ? "d" : lt === "TIMESTAMP" ? units[el.logical_type.unit] ?? "ms" : "";
+  const timeOfDay = lt === "TIME" || el.converted_type?.startsWith("TIME_");
+  const value = (v) => {
+    if (v === undefined || v === null || timeOfDay) return null;
+    if (typeof v === "boolean") return ["bool", String(v), ""];
+    if (typeof v === "bigint") return [unsigned ? "uint" : "int", String(v), intUnit];
+    if (typeof v === "object" && typeof v.int !== "undefined") return ["int", String(v.int), v.unit];
+    if (typeof v === "number") {
+      if (el.type === "FLOAT" || el.type === "DOUBLE" || lt === "FLOAT16") return ["float", String(v), ""];
+      if (el.type === "INT32" && el.converted_type !== "DECIMAL" && lt !== "DECIMAL") return [unsigned ? "uint" : "int", String(v), intUnit];
+      return null;
+    }
+    const isText = el.converted_type === "UTF8" || lt === "STRING" || lt === "ENUM";
+    if (v instanceof Uint8Array && el.type === "BYTE_ARRAY" && isText) {
+      try {
+        return ["string", utf8.decode(v), ""];
+      } catch {
+        return null;
+      }
+    }
+    return null;
+  };
+  const lo = value(min);
+  const hi = value(max);
+  if (lo && hi && lo[0] === hi[0] && lo[2] === hi[2]) {
+    [out.kind, out.min, out.unit] = lo;
+    out.max = hi[1];
+  }
+  return out;
 }
 
 async function read(msg) {

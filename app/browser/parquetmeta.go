@@ -3,6 +3,7 @@ package browser
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/tensorview/tensorview/app/decode"
 )
@@ -21,11 +22,72 @@ type workerMeta struct {
 		// Chunks are the compressed bytes (total_compressed_size) of its
 		// column chunks, one per leaf column in schema order.
 		Chunks []int64 `json:"chunks"`
+		// Stats are the column chunks' statistics, as read by hyparquet's
+		// footer parser (null each, or all, when unknown).
+		Stats []*workerStats `json:"stats"`
 	} `json:"rowGroups"`
 	Columns []struct {
 		Path   []string `json:"path"`
 		Codecs []string `json:"codecs"`
 	} `json:"columns"`
+}
+
+// workerStats are a column chunk's statistics as the worker sends them:
+// values as text, of kind int, uint, float, string or bool ("" or null:
+// none), dates' and timestamps' integers in their Parquet unit (d, ms, us,
+// ns), Nulls the null_count.
+type workerStats struct {
+	Kind  *string `json:"kind"`
+	Min   *string `json:"min"`
+	Max   *string `json:"max"`
+	Nulls *string `json:"nulls"`
+	Unit  string  `json:"unit"`
+}
+
+// columnStats is s as decode takes it; values that do not parse as their
+// kind are left out.
+func (s *workerStats) columnStats() *decode.ColumnStats {
+	if s == nil {
+		return nil
+	}
+	out := &decode.ColumnStats{NullCount: -1, Unit: s.Unit}
+	if s.Nulls != nil {
+		if n, err := strconv.ParseInt(*s.Nulls, 10, 64); err == nil && n >= 0 {
+			out.NullCount = n
+		}
+	}
+	if s.Kind == nil || s.Min == nil || s.Max == nil {
+		out.Unit = ""
+		return out
+	}
+	parse := func(v string) any {
+		switch *s.Kind {
+		case "int":
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				return n
+			}
+		case "uint":
+			if n, err := strconv.ParseUint(v, 10, 64); err == nil {
+				return n
+			}
+		case "float":
+			if x, err := strconv.ParseFloat(v, 64); err == nil {
+				return x
+			}
+		case "string":
+			return v
+		case "bool":
+			if b, err := strconv.ParseBool(v); err == nil {
+				return b
+			}
+		}
+		return nil
+	}
+	out.Min, out.Max = parse(*s.Min), parse(*s.Max)
+	if out.Min == nil || out.Max == nil {
+		out.Min, out.Max, out.Unit = nil, nil, ""
+	}
+	return out
 }
 
 // parseWorkerMeta reads the worker's footer JSON and checks that its row
@@ -39,6 +101,9 @@ func parseWorkerMeta(text string) (*workerMeta, error) {
 	for i, g := range m.RowGroups {
 		if len(g.Chunks) != len(m.Columns) {
 			return nil, fmt.Errorf("row group %d has %d column chunks for %d leaf columns", i, len(g.Chunks), len(m.Columns))
+		}
+		if g.Stats != nil && len(g.Stats) != len(g.Chunks) {
+			return nil, fmt.Errorf("row group %d has statistics for %d column chunks of %d", i, len(g.Stats), len(g.Chunks))
 		}
 		if g.Rows < 0 || g.Compressed < 0 || g.Uncompressed < 0 {
 			return nil, fmt.Errorf("row group %d declares a negative size", i)
@@ -61,8 +126,12 @@ func (m *workerMeta) decodeMeta(schema []byte) decode.ParquetMeta {
 	}
 	for _, g := range m.RowGroups {
 		rg := decode.ParquetRowGroup{Rows: g.Rows, CompressedBytes: g.Compressed, UncompressedBytes: g.Uncompressed}
-		for _, n := range g.Chunks {
-			rg.Chunks = append(rg.Chunks, decode.ParquetChunk{CompressedBytes: n})
+		for k, n := range g.Chunks {
+			c := decode.ParquetChunk{CompressedBytes: n}
+			if g.Stats != nil {
+				c.Stats = g.Stats[k].columnStats()
+			}
+			rg.Chunks = append(rg.Chunks, c)
 		}
 		out.RowGroups = append(out.RowGroups, rg)
 	}

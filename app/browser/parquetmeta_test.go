@@ -3,6 +3,7 @@
 package browser
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -119,5 +120,48 @@ func TestParquetMemLimit(t *testing.T) {
 		if got := parquetMemLimit(budget); got != want {
 			t.Errorf("parquetMemLimit(%d) = %d, want %d", budget, got, want)
 		}
+	}
+}
+
+// TestWorkerStats: the statistics the worker sends become decode's, each
+// kind parsed, the units of dates and timestamps kept for decode to
+// convert; a value that does not parse as its kind, or a missing bound,
+// leaves Min and Max out; a row group whose statistics do not match its
+// chunks is an error.
+func TestWorkerStats(t *testing.T) {
+	const js = `{"rowGroups":[{"rows":10,"compressed":1,"uncompressed":1,"chunks":[1,1,1,1,1,1,1,1],
+	 "stats":[{"kind":"int","min":"-5","max":"9007199254740993","nulls":"2","unit":""},
+	          {"kind":"uint","min":"0","max":"18446744073709551615","nulls":"0","unit":""},
+	          {"kind":"float","min":"-Infinity","max":"0.5","nulls":null,"unit":""},
+	          {"kind":"string","min":"cat","max":"dog","nulls":"0","unit":""},
+	          {"kind":"bool","min":"false","max":"true","nulls":"0","unit":""},
+	          {"kind":"int","min":"19000","max":"19010","nulls":"0","unit":"d"},
+	          {"kind":"int","min":"1.5","max":"2","nulls":"0","unit":"ms"},
+	          null]}],
+	 "columns":[{"path":["a"]},{"path":["b"]},{"path":["c"]},{"path":["d"]},{"path":["e"]},{"path":["f"]},{"path":["g"]},{"path":["h"]}]}`
+	m, err := parseWorkerMeta(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.decodeMeta(nil).RowGroups[0].Chunks
+	want := []*decode.ColumnStats{
+		{NullCount: 2, Min: int64(-5), Max: int64(9007199254740993)},
+		{NullCount: 0, Min: uint64(0), Max: uint64(18446744073709551615)},
+		{NullCount: -1, Min: math.Inf(-1), Max: 0.5},
+		{NullCount: 0, Min: "cat", Max: "dog"},
+		{NullCount: 0, Min: false, Max: true},
+		{NullCount: 0, Min: int64(19000), Max: int64(19010), Unit: "d"},
+		{NullCount: 0},
+		nil,
+	}
+	for k, w := range want {
+		if !reflect.DeepEqual(got[k].Stats, w) {
+			t.Errorf("chunk %d: stats %+v, want %+v", k, got[k].Stats, w)
+		}
+	}
+	bad := strings.Replace(js, `,
+	          null]}]`, `]}]`, 1)
+	if _, err := parseWorkerMeta(bad); err == nil || !strings.Contains(err.Error(), "statistics for 7 column chunks of 8") {
+		t.Errorf("statistics for too few chunks: %v", err)
 	}
 }

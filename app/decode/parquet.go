@@ -95,6 +95,12 @@ type ColumnStats struct {
 	// types) have none. File.ColumnStats drops values of another Go type,
 	// a NaN, and a Min above Max.
 	Min, Max any
+	// Unit, when not "", says that Min and Max (int64) are in a Parquet
+	// unit that may not be the column's: "d" days (DATE), "ms", "us" or
+	// "ns" (TIMESTAMP), as a footer read apart from the Arrow schema gives
+	// them. File.ColumnStats converts them to a date's or timestamp's own
+	// unit (Min rounded down, Max up) and drops them for other columns.
+	Unit string
 }
 
 // ParquetColumn is one leaf column of a Parquet file's schema.
@@ -320,11 +326,64 @@ func (f *File) ColumnStats(i, col int) (s ColumnStats, ok bool) {
 	if s.NullCount < -1 || s.NullCount > b.rows {
 		s.NullCount = -1
 	}
+	statsInUnit(f.Schema.Field(col).Type, &s)
 	kind := statsKind(f.Schema.Field(col).Type)
 	if !statsValue(kind, s.Min) || !statsValue(kind, s.Max) || (s.Min != nil && s.Max != nil && statsLess(s.Max, s.Min)) {
 		s.Min, s.Max = nil, nil
 	}
 	return s, true
+}
+
+// statsInUnit converts s.Min and s.Max from s.Unit to the unit of dt, a
+// date or timestamp type (see ColumnStats.Unit); for another type, or
+// bounds that do not fit an int64 after the conversion, it drops them.
+func statsInUnit(dt arrow.DataType, s *ColumnStats) {
+	if s.Unit == "" {
+		return
+	}
+	if ext, ok := dt.(arrow.ExtensionType); ok {
+		dt = ext.StorageType()
+	}
+	if d, ok := dt.(*arrow.DictionaryType); ok {
+		dt = d.ValueType
+	}
+	ns := map[string]int64{"d": 86_400_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1}
+	from := ns[s.Unit]
+	var to int64
+	switch t := dt.(type) {
+	case *arrow.Date32Type:
+		to = ns["d"]
+	case *arrow.Date64Type:
+		to = ns["ms"]
+	case *arrow.TimestampType:
+		to = map[arrow.TimeUnit]int64{arrow.Second: 1_000_000_000, arrow.Millisecond: ns["ms"], arrow.Microsecond: ns["us"], arrow.Nanosecond: 1}[t.Unit]
+	}
+	lo, ok1 := s.Min.(int64)
+	hi, ok2 := s.Max.(int64)
+	s.Unit = ""
+	if from == 0 || to == 0 || !ok1 || !ok2 {
+		s.Min, s.Max = nil, nil
+		return
+	}
+	if from >= to {
+		k := from / to
+		if lo < math.MinInt64/k || hi > math.MaxInt64/k {
+			s.Min, s.Max = nil, nil
+			return
+		}
+		s.Min, s.Max = lo*k, hi*k
+		return
+	}
+	k := to / from
+	floor := lo / k
+	if lo%k != 0 && lo < 0 {
+		floor--
+	}
+	ceil := hi / k
+	if hi%k != 0 && hi > 0 {
+		ceil++
+	}
+	s.Min, s.Max = floor, ceil
 }
 
 // statsKind is the Go type of ColumnStats.Min and Max for a column of type

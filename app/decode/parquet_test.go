@@ -795,3 +795,33 @@ func TestParquetConcurrent(t *testing.T) {
 		t.Errorf("%d reads of 3 row groups", n)
 	}
 }
+
+// TestStatsInUnit: dates' and timestamps' bounds in a Parquet unit become
+// the column's (Min down, Max up), and are dropped for other columns or
+// when they would overflow.
+func TestStatsInUnit(t *testing.T) {
+	tz := func(u arrow.TimeUnit) arrow.DataType { return &arrow.TimestampType{Unit: u, TimeZone: "UTC"} }
+	for _, c := range []struct {
+		dt             arrow.DataType
+		unit           string
+		min, max       int64
+		wantMin, wantM any
+	}{
+		{arrow.FixedWidthTypes.Date32, "d", -3, 7, int64(-3), int64(7)},
+		{arrow.FixedWidthTypes.Date64, "d", -3, 7, int64(-3 * 86_400_000), int64(7 * 86_400_000)},
+		{tz(arrow.Second), "ms", -1500, 1500, int64(-2), int64(2)},
+		{tz(arrow.Second), "ms", -1000, 2000, int64(-1), int64(2)},
+		{tz(arrow.Microsecond), "ms", -15, 15, int64(-15_000), int64(15_000)},
+		{tz(arrow.Nanosecond), "us", 1, 2, int64(1_000), int64(2_000)},
+		{tz(arrow.Millisecond), "ns", 1, 1_999_999, int64(0), int64(2)},
+		{tz(arrow.Nanosecond), "d", 0, 200_000, nil, nil}, // past int64 nanoseconds
+		{arrow.PrimitiveTypes.Int64, "ms", 1, 2, nil, nil},
+		{&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.FixedWidthTypes.Date32}, "d", 1, 2, int64(1), int64(2)},
+	} {
+		s := ColumnStats{NullCount: 0, Min: c.min, Max: c.max, Unit: c.unit}
+		statsInUnit(c.dt, &s)
+		if s.Min != c.wantMin || s.Max != c.wantM || s.Unit != "" {
+			t.Errorf("%s from %s [%d, %d]: [%v, %v] %q, want [%v, %v]", c.dt, c.unit, c.min, c.max, s.Min, s.Max, s.Unit, c.wantMin, c.wantM)
+		}
+	}
+}

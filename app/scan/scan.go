@@ -36,6 +36,18 @@ type Source interface {
 	ReadColumns(ctx context.Context, i int, cols []int) (arrow.RecordBatch, query.Tensors, error)
 }
 
+// BoundsSource is a Source that knows bounds of its batches' columns
+// without reading them (a Parquet file's row-group statistics): a filter
+// skips the batches where no row can match (query.Filter.MayMatch),
+// reading nothing of them. The filter must be bound to the schema's
+// columns in order (query.ColumnsOf), so that its column indices are field
+// indices.
+type BoundsSource interface {
+	Source
+	// Bounds are field col's bounds in batch i; ok false: none are known.
+	Bounds(i, col int) (b query.Bounds, ok bool)
+}
+
 // DefaultSlice is how many rows a scan evaluates between two calls of
 // Options.Pace: small enough that a slice of the heaviest work (a tensor
 // statistic over 224×224×3 images is about 50 µs a row) stays near 50 ms
@@ -58,6 +70,9 @@ type Options struct {
 type Progress struct {
 	Rows, Total int64 // rows scanned, rows in the file (estimated until the source knows every batch's count)
 	Batch       int   // the batch being read
+	// Skipped counts the rows of the batches a filter skipped, their
+	// bounds showing that none of their rows match (BoundsSource).
+	Skipped int64
 	// Matches is a filter's result so far (rows in file order): a grid
 	// can show it while the scan goes on. It shares storage with later
 	// results: read it, never change it.
@@ -109,7 +124,7 @@ func columns(schema *arrow.Schema, names []string) ([]int, error) {
 
 // walk reads the needed columns of every batch in turn and hands each
 // slice of rows to do; a batch whose columns cannot be read goes to failed.
-func walk(ctx context.Context, src Source, needs []string, opt Options, progress func(*Progress),
+func walk(ctx context.Context, src Source, needs []string, opt Options, progress func(*Progress), skip func(i int, rows int64) bool,
 	do func(ctx context.Context, b arrow.RecordBatch, ts query.Tensors, base int64, start, end int) error,
 	failed func(i int, base, rows int64, err error) error) error {
 	cols, err := columns(src.Schema(), needs)
@@ -145,6 +160,13 @@ func walk(ctx context.Context, src Source, needs []string, opt Options, progress
 	for i := 0; i < n; i++ {
 		p.Batch = i
 		rows, err := src.BatchRows(i)
+		if err == nil && skip != nil && skip(i, rows) {
+			p.Rows += rows
+			p.Skipped += rows
+			base += rows
+			report()
+			continue
+		}
 		var b arrow.RecordBatch
 		var ts query.Tensors
 		if err == nil {
@@ -188,7 +210,8 @@ func walk(ctx context.Context, src Source, needs []string, opt Options, progress
 }
 
 // Filter runs f over the whole file and returns the matching rows, in file
-// order, with the rows it could not evaluate (unreadable tensors counted by
+// order (skipping, unread, the batches of a BoundsSource where no row can
+// match), with the rows it could not evaluate (unreadable tensors counted by
 // the filter itself, unreadable batches in Unread). On cancellation it
 // returns ctx's error with the matches found so far.
 func Filter(ctx context.Context, src Source, f *query.Filter, opt Options) (query.Matches, Unread, error) {
@@ -196,7 +219,17 @@ func Filter(ctx context.Context, src Source, f *query.Filter, opt Options) (quer
 	var u Unread
 	var bf *query.BatchFilter
 	var cur arrow.RecordBatch
-	err := walk(ctx, src, f.Needs(), opt, func(p *Progress) { p.Matches = &m },
+	var skip func(i int, rows int64) bool
+	if bs, ok := src.(BoundsSource); ok {
+		skip = func(i int, rows int64) bool {
+			return !f.MayMatch(func(col int) (query.Bounds, bool) {
+				b, ok := bs.Bounds(i, col)
+				b.Rows = rows
+				return b, ok
+			})
+		}
+	}
+	err := walk(ctx, src, f.Needs(), opt, func(p *Progress) { p.Matches = &m }, skip,
 		func(ctx context.Context, b arrow.RecordBatch, ts query.Tensors, base int64, start, end int) error {
 			if b != cur {
 				var err error
@@ -232,7 +265,7 @@ func Sort(ctx context.Context, src Source, s *query.Sort, opt Options) (query.Pe
 	}
 	keys := s.NewKeys(total)
 	schema := src.Schema()
-	err := walk(ctx, src, s.Needs(), opt, nil,
+	err := walk(ctx, src, s.Needs(), opt, nil, nil,
 		func(ctx context.Context, b arrow.RecordBatch, ts query.Tensors, base int64, start, end int) error {
 			return keys.AddRange(ctx, b, ts, start, end)
 		},
@@ -275,7 +308,7 @@ func nullBatch(schema *arrow.Schema, names []string, rows int64) (arrow.RecordBa
 // batches are left out and counted in Unread.
 func Stats(ctx context.Context, src Source, st *query.Stats, opt Options) (query.Summary, Unread, error) {
 	var u Unread
-	err := walk(ctx, src, st.Needs(), opt, nil,
+	err := walk(ctx, src, st.Needs(), opt, nil, nil,
 		func(ctx context.Context, b arrow.RecordBatch, ts query.Tensors, base int64, start, end int) error {
 			return st.AddRange(ctx, b, ts, start, end)
 		},

@@ -252,3 +252,50 @@ func TestCancel(t *testing.T) {
 		t.Errorf("err %v with %d matches, want canceled with 30", err, m.Len())
 	}
 }
+
+// boundedSource is a memSource that knows each batch's bounds of id (its
+// first and last row numbers), as a Parquet file's row-group statistics
+// would give them.
+type boundedSource struct{ *memSource }
+
+func (s boundedSource) Bounds(i, col int) (query.Bounds, bool) {
+	if s.schema.Field(col).Name != "id" {
+		return query.Bounds{}, false
+	}
+	ids := s.batches[i].Column(col).(*array.Int64)
+	return query.Bounds{Nulls: 0, Min: ids.Value(0), Max: ids.Value(ids.Len() - 1)}, true
+}
+
+// TestFilterSkipsByBounds: a filter over a source with bounds reads only
+// the batches where rows may match, finds the same rows as without
+// bounds, and counts the rows it skipped.
+func TestFilterSkipsByBounds(t *testing.T) {
+	sizes := []int{100, 100, 100, 100, 100}
+	plain := newSource(t, sizes)
+	defer plain.release()
+	bounded := boundedSource{newSource(t, sizes)}
+	defer bounded.release()
+	cols := query.ColumnsOf(plain.schema)
+	f, err := query.Compile("id between 150 and 260 and score > 0.5", cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := Filter(context.Background(), plain, f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last Progress
+	got, _, err := Filter(context.Background(), bounded, f, Options{Progress: func(p Progress) { last = p }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Rows(), want.Rows()) || len(want.Rows()) == 0 {
+		t.Errorf("with bounds: %v, without: %v", got.Rows(), want.Rows())
+	}
+	if len(bounded.asked) != 2 || len(plain.asked) != 5 {
+		t.Errorf("batches read: %d with bounds (want 2: rows 100–299), %d without", len(bounded.asked), len(plain.asked))
+	}
+	if last.Skipped != 300 || last.Rows != 500 {
+		t.Errorf("progress: %d rows skipped of %d scanned, want 300 of 500", last.Skipped, last.Rows)
+	}
+}

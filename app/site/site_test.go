@@ -167,7 +167,14 @@ func TestServiceWorkerOnDemand(t *testing.T) {
 		resp.Body.Close()
 		srv.Close()
 		js := string(body)
-		want := `const onDemand = new Set(["` + base + `/web/parquet-worker.js","` + base + `/web/parquet/parquet_wasm.js","` + base + `/web/parquet/parquet_wasm_bg.wasm"]);`
+		var paths []string
+		for _, p := range []string{"/web/parquet-worker.js", "/web/parquet/parquet_wasm.js", "/web/parquet/parquet_wasm_bg.wasm",
+			"/web/parquet/hyparquet/metadata.js", "/web/parquet/hyparquet/constants.js", "/web/parquet/hyparquet/convert.js",
+			"/web/parquet/hyparquet/schema.js", "/web/parquet/hyparquet/thrift.js", "/web/parquet/hyparquet/geoparquet.js",
+			"/web/parquet/hyparquet/wkb.js"} {
+			paths = append(paths, `"`+base+p+`"`)
+		}
+		want := `const onDemand = new Set([` + strings.Join(paths, ",") + `]);`
 		if !strings.Contains(js, want) || !strings.Contains(js, "await cache.put(request, response.clone());") {
 			t.Errorf("base %q: app-worker.js does not cache the on-demand files (go-app's template changed?); want %s in:\n%s", base, want, js)
 		}

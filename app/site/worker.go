@@ -11,9 +11,10 @@ import (
 
 // OnDemand are the site's files that the page fetches only when a feature
 // first needs them, paths under the site's root: the Parquet reader
-// (web/parquet-worker.js and the parquet-wasm build `make vendor` copies
-// into web/parquet/, 5 MB, 1.2 MB in brotli), loaded the first time a
-// Parquet file is opened.
+// (web/parquet-worker.js, the parquet-wasm build `make vendor` copies
+// into web/parquet/, 5 MB, 1.2 MB in brotli, and hyparquet's footer parser
+// in web/parquet/hyparquet/), loaded the first time a Parquet file is
+// opened.
 //
 // go-app's service worker caches a fixed list at install
 // (Handler.CacheableResources) and answers everything else from the
@@ -27,6 +28,13 @@ var OnDemand = []string{
 	"/web/parquet-worker.js",
 	"/web/parquet/parquet_wasm.js",
 	"/web/parquet/parquet_wasm_bg.wasm",
+	"/web/parquet/hyparquet/metadata.js",
+	"/web/parquet/hyparquet/constants.js",
+	"/web/parquet/hyparquet/convert.js",
+	"/web/parquet/hyparquet/schema.js",
+	"/web/parquet/hyparquet/thrift.js",
+	"/web/parquet/hyparquet/geoparquet.js",
+	"/web/parquet/hyparquet/wkb.js",
 }
 
 // defaultFetch is the fetch handler of go-app's service worker

@@ -69,6 +69,7 @@ type queryState struct {
 	gen      int      // counts the results shown anew (the grid goes back to Start)
 	matches  int64    // a filter's matches once done, else -1
 	found    int64    // a filter's matches so far
+	skipped  int64    // rows a filter ruled out by row-group statistics, unread
 	note     string   // rows that could not be read or evaluated
 	progress *progress
 	cancel   context.CancelFunc
@@ -191,7 +192,7 @@ func (v *Viewer) applyQuery(ctx app.Context, sortText, filterText string, link b
 	}
 	q.stop()
 	q.err, q.note = nil, ""
-	q.plan, q.order, q.matches, q.found = plan, nil, -1, 0
+	q.plan, q.order, q.matches, q.found, q.skipped = plan, nil, -1, 0, 0
 	q.gen++
 	q.run++
 	if !link {
@@ -243,17 +244,19 @@ func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, q *queryState, 
 		var matches *query.Matches
 		var notes []string
 		if plan.filter != nil {
+			show := throttled(func(p scan.Progress) {
+				part := orderOf(p.Matches.Perm) // a copy: the scan appends past it
+				ctx.Dispatch(func(ctx app.Context) {
+					if current() {
+						q.order, q.found = part, part.Len()
+						q.progress = rowsProgress(q.progress, p)
+					}
+				})
+			})
+			var skipped int64 // the scan's count, read once it returns
 			m, unread, err := scan.Filter(qctx, v.scanSource(ctx, q, f, "Filtering", plan.filter.Needs(), current), plan.filter, scan.Options{
-				Pace: pace,
-				Progress: throttled(func(p scan.Progress) {
-					part := orderOf(p.Matches.Perm) // a copy: the scan appends past it
-					ctx.Dispatch(func(ctx app.Context) {
-						if current() {
-							q.order, q.found = part, part.Len()
-							q.progress = rowsProgress(q.progress, p)
-						}
-					})
-				}),
+				Pace:     pace,
+				Progress: func(p scan.Progress) { skipped = p.Skipped; show(p) },
 			})
 			if err != nil {
 				fail(err)
@@ -264,7 +267,7 @@ func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, q *queryState, 
 			o := orderOf(m.Perm)
 			ctx.Dispatch(func(ctx app.Context) {
 				if current() {
-					q.order, q.found, q.matches = o, o.Len(), o.Len()
+					q.order, q.found, q.matches, q.skipped = o, o.Len(), o.Len(), skipped
 				}
 			})
 		}

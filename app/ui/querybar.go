@@ -24,6 +24,7 @@ type QueryBar struct {
 	Task     string     // data-task of the progress line: filter or sort
 	Progress *progress  // the scan under way (nil: none)
 	Sort     string     // the sort applied, as in the address ("-score"; "": none)
+	Skipped  int64      // rows the filter ruled out by row-group statistics, unread
 	Note     string     // rows the scan could not read or evaluate
 	// Level: the bar filters a nested record batch, whose row count
 	// (Count) it shows (the top bar's is the file's).
@@ -91,10 +92,13 @@ func (q *QueryBar) result() app.UI {
 	if c := q.Count; c.done() {
 		parts = append(parts, matchesText(c.Matches, c.Rows, true)+" rows match")
 	}
+	if q.Skipped > 0 {
+		parts = append(parts, groupDigits(q.Skipped)+" skipped unread by row-group statistics")
+	}
 	if q.Sort != "" {
 		parts = append(parts, sortText(q.Sort))
 	}
-	return app.Div().Class("query-result").Attr("data-role", "query-result").Body(
+	return app.Div().Class("query-result").Attr("data-role", "query-result").Attr("data-skipped", q.Skipped).Body(
 		app.Span().Text(strings.Join(parts, " · ")+" "),
 		app.Button().Type("button").Class("link").Attr("data-action", "clear-query").Text("Clear").
 			OnClick(func(ctx app.Context, e app.Event) { actionQueryClear.send(ctx) }),

@@ -144,7 +144,7 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 		// being the file's).
 		app.Div().Class("query-area").Body(
 			&QueryBar{Text: q.input, Err: q.err, Status: q.status, Task: q.task(),
-				Progress: q.progress, Sort: q.plan.Sort, Note: q.note, Level: !top, Count: q.count(rows, true)},
+				Progress: q.progress, Sort: q.plan.Sort, Skipped: q.skipped, Note: q.note, Level: !top, Count: q.count(rows, true)},
 		),
 		table,
 		// The column statistics' dialog, over the page.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/query"
+	"github.com/tensorview/tensorview/app/scan"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -49,6 +50,19 @@ func (s fileSource) ReadColumns(ctx context.Context, i int, cols []int) (arrow.R
 	}
 	return rec, batchTensors{f: s.f, rec: rec, cols: cols}, nil
 }
+
+// Bounds are field col's bounds in row group i of a Parquet file, from
+// its footer's statistics (File.ColumnStats): a filter skips the row
+// groups where no row can match. None for Arrow files.
+func (s fileSource) Bounds(i, col int) (query.Bounds, bool) {
+	st, ok := s.f.ColumnStats(i, col)
+	if !ok {
+		return query.Bounds{}, false
+	}
+	return query.Bounds{Nulls: st.NullCount, Min: st.Min, Max: st.Max}, true
+}
+
+var _ scan.BoundsSource = fileSource{}
 
 // indexFirst indexes f (File.Index) when a scan of it needs every
 // batch's row count before it starts: a sort (sorting: its keys are
