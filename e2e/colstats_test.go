@@ -425,9 +425,23 @@ func TestColumnStats(t *testing.T) {
 	if want := "label in ('cat', 'it''s') and score between 0.25 and 1.5"; text != want {
 		t.Errorf("the range wrote %q, want %q", text, want)
 	}
+	// Opened again, the quick filters show the filter applied: the labels
+	// checked, the range typed.
+	b.openStats(2)
+	var checked []string
+	b.eval(`[...document.querySelectorAll('[data-role=top-value]')].filter(li => li.querySelector('input').checked).map(li => li.dataset.value)`, &checked)
+	if slices.Sort(checked); !slices.Equal(checked, []string{"cat", "it's"}) {
+		t.Errorf("opened again, the labels checked are %q, want cat and it's", checked)
+	}
+	b.closeStats(2)
 	// A bound that is no number: said in the panel, nothing applied.
 	b.run(chromedp.Click(`[role=columnheader][data-col="1"] [data-action=column-stats]`, chromedp.ByQuery))
 	b.readStats(1)
+	var bounds []string
+	b.eval(`[document.querySelector('[data-role=range-lo]').value, document.querySelector('[data-role=range-hi]').value]`, &bounds)
+	if !slices.Equal(bounds, []string{"0.25", "1.5"}) {
+		t.Errorf("opened again, the range reads %q, want 0.25 to 1.5", bounds)
+	}
 	b.setValue(`[data-role=range-lo]`, "abc")
 	b.run(chromedp.Click(`[data-role=column-stats] [data-action=quick-filter]`, chromedp.ByQuery))
 	b.waitFor(`document.querySelector('[data-role=quick-error]') !== null`)

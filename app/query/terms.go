@@ -130,6 +130,30 @@ func WithTerm(q string, x Operand, term Expr) (string, error) {
 	return (&And{Terms: out}).String(), nil
 }
 
+// TermOf returns the term of q's top-level conjunction that tests x with a
+// comparison, between or in, as a quick filter writes it (WithTerm), or nil
+// when there is none, or q does not parse. With several, the last.
+func TermOf(q string, x Operand) Expr {
+	if strings.TrimSpace(q) == "" {
+		return nil
+	}
+	e, err := Parse(q)
+	if err != nil {
+		return nil
+	}
+	terms := []Expr{e}
+	if a, ok := e.(*And); ok {
+		terms = a.Terms
+	}
+	var out Expr
+	for _, t := range terms {
+		if o, ok := rangeOperand(t); ok && strings.EqualFold(o.String(), x.String()) {
+			out = t
+		}
+	}
+	return out
+}
+
 // rangeOperand is the operand of a comparison, between or in.
 func rangeOperand(e Expr) (Operand, bool) {
 	switch e := e.(type) {

@@ -207,7 +207,7 @@ func (v *Viewer) colStatsPanel() app.UI {
 	s, q := &v.colStats, v.shownQuery()
 	c := q.cols[s.col]
 	p := &ColumnStatsPanel{Col: s.col, X: s.x, Class: s.class, Status: s.status, Progress: s.progress,
-		Sum: s.sum, Unread: s.unread, Err: s.err, QuickErr: s.quickErr, Filtered: q.plan.filter != nil}
+		Sum: s.sum, Unread: s.unread, Err: s.err, QuickErr: s.quickErr, Filtered: q.plan.filter != nil, Filter: q.plan.Filter}
 	p.Rows, _ = v.shown().Rows()
 	if c.Tensor || c.Image {
 		p.Fns = sortStats(c)

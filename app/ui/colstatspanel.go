@@ -31,6 +31,7 @@ type ColumnStatsPanel struct {
 	QuickErr string
 	Rows     int64 // the file's rows
 	Filtered bool  // a filter is applied (the statistics are not of its matches)
+	Filter   string // the filter applied: its term of X, if any, sets the quick filter's inputs
 
 	forSum  *query.Summary  // the statistics the inputs below were set for
 	checked map[string]bool // the top values checked
@@ -40,9 +41,9 @@ type ColumnStatsPanel struct {
 // Render draws the dialog.
 func (p *ColumnStatsPanel) Render() app.UI {
 	if p.forSum != p.Sum {
-		p.forSum, p.checked = p.Sum, map[string]bool{}
-		p.lo, p.hi = "", ""
-		if p.Sum != nil {
+		p.forSum = p.Sum
+		p.checked, p.lo, p.hi = quickState(p.Filter, p.X)
+		if p.Sum != nil && p.lo == "" && p.hi == "" {
 			p.lo, p.hi = p.Sum.Min, p.Sum.Max
 		}
 	}

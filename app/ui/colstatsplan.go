@@ -200,6 +200,41 @@ func quickTerm(a quickAsk, cols []query.Column) (query.Expr, error) {
 	return nil, nil
 }
 
+// quickState is what the quick filter of x shows for the filter applied:
+// the values its in (…) or = term keeps, checked; the bounds of its between,
+// >= or <= term; nothing for another term (not in, !=, <, >) or none.
+func quickState(filter string, x query.Operand) (checked map[string]bool, lo, hi string) {
+	checked = map[string]bool{}
+	text := func(l query.Literal) string {
+		if l.Kind == query.LitBool {
+			return strconv.FormatBool(l.Bool)
+		}
+		return l.Text
+	}
+	switch t := query.TermOf(filter, x).(type) {
+	case *query.In:
+		if !t.Not {
+			for _, v := range t.Values {
+				checked[text(v)] = true
+			}
+		}
+	case *query.Between:
+		if !t.Not {
+			lo, hi = text(t.Lo), text(t.Hi)
+		}
+	case *query.Compare:
+		switch t.Op {
+		case query.OpEq:
+			checked[text(t.Value)] = true
+		case query.OpGe:
+			lo = text(t.Value)
+		case query.OpLe:
+			hi = text(t.Value)
+		}
+	}
+	return checked, lo, hi
+}
+
 // quickQuery is the filter after a quick filter: filter (the one applied)
 // with a's term in place of the one of the same operand before.
 func quickQuery(filter string, a quickAsk, cols []query.Column) (string, error) {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,6 +158,64 @@ func TestQuickQueryQuotes(t *testing.T) {
 		in, ok := e.(*query.In)
 		if !ok || in.X.Column != cols[0].Name || len(in.Values) != 1 || in.Values[0].Text != v {
 			t.Errorf("%q: %q reads back as %#v", v, q, e)
+		}
+	}
+}
+
+// TestQuickState: the statistics panel's quick filter shows the filter
+// applied: the values a quick filter of the column kept are checked again
+// (quotes and all), its range's bounds typed again; terms a quick filter
+// does not write (not in, <), other columns' terms and text that does not
+// parse leave the inputs blank.
+func TestQuickState(t *testing.T) {
+	cols := []query.Column{
+		{Name: "label", Type: arrow.BinaryTypes.String},
+		{Name: "score", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "ok", Type: arrow.FixedWidthTypes.Boolean},
+	}
+	label, score, ok := query.Operand{Column: "label"}, query.Operand{Column: "score"}, query.Operand{Column: "ok"}
+	for _, c := range []struct {
+		filter  string
+		x       query.Operand
+		checked []string
+		lo, hi  string
+	}{
+		{"", label, nil, "", ""},
+		{"label in ('cat', 'it''s', '') and score > 0.9", label, []string{"cat", "it's", ""}, "", ""},
+		{"label = 'cat'", label, []string{"cat"}, "", ""},
+		{"label not in ('cat')", label, nil, "", ""},
+		{"score between -1e3 and 2", score, nil, "-1e3", "2"},
+		{"label = 'x' and score >= 0.5", score, nil, "0.5", ""},
+		{"score <= 0.5", score, nil, "", "0.5"},
+		{"score < 0.5", score, nil, "", ""},
+		{"score between 0 and", score, nil, "", ""},
+		{"ok in (true)", ok, []string{"true"}, "", ""},
+		{"label in ('cat')", score, nil, "", ""},
+	} {
+		checked, lo, hi := quickState(c.filter, c.x)
+		var got []string
+		for v, on := range checked {
+			if on {
+				got = append(got, v)
+			}
+		}
+		slices.Sort(got)
+		want := slices.Clone(c.checked)
+		slices.Sort(want)
+		if !slices.Equal(got, want) || lo != c.lo || hi != c.hi {
+			t.Errorf("quickState(%q, %s) = %q, %q, %q; want %q, %q, %q", c.filter, c.x, got, lo, hi, want, c.lo, c.hi)
+		}
+	}
+	// What a quick filter writes reads back as what was chosen.
+	values := []string{"it's", "''", `say "hi"`, "a,b)", ""}
+	q, err := quickQuery("score > 1", quickAsk{X: label, Values: values}, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, _, _ := quickState(q, label)
+	for _, v := range values {
+		if !checked[v] {
+			t.Errorf("%q from %q: not checked again", v, q)
 		}
 	}
 }
