@@ -29,8 +29,8 @@ type ColumnStatsPanel struct {
 	Unread   scan.Unread
 	Err      string
 	QuickErr string
-	Rows     int64 // the file's rows
-	Filtered bool  // a filter is applied (the statistics are not of its matches)
+	Rows     int64  // the file's rows
+	Filtered bool   // a filter is applied (the statistics are not of its matches)
 	Filter   string // the filter applied: its term of X, if any, sets the quick filter's inputs
 
 	forSum  *query.Summary  // the statistics the inputs below were set for
