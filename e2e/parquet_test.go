@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/tensorview/tensorview/app/site"
 )
 
 // parquetFacts are the file facts the top bar shows for a Parquet file.
@@ -181,7 +182,11 @@ func TestParquet(t *testing.T) {
 	reader := log.matching("/web/parquet")
 	slices.Sort(reader)
 	base := strings.TrimRight(os.Getenv("TENSORVIEW_BASE"), "/")
-	if wantReader := []string{base + "/web/parquet-worker.js", base + "/web/parquet/parquet_wasm.js", base + "/web/parquet/parquet_wasm_bg.wasm"}; !slices.Equal(reader, wantReader) {
+	var wantReader []string // the worker, parquet-wasm and hyparquet's footer parser
+	for _, p := range site.OnDemand {
+		wantReader = append(wantReader, base+p)
+	}
+	if slices.Sort(wantReader); !slices.Equal(reader, wantReader) {
 		t.Errorf("opening a Parquet file fetched %q, want the reader's files once each: %q", reader, wantReader)
 	}
 
