@@ -112,7 +112,17 @@ const (
 // String names the layout: "struct of lists", "list of structs", "list of
 // boxes", "one box".
 func (l BoxLayout) String() string {
-	return [...]string{"", "struct of lists", "list of structs", "list of boxes", "one box"}[l]
+	switch l {
+	case StructOfLists:
+		return "struct of lists"
+	case ListOfStructs:
+		return "list of structs"
+	case ListOfBoxes:
+		return "list of boxes"
+	case OneBox:
+		return "one box"
+	}
+	return "no boxes"
 }
 
 // Field names the rules recognise, compared in lower case.

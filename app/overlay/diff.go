@@ -43,9 +43,12 @@ type Difference struct {
 	// when PSNR is NaN.
 	Peak float64
 	// PSNR is the peak signal-to-noise ratio in decibels,
-	// 10·log10(Peak² / MSE) with MSE = RMSE² (the definition of ITU-T
-	// J.340 and of scikit-image's peak_signal_noise_ratio); +Inf when A
-	// and B are equal (MSE 0), NaN without Peak or compared elements.
+	// 10·log10(Peak² / MSE) with MSE = RMSE², the usual definition
+	// (https://en.wikipedia.org/wiki/Peak_signal-to-noise_ratio); Peak is
+	// what scikit-image's metrics.peak_signal_noise_ratio takes as
+	// data_range by default for non-negative data of these types. +Inf
+	// when A and B are equal (MSE 0), NaN without Peak or compared
+	// elements.
 	PSNR float64
 	// Tol is the tolerance Differing was counted with.
 	Tol float64
