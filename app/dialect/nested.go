@@ -103,6 +103,10 @@ func isNumericType(dt arrow.DataType) bool {
 	return false
 }
 
+// ListElem returns the element type of a List, LargeList or FixedSizeList
+// type; ok is false for any other type (an extension type included).
+func ListElem(dt arrow.DataType) (elem arrow.DataType, ok bool) { return isListType(dt) }
+
 // isListType reports whether dt is List, LargeList or FixedSizeList, and
 // returns its element type.
 func isListType(dt arrow.DataType) (elem arrow.DataType, ok bool) {

@@ -127,6 +127,12 @@ func hasZero(shape []int) bool {
 	return false
 }
 
+// NameIndex returns the first dimension whose name, trimmed, equals one of
+// want case-insensitively (RowNames, ColumnNames, ChannelNames), or -1: the
+// name matching Find uses, for other rules over dim_names (package
+// overlay's masks).
+func NameIndex(names, want []string) int { return index(names, want) }
+
 // index is the first dimension whose name is one of want, or -1.
 func index(names, want []string) int {
 	for i, s := range names {

@@ -1,0 +1,36 @@
+// Package overlay is the engine of overlays and comparisons (issue 28):
+// segmentation masks and detection boxes drawn over images, and the
+// difference of two tensors. It is pure Go (no syscall/js), works on
+// tensorext.Tensor views through their accessors, and is tested natively.
+//
+// Masks:
+//   - Column, Pairs, Match: which columns are masks of which image columns
+//     (shapes, value types and names; MaskWords, ImageWords), each Pair with
+//     a Score, whether to draw it by default (Suggested) and a Reason.
+//   - KindOf, MaskAxes: how a mask's values and dimensions are read.
+//   - Style, DefaultStyle, Blend: a mask blended into an *image.RGBA
+//     (opacity, outline, hidden classes, threshold, palette); MaskValue for
+//     the readout; CountClasses and Style.Legend for the legend.
+//
+// Classes:
+//   - VOC (the default Palette: PASCAL VOC's label colour map), BoxColor.
+//   - ClassNames (Hugging Face ClassLabel names from the schema's
+//     "huggingface" metadata), NamesFor, DictionaryNames; ClassName and Label
+//     (`3 "car"`; ids past the names as numbers).
+//
+// Boxes:
+//   - FindBoxes: whether an Arrow field holds detection boxes (BoxLayout:
+//     struct of lists, list of structs, list of boxes, one box) and the
+//     format its metadata or name states; ReadBoxes: one row's RawBoxes.
+//   - BoxFormat (XYWH, XYXY, CXCYWHN, XYXYN, CXCYWH), ParseBoxFormat,
+//     GuessBoxFormat (a guess and its reason).
+//   - Place: boxes in pixel corners clipped to the image, with counts of
+//     clipped, outside and invalid boxes and per-box errors; Box.PixelRect,
+//     DrawBox (exact edge pixels), Box.Label, Box.Color.
+//
+// Compare:
+//   - Diff: A − B as a float64 tensor with max |A−B| and where, mean |A−B|,
+//     RMSE, PSNR and the number of differing elements beyond a tolerance;
+//     Difference.Range and DiffColormap for its picture (inspect's
+//     "coolwarm", symmetric about 0).
+package overlay
