@@ -67,11 +67,18 @@ func Decode(b []byte, lim Limits) (tensorext.Tensor, error) {
 
 // decodeImage reads the header, checks the limits and decodes b with its
 // format's decoder; the picture returned lies within Info's canvas.
-func decodeImage(b []byte, lim Limits) (img image.Image, info Info, err error) {
-	info, err = Config(b)
+func decodeImage(b []byte, lim Limits) (image.Image, Info, error) {
+	info, err := Config(b)
 	if err != nil {
 		return nil, info, err
 	}
+	return decodeChecked(b, info, lim)
+}
+
+// decodeChecked is decodeImage for an image whose header Config has read
+// as hdr.
+func decodeChecked(b []byte, hdr Info, lim Limits) (img image.Image, info Info, err error) {
+	info = hdr
 	if err := CheckLimits(b, info, lim); err != nil {
 		return nil, info, err
 	}

@@ -14,9 +14,15 @@
 //     YCbCr), without building the full-size tensor.
 //   - FitIn: the size of a picture sampled down into a box, the one rule
 //     every preview of the viewer is sized by (package raster's too).
+//   - MaskConfig, DecodeMask: a segmentation mask as class ids, the
+//     values stored in a palette or grey PNG (not their colours): a
+//     height×width uint8 or uint16 tensor (MaskDimNames) that package
+//     overlay draws, and the palette's own colours for a legend. Other
+//     images are refused with an error wrapping ErrNotMask.
 //   - Limits and DefaultLimits: the largest image decoded; past them,
-//     Decode and DecodePreview refuse from the header (image.DecodeConfig),
-//     before any pixel is decoded, with an error wrapping ErrTooLarge.
+//     Decode, DecodePreview and DecodeMask refuse from the header
+//     (image.DecodeConfig), before any pixel is decoded, with an error
+//     wrapping ErrTooLarge.
 //
 // Decoders: the standard library's image/png, image/jpeg, image/gif and
 // golang.org/x/image/webp (VP8, VP8L, VP8X with ALPH; not animated WebP).

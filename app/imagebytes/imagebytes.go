@@ -175,20 +175,27 @@ func channelName(c int) string {
 // error for a broken header. It never panics and allocates at most a
 // palette.
 func Config(b []byte) (info Info, err error) {
+	info, _, err = config(b)
+	return info, err
+}
+
+// config is Config that also returns the decoder's colour model (for a
+// paletted PNG, its palette with the tRNS alpha applied).
+func config(b []byte) (info Info, cm color.Model, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			info, err = Info{}, fmt.Errorf("reading the image header: %v", r)
+			info, cm, err = Info{}, nil, fmt.Errorf("reading the image header: %v", r)
 		}
 	}()
 	f := Sniff(b)
 	info = Info{Format: f, BitDepth: 8}
 	codec, ok := codecs[f]
 	if !ok {
-		return Info{}, ErrUnknownFormat
+		return Info{}, nil, ErrUnknownFormat
 	}
 	c, err := codec.config(bytes.NewReader(b))
 	if err != nil {
-		return Info{}, fmt.Errorf("%s: %w", f, err)
+		return Info{}, nil, fmt.Errorf("%s: %w", f, err)
 	}
 	info.Width, info.Height = c.Width, c.Height
 	switch f {
@@ -206,7 +213,7 @@ func Config(b []byte) (info Info, err error) {
 		info.Lossless = webpLossless(b)
 	}
 	info.Lossless = info.Lossless || f == PNG || f == GIF
-	return info, nil
+	return info, c.ColorModel, nil
 }
 
 // CheckLimits returns why the image b, whose header says info (Config),

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/gif"
@@ -91,12 +90,8 @@ func gray16() *image.Gray16 {
 // withChunk inserts a chunk (type and data, CRC computed) into a PNG right
 // after IHDR.
 func withChunk(b []byte, typ string, data []byte) []byte {
-	chunk := binary.BigEndian.AppendUint32(nil, uint32(len(data)))
-	chunk = append(chunk, typ...)
-	chunk = append(chunk, data...)
-	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
 	const ihdrEnd = 8 + 8 + 13 + 4
-	return slices.Concat(b[:ihdrEnd], chunk, b[ihdrEnd:])
+	return slices.Concat(b[:ihdrEnd], pngChunk(typ, data), b[ihdrEnd:])
 }
 
 func TestSniff(t *testing.T) {
@@ -524,10 +519,7 @@ func TestDecodeWebP(t *testing.T) {
 func bombs(t testing.TB) map[string][]byte {
 	out := map[string][]byte{}
 	// PNG: IHDR width and height 100000, CRC recomputed.
-	b := encodePNG(t, image.NewGray(image.Rect(0, 0, 1, 1)))
-	binary.BigEndian.PutUint32(b[16:], 100000)
-	binary.BigEndian.PutUint32(b[20:], 100000)
-	binary.BigEndian.PutUint32(b[29:], crc32.ChecksumIEEE(b[12:29]))
+	b := resized(encodePNG(t, image.NewGray(image.Rect(0, 0, 1, 1))), 100000, 100000)
 	out["PNG declares 100000×100000 pixels (10.0 G), more than the 40 M this viewer decodes"] = b
 	// GIF: logical screen 65535×65535.
 	b = encodeGIF(t, &gif.GIF{Image: []*image.Paletted{image.NewPaletted(image.Rect(0, 0, 1, 1), color.Palette{color.Black})}, Delay: []int{0}})
@@ -566,19 +558,27 @@ func TestLimits(t *testing.T) {
 			t.Errorf("%s: refusing allocated %d bytes", want, n)
 		}
 	}
-	// A 4×4 PNG against a 15 and a 16 pixel limit, and 10 bytes.
-	b := encodePNG(t, image.NewGray(image.Rect(0, 0, 4, 4)))
-	if _, err := Decode(b, Limits{MaxPixels: 15}); err == nil || err.Error() != "PNG declares 4×4 pixels (16), more than the 15 this viewer decodes" {
-		t.Errorf("MaxPixels 15: %v", err)
-	}
-	if _, err := Decode(b, Limits{MaxPixels: 16}); err != nil {
-		t.Errorf("MaxPixels 16: %v", err)
-	}
-	if _, err := Decode(b, Limits{MaxBytes: 10}); !errors.Is(err, ErrTooLarge) || err.Error() != "PNG is "+decimal(int64(len(b)))+" bytes, more than the 10 this viewer decodes" {
-		t.Errorf("MaxBytes 10: %v", err)
-	}
+	checkSmallLimits(t, encodePNG(t, image.NewGray(image.Rect(0, 0, 4, 4))), func(b []byte, l Limits) error {
+		_, err := Decode(b, l)
+		return err
+	})
 	if got := round(DefaultLimits.MaxPixels) + " " + round(int64(DefaultLimits.MaxBytes)); got != "40 M 67.1 M" {
 		t.Errorf("defaults print as %q", got)
+	}
+}
+
+// checkSmallLimits checks decode of b, a 4×4 PNG, against a 15 and a 16
+// pixel limit and a 10 byte limit.
+func checkSmallLimits(t *testing.T, b []byte, decode func([]byte, Limits) error) {
+	t.Helper()
+	if err := decode(b, Limits{MaxPixels: 15}); err == nil || err.Error() != "PNG declares 4×4 pixels (16), more than the 15 this viewer decodes" {
+		t.Errorf("MaxPixels 15: %v", err)
+	}
+	if err := decode(b, Limits{MaxPixels: 16}); err != nil {
+		t.Errorf("MaxPixels 16: %v", err)
+	}
+	if err := decode(b, Limits{MaxBytes: 10}); !errors.Is(err, ErrTooLarge) || err.Error() != "PNG is "+decimal(int64(len(b)))+" bytes, more than the 10 this viewer decodes" {
+		t.Errorf("MaxBytes 10: %v", err)
 	}
 }
 
