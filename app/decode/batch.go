@@ -216,7 +216,11 @@ func arrowErr(context string, err error) error {
 }
 
 // recordBytes is the memory a decoded record batch holds: its buffers.
-func recordBytes(rec arrow.RecordBatch) int64 {
+func recordBytes(rec arrow.RecordBatch) int64 { return bufferBytes(rec, true) }
+
+// bufferBytes is the memory of rec's buffers, with those of its
+// dictionaries when dicts (a row window's are shared: windowDicts).
+func bufferBytes(rec arrow.RecordBatch, dicts bool) int64 {
 	var n int64
 	var walk func(d arrow.ArrayData)
 	walk = func(d arrow.ArrayData) {
@@ -231,7 +235,9 @@ func recordBytes(rec arrow.RecordBatch) int64 {
 		for _, c := range d.Children() {
 			walk(c)
 		}
-		walk(d.Dictionary())
+		if dicts {
+			walk(d.Dictionary())
+		}
 	}
 	for _, c := range rec.Columns() {
 		walk(c.Data())

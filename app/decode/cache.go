@@ -191,6 +191,13 @@ func (c *batchCache) finish(ctx context.Context, key cacheKey, ld *load, ch *dec
 	close(ld.done)
 }
 
+// cached returns window key when it is in the cache, without loading it.
+func (c *batchCache) cached(key cacheKey) (*decoded, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.get(key)
+}
+
 // state returns what the cache knows of window key.
 func (c *batchCache) state(key cacheKey) WindowState {
 	c.mu.Lock()

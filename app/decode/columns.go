@@ -674,6 +674,16 @@ func (f *File) schemaFor(cols []int) ([]byte, map[int64]bool, error) {
 	if c := &f.colSchema; c.msg != nil && slices.Equal(c.cols, cols) {
 		return c.msg, c.ids, nil
 	}
+	msg, ids, err := f.schemaOf(cols)
+	if err != nil {
+		return nil, nil, err
+	}
+	f.colSchema.cols, f.colSchema.msg, f.colSchema.ids = slices.Clone(cols), msg, ids
+	return msg, ids, nil
+}
+
+// schemaOf is schemaFor without keeping what it returns.
+func (f *File) schemaOf(cols []int) ([]byte, map[int64]bool, error) {
 	var fb []byte
 	which := messageHeader
 	if f.Format == IPCFile {
@@ -692,12 +702,7 @@ func (f *File) schemaFor(cols []int) ([]byte, map[int64]bool, error) {
 		}
 		fb = f.index.schemaMsg[plen : int64(plen)+size]
 	}
-	msg, ids, err := schemaMessage(fb, which, cols)
-	if err != nil {
-		return nil, nil, err
-	}
-	f.colSchema.cols, f.colSchema.msg, f.colSchema.ids = slices.Clone(cols), msg, ids
-	return msg, ids, nil
+	return schemaMessage(fb, which, cols)
 }
 
 // colSchema is the schema message of the last columns read.

@@ -25,7 +25,28 @@ type Options struct {
 	// record batch, so the row count is exact at once (DefaultSmallFile when
 	// 0; negative: never).
 	SmallFile int64
+	// RowWindow, when positive, is about how many bytes of a record
+	// batch one row window holds in the batches of an IPC file or stream
+	// that are otherwise read whole (up to 16 MiB and a quarter of
+	// Budget): the rows asked for are read by windows of about RowWindow
+	// bytes of their batch (at least 8 rows, a multiple of 8), each
+	// buffer's range of the window exactly, without reading ahead, instead
+	// of the whole batch. It is meant for sources where every read is a
+	// request whose bytes are transferred (a file by URL, read through
+	// app/remote; RemoteRowWindow): the rows of a sorted result, scattered
+	// over many batches, then cost a few small reads each rather than
+	// their batches. Batches whose body is compressed or whose layout has
+	// no row windows (unions, maps, nulls, views, …) are still read whole,
+	// and so are Parquet row groups (read through their own source). 0:
+	// batches up to 16 MiB are read whole, as before.
+	RowWindow int64
 }
+
+// RemoteRowWindow is the RowWindow, in bytes, for a file read by URL:
+// small enough that each buffer's range of a window is a read of at most
+// a few KiB (app/remote fetches a read of up to 16 KiB as 4 KiB pieces,
+// and rounds larger ones under 64 KiB out to 256 KiB blocks).
+const RemoteRowWindow = 16 << 10
 
 // File is an opened Arrow IPC file or stream, or a Parquet file (whose row
 // groups are its record batches: OpenParquet): its schema, where its record
@@ -49,11 +70,14 @@ type File struct {
 	// may hold encoded images (binary, or Hugging Face's Image struct), or
 	// nil.
 	images []func(arrow.Array, int) ([]byte, bool)
-	budget int64  // the cache budget, in bytes
-	meter  *meter // the reader passed in: splits, shows and stops big reads
-	ends   *ends  // the meter with the first and last bytes cached: what every read goes through
-	index  *ipcIndex
-	cache  *batchCache
+	budget int64 // the cache budget, in bytes
+	// rowWindow is Options.RowWindow: the bytes of a row window in the
+	// batches otherwise read whole (0: those are read whole).
+	rowWindow int64
+	meter     *meter // the reader passed in: splits, shows and stops big reads
+	ends      *ends  // the meter with the first and last bytes cached: what every read goes through
+	index     *ipcIndex
+	cache     *batchCache
 	// pq reads the chunks of a Parquet file (OpenParquet) through its
 	// source; nil for Arrow files, whose chunks are read from their bytes.
 	pq    *parquetFile
@@ -66,6 +90,7 @@ type File struct {
 	firstRead   atomic.Bool // rows have been read: a record batch, or a row window (whose reads, the first, are made at once)
 	ahead       aheadCache  // the read-ahead ranges of row-window reads
 	layouts     layoutCache // the headers of batches read by row windows or ReadColumns
+	dicts       dictHold    // the dictionaries of the batches read by row windows
 	colSchema   colSchema   // the schema message of the columns ReadColumns read last
 }
 
@@ -103,7 +128,7 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	if small == 0 {
 		small = DefaultSmallFile
 	}
-	f = &File{Name: name, Size: size, budget: budget, meter: m, ends: e, cache: newBatchCache(budget)}
+	f = &File{Name: name, Size: size, budget: budget, rowWindow: max(0, opt.RowWindow), meter: m, ends: e, cache: newBatchCache(budget)}
 	f.index = &ipcIndex{r: e, size: size, budget: budget, small: small, format: format, warn: f.notes.warn}
 	if err := f.index.open(); err != nil {
 		return nil, err

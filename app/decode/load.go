@@ -19,10 +19,31 @@ func (f *File) where(row int64) (key cacheKey, local int, b batchInfo, ok bool) 
 		return key, 0, b, false
 	}
 	b, _, _ = f.index.batchAt(i)
-	if w := b.windowRows(f.budget); w > 0 {
+	if w, _ := f.windowRows(b); w > 0 {
 		return cacheKey{i, l / int(w)}, l % int(w), b, true
 	}
 	return cacheKey{i, -1}, l, b, true
+}
+
+// windowRows returns how many rows of batch b a row window holds, in
+// multiples of 8, or 0 when the batch is read whole: a batch larger than
+// 16 MiB or a quarter of the budget by windows of about 2 MiB
+// (batchInfo.windowRows); with Options.RowWindow, a smaller one of an IPC
+// file or stream by windows of about RowWindow bytes (small), unless its
+// body is known to be compressed or its layout has no windows, or a window
+// would hold every row.
+func (f *File) windowRows(b batchInfo) (w int64, small bool) {
+	if w = b.windowRows(f.budget); w > 0 {
+		return w, false
+	}
+	if f.rowWindow <= 0 || f.pq != nil || f.Format == IPCTensor || b.whole || b.compressed || b.rows <= 0 {
+		return 0, false
+	}
+	perRow := max(1, b.length/b.rows)
+	if w = max(8, f.rowWindow/perRow/8*8); w >= b.rows {
+		return 0, false
+	}
+	return w, true
 }
 
 // Locate returns the record batch holding global row and the row's index
@@ -34,9 +55,9 @@ func (f *File) Locate(row int64) (batch, local int, ok bool) { return f.index.lo
 
 // Window names the row window that holds row, the unit in which rows are
 // read and cached: its record batch, and the window of rows within it (-1
-// when the batch is read whole: a record batch up to a quarter of the
-// cache budget, or one whose layout is not read by windows). ok is false as
-// for Locate.
+// when the batch is read whole: a record batch up to 16 MiB and a quarter
+// of the cache budget, unless Options.RowWindow is set, or one whose layout
+// or compressed body is not read by windows). ok is false as for Locate.
 func (f *File) Window(row int64) (batch, window int, ok bool) {
 	key, _, _, ok := f.where(row)
 	return key.batch, key.window, ok
@@ -56,7 +77,8 @@ func (f *File) WindowBytes(row int64) int64 {
 	case !ok:
 		return 0
 	case key.window >= 0:
-		return n / b.rows * b.windowRows(f.budget)
+		w, _ := f.windowRows(b)
+		return n / b.rows * w
 	}
 	return n
 }
@@ -69,6 +91,9 @@ func (f *File) WindowState(row int64) WindowState {
 	key, _, _, ok := f.where(row)
 	if !ok {
 		return Unread
+	}
+	if key.window >= 0 && f.cache.state(cacheKey{key.batch, -1}) == Loaded {
+		return Loaded // its batch read whole serves it (rowData)
 	}
 	return f.cache.state(key)
 }
@@ -98,8 +123,10 @@ func (f *File) Forget(s WindowState) int {
 }
 
 // Load reads and decodes the data of row into the cache: its record batch,
-// or for a batch larger than a quarter of the budget only a window of rows
-// around it (just those bytes of its buffers). A row window is loaded
+// or for a batch larger than 16 MiB or a quarter of the budget (with
+// Options.RowWindow, any batch) only a window of rows around it (just those
+// bytes of its buffers); a window of a batch since read whole (Batch) is
+// served from the batch. A row window is loaded
 // once: a caller asking while it loads waits for that load, and one asking
 // after it failed gets the same error (until Forget(Failed)). The error
 // says why the rows cannot be read: no row (yet: not indexed so far), a
@@ -127,13 +154,18 @@ func (f *File) LoadContext(ctx context.Context, row int64) error {
 // reads as for LoadContext.
 func (f *File) rowData(ctx context.Context, row int64) (d *decoded, local int, err error) {
 	defer guard(&err, "reading row %d", row)
-	key, local, _, ok := f.where(row)
+	key, local, b, ok := f.where(row)
 	if !ok {
 		return nil, 0, fmt.Errorf("no row %d (yet)", row)
 	}
 	if key.window < 0 {
 		d, err := f.batch(ctx, key.batch)
 		return d, local, err
+	}
+	if d, ok := f.cache.cached(cacheKey{key.batch, -1}); ok {
+		// The batch was read whole since (Batch): its rows serve.
+		w, _ := f.windowRows(b)
+		return d, key.window*int(w) + local, nil
 	}
 	d, err = f.cache.get(ctx, key, func(ctx context.Context) (*decoded, int64, error) { return f.loadWindow(ctx, key) })
 	if errors.Is(err, errNoWindow) {
@@ -145,8 +177,8 @@ func (f *File) rowData(ctx context.Context, row int64) (d *decoded, local int, e
 // loadWindow reads and validates the window of rows key names (for a
 // Parquet file, through its source, within ctx).
 func (f *File) loadWindow(ctx context.Context, key cacheKey) (*decoded, int64, error) {
-	b, _, _ := f.index.batchAt(key.batch)
-	w := b.windowRows(f.budget)
+	b, dicts, _ := f.index.batchAt(key.batch)
+	w, small := f.windowRows(b)
 	if w == 0 {
 		return nil, 0, errNoWindow // read whole since key was named
 	}
@@ -154,7 +186,7 @@ func (f *File) loadWindow(ctx context.Context, key cacheKey) (*decoded, int64, e
 	if f.pq != nil {
 		return f.readParquet(ctx, key.batch, s, min(w, b.rows-s))
 	}
-	rec, _, err := f.readWindow(b, s, min(s+w, b.rows))
+	rec, _, err := f.readWindow(b, dicts, s, min(s+w, b.rows), small)
 	if errors.Is(err, errNoWindow) {
 		f.index.wholeOnly(key.batch)
 		return nil, 0, err
@@ -163,7 +195,8 @@ func (f *File) loadWindow(ctx context.Context, key cacheKey) (*decoded, int64, e
 		return nil, 0, fmt.Errorf("cannot read rows %d..%d of record batch %d: %w", s, s+w, key.batch, err)
 	}
 	f.windowReads.Add(1)
-	return f.validate(key.batch, rec), recordBytes(rec), nil
+	// Its dictionaries, shared by the windows, are held once (windowDicts).
+	return f.validate(key.batch, rec), bufferBytes(rec, false), nil
 }
 
 // Batch returns record batch i, reading and decoding it when it is not

@@ -13,12 +13,15 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// A record batch larger than a quarter of the cache budget is read in
-// windows of rows: only the byte ranges of its buffers that hold the rows
-// asked for. This covers the layouts of fixed-width types, booleans,
-// strings and binaries, lists, fixed-size lists (every fixed_shape_tensor),
-// structs (every variable_shape_tensor) and extension types over them, in
-// uncompressed bodies; anything else falls back to reading the batch whole.
+// A record batch larger than a quarter of the cache budget (with
+// Options.RowWindow, any record batch) is read in windows of rows: only the
+// byte ranges of its buffers that hold the rows asked for. This covers the
+// layouts of fixed-width types, booleans, strings and binaries, lists,
+// fixed-size lists (every fixed_shape_tensor), structs (every
+// variable_shape_tensor), with Options.RowWindow dictionary-encoded arrays
+// (their indices; the dictionaries are read once, see windowDicts), and
+// extension types over them, in uncompressed bodies; anything else falls
+// back to reading the batch whole.
 
 // errNoWindow means a batch cannot be read by windows.
 var errNoWindow = errors.New("layout not readable by row windows")
@@ -44,6 +47,14 @@ type windowReader struct {
 	// a window's ranges in the small columns lie close together, and the
 	// next windows' ranges follow them.
 	ahead *aheadCache
+	// exact, when positive, is Options.RowWindow for a window of a batch
+	// otherwise read whole: read no more than the window's ranges (no
+	// read-ahead; the values of strings and lists guessed with a small
+	// margin; ranges at most exactGap apart read as one, up to exact bytes).
+	exact int64
+	// dictionaries reads dictionary-encoded arrays by their indices
+	// (Options.RowWindow), else their batch is read whole.
+	dictionaries bool
 }
 
 // readAhead is how far past a requested range a window read goes.
@@ -113,10 +124,12 @@ type segment struct {
 	b   []byte
 }
 
-// Prefetching: ranges less than prefetchGap apart are read as one; ranges
-// of at least shareMin bytes are handed over without a copy.
+// Prefetching: ranges less than prefetchGap apart (exactGap for exact
+// windows) are read as one; ranges of at least shareMin bytes are handed
+// over without a copy.
 const (
 	prefetchGap = 64 << 10
+	exactGap    = 4 << 10
 	shareMin    = 64 << 10
 )
 
@@ -206,6 +219,9 @@ func (w *windowReader) get(b ipcBuffer, off, n int64, share bool) (*memory.Buffe
 // range plus what follows, up to readAhead (at most a sixteenth of the
 // budget) and the end of the body; less than n for a range outside it.
 func (w *windowReader) aheadSize(at, n int64) int64 {
+	if w.exact > 0 {
+		return min(n, w.bodyLen-at)
+	}
 	return min(max(n, min(readAhead, w.budget/16)), w.bodyLen-at)
 }
 
@@ -247,7 +263,10 @@ func (w *windowReader) plan(dt arrow.DataType, s, e int64, want []span) ([]span,
 	switch t := storage.(type) {
 	case *arrow.BooleanType:
 		return want, bits()
-	case arrow.FixedWidthDataType:
+	case arrow.FixedWidthDataType: // a dictionary's indices too
+		if storage.ID() == arrow.DICTIONARY && !w.dictionaries {
+			return want, errNoWindow
+		}
 		if t.BitWidth()%8 != 0 {
 			return want, errNoWindow
 		}
@@ -278,14 +297,14 @@ func (w *windowReader) plan(dt arrow.DataType, s, e int64, want []span) ([]span,
 			if w.node >= len(w.layout.nodes) {
 				return want, errors.New("record batch header has too few field nodes")
 			}
-			first, last := guessShare(w.layout.nodes[w.node].length, node.length, s0, e)
+			first, last := guessShare(w.layout.nodes[w.node].length, node.length, s0, e, w.margin())
 			return w.plan(lt.Elem(), first, last, want)
 		}
 		vb, err := w.nextBuffer()
 		if err != nil {
 			return want, err
 		}
-		first, last := guessShare(vb.length, node.length, s0, e)
+		first, last := guessShare(vb.length, node.length, s0, e, w.margin())
 		add(vb, first, last-first)
 		return want, nil
 	}
@@ -293,14 +312,25 @@ func (w *windowReader) plan(dt arrow.DataType, s, e int64, want []span) ([]span,
 }
 
 // guessShare guesses where the values of rows [s, e) of rows rows lie among
-// total values: their share, widened by a quarter of it and 4 KiB each way.
-func guessShare(total, rows, s, e int64) (first, last int64) {
+// total values (bytes of strings, elements of lists): their share, widened
+// by a quarter of it and margin values each way.
+func guessShare(total, rows, s, e, margin int64) (first, last int64) {
 	if rows <= 0 || total <= 0 {
 		return 0, 0
 	}
-	first, last = total/rows*s, total/rows*e+total%rows*e/rows
-	slack := (last-first)/4 + 4<<10
+	first, last = total/rows*s+total%rows*s/rows, total/rows*e+total%rows*e/rows
+	slack := (last-first)/4 + margin
 	return max(0, first-slack), min(total, last+slack)
+}
+
+// margin is how far past their share guessShare looks for a window's
+// values: 4096 values, or for exact windows (a few KiB of values each) 256;
+// values found outside the guess are read then.
+func (w *windowReader) margin() int64 {
+	if w.exact > 0 {
+		return 256
+	}
+	return 4 << 10
 }
 
 // prefetch reads the ranges want of the body before decoding, but those the
@@ -312,8 +342,13 @@ func guessShare(total, rows, s, e int64) (first, last int64) {
 func (w *windowReader) prefetch(want []span, atOnce bool) error {
 	// A range over the budget is left to bytes, which says so; merged
 	// ranges stay within a quarter of the budget, the gaps within a
-	// sixteenth (as readAhead).
+	// sixteenth (as readAhead); for exact windows, within RowWindow bytes
+	// and exactGap (by URL each read is a request, and its bytes are
+	// transferred).
 	limit, gap := w.budget/4, min(prefetchGap, w.budget/16)
+	if w.exact > 0 {
+		limit, gap = w.exact, exactGap
+	}
 	var todo []span
 	for _, sp := range want {
 		if sp.n <= 0 || sp.n > w.budget || sp.off < 0 || sp.off+sp.n > w.bodyLen || (w.held != nil && w.held(w.body+sp.off, sp.n)) {
@@ -419,8 +454,7 @@ func (w *windowReader) bitmap(b ipcBuffer, s0, e int64) (*memory.Buffer, error) 
 // array takes the field node of the next array, of type dt, whose
 // elements [s, e) are read: it returns the node, the multiple of 8 the
 // read starts at (s0), and dt's storage type; errNoWindow for a layout
-// not read by windows (nulls: no validity buffer; dictionaries: values
-// elsewhere).
+// not read by windows (nulls: no validity buffer).
 func (w *windowReader) array(dt arrow.DataType, s, e int64) (node fieldNode, s0 int64, storage arrow.DataType, err error) {
 	if node, err = w.nextNode(); err != nil {
 		return node, 0, nil, err
@@ -432,7 +466,7 @@ func (w *windowReader) array(dt arrow.DataType, s, e int64) (node fieldNode, s0 
 	if ext, ok := dt.(arrow.ExtensionType); ok {
 		storage = ext.StorageType()
 	}
-	if storage.ID() == arrow.NULL || storage.ID() == arrow.DICTIONARY {
+	if storage.ID() == arrow.NULL {
 		return node, 0, nil, errNoWindow
 	}
 	return node, s - s%8, storage, nil
@@ -440,8 +474,10 @@ func (w *windowReader) array(dt arrow.DataType, s, e int64) (node fieldNode, s0 
 
 // column reads elements [s, e) of an array of type dt, consuming its nodes
 // and buffers. Every array starts at a multiple of 8 elements, s0, with a
-// data offset of s-s0, so bitmaps need no shifting.
-func (w *windowReader) column(dt arrow.DataType, s, e int64) (arrow.ArrayData, error) {
+// data offset of s-s0, so bitmaps need no shifting. dicts is the array of
+// no rows of the same type that holds the dictionaries (windowDicts), nil
+// when the column has none.
+func (w *windowReader) column(dt arrow.DataType, s, e int64, dicts arrow.ArrayData) (arrow.ArrayData, error) {
 	_, s0, storage, err := w.array(dt, s, e)
 	if err != nil {
 		return nil, err
@@ -472,23 +508,25 @@ func (w *windowReader) column(dt arrow.DataType, s, e int64) (arrow.ArrayData, e
 			return nil, err
 		}
 		return data([]*memory.Buffer{bits}, nil), nil
-	case arrow.FixedWidthDataType:
-		if t.BitWidth()%8 != 0 || storage.ID() == arrow.DICTIONARY {
-			return nil, errNoWindow
+	case *arrow.DictionaryType:
+		dict, ok := dictOf(dicts)
+		if !ok || !w.dictionaries {
+			return nil, errNoWindow // read whole, as arrow-go reads it
 		}
-		width := int64(t.BitWidth() / 8)
-		vb, err := w.nextBuffer()
+		idx, err := w.fixed(t, s0, e)
 		if err != nil {
 			return nil, err
 		}
-		vals, err := w.values(vb, s0*width, (e-s0)*width)
+		return array.NewDataWithDictionary(dt, int(e-s), []*memory.Buffer{valid, idx}, nulls, int(s-s0), dict), nil
+	case arrow.FixedWidthDataType:
+		vals, err := w.fixed(t, s0, e)
 		if err != nil {
 			return nil, err
 		}
 		return data([]*memory.Buffer{vals}, nil), nil
 	case *arrow.FixedSizeListType:
 		n := int64(t.Len())
-		child, err := w.column(t.Elem(), s0*n, e*n)
+		child, err := w.column(t.Elem(), s0*n, e*n, childOf(dicts, 0))
 		if err != nil {
 			return nil, err
 		}
@@ -496,7 +534,7 @@ func (w *windowReader) column(dt arrow.DataType, s, e int64) (arrow.ArrayData, e
 	case *arrow.StructType:
 		children := make([]arrow.ArrayData, t.NumFields())
 		for k := range children {
-			if children[k], err = w.column(t.Field(k).Type, s0, e); err != nil {
+			if children[k], err = w.column(t.Field(k).Type, s0, e, childOf(dicts, k)); err != nil {
 				return nil, err
 			}
 		}
@@ -517,7 +555,7 @@ func (w *windowReader) column(dt arrow.DataType, s, e int64) (arrow.ArrayData, e
 			binary.LittleEndian.PutUint32(offs[k:], uint32(int64(int32(binary.LittleEndian.Uint32(offs[k:])))-first))
 		}
 		if lt, ok := storage.(*arrow.ListType); ok {
-			child, err := w.column(lt.Elem(), first, last)
+			child, err := w.column(lt.Elem(), first, last, childOf(dicts, 0))
 			if err != nil {
 				return nil, err
 			}
@@ -536,10 +574,26 @@ func (w *windowReader) column(dt arrow.DataType, s, e int64) (arrow.ArrayData, e
 	return nil, errNoWindow
 }
 
+// fixed reads the values [s0, e) of the next buffer, of a fixed-width type
+// of whole bytes (a dictionary's indices too).
+func (w *windowReader) fixed(t arrow.FixedWidthDataType, s0, e int64) (*memory.Buffer, error) {
+	if t.BitWidth()%8 != 0 {
+		return nil, errNoWindow
+	}
+	width := int64(t.BitWidth() / 8)
+	vb, err := w.nextBuffer()
+	if err != nil {
+		return nil, err
+	}
+	return w.values(vb, s0*width, (e-s0)*width)
+}
+
 // readWindow reads rows [s, e) of record batch b, whose message starts at
 // b.offset (for an IPC file, with a metadata part of b.metaLen bytes), and
-// returns them with the bytes of the file read.
-func (f *File) readWindow(b batchInfo, s, e int64) (arrow.RecordBatch, int64, error) {
+// returns them with the bytes of the file read. dicts are the dictionary
+// batch messages before b in a stream. An exact window (a small batch's,
+// Options.RowWindow) reads only its ranges, all at once.
+func (f *File) readWindow(b batchInfo, dicts [][]byte, s, e int64, exact bool) (arrow.RecordBatch, int64, error) {
 	layout, metaLen, err := f.windowLayout(b)
 	if err != nil {
 		return nil, 0, err
@@ -547,7 +601,10 @@ func (f *File) readWindow(b batchInfo, s, e int64) (arrow.RecordBatch, int64, er
 	if layout.compressed {
 		return nil, 0, errNoWindow
 	}
-	w := &windowReader{r: f.ends, held: f.ends.holds, size: f.Size, budget: f.budget, body: b.offset + metaLen, bodyLen: b.length - metaLen, layout: layout, ahead: &f.ahead}
+	w := &windowReader{r: f.ends, held: f.ends.holds, size: f.Size, budget: f.budget, body: b.offset + metaLen, bodyLen: b.length - metaLen, layout: layout, ahead: &f.ahead, dictionaries: f.rowWindow > 0}
+	if exact {
+		w.exact = f.rowWindow
+	}
 	// Plan every range the window needs and read those (in a browser each
 	// read is a round trip: exactly what is needed, nearby ranges as one),
 	// then decode it.
@@ -558,16 +615,27 @@ func (f *File) readWindow(b batchInfo, s, e int64) (arrow.RecordBatch, int64, er
 		}
 	}
 	w.node, w.buf = 0, 0
+	var held []arrow.ArrayData
+	if w.dictionaries {
+		if held, err = f.windowDicts(b, dicts, layout); err != nil {
+			return nil, 0, err
+		}
+	}
 	// The file's first rows, when a window, are read at once: the first
 	// screen waits for them, and nothing else reads the file yet. Later
-	// windows' reads go one after another (see prefetch).
-	if err := w.prefetch(want, f.firstRead.CompareAndSwap(false, true)); err != nil {
+	// windows' reads go one after another (see prefetch), but those of
+	// exact windows: a few small reads, each a request by URL.
+	first := f.firstRead.CompareAndSwap(false, true)
+	if err := w.prefetch(want, first || exact); err != nil {
 		return nil, 0, err
 	}
 	cols := make([]arrow.Array, len(f.Schema.Fields()))
 	for k, fld := range f.Schema.Fields() {
-		d, err := w.column(fld.Type, s, e)
-		if err != nil {
+		var d arrow.ArrayData
+		if held != nil {
+			d = held[k]
+		}
+		if d, err = w.column(fld.Type, s, e, d); err != nil {
 			return nil, 0, err
 		}
 		cols[k] = array.MakeFromData(d)

@@ -96,7 +96,7 @@ func (v *Viewer) openSource(ctx app.Context, gen int, src source, budget int64) 
 		})
 		f, src, err = openParquet(src, budget)
 	} else {
-		f, err = decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: budget})
+		f, err = decode.OpenReader(src.Name, src.Reader, src.Size, readOptions(src, budget))
 	}
 	mark("opened")
 	if err == nil && f.WindowBytes(0) < decode.BigRead {
@@ -104,6 +104,19 @@ func (v *Viewer) openSource(ctx app.Context, gen int, src source, budget int64) 
 		mark("loaded")
 	}
 	return openResult{f, src, err}
+}
+
+// readOptions are the decoder's options for src within budget: a file
+// read by URL with HTTP Range (no Blob: every read a request) is read by
+// small row windows even in small record batches
+// (decode.RemoteRowWindow), so that rows scattered over many batches (a
+// sorted result) cost a few KiB each rather than their batches.
+func readOptions(src source, budget int64) decode.Options {
+	opt := decode.Options{Budget: budget}
+	if src.URL != "" && src.Blob == nil {
+		opt.RowWindow = decode.RemoteRowWindow
+	}
+	return opt
 }
 
 // sniff is the format of src from its first bytes, "" when they cannot be
