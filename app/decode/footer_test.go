@@ -1,12 +1,17 @@
 package decode
 
 import (
+	"bytes"
 	"encoding/binary"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/tensorview/tensorview/internal/flatbuf"
+	"github.com/tensorview/tensorview/tensorext"
 )
 
 // unalignedFooter is a Footer flatbuffer (File.fbs) laid out by hand: its
@@ -63,5 +68,61 @@ func TestFooterSchemaNotReadAsMessage(t *testing.T) {
 	}
 	if len(got) != 1 || !arrow.TypeEqual(got[7], arrow.BinaryTypes.String) {
 		t.Errorf("dictionary value types %v, want map[7:utf8]", got)
+	}
+}
+
+// TestSharedVtableSchema: arrow-go writes a schema whose flatbuffer tables
+// share vtables across inline sizes (a dictionary column, a
+// fixed_shape_tensor, then a struct of a dictionary and a list, in that
+// order); it opens, and every column reads as arrow-go reads it.
+func TestSharedVtableSchema(t *testing.T) {
+	mem := memory.DefaultAllocator
+	dict := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
+	tt, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Float32, []int{2}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := arrow.StructOf(arrow.Field{Name: "d", Type: dict}, arrow.Field{Name: "l", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32)})
+	schema := arrow.NewSchema([]arrow.Field{{Name: "label", Type: dict}, {Name: "t", Type: tt}, {Name: "s", Type: st}}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	for r := range 3 {
+		b.Field(0).(*array.BinaryDictionaryBuilder).AppendString([]string{"cat", "dog"}[r%2])
+		tb := b.Field(1).(*tensorext.FixedShapeTensorBuilder)
+		if err := tb.AppendTensor([]float32{float32(r), float32(r) + 0.5}); err != nil {
+			t.Fatal(err)
+		}
+		sb := b.Field(2).(*array.StructBuilder)
+		sb.Append(true)
+		sb.FieldBuilder(0).(*array.BinaryDictionaryBuilder).AppendString("x")
+		lb := sb.FieldBuilder(1).(*array.ListBuilder)
+		lb.Append(true)
+		lb.ValueBuilder().(*array.Int32Builder).AppendValues([]int32{int32(r), 7}, nil)
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open("shared.arrow", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.Batch(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range 3 {
+		if !array.Equal(got.Column(c), rec.Column(c)) {
+			t.Errorf("column %d: %v, want %v", c, got.Column(c), rec.Column(c))
+		}
 	}
 }

@@ -6,8 +6,8 @@ import (
 )
 
 // ErrMalformed is the error of an offset or length that points outside
-// the buffer, or of a table too short for the field it declares. Its text
-// names IPC metadata, the only flatbuffers tensorview reads.
+// the buffer. Its text names IPC metadata, the only flatbuffers tensorview
+// reads.
 var ErrMalformed = errors.New("malformed IPC metadata (a flatbuffer offset or length points outside it)")
 
 // ErrTooManyTables is the error of a buffer from which more than MaxTables
@@ -24,21 +24,29 @@ type buffer struct {
 	tables int
 }
 
-// Table is a flatbuffer table whose vtable and inline part lie in the
-// buffer. Its methods take field numbers (0 for the first field of the
+// Table is a flatbuffer table whose vtable lies in the buffer. Its methods
+// take field numbers (0 for the first field of the
 // table in its .fbs file; a union takes two: its _type byte, then its
-// value) and check each field they read. The zero Table is not usable;
-// Tables come from Root and from the methods that reach other tables.
+// value) and check that each field they read lies in the buffer. The zero
+// Table is not usable; Tables come from Root and from the methods that
+// reach other tables.
+//
+// A field is checked against the buffer, not against the table's inline
+// size its vtable records: writers share one vtable between tables whose
+// fields have the same offsets (the Go builder compares the offsets only),
+// so that size may be another table's. The flatbuffers verifier checks the
+// same (a field within the buffer).
 type Table struct {
-	buf         *buffer
-	pos, vt     int // the table's and its vtable's positions in the buffer
-	vtLen, size int // the vtable's length and the table's inline size, in bytes
+	buf   *buffer
+	pos   int // the table's position in the buffer
+	vt    int // its vtable's
+	vtLen int // the vtable's length in bytes
 }
 
 func (b *buffer) u16(at int) int { return int(binary.LittleEndian.Uint16(b.b[at:])) }
 
-// table checks the table at pos: its vtable and inline part lie in the
-// buffer.
+// table checks the table at pos: its offset to its vtable and the vtable
+// lie in the buffer.
 func (b *buffer) table(pos int) (Table, error) {
 	if b.tables++; b.tables > MaxTables {
 		return Table{}, ErrTooManyTables
@@ -50,8 +58,8 @@ func (b *buffer) table(pos int) (Table, error) {
 	if vt < 0 || vt+4 > len(b.b) {
 		return Table{}, ErrMalformed
 	}
-	t := Table{buf: b, pos: pos, vt: vt, vtLen: b.u16(vt), size: b.u16(vt + 2)}
-	if t.vtLen < 4 || t.vtLen%2 != 0 || vt+t.vtLen > len(b.b) || t.size < 4 || pos+t.size > len(b.b) {
+	t := Table{buf: b, pos: pos, vt: vt, vtLen: b.u16(vt)}
+	if t.vtLen < 4 || t.vtLen%2 != 0 || vt+t.vtLen > len(b.b) {
 		return Table{}, ErrMalformed
 	}
 	return t, nil
@@ -94,16 +102,19 @@ func (t Table) off(i int) int {
 	return t.buf.u16(t.vt + at)
 }
 
-// scalar checks that field i, when present, holds n bytes in the table.
+// fits reports whether n bytes at offset o of the table lie in the buffer.
+func (t Table) fits(o, n int) bool { return t.pos+o+n <= len(t.buf.b) }
+
+// scalar checks that field i, when present, holds n bytes in the buffer.
 func (t Table) scalar(i, n int) error {
-	if o := t.off(i); o != 0 && o+n > t.size {
+	if o := t.off(i); o != 0 && !t.fits(o, n) {
 		return ErrMalformed
 	}
 	return nil
 }
 
 // Scalars checks that the inline fields 0, 1, … hold, when present,
-// sizes[0], sizes[1], … bytes within the table; a size of 0 skips a field
+// sizes[0], sizes[1], … bytes within the buffer; a size of 0 skips a field
 // (a reference, or one not checked).
 func (t Table) Scalars(sizes ...int) error {
 	for i, n := range sizes {
@@ -117,21 +128,21 @@ func (t Table) Scalars(sizes ...int) error {
 }
 
 // Inline checks that inline field i (a scalar or a struct, such as
-// Message.fbs's Buffer), when present, holds n bytes within the table, and
+// Message.fbs's Buffer), when present, holds n bytes within the buffer, and
 // returns its position in the buffer; ok is false when it is absent.
 func (t Table) Inline(i, n int) (pos int, ok bool, err error) {
 	o := t.off(i)
 	if o == 0 {
 		return 0, false, nil
 	}
-	if o+n > t.size {
+	if !t.fits(o, n) {
 		return 0, false, ErrMalformed
 	}
 	return t.pos + o, true, nil
 }
 
 // Uint8 returns the byte field i (a ubyte, bool or union _type field), 0
-// when absent, or ErrMalformed when it lies outside the table.
+// when absent, or ErrMalformed when it lies outside the buffer.
 func (t Table) Uint8(i int) (int, error) {
 	if err := t.scalar(i, 1); err != nil {
 		return 0, err
@@ -143,33 +154,33 @@ func (t Table) Uint8(i int) (int, error) {
 }
 
 // Int16 returns the signed 16-bit field i (a short, or an enum of type
-// short) and whether it is present within the table; one that runs past
-// the table reads as absent (Scalars tells it from absent).
+// short) and whether it is present within the buffer; one that runs past
+// the buffer reads as absent (Scalars tells it from absent).
 func (t Table) Int16(i int) (int, bool) {
-	if o := t.off(i); o != 0 && o+2 <= t.size {
+	if o := t.off(i); o != 0 && t.fits(o, 2) {
 		return int(int16(binary.LittleEndian.Uint16(t.buf.b[t.pos+o:]))), true
 	}
 	return 0, false
 }
 
 // Int32 returns the signed 32-bit field i (an int) and whether it is
-// present within the table; one that runs past the table reads as absent
+// present within the buffer; one that runs past the table reads as absent
 // (Scalars tells it from absent).
 func (t Table) Int32(i int) (int, bool) {
-	if o := t.off(i); o != 0 && o+4 <= t.size {
+	if o := t.off(i); o != 0 && t.fits(o, 4) {
 		return int(int32(binary.LittleEndian.Uint32(t.buf.b[t.pos+o:]))), true
 	}
 	return 0, false
 }
 
 // Int64 returns the signed 64-bit field i (a long), 0 when absent, or
-// ErrMalformed when it lies outside the table.
+// ErrMalformed when it lies outside the buffer.
 func (t Table) Int64(i int) (int64, error) {
 	o := t.off(i)
 	if o == 0 {
 		return 0, nil
 	}
-	if o+8 > t.size {
+	if !t.fits(o, 8) {
 		return 0, ErrMalformed
 	}
 	return int64(binary.LittleEndian.Uint64(t.buf.b[t.pos+o:])), nil
@@ -184,7 +195,7 @@ func (t Table) Ref(i int) (pos int, ok bool, err error) {
 	if o == 0 {
 		return 0, false, nil
 	}
-	if o+4 > t.size {
+	if !t.fits(o, 4) {
 		return 0, false, ErrMalformed
 	}
 	p := t.pos + o

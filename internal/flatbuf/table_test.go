@@ -129,8 +129,8 @@ func TestTable(t *testing.T) {
 	if err != nil || !ok || binary.LittleEndian.Uint64(meta[p:]) != 8 || binary.LittleEndian.Uint64(meta[p+8:]) != 12 {
 		t.Errorf("data: %v %v", ok, err)
 	}
-	// One byte more than the table holds from the data struct on.
-	past := tensor.size - tensor.off(4) + 1
+	// One byte more than the buffer holds from the data struct on.
+	past := len(meta) - tensor.pos - tensor.off(4) + 1
 	if _, _, err := tensor.Inline(4, past); !errors.Is(err, ErrMalformed) {
 		t.Errorf("Inline(4, %d): %v, want ErrMalformed", past, err)
 	}
@@ -196,5 +196,51 @@ func TestTooManyTables(t *testing.T) {
 	err = root.Tables(0, func(int, Table) error { return nil })
 	if !errors.Is(err, ErrTooManyTables) || err.Error() != "malformed IPC metadata (too many tables)" {
 		t.Fatalf("tables: %v, want too many tables", err)
+	}
+}
+
+// TestSharedVtable: the Go flatbuffers builder shares one vtable between
+// tables whose fields have the same offsets, whatever their inline sizes
+// (arrow-go's IPC metadata has such tables): a field past the inline size
+// the shared vtable records, within the buffer, reads.
+func TestSharedVtable(t *testing.T) {
+	b := flatbuffers.NewBuilder(0)
+	b.StartObject(1)
+	b.PrependInt32Slot(0, 7, 0)
+	small := b.EndObject()
+	b.StartObject(1)
+	b.PrependInt64Slot(0, 1<<40+3, 0)
+	big := b.EndObject()
+	b.StartVector(4, 2, 4)
+	b.PrependUOffsetT(big)
+	b.PrependUOffsetT(small)
+	vec := b.EndVector(2)
+	b.StartObject(1)
+	b.PrependUOffsetTSlot(0, vec, 0)
+	b.Finish(b.EndObject())
+	root, err := Root(b.FinishedBytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, n, err := root.Vector(0, 4)
+	if err != nil || n != 2 {
+		t.Fatalf("vector: %d, %v", n, err)
+	}
+	s, err1 := root.VectorTable(start, 0)
+	l, err2 := root.VectorTable(start, 1)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if s.vt != l.vt {
+		t.Fatal("the builder did not share the vtable: the test proves nothing")
+	}
+	if v, ok := s.Int32(0); !ok || v != 7 {
+		t.Errorf("the small table's int32: %d %v", v, ok)
+	}
+	if v, err := l.Int64(0); err != nil || v != 1<<40+3 {
+		t.Errorf("the big table's int64 past the shared vtable's size: %d, %v", v, err)
+	}
+	if err := l.Scalars(8); err != nil {
+		t.Errorf("Scalars(8): %v", err)
 	}
 }
