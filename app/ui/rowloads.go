@@ -11,7 +11,8 @@ import (
 )
 
 // The rows table's reads: the row windows of the rows drawn are loaded in
-// the background, those of the rows past them read ahead while scrolling,
+// the background, those of the rows past them read ahead once the rows
+// drawn are in,
 // and the big reads under way shown as a progress bar. Which windows to read
 // is plain Go (toLoad, toPrefetch; native tests: rowloads_test.go).
 
@@ -152,7 +153,10 @@ func (r *RowsTable) fetch(ctx app.Context) {
 				// starting another (a Cancelled load ends at once).
 				_ = f.Await(context.Background(), row)
 			}
-			loads.Add(-1)
+			if loads.Add(-1) == 0 {
+				// The rows drawn are in: read ahead now.
+				ctx.Dispatch(func(ctx app.Context) { r.readAhead(f, lctx, nil) })
+			}
 			ctx.Update() // the table redraws its rows from the file's state
 		})
 	}
@@ -160,12 +164,26 @@ func (r *RowsTable) fetch(ctx app.Context) {
 		r.loads.watching = true
 		r.watch(ctx, f, loads)
 	}
-	if r.scroll.step != drawView {
-		// Read ahead (toPrefetch): nothing redraws when these arrive
-		// (fetch waits for a window being read and redraws then).
-		for _, row := range toPrefetch(f, r.Order, from, to, int(r.Rows), r.scroll.up, asked) {
-			ctx.Async(func() { _ = f.LoadContext(lctx, row) })
-		}
+	if loads.Load() == 0 {
+		r.readAhead(f, lctx, asked)
+	}
+}
+
+// readAhead reads ahead (toPrefetch) past the rows drawn of f, once the
+// table draws more than the rows in view, and only when the rows drawn
+// need no load (their reads go first: by URL, each is a request).
+// Nothing redraws when these arrive (fetch waits for a window being read
+// and redraws then). asked are the windows fetch asked for (nil: none).
+func (r *RowsTable) readAhead(f *decode.File, lctx context.Context, asked map[[2]int]bool) {
+	if r.File != f || r.scroll.step == drawView || lctx.Err() != nil {
+		return
+	}
+	if asked == nil {
+		asked = map[[2]int]bool{}
+	}
+	from, to := r.span()
+	for _, row := range toPrefetch(f, r.Order, from, to, int(r.Rows), r.scroll.up, asked) {
+		go func() { _ = f.LoadContext(lctx, row) }()
 	}
 }
 
