@@ -44,6 +44,12 @@ type Inspector struct {
 	Range      string // inspect.MinMax or inspect.P1to99 ("" : the default)
 	Zoom       float64
 	PanX, PanY float64
+	// HasOverlay is true when the address names the mask drawn over the
+	// picture: Overlay, a column of the same row, or "" for none (the
+	// default's choice turned off). Without it the inspector draws its
+	// default mask, if any.
+	HasOverlay bool
+	Overlay    string
 }
 
 // Parse reads a State from an address's query. Values that do not parse
@@ -93,6 +99,9 @@ func Parse(q url.Values) State {
 			in.PanX, in.PanY = fx, fy
 		}
 	}
+	if q.Has("overlay") {
+		in.HasOverlay, in.Overlay = true, q.Get("overlay")
+	}
 	s.Inspector = in
 	return s
 }
@@ -105,7 +114,7 @@ func abs(f float64) float64 {
 }
 
 // owned are the parameters Encode writes; others are kept.
-var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan"}
+var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay"}
 
 // Encode writes s into a copy of keep (the current query: parameters the
 // State does not own, such as cache, stay) and returns it encoded, in a
@@ -170,6 +179,9 @@ func (s State) Encode(keep url.Values) string {
 		}
 		if in.PanX != 0 || in.PanY != 0 {
 			set("pan", strconv.FormatFloat(in.PanX, 'f', 1, 64)+","+strconv.FormatFloat(in.PanY, 'f', 1, 64))
+		}
+		if in.HasOverlay {
+			q.Set("overlay", in.Overlay) // "overlay=": none
 		}
 	}
 	// Readable links: the file's address unescaped where a query allows it.
