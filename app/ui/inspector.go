@@ -134,7 +134,7 @@ func (in *Inspector) report(ctx app.Context) {
 		st.Zoom, st.PanX, st.PanY = in.cam.Scale(), in.cam.Pan.X, in.cam.Pan.Y
 	}
 	if in.ov != nil {
-		st.Overlay, st.HasOverlay = in.ov.address()
+		in.ov.address(st)
 	}
 	actionInspectState.send(ctx, st)
 }
@@ -242,8 +242,15 @@ func (in *Inspector) load() bool {
 		in.err = err.Error()
 	default:
 		in.session = inspect.NewSession(t, histogramBins)
+		r := in.Restore
+		if r != nil && (r.Field != in.File.Fields()[in.Col].Name || r.Row != in.Row) {
+			r = nil // a link's state of another tensor
+		}
+		if r != nil && r.HasOverlay {
+			style = linkStyle(style, r)
+		}
 		in.ov = newOverlay(in.File, in.Row, in.Col, style)
-		if r := in.Restore; r != nil && r.Field == in.File.Fields()[in.Col].Name && r.Row == in.Row {
+		if r != nil {
 			restore(in.session, r)
 			if r.Zoom >= 1 {
 				in.cam = inspect.Camera{Zoom: r.Zoom, Pan: inspect.Point{X: r.PanX, Y: r.PanY}}

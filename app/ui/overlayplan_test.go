@@ -4,7 +4,9 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"image/color"
+	"maps"
 	"os"
 	"reflect"
 	"strings"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -282,8 +285,8 @@ func TestOverlayState(t *testing.T) {
 	ten, _ := f.Tensor(0, image)
 	s := inspect.NewSession(ten, 8)
 	o := newOverlay(f, 0, image, overlay.Style{})
-	if field, ok := o.address(); o.field() != "mask" || field != "mask" || !ok {
-		t.Errorf("default: drawn %q, address %q %v; want mask", o.field(), field, ok)
+	if st := addressOf(o); o.field() != "mask" || st != (overlayAddress{HasOverlay: true, Overlay: "mask"}) {
+		t.Errorf("default: drawn %q, address %+v; want mask", o.field(), st)
 	}
 	img, m, off := o.picture(s)
 	if img == s.Image || m.Values == nil || off != "" {
@@ -295,6 +298,19 @@ func TestOverlayState(t *testing.T) {
 	if !o.toggleClass(1) || !o.style.Hidden[1] || !o.style.Hidden[0] {
 		t.Errorf("hidden after toggling 1: %v", o.style.Hidden)
 	}
+	o.setOpacity(0.7)
+	o.setOutline(true)
+	if st := addressOf(o); st != (overlayAddress{HasOverlay: true, Overlay: "mask", HasOpacity: true, Opacity: 70, Outline: true, HasHidden: true, Hidden: "[0 1]"}) {
+		t.Errorf("styled: address %+v", st)
+	}
+	// The link's style, applied to a new inspector, is the same style.
+	var st viewstate.Inspector
+	o.address(&st)
+	if s := linkStyle(overlay.Style{}, &st); s.Opacity != 0.7 || !s.Outline || !maps.Equal(s.Hidden, o.style.Hidden) {
+		t.Errorf("linkStyle %+v, want %+v", s, o.style)
+	}
+	o.setOpacity(0.5)
+	o.setOutline(false)
 	items := o.legend()
 	if len(items) != 5 || !items[0].Hidden || !items[1].Hidden || items[2].Hidden || items[4].Label != "7" {
 		t.Errorf("legend %+v", items)
@@ -303,8 +319,8 @@ func TestOverlayState(t *testing.T) {
 		t.Error("not blended again after a change")
 	}
 	o.restore("")
-	if field, ok := o.address(); o.field() != "" || field != "" || !ok {
-		t.Errorf("none from a link: drawn %q, address %q %v", o.field(), field, ok)
+	if st := addressOf(o); o.field() != "" || st != (overlayAddress{HasOverlay: true}) {
+		t.Errorf("none from a link: drawn %q, address %+v", o.field(), st)
 	}
 	if img, _, off := o.picture(s); img != s.Image || off != "" {
 		t.Error("none: the picture is not the session's")
@@ -323,11 +339,31 @@ func TestOverlayState(t *testing.T) {
 	ten, _ = f.Tensor(1, image)
 	s = inspect.NewSession(ten, 8)
 	o = newOverlay(f, 1, image, overlay.Style{})
-	if _, ok := o.address(); ok || o.field() != "" {
-		t.Errorf("row 1: drawn %q by default", o.field())
+	if st := addressOf(o); st != (overlayAddress{}) || o.field() != "" {
+		t.Errorf("row 1: drawn %q by default, address %+v", o.field(), st)
 	}
 	o.restore("annotation")
 	if img, _, off := o.picture(s); img != s.Image || off != "No overlay: annotation is 6×8 but image is 12×16 (height × width)." {
 		t.Errorf("row 1: %q", off)
 	}
+}
+
+// overlayAddress is what overlayState.address writes, comparable.
+type overlayAddress struct {
+	HasOverlay         bool
+	Overlay            string
+	HasOpacity         bool
+	Opacity            int
+	Outline, HasHidden bool
+	Hidden             string
+}
+
+func addressOf(o *overlayState) overlayAddress {
+	var st viewstate.Inspector
+	o.address(&st)
+	a := overlayAddress{st.HasOverlay, st.Overlay, st.HasOpacity, st.Opacity, st.Outline, st.HasHidden, ""}
+	if st.HasHidden {
+		a.Hidden = fmt.Sprint(st.Hidden)
+	}
+	return a
 }

@@ -3,10 +3,13 @@ package ui
 import (
 	"image"
 	"maps"
+	"math"
+	"slices"
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -89,14 +92,44 @@ func (o *overlayState) field() string {
 	return o.choices[o.chosen].Field
 }
 
-// address returns what the address says of the overlay: nothing (ok
-// false) when the default is drawn as it is; else the field drawn, "" for
-// none.
-func (o *overlayState) address() (field string, ok bool) {
+// address writes the overlay into the inspector's state for the address:
+// the field drawn ("" for none) unless none is drawn and none is offered by
+// default, and the parts of its style that are not the default's.
+func (o *overlayState) address(st *viewstate.Inspector) {
 	if o.chosen < 0 && o.def < 0 {
-		return "", false
+		return
 	}
-	return o.field(), true
+	st.HasOverlay, st.Overlay = true, o.field()
+	if o.chosen < 0 {
+		return
+	}
+	def := overlay.DefaultStyle()
+	if pct := int(math.Round(o.style.Opacity * 100)); pct != int(def.Opacity*100) {
+		st.HasOpacity, st.Opacity = true, pct
+	}
+	st.Outline = o.style.Outline
+	if !maps.Equal(o.style.Hidden, def.Hidden) {
+		st.HasHidden = true
+		st.Hidden = slices.Sorted(maps.Keys(o.style.Hidden))
+	}
+}
+
+// linkStyle is s with the parts of a link's style it gives.
+func linkStyle(s overlay.Style, r *viewstate.Inspector) overlay.Style {
+	if s.Hidden == nil {
+		s = overlay.DefaultStyle()
+	}
+	if r.HasOpacity {
+		s.Opacity = float64(r.Opacity) / 100
+	}
+	s.Outline = r.Outline
+	if r.HasHidden {
+		s.Hidden = map[int64]bool{}
+		for _, id := range r.Hidden {
+			s.Hidden[id] = true
+		}
+	}
+	return s
 }
 
 // setOpacity sets α, 0..1.

@@ -50,6 +50,14 @@ type Inspector struct {
 	// default mask, if any.
 	HasOverlay bool
 	Overlay    string
+	// How the mask is drawn, each part left out for its default: the
+	// opacity in percent (HasOpacity; 50 by default), outlines only, and
+	// the classes hidden (HasHidden; class 0 by default).
+	HasOpacity bool
+	Opacity    int
+	Outline    bool
+	HasHidden  bool
+	Hidden     []int64
 }
 
 // Parse reads a State from an address's query. Values that do not parse
@@ -102,8 +110,31 @@ func Parse(q url.Values) State {
 	if q.Has("overlay") {
 		in.HasOverlay, in.Overlay = true, q.Get("overlay")
 	}
+	if n, err := strconv.Atoi(q.Get("opacity")); err == nil && n >= 0 && n <= 100 {
+		in.HasOpacity, in.Opacity = true, n
+	}
+	in.Outline = q.Get("outline") == "1"
+	if q.Has("hide") {
+		in.Hidden, in.HasHidden = parseIDs(q.Get("hide"))
+	}
 	s.Inspector = in
 	return s
+}
+
+// parseIDs reads comma-separated class ids ("" is none); ok is false when
+// one does not parse.
+func parseIDs(s string) (ids []int64, ok bool) {
+	if s == "" {
+		return nil, true
+	}
+	for _, p := range strings.Split(s, ",") {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		ids = append(ids, n)
+	}
+	return ids, true
 }
 
 func abs(f float64) float64 {
@@ -114,7 +145,7 @@ func abs(f float64) float64 {
 }
 
 // owned are the parameters Encode writes; others are kept.
-var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay"}
+var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay", "opacity", "outline", "hide"}
 
 // Encode writes s into a copy of keep (the current query: parameters the
 // State does not own, such as cache, stay) and returns it encoded, in a
@@ -182,6 +213,19 @@ func (s State) Encode(keep url.Values) string {
 		}
 		if in.HasOverlay {
 			q.Set("overlay", in.Overlay) // "overlay=": none
+		}
+		if in.HasOpacity {
+			q.Set("opacity", strconv.Itoa(in.Opacity))
+		}
+		if in.Outline {
+			q.Set("outline", "1")
+		}
+		if in.HasHidden {
+			ids := make([]string, len(in.Hidden))
+			for i, id := range in.Hidden {
+				ids[i] = strconv.FormatInt(id, 10)
+			}
+			q.Set("hide", strings.Join(ids, ",")) // "hide=": every class shown
 		}
 	}
 	// Readable links: the file's address unescaped where a query allows it.
