@@ -277,9 +277,9 @@ func TestMaskOverlay(t *testing.T) {
 	}
 }
 
-// TestMaskOverlayHF opens Hugging Face layouts: masks_hf.arrow
-// (scene_parse_150's image, annotation and scene_category: the annotation a
-// grey PNG of class ids) and masks_named.arrow (a 2-D List of ClassLabel
+// TestMaskOverlayHF opens Hugging Face layouts: masks_hf.arrow and
+// .parquet (scene_parse_150's image, annotation and scene_category: the
+// annotation a grey PNG of class ids) and masks_named.arrow (a 2-D List of ClassLabel
 // naming the pixel classes). The annotation decoded from its PNG is drawn
 // with the exact pixels; its legend has ids only (scene_category's names
 // name scenes, not pixels); an annotation of another size and a null one
@@ -365,4 +365,14 @@ func TestMaskOverlayHF(t *testing.T) {
 	b.waitFor(`document.querySelector('[data-role=legend] [data-class="0"]').getAttribute('aria-pressed') === 'true'`)
 	b.waitPicture("background shown", W, H, m.shown(maskStyle{alpha: 0.5, hidden: map[int]bool{}}))
 	b.screenshot("mask-overlay-named")
+	closeInspector()
+
+	// masks_hf.parquet, as the Hub serves the set, by URL: the same overlay.
+	b.run(chromedp.Navigate(b.base + "?url=../testdata/masks_hf.parquet"))
+	b.waitOpened("masks_hf.parquet")
+	open(0)
+	b.waitPicture("annotation from Parquet", W, H, m.shown(def))
+	if got := b.legend(); len(got) != 5 || got[1] != (legendItem{"1", "true", "1"}) {
+		t.Errorf("Parquet: legend %+v", got)
+	}
 }

@@ -7,15 +7,21 @@
 //     pred   arrow.fixed_shape_tensor float32 [12, 16]: probabilities x/15
 //     row 1's mask is null.
 //   masks_hf.arrow  a Hugging Face scene parsing set, laid out as
-//     scene_parse_150 (ADE20K) is on the Hub (its loading script's
-//     features: image = Image(), annotation = Image(), scene_category =
-//     ClassLabel(names=…)): image and annotation are datasets' Image feature,
+//     scene_parse_150 (ADE20K) is on the Hub (its loading script,
+//     huggingface/datasets datasets/scene_parse_150/scene_parse_150.py @
+//     13108a5b, config scene_parsing: image = Image(), annotation = Image(),
+//     scene_category = ClassLabel(names=…); its test split's annotation is
+//     None): image and annotation are datasets' Image feature,
 //     struct<bytes: binary, path: string> (src/datasets/features/image.py @
 //     b7cb10b0), the annotation a greyscale PNG whose grey levels are the class
 //     ids; the features JSON under the schema metadata key "huggingface". The
 //     pixel classes have no names in such a file (ADE20K lists them in its
 //     card only); scene_category's names name scenes, not pixels. Row 1's
 //     annotation is 8×6, not the image's 16×12; row 2's is null.
+//   masks_hf.parquet  the same table as the Hub serves it, in Parquet:
+//     written by parquet-wasm 0.8.0 (arrow-rs's writer), 2-row row groups,
+//     the features also in the footer's key_value_metadata as pyarrow
+//     writes them for datasets.
 //   masks_named.arrow  the Hugging Face layout that does name pixel classes:
 //     a 2-D Sequence of ClassLabel (datasets 4 writes List(List(ClassLabel)),
 //     storage list<list<int64>>, as token classification sets store
@@ -32,6 +38,7 @@ import {
   Field, Schema, Struct, List, FixedSizeList, RecordBatch, Table, Binary,
   Int32, Int64, Uint8, Float32, Utf8, makeData, vectorFromArray, tableToIPC, tableFromIPC,
 } from 'apache-arrow';
+import * as pw from 'parquet-wasm';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -139,10 +146,18 @@ const HF_SCENES = ['bathroom', 'bedroom', 'street'];
     image: { _type: 'Image' }, annotation: { _type: 'Image' },
     scene_category: { names: HF_SCENES, _type: 'ClassLabel' },
   } } };
+  const meta = new Map([['huggingface', pyJSON(features)]]);
   const t = write('masks_hf.arrow',
     [new Field('image', image.type, true), new Field('annotation', annotation.type, true), new Field('scene_category', new Int64(), true)],
-    [image.data, annotation.data, scene], new Map([['huggingface', pyJSON(features)]]));
+    [image.data, annotation.data, scene], meta);
   assert(t.numRows === 3 && t.getChild('annotation').get(2) === null, 'masks_hf rows');
+  const parquet = pw.writeParquet(pw.Table.fromIPCStream(tableToIPC(t, 'stream')),
+    new pw.WriterPropertiesBuilder().setCreatedBy('parquet-rs version 59.3.0 (parquet-wasm 0.8.0)')
+      .setKeyValueMetadata(meta).setMaxRowGroupSize(2).setCompression(pw.Compression.SNAPPY).build());
+  writeFileSync(join(OUT, 'masks_hf.parquet'), parquet);
+  const back = tableFromIPC(pw.readParquet(parquet).intoIPCStream());
+  assert(back.numRows === 3 && back.schema.metadata.get('huggingface') === pyJSON(features), 'masks_hf.parquet read back');
+  assert([...back.getChild('annotation').get(0).bytes].join() === [...pngGray(W, H, MASK)].join(), 'masks_hf.parquet annotation');
 }
 
 // ------------------------------------------------------- masks_named.arrow
