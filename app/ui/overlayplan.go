@@ -205,11 +205,14 @@ func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, 
 			m.Err = fld.Name + " holds no image in this row"
 			return m
 		case info.BitDepth == 16:
-			// TODO(issue 28): draw 16-bit masks (and palette PNGs, whose
-			// indices are the class ids) once app/imagebytes decodes class
-			// ids (its raw decode of palette indices and 16-bit values,
-			// under way); imagebytes.Decode reduces 16 bits to 8, which
-			// would give wrong classes.
+			// TODO(issue 28): read encoded masks with the class-id decode
+			// being added to app/imagebytes (say DecodeClassIDs(b, lim)
+			// (tensorext.Tensor, error): palette indices and 8- or 16-bit
+			// grey values as an H×W×1 uint8 or uint16 tensor) instead of
+			// File.Tensor's imagebytes.Decode, which reduces 16 bits to 8
+			// (wrong classes) and turns palette PNGs (VOC's masks) into
+			// RGB; rowColumns should then describe a paletted PNG as one
+			// channel (imagebytes.Info says 3 or 4), so that it is offered.
 			m.Err = fmt.Sprintf("%s is a 16-bit PNG: its class ids cannot be read yet", fld.Name)
 			return m
 		}
