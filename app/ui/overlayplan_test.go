@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/viewstate"
@@ -366,4 +368,24 @@ func addressOf(o *overlayState) overlayAddress {
 		a.Hidden = fmt.Sprint(st.Hidden)
 	}
 	return a
+}
+
+// TestInspectorOverlayLink mounts the inspector on a link's state: the
+// overlay and its style named there are applied, and reported back.
+func TestInspectorOverlayLink(t *testing.T) {
+	f := openTestdata(t, "masks_tensor.arrow")
+	e := app.NewTestEngine()
+	link := &viewstate.Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasOverlay: true, Overlay: "pred",
+		HasOpacity: true, Opacity: 30, HasHidden: true, Hidden: []int64{}}
+	in := &Inspector{File: f, Col: column(t, f, "image"), Row: 0, Restore: link}
+	if err := e.Load(in); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	if in.ov == nil || in.ov.field() != "pred" || in.ov.style.Opacity != 0.3 || len(in.ov.style.Hidden) != 0 {
+		t.Fatalf("overlay %+v", in.ov)
+	}
+	if got := addressOf(in.ov); got != (overlayAddress{HasOverlay: true, Overlay: "pred", HasOpacity: true, Opacity: 30, HasHidden: true, Hidden: "[]"}) {
+		t.Errorf("reported %+v", got)
+	}
 }
