@@ -1,6 +1,6 @@
 // A minimal PNG encoder for the generators (PNG specification: 8-bit RGB,
-// colour type 2, filter 0, one IDAT chunk), so that every pixel of a test
-// image is known.
+// colour type 2, or 8-bit greyscale, colour type 0; filter 0, one IDAT
+// chunk), so that every pixel of a test image is known.
 import { deflateSync } from 'node:zlib';
 
 // CRC-32 (ISO 3309, as PNG chunks use it).
@@ -19,19 +19,26 @@ const chunk = (type, data) => {
   const td = [...Buffer.from(type, 'latin1'), ...data];
   return [...be32(data.length), ...td, ...be32(crc32(td))];
 };
-const file = (w, h, idat) => Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10,
-  ...chunk('IHDR', [...be32(w), ...be32(h), 8, 2, 0, 0, 0]),
+const file = (w, h, idat, colourType = 2) => Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10,
+  ...chunk('IHDR', [...be32(w), ...be32(h), 8, colourType, 0, 0, 0]),
   ...chunk('IDAT', [...idat]), ...chunk('IEND', [])]);
 
-// png encodes a w×h RGB image whose pixel (y, x) is rgb[3(yw+x)…+2].
-export function png(w, h, rgb) {
+// scanlines deflates h rows of n samples each (filter type 0, none).
+const scanlines = (h, n, samples) => {
   const raw = [];
   for (let y = 0; y < h; y++) {
     raw.push(0);
-    for (let x = 0; x < w * 3; x++) raw.push(rgb[y * w * 3 + x]);
+    for (let x = 0; x < n; x++) raw.push(samples[y * n + x]);
   }
-  return file(w, h, deflateSync(Uint8Array.from(raw), { level: 9 }));
-}
+  return deflateSync(Uint8Array.from(raw), { level: 9 });
+};
+
+// png encodes a w×h RGB image whose pixel (y, x) is rgb[3(yw+x)…+2].
+export const png = (w, h, rgb) => file(w, h, scanlines(h, w * 3, rgb));
+
+// pngGray encodes a w×h 8-bit greyscale image whose pixel (y, x) is
+// grey[yw+x]: how segmentation datasets store a mask of class ids.
+export const pngGray = (w, h, grey) => file(w, h, scanlines(h, w, grey), 0);
 
 // pngHeaderOnly is a valid PNG header declaring w×h RGB pixels with one
 // empty IDAT: an image bomb a reader must refuse before decoding.

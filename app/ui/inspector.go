@@ -10,6 +10,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/summary"
 	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/tensorext"
@@ -51,6 +52,7 @@ type Inspector struct {
 	cam      inspect.Camera   // the picture's zoom and pan
 	target   inspectKey       // which tensor the state below belongs to
 	session  *inspect.Session // nil when the tensor cannot be shown
+	ov       *overlayState    // the masks over the picture; nil with session
 	err      string
 	colStats *inspect.ColumnStats // for the whole column, once computed
 	colJob   *columnJob           // computing them
@@ -130,6 +132,9 @@ func (in *Inspector) report(ctx app.Context) {
 			st.Range = "" // a typed range is not kept in links
 		}
 		st.Zoom, st.PanX, st.PanY = in.cam.Scale(), in.cam.Pan.X, in.cam.Pan.Y
+	}
+	if in.ov != nil {
+		in.ov.address(st)
 	}
 	actionInspectState.send(ctx, st)
 }
@@ -224,7 +229,11 @@ func (in *Inspector) load() bool {
 		rows, exact := in.File.Rows()
 		in.colAuto = exact && rows <= autoColumnRows && in.File.Size <= autoColumnBytes
 	}
-	in.target, in.session, in.err, in.cam = key, nil, "", inspect.Camera{}
+	var style overlay.Style // a new column's: the default
+	if in.ov != nil && key.file == in.target.file && key.col == in.target.col {
+		style = in.ov.style // another row of the column keeps the style chosen
+	}
+	in.target, in.session, in.ov, in.err, in.cam = key, nil, nil, "", inspect.Camera{}
 	t, err := in.File.Tensor(in.Row, in.Col)
 	switch {
 	case errors.Is(err, tensorext.ErrNullTensor):
@@ -233,10 +242,21 @@ func (in *Inspector) load() bool {
 		in.err = err.Error()
 	default:
 		in.session = inspect.NewSession(t, histogramBins)
-		if r := in.Restore; r != nil && r.Field == in.File.Fields()[in.Col].Name && r.Row == in.Row {
+		r := in.Restore
+		if r != nil && (r.Field != in.File.Fields()[in.Col].Name || r.Row != in.Row) {
+			r = nil // a link's state of another tensor
+		}
+		if r != nil && r.HasOverlay {
+			style = linkStyle(style, r)
+		}
+		in.ov = newOverlay(in.File, in.Row, in.Col, style)
+		if r != nil {
 			restore(in.session, r)
 			if r.Zoom >= 1 {
 				in.cam = inspect.Camera{Zoom: r.Zoom, Pan: inspect.Point{X: r.PanX, Y: r.PanY}}
+			}
+			if r.HasOverlay {
+				in.ov.restore(r.Overlay)
 			}
 		}
 	}
@@ -247,6 +267,15 @@ func (in *Inspector) load() bool {
 // redraw (a change that does not apply redraws nothing).
 func (in *Inspector) command(ctx app.Context, cmd func(*inspect.Session) bool) {
 	if !in.apply(cmd) {
+		ctx.PreventUpdate()
+		return
+	}
+	in.report(ctx)
+}
+
+// overlayCommand applies a change to the overlay (OverlayControls).
+func (in *Inspector) overlayCommand(ctx app.Context, cmd func(*overlayState) bool) {
+	if in.ov == nil || !cmd(in.ov) {
 		ctx.PreventUpdate()
 		return
 	}
@@ -298,10 +327,15 @@ func (in *Inspector) body() app.UI {
 	if s.RenderErr != nil {
 		renderErr = s.RenderErr.Error()
 	}
+	ov := in.ov
+	img, mask, off := ov.picture(s)
+	probe := maskProbe{Field: ov.field(), Mask: mask, Kind: ov.layer.Kind, Names: ov.layer.Names, Threshold: ov.style.Threshold}
 	return app.Div().Class("inspector-body").Body(
 		app.Div().Class("inspector-main").Body(
 			&InspectorControls{Shown: t, View: s.View, Physical: s.Physical, Colormap: s.Colormap,
 				RangeMode: s.RangeMode, Manual: s.Manual, Channels: s.ChannelChoices(), Sliders: s.Sliders(), OnCommand: in.command},
+			&OverlayControls{Choices: ov.choices, Chosen: ov.chosen, Opacity: ov.style.Opacity, Outline: ov.style.Outline,
+				Legend: ov.legend(), Off: off, Note: ov.note, OnChange: in.overlayCommand},
 			app.If(renderErr != "", func() app.UI {
 				return app.Div().Body(
 					app.P().Class("render-error").Role("status").Text(renderErr),
@@ -310,7 +344,7 @@ func (in *Inspector) body() app.UI {
 				)
 			}),
 			app.If(s.Image != nil, func() app.UI {
-				return &SliceView{Tensor: t, View: s.View, Img: s.Image, Start: in.cam}
+				return &SliceView{Tensor: t, View: s.View, Img: img, Start: in.cam, Probe: probe}
 			}),
 			app.If(s.Image != nil && s.View.Channel < 0, func() app.UI {
 				return &Colorbar{Colormap: s.Colormap, Range: s.Range}
@@ -319,7 +353,7 @@ func (in *Inspector) body() app.UI {
 		app.Aside().Class("inspector-side").Body(
 			&StatsPanel{Stats: s.Stats, Shape: t.Shape, ValueType: t.ValueType().String()},
 			in.columnPanel(),
-			&ExportPanel{Tensor: t, Image: s.Image, Name: fmt.Sprintf("%s-row%d", safeName(in.File.Fields()[in.Col].Name), in.Row)},
+			&ExportPanel{Tensor: t, Image: img, Name: fmt.Sprintf("%s-row%d", safeName(in.File.Fields()[in.Col].Name), in.Row)},
 		),
 	)
 }

@@ -31,6 +31,7 @@ type SliceView struct {
 	View   inspect.View
 	Img    *image.RGBA
 	Start  inspect.Camera // the zoom and pan it opens with (a link's)
+	Probe  maskProbe      // the mask drawn over Img, for the readout
 
 	box      float64 // the square the picture fits at zoom 1, measured
 	cam      inspect.Camera
@@ -309,6 +310,9 @@ func (s *SliceView) readout() app.UI {
 		Attr("data-index", tensorext.JoinShape(idx)).Attr("data-value", text).Body(
 		app.Code().Text("["+strings.Join(names, ", ")+"] = "),
 		app.Strong().Text(text),
+		app.If(s.Probe.Mask.Values != nil, func() app.UI {
+			return app.Span().Attr("data-role", "mask-value").Text(", " + s.Probe.text(s.hoverX, s.hoverY))
+		}),
 		app.If(len(table) > 0, func() app.UI {
 			return app.Table().Class("neighbours").Attr("data-role", "neighbours").Body(
 				app.Range(table).Slice(func(r int) app.UI {

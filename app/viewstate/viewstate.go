@@ -44,6 +44,20 @@ type Inspector struct {
 	Range      string // inspect.MinMax or inspect.P1to99 ("" : the default)
 	Zoom       float64
 	PanX, PanY float64
+	// HasOverlay is true when the address names the mask drawn over the
+	// picture: Overlay, a column of the same row, or "" for none (the
+	// default's choice turned off). Without it the inspector draws its
+	// default mask, if any.
+	HasOverlay bool
+	Overlay    string
+	// How the mask is drawn, each part left out for its default: the
+	// opacity in percent (HasOpacity; 50 by default), outlines only, and
+	// the classes hidden (HasHidden; class 0 by default).
+	HasOpacity bool
+	Opacity    int
+	Outline    bool
+	HasHidden  bool
+	Hidden     []int64
 }
 
 // Parse reads a State from an address's query. Values that do not parse
@@ -93,8 +107,34 @@ func Parse(q url.Values) State {
 			in.PanX, in.PanY = fx, fy
 		}
 	}
+	if q.Has("overlay") {
+		in.HasOverlay, in.Overlay = true, q.Get("overlay")
+	}
+	if n, err := strconv.Atoi(q.Get("opacity")); err == nil && n >= 0 && n <= 100 {
+		in.HasOpacity, in.Opacity = true, n
+	}
+	in.Outline = q.Get("outline") == "1"
+	if q.Has("hide") {
+		in.Hidden, in.HasHidden = parseIDs(q.Get("hide"))
+	}
 	s.Inspector = in
 	return s
+}
+
+// parseIDs reads comma-separated class ids ("" is none); ok is false when
+// one does not parse.
+func parseIDs(s string) (ids []int64, ok bool) {
+	if s == "" {
+		return nil, true
+	}
+	for _, p := range strings.Split(s, ",") {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		ids = append(ids, n)
+	}
+	return ids, true
 }
 
 func abs(f float64) float64 {
@@ -105,7 +145,7 @@ func abs(f float64) float64 {
 }
 
 // owned are the parameters Encode writes; others are kept.
-var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan"}
+var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay", "opacity", "outline", "hide"}
 
 // Encode writes s into a copy of keep (the current query: parameters the
 // State does not own, such as cache, stay) and returns it encoded, in a
@@ -170,6 +210,22 @@ func (s State) Encode(keep url.Values) string {
 		}
 		if in.PanX != 0 || in.PanY != 0 {
 			set("pan", strconv.FormatFloat(in.PanX, 'f', 1, 64)+","+strconv.FormatFloat(in.PanY, 'f', 1, 64))
+		}
+		if in.HasOverlay {
+			q.Set("overlay", in.Overlay) // "overlay=": none
+		}
+		if in.HasOpacity {
+			q.Set("opacity", strconv.Itoa(in.Opacity))
+		}
+		if in.Outline {
+			q.Set("outline", "1")
+		}
+		if in.HasHidden {
+			ids := make([]string, len(in.Hidden))
+			for i, id := range in.Hidden {
+				ids[i] = strconv.FormatInt(id, 10)
+			}
+			q.Set("hide", strings.Join(ids, ",")) // "hide=": every class shown
 		}
 	}
 	// Readable links: the file's address unescaped where a query allows it.

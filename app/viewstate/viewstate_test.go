@@ -23,6 +23,16 @@ func TestRoundTrip(t *testing.T) {
 		{"inspector, everything", State{Row: 5, Inspector: &Inspector{Field: "t", Row: 1, Physical: true, HasAxes: true, Y: 3, X: 2, Channel: -1,
 			Index: []int{0, 2, 0, 0}, FlipY: true, FlipX: true, Colormap: "magma", Range: "p1-99", Zoom: 2.5, PanX: -10.5, PanY: 3}},
 			"ch=-1&cmap=magma&f=t&flip=yx&i=0,2,0,0&pan=-10.5,3.0&phys=1&r=1&range=p1-99&row=5&x=2&y=3&zoom=2.500"},
+		{"inspector, overlay", State{URL: "u", Inspector: &Inspector{Field: "image", Row: 2, Y: -1, X: -1, Channel: -1, HasOverlay: true, Overlay: "annotation"}},
+			"f=image&overlay=annotation&r=2&url=u"},
+		{"inspector, overlay turned off", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasOverlay: true}},
+			"f=image&overlay=&r=0&url=u"},
+		{"inspector, overlay's style", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasOverlay: true, Overlay: "mask",
+			HasOpacity: true, Opacity: 70, Outline: true, HasHidden: true, Hidden: []int64{0, 2, -1}}},
+			"f=image&hide=0,2,-1&opacity=70&outline=1&overlay=mask&r=0&url=u"},
+		{"inspector, every class shown", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasOverlay: true, Overlay: "mask",
+			HasOpacity: true, HasHidden: true}},
+			"f=image&hide=&opacity=0&overlay=mask&r=0&url=u"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := c.state.Encode(nil)
@@ -51,7 +61,7 @@ func TestEncodeKeepsOthers(t *testing.T) {
 }
 
 func TestParseIgnoresNonsense(t *testing.T) {
-	q, _ := url.ParseQuery("url=u&row=-4&f=t&r=x&y=1&x=nan&i=1,-2&zoom=1e9&pan=1,inf&flip=zz")
+	q, _ := url.ParseQuery("url=u&row=-4&f=t&r=x&y=1&x=nan&i=1,-2&zoom=1e9&pan=1,inf&flip=zz&opacity=101&outline=yes&hide=1,x")
 	s := Parse(q)
 	want := State{URL: "u", Inspector: &Inspector{Field: "t", Y: -1, X: -1, Channel: -1}}
 	if !reflect.DeepEqual(s, want) {

@@ -1,0 +1,350 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/picture"
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// The inspector's masks over images (issue 28), in plain Go: which columns
+// of the row can be drawn over the inspected picture (maskChoices), one
+// mask read for the row (readMask), its view over the picture as the
+// inspector shows it (alignMask), the blend (blendOver) and the readout
+// (maskReadout). package overlay holds the rules; this file only fills them
+// from a decode.File.
+
+// maskChoice is a column the inspector offers to draw over its picture.
+type maskChoice struct {
+	Col   int
+	Field string
+	// Reason says why it is offered (overlay.Pair.Reason).
+	Reason string
+}
+
+// rowColumns describes every column of a row for the pairing rule: a
+// tensor column by its row's tensor (logical shape, dim names, value
+// type; as a picture when the table previews it as one), a column of
+// encoded images by its row's header ([height, width, channels]), others
+// by name only. A tensor the row cannot give (null, broken) is described
+// by its column's type, its varying sizes -1, so that it is still offered
+// and says in its turn why nothing is drawn.
+func rowColumns(f *decode.File, row int64) []overlay.Column {
+	fields := f.Fields()
+	cols := make([]overlay.Column, len(fields))
+	for i, fld := range fields {
+		c := &cols[i]
+		c.Name = fld.Name
+		switch {
+		case fld.Images:
+			c.Image, c.Encoded, c.ValueType = true, true, arrow.PrimitiveTypes.Uint8
+			if v, err := f.Value(row, i); err == nil {
+				if b, info, err := v.Encoded(); err == nil && b != nil {
+					c.Shape = []int{info.Height, info.Width, info.Channels}
+				}
+			}
+		case fld.Tensor != nil:
+			t, err := f.Tensor(row, i)
+			if err != nil {
+				c.Shape, c.DimNames, c.ValueType = fieldTensor(f, i, fld.Tensor)
+				break
+			}
+			l := t.Logical()
+			c.Shape, c.DimNames, c.ValueType = l.Shape, l.DimNames, t.ValueType()
+			if a, ok := picture.Find(l.Shape, l.DimNames, c.ValueType); ok && a.Preview {
+				c.Image = true
+			}
+		}
+	}
+	return cols
+}
+
+// fieldTensor describes a canonical tensor column from its type: logical
+// shape (-1 where it varies), dim names and value type; nothing for the
+// dialects, whose value type only a row tells.
+func fieldTensor(f *decode.File, i int, tf *decode.TensorField) (shape []int, names []string, vt arrow.DataType) {
+	typed, ok := f.Schema.Field(i).Type.(interface{ ValueType() arrow.DataType })
+	if !ok {
+		return nil, nil, nil
+	}
+	t := tensorext.Tensor{Shape: tf.Shape, DimNames: tf.DimNames, Permutation: tf.Permutation}
+	if t.Shape == nil {
+		t.Shape = make([]int, tf.NDim)
+		for k := range t.Shape {
+			t.Shape[k] = -1
+		}
+	}
+	if t.DimNames != nil && len(t.DimNames) != len(t.Shape) {
+		t.DimNames = nil
+	}
+	if t.Permutation != nil && len(t.Permutation) != len(t.Shape) {
+		t.Permutation = nil
+	}
+	return t.LogicalShape(), t.LogicalDimNames(), typed.ValueType()
+}
+
+// relaxed returns the columns with their heights and widths unknown (-1):
+// a mask whose size differs from its image's in this row is still a mask
+// of that image, and says why it is not drawn.
+func relaxed(cols []overlay.Column) []overlay.Column {
+	out := make([]overlay.Column, len(cols))
+	for i, c := range cols {
+		c.Shape = slices.Clone(c.Shape)
+		switch {
+		case c.Encoded:
+			if len(c.Shape) == 3 {
+				c.Shape[0], c.Shape[1] = -1, -1
+			}
+		case c.Shape != nil:
+			if h, w, err := overlay.MaskAxes(c.Shape, c.DimNames); err == nil {
+				c.Shape[h], c.Shape[w] = -1, -1
+			}
+			if a, ok := picture.Find(c.Shape, c.DimNames, c.ValueType); ok {
+				c.Shape[a.H], c.Shape[a.W] = -1, -1
+			}
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// maskChoices returns the columns that can be drawn over column image
+// (cols from rowColumns), best first, and which one to draw by default
+// (-1: none): first the masks overlay.Pairs proposes for the row's sizes,
+// the default being the suggested one; then those it proposes whatever
+// the sizes (a mask named like one whose size differs in this row: never
+// the default); then any other column overlay.Match accepts (an unnamed
+// float tensor of the image's size, say).
+func maskChoices(cols []overlay.Column, image int) (choices []maskChoice, def int) {
+	def = -1
+	seen := map[int]bool{image: true}
+	add := func(col int, reason string) {
+		seen[col] = true
+		choices = append(choices, maskChoice{Col: col, Field: cols[col].Name, Reason: reason})
+	}
+	for _, p := range overlay.Pairs(cols) {
+		if p.Image == image && !seen[p.Mask] {
+			if p.Suggested && def < 0 {
+				def = len(choices)
+			}
+			add(p.Mask, p.Reason)
+		}
+	}
+	for _, p := range overlay.Pairs(relaxed(cols)) {
+		if p.Image == image && !seen[p.Mask] {
+			add(p.Mask, p.Reason)
+		}
+	}
+	for j := range cols {
+		if seen[j] {
+			continue
+		}
+		if p, err := overlay.Match(cols[j], cols[image]); err == nil {
+			add(j, p.Reason)
+		}
+	}
+	return choices, def
+}
+
+// choiceIndex returns the index of the choice of column field, or -1.
+func choiceIndex(choices []maskChoice, field string) int {
+	for i, c := range choices {
+		if c.Field == field {
+			return i
+		}
+	}
+	return -1
+}
+
+// maskLayer is one row's mask, read for drawing.
+type maskLayer struct {
+	Col   int
+	Field string
+	// Names are the class names the file gives (nil: none).
+	Names []string
+	// Mask is the mask's logical view and H, W its rows' and columns'
+	// dimensions (overlay.MaskAxes); Kind how its values read.
+	Mask tensorext.Tensor
+	H, W int
+	Kind overlay.MaskKind
+	// Counts are the classes present (overlay.CountClasses).
+	Counts []overlay.ClassCount
+	// Err says why the row's mask cannot be drawn; the rest is then empty
+	// but for Col, Field and Names.
+	Err string
+}
+
+// readMask reads the mask of column col over column image in row (cols
+// from rowColumns), with the threshold of a float mask.
+func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, threshold float64) maskLayer {
+	fld := f.Fields()[col]
+	m := maskLayer{Col: col, Field: fld.Name, Names: maskNames(f, fld.Name)}
+	if fld.Images {
+		v, err := f.Value(row, col)
+		if err != nil {
+			m.Err = err.Error()
+			return m
+		}
+		b, info, err := v.Encoded()
+		switch {
+		case err != nil:
+			m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
+			return m
+		case b == nil && v.Array.IsNull(v.Index):
+			m.Err = fld.Name + " is null in this row"
+			return m
+		case b == nil:
+			m.Err = fld.Name + " holds no image in this row"
+			return m
+		case info.BitDepth == 16:
+			// TODO(issue 28): read encoded masks with the class-id decode
+			// being added to app/imagebytes (say DecodeClassIDs(b, lim)
+			// (tensorext.Tensor, error): palette indices and 8- or 16-bit
+			// grey values as an H×W×1 uint8 or uint16 tensor) instead of
+			// File.Tensor's imagebytes.Decode, which reduces 16 bits to 8
+			// (wrong classes) and turns palette PNGs (VOC's masks) into
+			// RGB; rowColumns should then describe a paletted PNG as one
+			// channel (imagebytes.Info says 3 or 4), so that it is offered.
+			m.Err = fmt.Sprintf("%s is a 16-bit PNG: its class ids cannot be read yet", fld.Name)
+			return m
+		}
+	}
+	if _, err := overlay.Match(cols[col], cols[image]); err != nil {
+		m.Err = err.Error()
+		return m
+	}
+	t, err := f.Tensor(row, col)
+	switch {
+	case errors.Is(err, tensorext.ErrNullTensor):
+		m.Err = fld.Name + " is null in this row"
+		return m
+	case err != nil:
+		m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
+		return m
+	}
+	l := t.Logical()
+	h, w, err := overlay.MaskAxes(l.Shape, l.DimNames)
+	if err != nil {
+		m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
+		return m
+	}
+	counts, err := overlay.CountClasses(t, threshold)
+	if err != nil {
+		m.Err = err.Error()
+		return m
+	}
+	m.Mask, m.H, m.W, m.Kind, m.Counts = l, h, w, overlay.KindOf(t.ValueType()), counts
+	return m
+}
+
+// maskNames returns the class names of column field that the file gives:
+// Hugging Face ClassLabel names in the schema's "huggingface" metadata
+// (overlay.ClassNames, overlay.NamesFor), or nil.
+func maskNames(f *decode.File, field string) []string {
+	md := f.Schema.Metadata()
+	i := md.FindKey("huggingface")
+	if i < 0 {
+		return nil
+	}
+	all, err := overlay.ClassNames(md.Values()[i])
+	if err != nil {
+		return nil
+	}
+	return overlay.NamesFor(all, field)
+}
+
+// alignMask returns the 2-D view of the mask under the picture v selects
+// from shown (the inspected tensor as displayed): mask element (y, x) lies
+// under picture pixel (x, y), through the view's swap and flips. It
+// returns why not when the picture's rows and columns are not the image's
+// height and width (picture.Find), or their sizes are not the mask's.
+func alignMask(m maskLayer, shown tensorext.Tensor, v inspect.View) (tensorext.Tensor, error) {
+	if m.Mask.Values == nil {
+		return tensorext.Tensor{}, errors.New(m.Err)
+	}
+	a, ok := picture.Find(shown.Shape, shown.DimNames, shown.ValueType())
+	if !ok {
+		return tensorext.Tensor{}, errors.New("the picture has no height and width to lay the mask on")
+	}
+	mh, mw := m.Mask.Shape[m.H], m.Mask.Shape[m.W]
+	if ih, iw := shown.Shape[a.H], shown.Shape[a.W]; ih != mh || iw != mw {
+		return tensorext.Tensor{}, fmt.Errorf("%s is %d×%d but the image is %d×%d (height × width)", m.Field, mh, mw, ih, iw)
+	}
+	sh, sw := m.Mask.Strides[m.H], m.Mask.Strides[m.W]
+	var t tensorext.Tensor
+	switch {
+	case v.Y == a.H && v.X == a.W:
+		t = tensorext.Tensor{Shape: []int{mh, mw}, Strides: []int{sh, sw}}
+	case v.Y == a.W && v.X == a.H:
+		t = tensorext.Tensor{Shape: []int{mw, mh}, Strides: []int{sw, sh}}
+	default:
+		return tensorext.Tensor{}, fmt.Errorf("the picture shows dimensions %s × %s, and the mask follows only the image's height and width (%s × %s)",
+			dimLabel(shown, v.Y), dimLabel(shown, v.X), dimLabel(shown, a.H), dimLabel(shown, a.W))
+	}
+	t.Values, t.Offset = m.Mask.Values, m.Mask.Offset
+	if v.FlipY {
+		t.Offset += (t.Shape[0] - 1) * t.Strides[0]
+		t.Strides[0] = -t.Strides[0]
+	}
+	if v.FlipX {
+		t.Offset += (t.Shape[1] - 1) * t.Strides[1]
+		t.Strides[1] = -t.Strides[1]
+	}
+	return t, nil
+}
+
+// blendOver returns a copy of base with the mask (a view from alignMask)
+// blended in with style s; base is left as it is.
+func blendOver(base *image.RGBA, mask tensorext.Tensor, s overlay.Style) (*image.RGBA, error) {
+	out := &image.RGBA{Pix: slices.Clone(base.Pix), Stride: base.Stride, Rect: base.Rect}
+	if err := overlay.Blend(out, mask, s); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// maskReadout is what the readout says of the mask under picture pixel
+// (x, y) (mask a view from alignMask): `mask = 3 "car"`, `mask = 300` for
+// an id the file does not name, `pred = 0.53 (class 1)` for a float mask,
+// `mask = null`.
+func maskReadout(field string, mask tensorext.Tensor, kind overlay.MaskKind, names []string, threshold float64, x, y int) string {
+	id, ok := overlay.MaskValue(mask, threshold, y, x)
+	if !ok {
+		if pos, in := mask.Pos(y, x); in && !mask.IsNull(pos) {
+			return field + " = " + mask.ValueStr(pos) // NaN
+		}
+		return field + " = null"
+	}
+	if kind == overlay.Probabilities {
+		pos, _ := mask.Pos(y, x)
+		return fmt.Sprintf("%s = %s (class %s)", field, mask.ValueStr(pos), overlay.Label(names, id))
+	}
+	return field + " = " + overlay.Label(names, id)
+}
+
+// maskProbe is what SliceView needs to read out the mask under the
+// pointer: the mask's view over the picture (alignMask; no Values when no
+// mask is drawn), how its values read and its names.
+type maskProbe struct {
+	Field     string
+	Mask      tensorext.Tensor
+	Kind      overlay.MaskKind
+	Names     []string
+	Threshold float64
+}
+
+// text is the readout of picture pixel (x, y), "" without a mask.
+func (p maskProbe) text(x, y int) string {
+	if p.Mask.Values == nil {
+		return ""
+	}
+	return maskReadout(p.Field, p.Mask, p.Kind, p.Names, p.Threshold, x, y)
+}

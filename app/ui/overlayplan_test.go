@@ -1,0 +1,391 @@
+//go:build !wasm
+
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"maps"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/viewstate"
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// masksExpected is testdata/masks_expected.json (gen_masks.mjs).
+type masksExpected struct {
+	Height, Width int
+	Image, Mask   []int
+	Names         []string
+}
+
+func readMasksExpected(t *testing.T) masksExpected {
+	t.Helper()
+	b, err := os.ReadFile("../../testdata/masks_expected.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e masksExpected
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// maskOver opens file, reads row 0's mask column over its image column,
+// opens a session on the image and lays the mask over its picture.
+func maskOver(t *testing.T, file, image, mask string) (maskLayer, *inspect.Session, tensorext.Tensor) {
+	t.Helper()
+	f := openTestdata(t, file)
+	col := column(t, f, image)
+	m := readMask(f, 0, rowColumns(f, 0), col, column(t, f, mask), 0.5)
+	ten, err := f.Tensor(0, col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := inspect.NewSession(ten, 8)
+	v, err := alignMask(m, s.Shown(), s.View)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, s, v
+}
+
+func choiceFields(cs []maskChoice) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Field)
+	}
+	return out
+}
+
+// TestMaskChoices: the masks offered over each image column of the mask
+// fixtures (gen_masks.mjs) and of the site's sample, row by row.
+func TestMaskChoices(t *testing.T) {
+	for _, c := range []struct {
+		file, image string
+		row         int64
+		want        []string
+		def         int
+		err         string // readMask's error for the first choice
+	}{
+		{"masks_tensor.arrow", "image", 0, []string{"mask", "pred"}, 0, ""},
+		{"masks_tensor.arrow", "image", 1, []string{"mask", "pred"}, 0, "mask is null in this row"},
+		{"masks_hf.arrow", "image", 0, []string{"annotation"}, 0, ""},
+		// Another size: offered, not drawn by default, and says why.
+		{"masks_hf.arrow", "image", 1, []string{"annotation"}, -1, "annotation is 6×8 but image is 12×16 (height × width)"},
+		{"masks_hf.arrow", "image", 2, []string{"annotation"}, 0, "annotation is null in this row"},
+		{"masks_named.arrow", "image", 0, []string{"label"}, 0, ""},
+		// js_big's masks are ellipses of their own sizes, never 32×32.
+		{"js_big.arrow", "image", 0, []string{"mask"}, -1, "mask is 8×8 but image is 32×32 (height × width)"},
+		{"js_images.arrow", "rgb", 0, nil, -1, ""},
+	} {
+		f := openTestdata(t, c.file)
+		image := column(t, f, c.image)
+		cols := rowColumns(f, c.row)
+		choices, def := maskChoices(cols, image)
+		if got := choiceFields(choices); !reflect.DeepEqual(got, c.want) || def != c.def {
+			t.Errorf("%s row %d: choices %q default %d, want %q default %d", c.file, c.row, got, def, c.want, c.def)
+			continue
+		}
+		if len(choices) == 0 {
+			continue
+		}
+		m := readMask(f, c.row, cols, image, choices[0].Col, 0.5)
+		if m.Err != c.err {
+			t.Errorf("%s row %d: readMask error %q, want %q", c.file, c.row, m.Err, c.err)
+		}
+	}
+}
+
+func TestMaskReasons(t *testing.T) {
+	f := openTestdata(t, "masks_tensor.arrow")
+	choices, _ := maskChoices(rowColumns(f, 0), column(t, f, "image"))
+	want := []string{
+		`mask: 12×16 uint8 class ids, same size as image; named like a mask ("mask")`,
+		`pred: 12×16 float32 probabilities, same size as image; named like a mask ("pred")`,
+	}
+	for i, c := range choices {
+		if c.Reason != want[i] {
+			t.Errorf("choice %d reason %q, want %q", i, c.Reason, want[i])
+		}
+	}
+}
+
+// TestMaskNamesAndCounts: ClassLabel names reach the mask they name (a 2-D
+// List of ClassLabel), not another column's (scene_parse_150's
+// scene_category names scenes); the classes present are counted.
+func TestMaskNamesAndCounts(t *testing.T) {
+	e := readMasksExpected(t)
+	want := map[int64]int{}
+	for _, id := range e.Mask {
+		want[int64(id)]++
+	}
+	for _, c := range []struct {
+		file, image, mask string
+		names             []string
+	}{
+		{"masks_named.arrow", "image", "label", e.Names},
+		{"masks_hf.arrow", "image", "annotation", nil},
+		{"masks_tensor.arrow", "image", "mask", nil},
+	} {
+		f := openTestdata(t, c.file)
+		cols := rowColumns(f, 0)
+		m := readMask(f, 0, cols, column(t, f, c.image), column(t, f, c.mask), 0.5)
+		if m.Err != "" {
+			t.Fatalf("%s: %s", c.file, m.Err)
+		}
+		if !reflect.DeepEqual(m.Names, c.names) {
+			t.Errorf("%s: names %q, want %q", c.file, m.Names, c.names)
+		}
+		got := map[int64]int{}
+		for _, cc := range m.Counts {
+			got[cc.ID] = cc.Pixels
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: class counts %v, want %v", c.file, got, want)
+		}
+	}
+}
+
+// TestAlignMask: the mask follows the picture's swap and flips, and is off
+// when the picture's axes are not the image's height and width.
+func TestAlignMask(t *testing.T) {
+	e := readMasksExpected(t)
+	f := openTestdata(t, "masks_tensor.arrow")
+	image := column(t, f, "image")
+	cols := rowColumns(f, 0)
+	m := readMask(f, 0, cols, image, column(t, f, "mask"), 0.5)
+	ten, err := f.Tensor(0, image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := inspect.NewSession(ten, 8)
+	H, W := e.Height, e.Width
+	at := func(y, x int) int64 { return int64(e.Mask[y*W+x]) }
+	for _, c := range []struct {
+		name  string
+		cmd   func(*inspect.Session)
+		h, w  int
+		class func(y, x int) int64 // the mask's class under picture pixel (x, y)
+	}{
+		{"default", func(*inspect.Session) {}, H, W, at},
+		{"flip rows", (*inspect.Session).FlipRows, H, W, func(y, x int) int64 { return at(H-1-y, x) }},
+		{"flip both", func(s *inspect.Session) { s.FlipRows(); s.FlipColumns() }, H, W, func(y, x int) int64 { return at(H-1-y, W-1-x) }},
+		{"swap", (*inspect.Session).SwapAxes, W, H, func(y, x int) int64 { return at(x, y) }},
+		{"swap and flip columns", func(s *inspect.Session) { s.SwapAxes(); s.FlipColumns() }, W, H, func(y, x int) int64 { return at(H-1-x, y) }},
+	} {
+		s := inspect.NewSession(ten, 8)
+		c.cmd(s)
+		v, err := alignMask(m, s.Shown(), s.View)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if !reflect.DeepEqual(v.Shape, []int{c.h, c.w}) || s.Image.Bounds().Dy() != c.h || s.Image.Bounds().Dx() != c.w {
+			t.Errorf("%s: mask view %v over a %v picture, want [%d %d]", c.name, v.Shape, s.Image.Bounds(), c.h, c.w)
+			continue
+		}
+		for y := range c.h {
+			for x := range c.w {
+				if id, ok := overlay.MaskValue(v, 0.5, y, x); !ok || id != c.class(y, x) {
+					t.Fatalf("%s: class under (%d, %d) = %d %v, want %d", c.name, x, y, id, ok, c.class(y, x))
+				}
+			}
+		}
+	}
+	// Rows H, columns C: no height × width picture.
+	s.SetAxisX(2)
+	if _, err := alignMask(m, s.Shown(), s.View); err == nil || !strings.Contains(err.Error(), "the picture shows dimensions 0: H (12) × 2: C (3), and the mask follows only the image's height and width (0: H (12) × 1: W (16))") {
+		t.Errorf("axes H, C: %v", err)
+	}
+}
+
+// TestBlendOver: a class's colour blended at a known pixel, at the default
+// opacity (0.5) and at 0.7; a hidden class's pixel and an outline's
+// interior pixel unchanged; the base picture never changes. The session
+// draws the uint8 picture scaled to its min..max: pixel (x 3, y 3), stored
+// (56, 78, 106), is drawn (49, 80, 118).
+func TestBlendOver(t *testing.T) {
+	_, s, v := maskOver(t, "masks_tensor.arrow", "image", "mask")
+	base := s.Image.RGBAAt(3, 3)
+	if base != (color.RGBA{49, 80, 118, 255}) {
+		t.Fatalf("base pixel (3, 3) = %v", base)
+	}
+	// (x 3, y 3) is inside class 1's block, VOC colour (128, 0, 0):
+	// floor((1-a)*img + a*colour + 0.5).
+	for _, c := range []struct {
+		name string
+		edit func(*overlay.Style)
+		want color.RGBA
+	}{
+		{"opacity 0.5", func(*overlay.Style) {}, color.RGBA{89, 40, 59, 255}},                     // 88.5+.5, 40+.5, 59+.5
+		{"opacity 0.7", func(s *overlay.Style) { s.Opacity = 0.7 }, color.RGBA{104, 24, 35, 255}}, // 104.3, 24, 35.4
+		{"class 1 hidden", func(s *overlay.Style) { s.Hidden = map[int64]bool{0: true, 1: true} }, base},
+		{"outline: interior", func(s *overlay.Style) { s.Outline = true }, base},
+	} {
+		st := overlay.DefaultStyle()
+		c.edit(&st)
+		out, err := blendOver(s.Image, v, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.RGBAAt(3, 3); got != c.want {
+			t.Errorf("%s: pixel (3, 3) = %v, want %v", c.name, got, c.want)
+		}
+		if got := s.Image.RGBAAt(3, 3); got != base {
+			t.Errorf("%s: the base picture changed: %v", c.name, got)
+		}
+	}
+	// Outline: class 1's corner (x 1, y 2) is drawn; background (x 0, y 0) never.
+	st := overlay.DefaultStyle()
+	st.Outline = true
+	out, _ := blendOver(s.Image, v, st)
+	if got := out.RGBAAt(1, 2); got == s.Image.RGBAAt(1, 2) {
+		t.Errorf("outline: the block's corner is not drawn: %v", got)
+	}
+	if got := out.RGBAAt(0, 0); got != s.Image.RGBAAt(0, 0) {
+		t.Errorf("background drawn: %v", got)
+	}
+}
+
+func TestMaskReadout(t *testing.T) {
+	m, _, v := maskOver(t, "masks_named.arrow", "image", "label")
+	for _, c := range []struct {
+		x, y int
+		want string
+	}{
+		{3, 3, `label = 1 "road"`},
+		{10, 8, `label = 2 "car"`},
+		{0, 0, `label = 0 "background"`},
+		{1, 11, `label = 7`},
+	} {
+		if got := maskReadout(m.Field, v, m.Kind, m.Names, 0.5, c.x, c.y); got != c.want {
+			t.Errorf("(%d, %d): %q, want %q", c.x, c.y, got, c.want)
+		}
+	}
+	// A float mask: the value and its class.
+	m, _, v = maskOver(t, "masks_tensor.arrow", "image", "pred")
+	if got, want := maskReadout(m.Field, v, m.Kind, nil, 0.5, 9, 0), "pred = 0.6 (class 1)"; got != want {
+		t.Errorf("float mask: %q, want %q", got, want)
+	}
+}
+
+// TestOverlayState: the default drawn, a link's overlay, what the address
+// says, hiding a class, the picture cached until something changes.
+func TestOverlayState(t *testing.T) {
+	f := openTestdata(t, "masks_tensor.arrow")
+	image := column(t, f, "image")
+	ten, _ := f.Tensor(0, image)
+	s := inspect.NewSession(ten, 8)
+	o := newOverlay(f, 0, image, overlay.Style{})
+	if st := addressOf(o); o.field() != "mask" || st != (overlayAddress{HasOverlay: true, Overlay: "mask"}) {
+		t.Errorf("default: drawn %q, address %+v; want mask", o.field(), st)
+	}
+	img, m, off := o.picture(s)
+	if img == s.Image || m.Values == nil || off != "" {
+		t.Fatalf("no blend: %v", off)
+	}
+	if again, _, _ := o.picture(s); again != img {
+		t.Error("the same picture blended twice")
+	}
+	if !o.toggleClass(1) || !o.style.Hidden[1] || !o.style.Hidden[0] {
+		t.Errorf("hidden after toggling 1: %v", o.style.Hidden)
+	}
+	o.setOpacity(0.7)
+	o.setOutline(true)
+	if st := addressOf(o); st != (overlayAddress{HasOverlay: true, Overlay: "mask", HasOpacity: true, Opacity: 70, Outline: true, HasHidden: true, Hidden: "[0 1]"}) {
+		t.Errorf("styled: address %+v", st)
+	}
+	// The link's style, applied to a new inspector, is the same style.
+	var st viewstate.Inspector
+	o.address(&st)
+	if s := linkStyle(overlay.Style{}, &st); s.Opacity != 0.7 || !s.Outline || !maps.Equal(s.Hidden, o.style.Hidden) {
+		t.Errorf("linkStyle %+v, want %+v", s, o.style)
+	}
+	o.setOpacity(0.5)
+	o.setOutline(false)
+	items := o.legend()
+	if len(items) != 5 || !items[0].Hidden || !items[1].Hidden || items[2].Hidden || items[4].Label != "7" {
+		t.Errorf("legend %+v", items)
+	}
+	if again, _, _ := o.picture(s); again == img {
+		t.Error("not blended again after a change")
+	}
+	o.restore("")
+	if st := addressOf(o); o.field() != "" || st != (overlayAddress{HasOverlay: true}) {
+		t.Errorf("none from a link: drawn %q, address %+v", o.field(), st)
+	}
+	if img, _, off := o.picture(s); img != s.Image || off != "" {
+		t.Error("none: the picture is not the session's")
+	}
+	o.restore("nope")
+	if o.note != "The link's overlay “nope” is no mask of this image." {
+		t.Errorf("note %q", o.note)
+	}
+	o.restore("pred")
+	if o.field() != "pred" || o.note != "" {
+		t.Errorf("pred: drawn %q note %q", o.field(), o.note)
+	}
+	// A row whose mask is of another size says so, and keeps the picture.
+	f = openTestdata(t, "masks_hf.arrow")
+	image = column(t, f, "image")
+	ten, _ = f.Tensor(1, image)
+	s = inspect.NewSession(ten, 8)
+	o = newOverlay(f, 1, image, overlay.Style{})
+	if st := addressOf(o); st != (overlayAddress{}) || o.field() != "" {
+		t.Errorf("row 1: drawn %q by default, address %+v", o.field(), st)
+	}
+	o.restore("annotation")
+	if img, _, off := o.picture(s); img != s.Image || off != "No overlay: annotation is 6×8 but image is 12×16 (height × width)." {
+		t.Errorf("row 1: %q", off)
+	}
+}
+
+// overlayAddress is what overlayState.address writes, comparable.
+type overlayAddress struct {
+	HasOverlay         bool
+	Overlay            string
+	HasOpacity         bool
+	Opacity            int
+	Outline, HasHidden bool
+	Hidden             string
+}
+
+func addressOf(o *overlayState) overlayAddress {
+	var st viewstate.Inspector
+	o.address(&st)
+	a := overlayAddress{st.HasOverlay, st.Overlay, st.HasOpacity, st.Opacity, st.Outline, st.HasHidden, ""}
+	if st.HasHidden {
+		a.Hidden = fmt.Sprint(st.Hidden)
+	}
+	return a
+}
+
+// TestInspectorOverlayLink mounts the inspector on a link's state: the
+// overlay and its style named there are applied, and reported back.
+func TestInspectorOverlayLink(t *testing.T) {
+	f := openTestdata(t, "masks_tensor.arrow")
+	e := app.NewTestEngine()
+	link := &viewstate.Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasOverlay: true, Overlay: "pred",
+		HasOpacity: true, Opacity: 30, HasHidden: true, Hidden: []int64{}}
+	in := &Inspector{File: f, Col: column(t, f, "image"), Row: 0, Restore: link}
+	if err := e.Load(in); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	if in.ov == nil || in.ov.field() != "pred" || in.ov.style.Opacity != 0.3 || len(in.ov.style.Hidden) != 0 {
+		t.Fatalf("overlay %+v", in.ov)
+	}
+	if got := addressOf(in.ov); got != (overlayAddress{HasOverlay: true, Overlay: "pred", HasOpacity: true, Opacity: 30, HasHidden: true, Hidden: "[]"}) {
+		t.Errorf("reported %+v", got)
+	}
+}

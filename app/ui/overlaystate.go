@@ -1,0 +1,203 @@
+package ui
+
+import (
+	"image"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/viewstate"
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// overlayState is the inspector's overlay on one tensor: the masks offered
+// over it, the one drawn (read for the row) and its style, and the last
+// picture blended. Its commands return whether anything changed. Plain Go:
+// the inspector's components show snapshots of it (OverlayControls,
+// Legend, SliceView's probe).
+type overlayState struct {
+	f       *decode.File
+	row     int64
+	image   int
+	cols    []overlay.Column
+	choices []maskChoice
+	def     int // the default choice, -1 for none
+	chosen  int // the choice drawn, -1 for none
+	style   overlay.Style
+	layer   maskLayer
+	// note says why a link's overlay= was not applied.
+	note string
+	ver  int // bumped by every change of what is drawn
+
+	// The last picture blended, for base at version ver.
+	base    *image.RGBA
+	baseVer int
+	out     *image.RGBA
+	mask    tensorext.Tensor
+	off     string
+}
+
+// newOverlay finds the masks offered over column image of row and draws
+// the default one, in style (DefaultStyle's when it has no Hidden map: a
+// new inspector; the style a user chose is kept from row to row).
+func newOverlay(f *decode.File, row int64, image int, style overlay.Style) *overlayState {
+	if style.Hidden == nil {
+		style = overlay.DefaultStyle()
+	}
+	o := &overlayState{f: f, row: row, image: image, style: style, chosen: -1}
+	o.cols = rowColumns(f, row)
+	o.choices, o.def = maskChoices(o.cols, image)
+	o.choose(o.def)
+	return o
+}
+
+// choose draws choice i (-1: none).
+func (o *overlayState) choose(i int) bool {
+	if i < -1 || i >= len(o.choices) || (i == o.chosen && o.ver > 0) {
+		return false
+	}
+	o.chosen, o.layer, o.note = i, maskLayer{}, ""
+	if i >= 0 {
+		o.layer = readMask(o.f, o.row, o.cols, o.image, o.choices[i].Col, o.style.Threshold)
+	}
+	o.ver++
+	return true
+}
+
+// restore applies a link's overlay: field "" for none, else a column
+// offered; a field offered nowhere leaves the default and says so.
+func (o *overlayState) restore(field string) {
+	if field == "" {
+		o.choose(-1)
+		return
+	}
+	if i := choiceIndex(o.choices, field); i >= 0 {
+		o.choose(i)
+		return
+	}
+	o.note = "The link's overlay " + quote(field) + " is no mask of this image."
+}
+
+// quote is s in typographic quotes.
+func quote(s string) string { return "“" + s + "”" }
+
+// field is the column drawn, "" for none.
+func (o *overlayState) field() string {
+	if o.chosen < 0 {
+		return ""
+	}
+	return o.choices[o.chosen].Field
+}
+
+// address writes the overlay into the inspector's state for the address:
+// the field drawn ("" for none) unless none is drawn and none is offered by
+// default, and the parts of its style that are not the default's.
+func (o *overlayState) address(st *viewstate.Inspector) {
+	if o.chosen < 0 && o.def < 0 {
+		return
+	}
+	st.HasOverlay, st.Overlay = true, o.field()
+	if o.chosen < 0 {
+		return
+	}
+	def := overlay.DefaultStyle()
+	if pct := int(math.Round(o.style.Opacity * 100)); pct != int(def.Opacity*100) {
+		st.HasOpacity, st.Opacity = true, pct
+	}
+	st.Outline = o.style.Outline
+	if !maps.Equal(o.style.Hidden, def.Hidden) {
+		st.HasHidden = true
+		st.Hidden = slices.Sorted(maps.Keys(o.style.Hidden))
+	}
+}
+
+// linkStyle is s with the parts of a link's style it gives.
+func linkStyle(s overlay.Style, r *viewstate.Inspector) overlay.Style {
+	if s.Hidden == nil {
+		s = overlay.DefaultStyle()
+	}
+	if r.HasOpacity {
+		s.Opacity = float64(r.Opacity) / 100
+	}
+	s.Outline = r.Outline
+	if r.HasHidden {
+		s.Hidden = map[int64]bool{}
+		for _, id := range r.Hidden {
+			s.Hidden[id] = true
+		}
+	}
+	return s
+}
+
+// setOpacity sets α, 0..1.
+func (o *overlayState) setOpacity(a float64) bool {
+	if a < 0 || a > 1 || a != a || a == o.style.Opacity {
+		return false
+	}
+	o.style.Opacity = a
+	o.ver++
+	return true
+}
+
+// setOutline draws outlines only (true) or filled classes.
+func (o *overlayState) setOutline(on bool) bool {
+	if on == o.style.Outline {
+		return false
+	}
+	o.style.Outline = on
+	o.ver++
+	return true
+}
+
+// toggleClass hides a class shown, or shows a class hidden.
+func (o *overlayState) toggleClass(id int64) bool {
+	hidden := maps.Clone(o.style.Hidden)
+	if hidden == nil {
+		hidden = map[int64]bool{}
+	}
+	if hidden[id] {
+		delete(hidden, id)
+	} else {
+		hidden[id] = true
+	}
+	o.style.Hidden = hidden
+	o.ver++
+	return true
+}
+
+// legend lists the classes present in the mask drawn.
+func (o *overlayState) legend() []overlay.LegendItem {
+	if o.chosen < 0 || o.layer.Mask.Values == nil {
+		return nil
+	}
+	return o.style.Legend(o.layer.Counts, o.layer.Names)
+}
+
+// picture returns the session's picture with the mask blended in (the
+// picture itself when none is drawn or it cannot be), the mask's view
+// over it (for the readout; empty when not drawn) and why it is not drawn
+// ("" when it is, or when none is chosen).
+func (o *overlayState) picture(s *inspect.Session) (img *image.RGBA, mask tensorext.Tensor, off string) {
+	if s.Image == nil || o.chosen < 0 {
+		return s.Image, tensorext.Tensor{}, ""
+	}
+	if s.Image == o.base && o.ver == o.baseVer {
+		return o.out, o.mask, o.off
+	}
+	o.base, o.baseVer = s.Image, o.ver
+	o.out, o.mask, o.off = s.Image, tensorext.Tensor{}, ""
+	m, err := alignMask(o.layer, s.Shown(), s.View)
+	if err == nil {
+		var out *image.RGBA
+		if out, err = blendOver(s.Image, m, o.style); err == nil {
+			o.out, o.mask = out, m
+		}
+	}
+	if err != nil {
+		o.off = "No overlay: " + err.Error() + "."
+	}
+	return o.out, o.mask, o.off
+}

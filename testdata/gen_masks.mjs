@@ -1,0 +1,189 @@
+// gen_masks.mjs — segmentation masks beside their images, for the
+// inspector's overlays (issue 28), written by npm apache-arrow 21.2.0:
+//
+//   masks_tensor.arrow  canonical tensors, as a pyarrow user writes them:
+//     image  arrow.fixed_shape_tensor uint8 [12, 16, 3], dim_names H, W, C
+//     mask   arrow.fixed_shape_tensor uint8 [12, 16], dim_names H, W: class ids
+//     pred   arrow.fixed_shape_tensor float32 [12, 16]: probabilities x/15
+//     row 1's mask is null.
+//   masks_hf.arrow  a Hugging Face scene parsing set, laid out as
+//     scene_parse_150 (ADE20K) is on the Hub (its loading script,
+//     huggingface/datasets datasets/scene_parse_150/scene_parse_150.py @
+//     13108a5b, config scene_parsing: image = Image(), annotation = Image(),
+//     scene_category = ClassLabel(names=…); its test split's annotation is
+//     None): image and annotation are datasets' Image feature,
+//     struct<bytes: binary, path: string> (src/datasets/features/image.py @
+//     b7cb10b0), the annotation a greyscale PNG whose grey levels are the class
+//     ids; the features JSON under the schema metadata key "huggingface". The
+//     pixel classes have no names in such a file (ADE20K lists them in its
+//     card only); scene_category's names name scenes, not pixels. Row 1's
+//     annotation is 8×6, not the image's 16×12; row 2's is null.
+//   masks_hf.parquet  the same table as the Hub serves it, in Parquet:
+//     written by parquet-wasm 0.8.0 (arrow-rs's writer), 2-row row groups,
+//     the features also in the footer's key_value_metadata as pyarrow
+//     writes them for datasets.
+//   masks_named.arrow  the Hugging Face layout that does name pixel classes:
+//     a 2-D Sequence of ClassLabel (datasets 4 writes List(List(ClassLabel)),
+//     storage list<list<int64>>, as token classification sets store
+//     Sequence(ClassLabel) tags), beside an Image feature.
+//
+// Every mask holds the same classes (MASK below): 0 background, 1, 2, 3 and
+// 7 (past masks_named's four names). The images' pixel (y, x) is
+// (12x + 20, 16y + 30, 100 + x + y). masks_expected.json gives sizes,
+// pixels, class ids and names.
+//
+// Regenerate:   cd testdata && npm ci && node gen_masks.mjs
+
+import {
+  Field, Schema, Struct, List, FixedSizeList, RecordBatch, Table, Binary,
+  Int32, Int64, Uint8, Float32, Utf8, makeData, vectorFromArray, tableToIPC, tableFromIPC,
+} from 'apache-arrow';
+import * as pw from 'parquet-wasm';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { png, pngGray } from './png.mjs';
+
+const OUT = dirname(fileURLToPath(import.meta.url));
+const FST = 'arrow.fixed_shape_tensor';
+const H = 12, W = 16;
+
+function assert(cond, msg) { if (!cond) throw new Error('self-check failed: ' + msg); }
+const range = (n, f = (i) => i) => Array.from({ length: n }, (_, i) => f(i));
+
+// The picture: pixel (y, x) = (12x + 20, 16y + 30, 100 + x + y).
+const pixel = (y, x) => [12 * x + 20, 16 * y + 30, 100 + x + y];
+const IMAGE = range(H * W * 3, (i) => pixel(Math.floor(i / 3 / W), Math.floor(i / 3) % W)[i % 3]);
+
+// The classes, as rectangles [class, rows lo..hi, columns lo..hi] (last wins).
+const RECTS = [
+  [1, 2, 6, 1, 6], //   5×6 block: interior rows 3..5, columns 2..5
+  [2, 5, 10, 9, 14], // 6×6 block
+  [3, 0, 1, 12, 15], // along the top and right borders
+  [7, 10, 11, 0, 3], // an id past the names
+];
+const MASK = range(H * W, (i) => {
+  const y = Math.floor(i / W), x = i % W;
+  let c = 0;
+  for (const [id, y0, y1, x0, x1] of RECTS) if (y >= y0 && y <= y1 && x >= x0 && x <= x1) c = id;
+  return c;
+});
+// The small annotation of masks_hf.arrow's row 1: 8×6, class 2 in its left half.
+const SW = 8, SH = 6;
+const SMALL = range(SW * SH, (i) => (i % SW < 4 ? 2 : 0));
+
+const fstType = (vt, shape) => new FixedSizeList(shape.reduce((a, b) => a * b, 1), new Field('item', vt, true));
+function fst(name, vt, Arr, shape, dimNames, rows) {
+  const type = fstType(vt, shape);
+  const meta = JSON.stringify(dimNames ? { shape, dim_names: dimNames } : { shape });
+  const size = type.listSize;
+  const flat = new Arr(rows.length * size);
+  rows.forEach((r, i) => { if (r !== null) flat.set(r, i * size); });
+  const bm = new Uint8Array(Math.ceil(rows.length / 8));
+  let nulls = 0;
+  rows.forEach((r, i) => { if (r === null) nulls++; else bm[i >> 3] |= 1 << (i & 7); });
+  const child = makeData({ type: vt, length: flat.length, nullCount: 0, data: flat });
+  return {
+    field: new Field(name, type, true, new Map([['ARROW:extension:name', FST], ['ARROW:extension:metadata', meta]])),
+    data: makeData({ type, length: rows.length, nullCount: nulls, nullBitmap: nulls ? bm : undefined, child }),
+  };
+}
+
+function write(file, fields, datas, metadata) {
+  const schema = new Schema(fields, metadata);
+  const n = datas[0].length;
+  const batch = new RecordBatch(schema, makeData({ type: new Struct(fields), length: n, nullCount: 0, children: datas }));
+  const bytes = tableToIPC(new Table([batch]), 'file');
+  writeFileSync(join(OUT, file), bytes);
+  return tableFromIPC(bytes);
+}
+
+// Python's json.dumps separators, as datasets writes the features.
+const pyJSON = (v) => (v === null ? 'null'
+  : Array.isArray(v) ? '[' + v.map(pyJSON).join(', ') + ']'
+    : typeof v === 'object' ? '{' + Object.entries(v).map(([k, x]) => JSON.stringify(k) + ': ' + pyJSON(x)).join(', ') + '}'
+      : JSON.stringify(v));
+
+// imageStruct is a column of datasets' Image feature: rows of Uint8Array
+// bytes or null.
+function imageStruct(rows) {
+  const type = new Struct([new Field('bytes', new Binary(), true), new Field('path', new Utf8(), true)]);
+  const n = rows.length;
+  const offsets = new Int32Array(n + 1);
+  rows.forEach((r, i) => { offsets[i + 1] = offsets[i] + (r ? r.length : 0); });
+  const data = new Uint8Array(offsets[n]);
+  rows.forEach((r, i) => { if (r) data.set(r, offsets[i]); });
+  const bm = new Uint8Array(Math.ceil(n / 8));
+  let nulls = 0;
+  rows.forEach((r, i) => { if (r === null) nulls++; else bm[i >> 3] |= 1 << (i & 7); });
+  const valid = nulls ? { nullCount: nulls, nullBitmap: bm } : { nullCount: 0 };
+  const bytesD = makeData({ type: new Binary(), length: n, ...valid, valueOffsets: offsets, data });
+  const pathD = vectorFromArray(rows.map(() => null), new Utf8()).data[0];
+  return { type, data: makeData({ type, length: n, ...valid, children: [bytesD, pathD] }) };
+}
+
+// ------------------------------------------------------ masks_tensor.arrow
+{
+  const id = vectorFromArray([0, 1], new Int32()).data[0];
+  const image = fst('image', new Uint8(), Uint8Array, [H, W, 3], ['H', 'W', 'C'], [IMAGE, IMAGE]);
+  const mask = fst('mask', new Uint8(), Uint8Array, [H, W], ['H', 'W'], [MASK, null]);
+  const PRED = range(H * W, (i) => (i % W) / 15);
+  const pred = fst('pred', new Float32(), Float32Array, [H, W], null, [PRED, PRED]);
+  const t = write('masks_tensor.arrow', [new Field('id', new Int32(), false), image.field, mask.field, pred.field],
+    [id, image.data, mask.data, pred.data]);
+  assert(t.numRows === 2 && t.getChild('mask').get(1) === null, 'masks_tensor rows');
+  assert([...t.getChild('mask').get(0)].join() === MASK.join(), 'masks_tensor mask');
+}
+
+// ---------------------------------------------------------- masks_hf.arrow
+const HF_SCENES = ['bathroom', 'bedroom', 'street'];
+{
+  const picture = png(W, H, IMAGE);
+  const image = imageStruct([picture, picture, picture]);
+  const annotation = imageStruct([pngGray(W, H, MASK), pngGray(SW, SH, SMALL), null]);
+  const scene = vectorFromArray([2n, 0n, 1n], new Int64()).data[0];
+  const features = { info: { features: {
+    image: { _type: 'Image' }, annotation: { _type: 'Image' },
+    scene_category: { names: HF_SCENES, _type: 'ClassLabel' },
+  } } };
+  const meta = new Map([['huggingface', pyJSON(features)]]);
+  const t = write('masks_hf.arrow',
+    [new Field('image', image.type, true), new Field('annotation', annotation.type, true), new Field('scene_category', new Int64(), true)],
+    [image.data, annotation.data, scene], meta);
+  assert(t.numRows === 3 && t.getChild('annotation').get(2) === null, 'masks_hf rows');
+  const parquet = pw.writeParquet(pw.Table.fromIPCStream(tableToIPC(t, 'stream')),
+    new pw.WriterPropertiesBuilder().setCreatedBy('parquet-rs version 59.3.0 (parquet-wasm 0.8.0)')
+      .setKeyValueMetadata(meta).setMaxRowGroupSize(2).setCompression(pw.Compression.SNAPPY).build());
+  writeFileSync(join(OUT, 'masks_hf.parquet'), parquet);
+  const back = tableFromIPC(pw.readParquet(parquet).intoIPCStream());
+  assert(back.numRows === 3 && back.schema.metadata.get('huggingface') === pyJSON(features), 'masks_hf.parquet read back');
+  assert([...back.getChild('annotation').get(0).bytes].join() === [...pngGray(W, H, MASK)].join(), 'masks_hf.parquet annotation');
+}
+
+// ------------------------------------------------------- masks_named.arrow
+const NAMES = ['background', 'road', 'car', 'person'];
+{
+  const image = imageStruct([png(W, H, IMAGE)]);
+  const inner = new List(new Field('item', new Int64(), true));
+  const outer = new List(new Field('item', inner, true));
+  const values = makeData({ type: new Int64(), length: H * W, nullCount: 0, data: BigInt64Array.from(MASK.map(BigInt)) });
+  const rowsD = makeData({ type: inner, length: H, nullCount: 0, valueOffsets: Int32Array.from(range(H + 1, (y) => y * W)), child: values });
+  const label = makeData({ type: outer, length: 1, nullCount: 0, valueOffsets: Int32Array.from([0, H]), child: rowsD });
+  const features = { info: { features: {
+    image: { _type: 'Image' },
+    label: { feature: { feature: { names: NAMES, _type: 'ClassLabel' }, _type: 'List' }, _type: 'List' },
+  } } };
+  const t = write('masks_named.arrow', [new Field('image', image.type, true), new Field('label', outer, true)],
+    [image.data, label], new Map([['huggingface', pyJSON(features)]]));
+  assert(t.numRows === 1 && Number(t.getChild('label').get(0).get(3).get(2)) === 1, 'masks_named label');
+}
+
+writeFileSync(join(OUT, 'masks_expected.json'), JSON.stringify({
+  about: 'Written by gen_masks.mjs: the masks of masks_tensor.arrow (row 0), masks_hf.arrow (row 0) and masks_named.arrow (row 0), over pictures whose pixel (y, x) is (12x + 20, 16y + 30, 100 + x + y)',
+  height: H, width: W,
+  image: IMAGE,
+  mask: MASK,
+  names: NAMES,
+  scenes: HF_SCENES,
+  small: { height: SH, width: SW, mask: SMALL },
+}) + '\n');
