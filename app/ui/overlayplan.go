@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/imagebytes"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/picture"
@@ -49,6 +50,11 @@ func rowColumns(f *decode.File, row int64) []overlay.Column {
 			if v, err := f.Value(row, i); err == nil {
 				if b, info, err := v.Encoded(); err == nil && b != nil {
 					c.Shape = []int{info.Height, info.Width, info.Channels}
+					if mi, err := imagebytes.MaskConfig(b); err == nil {
+						// A palette or grey PNG: class ids, as the mask it
+						// may be (its ids, not the colours a palette gives).
+						c.Encoded, c.Shape, c.DimNames, c.ValueType = false, []int{mi.Height, mi.Width}, imagebytes.MaskDimNames, mi.ValueType()
+					}
 				}
 			}
 		case fld.Tensor != nil:
@@ -193,7 +199,7 @@ func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, 
 			m.Err = err.Error()
 			return m
 		}
-		b, info, err := v.Encoded()
+		b, _, err := v.Encoded()
 		switch {
 		case err != nil:
 			m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
@@ -204,22 +210,15 @@ func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, 
 		case b == nil:
 			m.Err = fld.Name + " holds no image in this row"
 			return m
-		case info.BitDepth == 16:
-			// TODO(issue 28): read encoded masks with the class-id decode
-			// being added to app/imagebytes (say DecodeClassIDs(b, lim)
-			// (tensorext.Tensor, error): palette indices and 8- or 16-bit
-			// grey values as an H×W×1 uint8 or uint16 tensor) instead of
-			// File.Tensor's imagebytes.Decode, which reduces 16 bits to 8
-			// (wrong classes) and turns palette PNGs (VOC's masks) into
-			// RGB; rowColumns should then describe a paletted PNG as one
-			// channel (imagebytes.Info says 3 or 4), so that it is offered.
-			m.Err = fmt.Sprintf("%s is a 16-bit PNG: its class ids cannot be read yet", fld.Name)
+		}
+		// The class ids as stored: a palette PNG's indices (VOC's masks),
+		// a grey PNG's samples, 16 bits exactly.
+		mk, err := imagebytes.DecodeMask(b, imagebytes.DefaultLimits)
+		if err != nil {
+			m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
 			return m
 		}
-	}
-	if _, err := overlay.Match(cols[col], cols[image]); err != nil {
-		m.Err = err.Error()
-		return m
+		return m.withMask(mk.IDs, cols, col, image, threshold)
 	}
 	t, err := f.Tensor(row, col)
 	switch {
@@ -230,10 +229,21 @@ func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, 
 		m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
 		return m
 	}
+	return m.withMask(t, cols, col, image, threshold)
+}
+
+// withMask is m with the mask t of column col, checked against the image
+// column image (overlay.Match) and its classes counted.
+func (m maskLayer) withMask(t tensorext.Tensor, cols []overlay.Column, col, image int, threshold float64) maskLayer {
+	fld := cols[col].Name // its field
+	if _, err := overlay.Match(cols[col], cols[image]); err != nil {
+		m.Err = err.Error()
+		return m
+	}
 	l := t.Logical()
 	h, w, err := overlay.MaskAxes(l.Shape, l.DimNames)
 	if err != nil {
-		m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
+		m.Err = fmt.Sprintf("%s: %v", fld, err)
 		return m
 	}
 	counts, err := overlay.CountClasses(t, threshold)

@@ -3,17 +3,26 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
 	"image/color"
+	"image/png"
 	"maps"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/viewstate"
@@ -387,5 +396,85 @@ func TestInspectorOverlayLink(t *testing.T) {
 	}
 	if got := addressOf(in.ov); got != (overlayAddress{HasOverlay: true, Overlay: "pred", HasOpacity: true, Opacity: 30, HasHidden: true, Hidden: "[]"}) {
 		t.Errorf("reported %+v", got)
+	}
+}
+
+// TestEncodedMaskIDs: an encoded mask is read as the class ids it stores
+// (imagebytes.DecodeMask): a palette PNG's indices (VOC's masks, 255 the
+// void class), a 16-bit grey PNG's samples exactly; both are offered over
+// the image of their size, and an RGB "mask" says it holds colours.
+func TestEncodedMaskIDs(t *testing.T) {
+	const w, h = 4, 3
+	enc := func(img image.Image) []byte {
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	photo := image.NewRGBA(image.Rect(0, 0, w, h))
+	pal := make(color.Palette, 256)
+	for k := range pal {
+		pal[k] = color.RGBA{uint8(k), 0, uint8(255 - k), 255}
+	}
+	voc := image.NewPaletted(image.Rect(0, 0, w, h), pal)
+	deep := image.NewGray16(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			voc.SetColorIndex(x, y, uint8([]int{0, 1, 2, 255}[x]))
+			deep.SetGray16(x, y, color.Gray16{Y: uint16([]int{0, 300, 65535, 7}[x])})
+		}
+	}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "image", Type: arrow.BinaryTypes.Binary},
+		{Name: "annotation", Type: arrow.BinaryTypes.Binary},
+		{Name: "seg16", Type: arrow.BinaryTypes.Binary},
+		{Name: "rgb_mask", Type: arrow.BinaryTypes.Binary},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for k, img := range []image.Image{photo, voc, deep, photo} {
+		b.Field(k).(*array.BinaryBuilder).Append(enc(img))
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	var buf bytes.Buffer
+	fw, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := decode.Open("masks.arrow", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cols := rowColumns(f, 0)
+	choices, _ := maskChoices(cols, 0)
+	if got := choiceFields(choices); !slices.Contains(got, "annotation") || !slices.Contains(got, "seg16") || slices.Contains(got, "rgb_mask") {
+		t.Errorf("masks offered over image: %q, want annotation and seg16, not rgb_mask", got)
+	}
+	for _, c := range []struct {
+		col  int
+		want []int
+	}{{1, []int{0, 1, 2, 255}}, {2, []int{0, 300, 65535, 7}}} {
+		m := readMask(f, 0, cols, 0, c.col, 0.5)
+		if m.Err != "" {
+			t.Fatalf("%s: %s", m.Field, m.Err)
+		}
+		for x, id := range c.want {
+			pos, _ := m.Mask.Pos(2, x)
+			if v, _ := m.Mask.Float64(pos); v != float64(id) {
+				t.Errorf("%s (2, %d) = %v, want class %d", m.Field, x, v, id)
+			}
+		}
+	}
+	if m := readMask(f, 0, cols, 0, 3, 0.5); !strings.Contains(m.Err, "colours") {
+		t.Errorf("an RGB mask: %q, want it to say it holds colours", m.Err)
 	}
 }
