@@ -1,16 +1,15 @@
 package decode
 
 import (
-	"bytes"
 	"encoding/binary"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/tensorview/tensorview/internal/flatbuf"
+	"github.com/tensorview/tensorview/internal/testkit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -101,18 +100,7 @@ func TestSharedVtableSchema(t *testing.T) {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	var buf bytes.Buffer
-	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f, err := Open("shared.arrow", buf.Bytes())
+	f, err := Open("shared.arrow", testkit.IPCFile(t, schema, rec))
 	if err != nil {
 		t.Fatal(err)
 	}

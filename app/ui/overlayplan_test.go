@@ -18,7 +18,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -26,6 +25,7 @@ import (
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/viewstate"
+	"github.com/tensorview/tensorview/internal/testkit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -438,18 +438,7 @@ func TestEncodedMaskIDs(t *testing.T) {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	var buf bytes.Buffer
-	fw, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f, err := decode.Open("masks.arrow", buf.Bytes())
+	f, err := decode.Open("masks.arrow", testkit.IPCFile(t, schema, rec))
 	if err != nil {
 		t.Fatal(err)
 	}
