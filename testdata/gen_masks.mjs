@@ -35,14 +35,15 @@
 // Regenerate:   cd testdata && npm ci && node gen_masks.mjs
 
 import {
-  Field, Schema, Struct, List, FixedSizeList, RecordBatch, Table, Binary,
-  Int32, Int64, Uint8, Float32, Utf8, makeData, vectorFromArray, tableToIPC, tableFromIPC,
+  Field, Schema, Struct, List, FixedSizeList, RecordBatch, Table,
+  Int32, Int64, Uint8, Float32, makeData, vectorFromArray, tableToIPC, tableFromIPC,
 } from 'apache-arrow';
 import * as pw from 'parquet-wasm';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { png, pngGray } from './png.mjs';
+import { pyJSON, imageStruct } from './hf.mjs';
 
 const OUT = dirname(fileURLToPath(import.meta.url));
 const FST = 'arrow.fixed_shape_tensor';
@@ -96,30 +97,6 @@ function write(file, fields, datas, metadata) {
   const bytes = tableToIPC(new Table([batch]), 'file');
   writeFileSync(join(OUT, file), bytes);
   return tableFromIPC(bytes);
-}
-
-// Python's json.dumps separators, as datasets writes the features.
-const pyJSON = (v) => (v === null ? 'null'
-  : Array.isArray(v) ? '[' + v.map(pyJSON).join(', ') + ']'
-    : typeof v === 'object' ? '{' + Object.entries(v).map(([k, x]) => JSON.stringify(k) + ': ' + pyJSON(x)).join(', ') + '}'
-      : JSON.stringify(v));
-
-// imageStruct is a column of datasets' Image feature: rows of Uint8Array
-// bytes or null.
-function imageStruct(rows) {
-  const type = new Struct([new Field('bytes', new Binary(), true), new Field('path', new Utf8(), true)]);
-  const n = rows.length;
-  const offsets = new Int32Array(n + 1);
-  rows.forEach((r, i) => { offsets[i + 1] = offsets[i] + (r ? r.length : 0); });
-  const data = new Uint8Array(offsets[n]);
-  rows.forEach((r, i) => { if (r) data.set(r, offsets[i]); });
-  const bm = new Uint8Array(Math.ceil(n / 8));
-  let nulls = 0;
-  rows.forEach((r, i) => { if (r === null) nulls++; else bm[i >> 3] |= 1 << (i & 7); });
-  const valid = nulls ? { nullCount: nulls, nullBitmap: bm } : { nullCount: 0 };
-  const bytesD = makeData({ type: new Binary(), length: n, ...valid, valueOffsets: offsets, data });
-  const pathD = vectorFromArray(rows.map(() => null), new Utf8()).data[0];
-  return { type, data: makeData({ type, length: n, ...valid, children: [bytesD, pathD] }) };
 }
 
 // ------------------------------------------------------ masks_tensor.arrow

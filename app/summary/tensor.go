@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 	"strconv"
 	"strings"
@@ -37,6 +38,19 @@ type Tensor struct {
 	// shape above comes from its header, and its thumbnail (PreviewKind)
 	// is drawn from Image.Bytes by the page rather than held in Preview.
 	Image *Encoded
+	// Boxes are detection boxes the page draws over the preview (or the
+	// encoded image's thumbnail), in its pixels, in order; BoxesOf names
+	// the column they come from. Package summary sets none: app/ui adds
+	// them from a column of boxes in the same row.
+	Boxes   []Mark
+	BoxesOf string
+}
+
+// Mark is a rectangle drawn over a preview: the one-pixel ring of Rect's
+// pixels (Rect.Min inclusive, Rect.Max exclusive), in Color.
+type Mark struct {
+	Rect  image.Rectangle
+	Color color.RGBA
 }
 
 // tensorSummary is the cell of v, a value of a tensor column: its

@@ -98,6 +98,9 @@ func tensorCellView(field string, t *summary.Tensor, thumbs *thumbQueue) app.HTM
 	if !slices.Equal(t.Shape, t.LogicalShape) || !slices.Equal(t.DimNames, t.LogicalDimNames) {
 		lines = append(lines, "logical "+dims(t.LogicalShape, t.LogicalDimNames))
 	}
+	if len(t.Boxes) > 0 {
+		lines = append(lines, plural(len(t.Boxes), "box", "boxes")+" of "+t.BoxesOf)
+	}
 	if t.Image != nil {
 		lines = append(lines, t.Image.Info.String())
 	} else if t.Values != "" {
@@ -109,11 +112,12 @@ func tensorCellView(field string, t *summary.Tensor, thumbs *thumbQueue) app.HTM
 		Attr("data-tensor", true).Attr("data-field", field).
 		Attr("data-shape", tensorext.JoinShape(t.Shape)).Attr("data-logical-shape", tensorext.JoinShape(t.LogicalShape)).
 		Attr("data-dim-names", strings.Join(t.DimNames, ",")).Attr("data-logical-dim-names", strings.Join(t.LogicalDimNames, ",")).
+		Attr("data-boxes", len(t.Boxes)).
 		Body(
 			app.If(t.Preview != nil, func() app.UI {
-				return &Preview{Img: t.Preview, Kind: string(t.PreviewKind)}
+				return &Preview{Img: t.Preview, Kind: string(t.PreviewKind), Marks: t.Boxes}
 			}).ElseIf(t.Image != nil, func() app.UI {
-				return &ImagePreview{Image: t.Image, Kind: string(t.PreviewKind), Queue: thumbs}
+				return &ImagePreview{Image: t.Image, Kind: string(t.PreviewKind), Queue: thumbs, Marks: t.Boxes}
 			}),
 			app.Div().Class("summary").Body(
 				app.Range(lines).Slice(func(i int) app.UI { return app.Div().Text(lines[i]) }),

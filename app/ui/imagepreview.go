@@ -20,8 +20,9 @@ import (
 type ImagePreview struct {
 	app.Compo
 	Image *summary.Encoded
-	Kind  string      // "rgb", "rgba" or "gray"
-	Queue *thumbQueue // the table's decoding budget (nil: decode at once)
+	Kind  string         // "rgb", "rgba" or "gray"
+	Queue *thumbQueue    // the table's decoding budget (nil: decode at once)
+	Marks []summary.Mark // boxes drawn over the thumbnail (drawMarks)
 
 	shown *summary.Encoded // the image drawn, or being decoded, on the canvas
 }
@@ -68,6 +69,7 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 		if current() {
 			if canvas := p.JSValue(); canvas.Truthy() {
 				canvas.Call("getContext", "2d").Call("drawImage", bmp, 0, 0)
+				drawMarks(canvas, p.Marks)
 			}
 		}
 		bmp.Call("close")
@@ -85,6 +87,7 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 					return
 				}
 				putImage(p.JSValue(), img)
+				drawMarks(p.JSValue(), p.Marks)
 			})
 		})
 	})

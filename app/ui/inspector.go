@@ -53,6 +53,7 @@ type Inspector struct {
 	target   inspectKey       // which tensor the state below belongs to
 	session  *inspect.Session // nil when the tensor cannot be shown
 	ov       *overlayState    // the masks over the picture; nil with session
+	bx       *boxState        // the detection boxes over the picture; nil with session
 	err      string
 	colStats *inspect.ColumnStats // for the whole column, once computed
 	colJob   *columnJob           // computing them
@@ -135,6 +136,9 @@ func (in *Inspector) report(ctx app.Context) {
 	}
 	if in.ov != nil {
 		in.ov.address(st)
+	}
+	if in.bx != nil {
+		in.bx.address(st)
 	}
 	actionInspectState.send(ctx, st)
 }
@@ -233,6 +237,11 @@ func (in *Inspector) load() bool {
 	if in.ov != nil && key.file == in.target.file && key.col == in.target.col {
 		style = in.ov.style // another row of the column keeps the style chosen
 	}
+	var carry *boxCarry // and its boxes' column and format
+	if in.bx != nil && key.file == in.target.file && key.col == in.target.col {
+		carry = in.bx.carry()
+	}
+	in.bx = nil
 	in.target, in.session, in.ov, in.err, in.cam = key, nil, nil, "", inspect.Camera{}
 	t, err := in.File.Tensor(in.Row, in.Col)
 	switch {
@@ -250,6 +259,7 @@ func (in *Inspector) load() bool {
 			style = linkStyle(style, r)
 		}
 		in.ov = newOverlay(in.File, in.Row, in.Col, style)
+		in.bx = newBoxes(in.File, in.Row, in.Col, t, carry)
 		if r != nil {
 			restore(in.session, r)
 			if r.Zoom >= 1 {
@@ -258,6 +268,7 @@ func (in *Inspector) load() bool {
 			if r.HasOverlay {
 				in.ov.restore(r.Overlay)
 			}
+			in.bx.restore(r)
 		}
 	}
 	return true
@@ -330,12 +341,15 @@ func (in *Inspector) body() app.UI {
 	ov := in.ov
 	img, mask, off := ov.picture(s)
 	probe := maskProbe{Field: ov.field(), Mask: mask, Kind: ov.layer.Kind, Names: ov.layer.Names, Threshold: ov.style.Threshold}
+	img, labels, boxOff := in.bx.picture(s, img)
+	boxControls, boxList := in.boxParts(labels, boxOff)
 	return app.Div().Class("inspector-body").Body(
 		app.Div().Class("inspector-main").Body(
 			&InspectorControls{Shown: t, View: s.View, Physical: s.Physical, Colormap: s.Colormap,
 				RangeMode: s.RangeMode, Manual: s.Manual, Channels: s.ChannelChoices(), Sliders: s.Sliders(), OnCommand: in.command},
 			&OverlayControls{Choices: ov.choices, Chosen: ov.chosen, Opacity: ov.style.Opacity, Outline: ov.style.Outline,
 				Legend: ov.legend(), Off: off, Note: ov.note, OnChange: in.overlayCommand},
+			boxControls,
 			app.If(renderErr != "", func() app.UI {
 				return app.Div().Body(
 					app.P().Class("render-error").Role("status").Text(renderErr),
@@ -344,13 +358,14 @@ func (in *Inspector) body() app.UI {
 				)
 			}),
 			app.If(s.Image != nil, func() app.UI {
-				return &SliceView{Tensor: t, View: s.View, Img: img, Start: in.cam, Probe: probe}
+				return &SliceView{Tensor: t, View: s.View, Img: img, Start: in.cam, Probe: probe, Labels: labels, Boxes: in.bx.probe()}
 			}),
 			app.If(s.Image != nil && s.View.Channel < 0, func() app.UI {
 				return &Colorbar{Colormap: s.Colormap, Range: s.Range}
 			}),
 		),
 		app.Aside().Class("inspector-side").Body(
+			boxList,
 			&StatsPanel{Stats: s.Stats, Shape: t.Shape, ValueType: t.ValueType().String()},
 			in.columnPanel(),
 			&ExportPanel{Tensor: t, Image: img, Name: fmt.Sprintf("%s-row%d", safeName(in.File.Fields()[in.Col].Name), in.Row)},

@@ -4,13 +4,11 @@ package ui
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"maps"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -37,15 +35,8 @@ type masksExpected struct {
 }
 
 func readMasksExpected(t *testing.T) masksExpected {
-	t.Helper()
-	b, err := os.ReadFile("../../testdata/masks_expected.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var e masksExpected
-	if err := json.Unmarshal(b, &e); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, "../../testdata/masks_expected.json", &e)
 	return e
 }
 

@@ -4,6 +4,8 @@ import (
 	"image"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/summary"
 )
 
 // Preview draws an image into a canvas whose intrinsic size is the image's
@@ -12,8 +14,9 @@ import (
 // (RowsTable.cells), so that the page copies only the pixels it shows.
 type Preview struct {
 	app.Compo
-	Img  *image.RGBA
-	Kind string // "rgb", "rgba", "gray" or "strip"
+	Img   *image.RGBA
+	Kind  string         // "rgb", "rgba", "gray" or "strip"
+	Marks []summary.Mark // boxes drawn over it (drawMarks)
 
 	data app.Value // the ImageData drawn last, reused for the next image of its size
 	c2d  app.Value // the canvas's 2D context (the canvas stays while the component does)
@@ -37,5 +40,6 @@ func (p *Preview) Render() app.UI {
 
 func (p *Preview) draw() {
 	putImageData(p.JSValue(), p.Img, &p.data, &p.c2d)
+	drawMarks(p.JSValue(), p.Marks)
 	mark("preview-drawn")
 }

@@ -32,6 +32,8 @@ type SliceView struct {
 	Img    *image.RGBA
 	Start  inspect.Camera // the zoom and pan it opens with (a link's)
 	Probe  maskProbe      // the mask drawn over Img, for the readout
+	Labels []picLabel     // the labels of the boxes drawn over Img
+	Boxes  boxProbe       // the boxes drawn over Img, for the readout
 
 	box      float64 // the square the picture fits at zoom 1, measured
 	cam      inspect.Camera
@@ -271,6 +273,7 @@ func (s *SliceView) Render() app.UI {
 			app.Canvas().Attr("data-role", "slice").Width(b.Dx()).Height(b.Dy()).
 				Style("width", fmt.Sprintf("%.3fpx", w)).Style("height", fmt.Sprintf("%.3fpx", h)).
 				Style("transform", fmt.Sprintf("translate(%.1fpx,%.1fpx) scale(%.4f)", s.cam.Pan.X, s.cam.Pan.Y, zoom)),
+			labelLayer(s.Labels, s.cam.Pan, zoom*sc),
 		),
 		app.Div().Class("zoom").Body(
 			app.Span().Attr("data-role", "zoom").Text(fmt.Sprintf("zoom %.1f×", zoom)),
@@ -312,6 +315,9 @@ func (s *SliceView) readout() app.UI {
 		app.Strong().Text(text),
 		app.If(s.Probe.Mask.Values != nil, func() app.UI {
 			return app.Span().Attr("data-role", "mask-value").Text(", " + s.Probe.text(s.hoverX, s.hoverY))
+		}),
+		app.If(s.Boxes.text(s.hoverX, s.hoverY) != "", func() app.UI {
+			return app.Span().Attr("data-role", "box-value").Text("; " + s.Boxes.text(s.hoverX, s.hoverY))
 		}),
 		app.If(len(table) > 0, func() app.UI {
 			return app.Table().Class("neighbours").Attr("data-role", "neighbours").Body(

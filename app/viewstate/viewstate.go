@@ -58,6 +58,15 @@ type Inspector struct {
 	Outline    bool
 	HasHidden  bool
 	Hidden     []int64
+	// HasBoxes is true when the address names the column of detection
+	// boxes drawn over the picture: Boxes, or "" for none (the default's
+	// turned off); without it the inspector draws its default boxes, if
+	// any. BoxFormat is the boxes' format the user chose (a name
+	// overlay.ParseBoxFormat reads), "" for the one the file states or the
+	// guess.
+	HasBoxes  bool
+	Boxes     string
+	BoxFormat string
 }
 
 // Parse reads a State from an address's query. Values that do not parse
@@ -117,6 +126,10 @@ func Parse(q url.Values) State {
 	if q.Has("hide") {
 		in.Hidden, in.HasHidden = parseIDs(q.Get("hide"))
 	}
+	if q.Has("boxes") {
+		in.HasBoxes, in.Boxes = true, q.Get("boxes")
+	}
+	in.BoxFormat = q.Get("boxfmt")
 	s.Inspector = in
 	return s
 }
@@ -145,7 +158,7 @@ func abs(f float64) float64 {
 }
 
 // owned are the parameters Encode writes; others are kept.
-var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay", "opacity", "outline", "hide"}
+var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay", "opacity", "outline", "hide", "boxes", "boxfmt"}
 
 // Encode writes s into a copy of keep (the current query: parameters the
 // State does not own, such as cache, stay) and returns it encoded, in a
@@ -227,6 +240,10 @@ func (s State) Encode(keep url.Values) string {
 			}
 			q.Set("hide", strings.Join(ids, ",")) // "hide=": every class shown
 		}
+		if in.HasBoxes {
+			q.Set("boxes", in.Boxes) // "boxes=": none
+		}
+		set("boxfmt", in.BoxFormat)
 	}
 	// Readable links: the file's address unescaped where a query allows it.
 	return readable.Replace(q.Encode())

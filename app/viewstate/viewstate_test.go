@@ -33,6 +33,12 @@ func TestRoundTrip(t *testing.T) {
 		{"inspector, every class shown", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasOverlay: true, Overlay: "mask",
 			HasOpacity: true, HasHidden: true}},
 			"f=image&hide=&opacity=0&overlay=mask&r=0&url=u"},
+		{"inspector, boxes and their format", State{URL: "u", Inspector: &Inspector{Field: "image", Row: 4, Y: -1, X: -1, Channel: -1, HasBoxes: true, Boxes: "objects", BoxFormat: "xyxy"}},
+			"boxes=objects&boxfmt=xyxy&f=image&r=4&url=u"},
+		{"inspector, boxes turned off", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasBoxes: true}},
+			"boxes=&f=image&r=0&url=u"},
+		{"inspector, a format for the default boxes", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, BoxFormat: "cxcywhn"}},
+			"boxfmt=cxcywhn&f=image&r=0&url=u"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := c.state.Encode(nil)

@@ -1,0 +1,33 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/summary"
+)
+
+// drawMarks draws the one-pixel ring of each mark's rectangle on a
+// preview canvas, over what it shows, in order: four opaque rectangles on
+// whole pixels, so each ring pixel is exactly the mark's colour. The
+// canvas says how many it drew (data-marks).
+func drawMarks(canvas app.Value, marks []summary.Mark) {
+	if !canvas.Truthy() || len(marks) == 0 {
+		return
+	}
+	c2d := canvas.Call("getContext", "2d")
+	for _, m := range marks {
+		r := m.Rect
+		w, h := r.Dx(), r.Dy()
+		if w <= 0 || h <= 0 {
+			continue
+		}
+		c2d.Set("fillStyle", fmt.Sprintf("rgb(%d,%d,%d)", m.Color.R, m.Color.G, m.Color.B))
+		c2d.Call("fillRect", r.Min.X, r.Min.Y, w, 1)
+		c2d.Call("fillRect", r.Min.X, r.Max.Y-1, w, 1)
+		c2d.Call("fillRect", r.Min.X, r.Min.Y, 1, h)
+		c2d.Call("fillRect", r.Max.X-1, r.Min.Y, 1, h)
+	}
+	canvas.Call("setAttribute", "data-marks", len(marks))
+}

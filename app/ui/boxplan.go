@@ -1,0 +1,349 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/picture"
+	"github.com/tensorview/tensorview/app/raster"
+	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// Detection boxes over pictures (issue 28 item 2), in plain Go: which
+// columns of a file hold boxes (boxChoices), one row's boxes read and
+// placed on its image in the format the file states, the guess or the
+// user's (readBoxes), the boxes as the inspector's picture shows them
+// (alignBoxes), drawn (drawBoxes) and labelled (boxLabels), and the boxes
+// of the grid's thumbnails (withBoxes). package overlay holds the rules.
+
+// boxChoice is a column of boxes that can be drawn over a picture.
+type boxChoice struct {
+	Col    int
+	Column overlay.BoxColumn
+}
+
+// boxChoices returns the columns of f that hold detection boxes
+// (overlay.FindBoxes), in schema order, but not column skip (the picture's
+// own; -1 for none).
+func boxChoices(f *decode.File, skip int) []boxChoice {
+	var out []boxChoice
+	for i, fld := range f.Schema.Fields() {
+		if i == skip {
+			continue
+		}
+		if c, ok := overlay.FindBoxes(fld); ok {
+			out = append(out, boxChoice{Col: i, Column: c})
+		}
+	}
+	return out
+}
+
+// boxChoiceIndex returns the index of the choice of column field, or -1.
+func boxChoiceIndex(choices []boxChoice, field string) int {
+	for i, c := range choices {
+		if c.Column.Name == field {
+			return i
+		}
+	}
+	return -1
+}
+
+// boxFormats are the formats the inspector offers, in order, with their
+// labels.
+var boxFormats = []struct {
+	Format overlay.BoxFormat
+	Label  string
+}{
+	{overlay.XYWH, "xywh: corner, width, height in pixels (COCO)"},
+	{overlay.XYXY, "xyxy: two corners in pixels (Pascal VOC)"},
+	{overlay.CXCYWHN, "cxcywhn: centre and size, normalised (YOLO)"},
+	{overlay.XYXYN, "xyxyn: two corners, normalised"},
+	{overlay.CXCYWH, "cxcywh: centre and size in pixels"},
+}
+
+// boxLayer is one row's boxes of a column, placed on a width×height image.
+type boxLayer struct {
+	Col   int
+	Field string
+	// Names are the boxes' class names the file gives (nil: none).
+	Names []string
+	Raw   []overlay.RawBox
+	W, H  int
+	// Auto is the format the file states (Stated) or else the guess, and
+	// AutoWhy why; Format is the format the boxes are placed in: Auto, or
+	// the one the user chose.
+	Auto    overlay.BoxFormat
+	AutoWhy string
+	Stated  bool
+	Format  overlay.BoxFormat
+	Placed  overlay.Placed
+	// Err says why the row's boxes cannot be placed; the rest is then
+	// empty but for Col, Field and Names.
+	Err string
+}
+
+// readBoxes reads the boxes of choice c in row and places them on a w×h
+// image in format chosen (overlay.UnknownFormat: the one the file states,
+// else the guess). Names are left for the caller (boxNames).
+func readBoxes(f *decode.File, row int64, c boxChoice, w, h int, chosen overlay.BoxFormat) boxLayer {
+	name := c.Column.Name
+	l := boxLayer{Col: c.Col, Field: name, W: w, H: h}
+	v, err := f.Value(row, c.Col)
+	switch {
+	case err != nil:
+		l.Err = fmt.Sprintf("%s: %v", name, err)
+		return l
+	case v.Array.IsNull(v.Index):
+		l.Err = name + " is null in this row"
+		return l
+	}
+	raw, err := overlay.ReadBoxes(c.Column, v.Array, v.Index)
+	if err != nil {
+		l.Err = strings.TrimPrefix(err.Error(), "overlay: ")
+		return l
+	}
+	l.Raw = raw
+	if c.Column.Format != overlay.UnknownFormat {
+		l.Auto, l.AutoWhy, l.Stated = c.Column.Format, c.Column.FormatWhy, true
+	} else {
+		l.Auto, l.AutoWhy = overlay.GuessBoxFormat(raw, w, h)
+	}
+	return l.in(chosen)
+}
+
+// in is l with its boxes placed in format f (overlay.UnknownFormat: Auto).
+func (l boxLayer) in(f overlay.BoxFormat) boxLayer {
+	if l.Raw == nil && l.Err != "" {
+		return l
+	}
+	if f == overlay.UnknownFormat {
+		f = l.Auto
+	}
+	l.Format, l.Err = f, ""
+	p, err := overlay.Place(l.Raw, f, l.W, l.H)
+	if err != nil {
+		l.Placed, l.Err = overlay.Placed{}, strings.TrimPrefix(err.Error(), "overlay: ")
+		return l
+	}
+	l.Placed = p
+	return l
+}
+
+// boxNames returns the class names of choice c's categories that the file
+// gives (Hugging Face ClassLabel names: maskNames), or nil.
+func boxNames(f *decode.File, c boxChoice) []string {
+	if p := c.Column.CategoryPath(); p != "" {
+		return maskNames(f, p)
+	}
+	return nil
+}
+
+// pictureSize returns the height and width of the image t shows (its
+// logical view; picture.Find), ok false when it is no picture.
+func pictureSize(t tensorext.Tensor) (h, w int, ok bool) {
+	l := t.Logical()
+	a, ok := picture.Find(l.Shape, l.DimNames, t.ValueType())
+	if !ok {
+		return 0, 0, false
+	}
+	return l.Shape[a.H], l.Shape[a.W], true
+}
+
+// alignBoxes returns boxes placed on a w×h image as the picture v selects
+// from shown (the inspected tensor as displayed) draws them: in picture
+// pixels, through the view's swap of height and width and its flips. It
+// returns why not when the picture's rows and columns are not the image's
+// height and width.
+func alignBoxes(boxes []overlay.Box, w, h int, shown tensorext.Tensor, v inspect.View) ([]overlay.Box, error) {
+	a, ok := picture.Find(shown.Shape, shown.DimNames, shown.ValueType())
+	if !ok {
+		return nil, errors.New("the picture has no height and width to lay the boxes on")
+	}
+	if ih, iw := shown.Shape[a.H], shown.Shape[a.W]; ih != h || iw != w {
+		return nil, fmt.Errorf("the picture is %d×%d but the boxes were placed on %d×%d (height × width)", ih, iw, h, w)
+	}
+	swap := false
+	switch {
+	case v.Y == a.H && v.X == a.W:
+	case v.Y == a.W && v.X == a.H:
+		swap = true
+	default:
+		return nil, fmt.Errorf("the picture shows dimensions %s × %s, and the boxes follow only the image's height and width (%s × %s)",
+			dimLabel(shown, v.Y), dimLabel(shown, v.X), dimLabel(shown, a.H), dimLabel(shown, a.W))
+	}
+	pw, ph := float64(w), float64(h)
+	if swap {
+		pw, ph = ph, pw
+	}
+	out := make([]overlay.Box, len(boxes))
+	for i, b := range boxes {
+		if swap {
+			b.X0, b.Y0, b.X1, b.Y1 = b.Y0, b.X0, b.Y1, b.X1
+		}
+		if v.FlipX {
+			b.X0, b.X1 = pw-b.X1, pw-b.X0
+		}
+		if v.FlipY {
+			b.Y0, b.Y1 = ph-b.Y1, ph-b.Y0
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+// Edge widths of the boxes drawn on the inspector's picture, in picture
+// pixels: every box, and the one highlighted.
+const (
+	boxEdge       = 1
+	boxEdgeBright = 2
+)
+
+// drawBoxes returns a copy of base with boxes (in picture pixels) drawn in
+// their colours, in order, boxEdge wide; the box of index highlight (-1:
+// none) last and boxEdgeBright wide. base is left as it is.
+func drawBoxes(base *image.RGBA, boxes []overlay.Box, highlight int) *image.RGBA {
+	out := &image.RGBA{Pix: slices.Clone(base.Pix), Stride: base.Stride, Rect: base.Rect}
+	lit := -1
+	for i, b := range boxes {
+		if b.Index == highlight {
+			lit = i
+			continue
+		}
+		overlay.DrawBox(out, b, b.Color(), boxEdge)
+	}
+	if lit >= 0 {
+		overlay.DrawBox(out, boxes[lit], boxes[lit].Color(), boxEdgeBright)
+	}
+	return out
+}
+
+// picLabel is a text drawn over the picture at a point of it (picture
+// pixels): a box's label at its top left corner.
+type picLabel struct {
+	X, Y      float64
+	Index     int
+	Text      string
+	Color     color.RGBA // the box's colour, the label's background
+	Ink       string     // the text's colour: "#fff" or "#000", whichever reads better on Color
+	Highlight bool
+}
+
+// boxLabels returns the labels of boxes (in picture pixels) with names.
+func boxLabels(boxes []overlay.Box, names []string, highlight int) []picLabel {
+	out := make([]picLabel, len(boxes))
+	for i, b := range boxes {
+		c := b.Color()
+		out[i] = picLabel{X: b.X0, Y: b.Y0, Index: b.Index, Text: b.Label(names), Color: c, Ink: inkOn(c), Highlight: b.Index == highlight}
+	}
+	return out
+}
+
+// inkOn returns the text colour that contrasts more with background c:
+// white or black, by WCAG 2's contrast ratio of relative luminances.
+func inkOn(c color.RGBA) string {
+	lin := func(v uint8) float64 {
+		s := float64(v) / 255
+		if s <= 0.04045 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	l := 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
+	if 1.05/(l+0.05) >= (l+0.05)/0.05 {
+		return "#fff"
+	}
+	return "#000"
+}
+
+// boxesAt returns the labels of the boxes (in picture pixels) whose
+// pixels hold picture pixel (x, y), for the readout.
+func boxesAt(boxes []overlay.Box, names []string, pw, ph, x, y int) []string {
+	var out []string
+	for _, b := range boxes {
+		if image.Pt(x, y).In(b.PixelRect(pw, ph)) {
+			out = append(out, b.Label(names))
+		}
+	}
+	return out
+}
+
+// withBoxes adds to the image cells of a row (cells, as summary.In gives
+// them for row of f) the boxes of the file's first column of boxes, placed
+// on each image in the format the file states or the guess for the row,
+// and scaled to its thumbnail (summary.Tensor.Boxes). A column of boxes
+// is not an image of its own, and a row whose boxes cannot be read gets
+// none.
+func withBoxes(f *decode.File, row int64, cells []summary.Cell) {
+	choices := boxChoices(f, -1)
+	if len(choices) == 0 {
+		return
+	}
+	c := choices[0]
+	isBoxes := map[int]bool{}
+	for _, ch := range choices {
+		isBoxes[ch.Col] = true
+	}
+	for i := range cells {
+		t := cells[i].Tensor
+		if t == nil || isBoxes[i] {
+			continue
+		}
+		w, h, pw, ph, ok := thumbGeometry(t)
+		if !ok {
+			continue
+		}
+		l := readBoxes(f, row, c, w, h, overlay.UnknownFormat)
+		if l.Err != "" {
+			continue
+		}
+		shown := *t
+		shown.Boxes, shown.BoxesOf = thumbMarks(l.Placed.Boxes, w, h, pw, ph), c.Column.Name
+		cells[i].Tensor = &shown
+	}
+}
+
+// thumbGeometry returns the size of the image a cell shows (w×h) and of
+// its thumbnail (pw×ph): an encoded image's header and thumbnail, or a
+// tensor's picture (picture.Find on its logical shape) and preview; ok is
+// false for a cell without a picture.
+func thumbGeometry(t *summary.Tensor) (w, h, pw, ph int, ok bool) {
+	switch {
+	case t.Image != nil:
+		return t.Image.Info.Width, t.Image.Info.Height, t.Image.PreviewW, t.Image.PreviewH, t.Image.PreviewW > 0 && t.Image.PreviewH > 0
+	case t.Preview == nil || t.PreviewKind == raster.Strip:
+		return 0, 0, 0, 0, false
+	}
+	// The value type only decides whether the tensor may be a picture,
+	// which its preview already says: any type Find accepts for images.
+	a, found := picture.Find(t.LogicalShape, t.LogicalDimNames, arrow.PrimitiveTypes.Float32)
+	if !found {
+		return 0, 0, 0, 0, false
+	}
+	b := t.Preview.Bounds()
+	return t.LogicalShape[a.W], t.LogicalShape[a.H], b.Dx(), b.Dy(), true
+}
+
+// thumbMarks scales boxes placed on a w×h image to a pw×ph thumbnail:
+// each one's corners scaled, then the pixels it covers there
+// (overlay.Box.PixelRect), in its colour.
+func thumbMarks(boxes []overlay.Box, w, h, pw, ph int) []summary.Mark {
+	sx, sy := float64(pw)/float64(w), float64(ph)/float64(h)
+	out := make([]summary.Mark, 0, len(boxes))
+	for _, b := range boxes {
+		s := b
+		s.X0, s.X1, s.Y0, s.Y1 = b.X0*sx, b.X1*sx, b.Y0*sy, b.Y1*sy
+		out = append(out, summary.Mark{Rect: s.PixelRect(pw, ph), Color: b.Color()})
+	}
+	return out
+}

@@ -1,0 +1,529 @@
+//go:build !wasm
+
+package ui
+
+import (
+	"encoding/json"
+	"image"
+	"image/color"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/viewstate"
+	"github.com/tensorview/tensorview/tensorext"
+)
+
+// boxesExpected is testdata/boxes_expected.json (gen_boxes.mjs): each
+// row's boxes placed on its image by the formats' definitions, in JS.
+type boxesExpected struct {
+	HF struct {
+		Width, Height int
+		Names         []string
+		Guess         string
+		Rows          []*struct{ XYWH, XYXY expectedPlacing }
+	}
+	YOLO struct {
+		Width, Height int
+		Guess         string
+		Rows          []*struct{ CXCYWHN expectedPlacing }
+	}
+}
+
+type expectedPlacing struct {
+	Boxes []struct {
+		Index          int
+		Fate           string // drawn, clipped, outside, invalid
+		X0, Y0, X1, Y1 float64
+		Pixels         struct{ Left, Top, Right, Bottom int }
+	}
+	Drawn, Clipped, Outside, Invalid int
+}
+
+func readBoxesExpected(t *testing.T) boxesExpected {
+	var e boxesExpected
+	readJSON(t, "../../testdata/detection/boxes_expected.json", &e)
+	return e
+}
+
+// readJSON reads a JSON file into v.
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(b, v)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkPlaced compares a layer's placed boxes with the twin's.
+func checkPlaced(t *testing.T, what string, l boxLayer, want expectedPlacing) {
+	t.Helper()
+	p := l.Placed
+	if len(p.Boxes) != want.Drawn || p.Clipped != want.Clipped || p.Outside != want.Outside || p.Invalid != want.Invalid {
+		t.Errorf("%s: %d drawn, %d clipped, %d outside, %d invalid; want %d, %d, %d, %d", what,
+			len(p.Boxes), p.Clipped, p.Outside, p.Invalid, want.Drawn, want.Clipped, want.Outside, want.Invalid)
+		return
+	}
+	k := 0
+	for _, b := range want.Boxes {
+		if b.Fate != "drawn" && b.Fate != "clipped" {
+			continue
+		}
+		got := p.Boxes[k]
+		k++
+		px := got.PixelRect(l.W, l.H)
+		wantPx := image.Rect(b.Pixels.Left, b.Pixels.Top, b.Pixels.Right+1, b.Pixels.Bottom+1)
+		if got.Index != b.Index || got.X0 != b.X0 || got.Y0 != b.Y0 || got.X1 != b.X1 || got.Y1 != b.Y1 ||
+			got.Clipped != (b.Fate == "clipped") || px != wantPx {
+			t.Errorf("%s: box %+v covering %v; want %+v", what, got, px, b)
+		}
+	}
+}
+
+// openBoxes opens a box fixture and reads row's boxes over its image.
+func openBoxes(t *testing.T, file string, row int64, format overlay.BoxFormat) (*decode.File, boxLayer) {
+	t.Helper()
+	f := openTestdata(t, file)
+	choices := boxChoices(f, column(t, f, "image"))
+	if len(choices) != 1 {
+		t.Fatalf("%s: choices %+v", file, choices)
+	}
+	ten, err := f.Tensor(row, column(t, f, "image"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, w, ok := pictureSize(ten)
+	if !ok {
+		t.Fatalf("%s: no picture", file)
+	}
+	return f, readBoxes(f, row, choices[0], w, h, format)
+}
+
+// TestBoxChoices: the columns of boxes of the fixtures, and none in a file
+// without any.
+func TestBoxChoices(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		skip string
+		want []boxChoice
+	}{
+		{"detection/boxes_hf.arrow", "image", []boxChoice{{Col: 4, Column: overlay.BoxColumn{Name: "objects", Layout: overlay.StructOfLists, BBox: "bbox", Category: "category", Area: "area"}}}},
+		{"detection/boxes_yolo.arrow", "image", []boxChoice{{Col: 2, Column: overlay.BoxColumn{Name: "boxes", Layout: overlay.ListOfBoxes}}}},
+		{"detection/boxes_yolo.arrow", "boxes", nil},
+		{"masks_tensor.arrow", "image", nil},
+	} {
+		f := openTestdata(t, c.file)
+		if got := boxChoices(f, column(t, f, c.skip)); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s without %s: %+v, want %+v", c.file, c.skip, got, c.want)
+		}
+	}
+}
+
+// TestReadBoxes: every row of the fixtures read and placed as the twin
+// (gen_boxes.mjs) places them, in the format guessed and, for the Hugging
+// Face set's row 0, in xyxy; the guess's reasons, each box's error, the
+// class names and labels; a null row.
+func TestReadBoxes(t *testing.T) {
+	e := readBoxesExpected(t)
+	for _, file := range []string{"detection/boxes_hf.arrow"} { // boxes_hf.parquet: e2e (its reader is the browser's)
+		for row, want := range e.HF.Rows {
+			f, l := openBoxes(t, file, int64(row), overlay.UnknownFormat)
+			if want == nil {
+				if l.Err != "objects is null in this row" || l.Raw != nil {
+					t.Errorf("%s row %d: %+v", file, row, l)
+				}
+				continue
+			}
+			if l.Err != "" || l.Auto.String() != e.HF.Guess || l.Format != l.Auto || l.Stated || l.W != e.HF.Width || l.H != e.HF.Height {
+				t.Errorf("%s row %d: %+v", file, row, l)
+			}
+			checkPlaced(t, file+" xywh", l, want.XYWH)
+			checkPlaced(t, file+" xyxy", l.in(overlay.XYXY), want.XYXY)
+			if names := boxNames(f, boxChoices(f, -1)[0]); !reflect.DeepEqual(names, e.HF.Names) {
+				t.Errorf("%s: names %q", file, names)
+			}
+		}
+	}
+	_, l := openBoxes(t, "detection/boxes_hf.arrow", 0, overlay.UnknownFormat)
+	if want := "the stored areas equal width × height (box 0: 10 × 8 = 80): COCO xywh"; l.AutoWhy != want {
+		t.Errorf("reason %q, want %q", l.AutoWhy, want)
+	}
+	var errs []string
+	for _, e := range l.Placed.Errors {
+		errs = append(errs, e.Error())
+	}
+	if want := []string{
+		"box 3: a coordinate is not finite: [NaN 2 5 5]",
+		"box 4: negative height -3 (xywh [10 15 6 -3])",
+		"box 5: outside the 32×24 image: x 40..45, y 2..7",
+	}; !reflect.DeepEqual(errs, want) {
+		t.Errorf("errors %q, want %q", errs, want)
+	}
+	names := e.HF.Names
+	var labels []string
+	for _, b := range l.Placed.Boxes {
+		labels = append(labels, b.Label(names))
+	}
+	if want := []string{"#0 Coverall", "#1 Mask", "#2 Gloves"}; !reflect.DeepEqual(labels, want) {
+		t.Errorf("labels %q, want %q", labels, want)
+	}
+	if _, l1 := openBoxes(t, "detection/boxes_hf.arrow", 1, overlay.UnknownFormat); l1.Placed.Boxes[1].Label(names) != "#1 7" {
+		t.Errorf("a class past the names: %q", l1.Placed.Boxes[1].Label(names))
+	}
+	// The format chosen replaces the guess and keeps it.
+	if _, lx := openBoxes(t, "detection/boxes_hf.arrow", 0, overlay.XYXY); lx.Format != overlay.XYXY || lx.Auto != overlay.XYWH || len(lx.Placed.Boxes) != 1 {
+		t.Errorf("xyxy: %+v", lx)
+	}
+
+	for row, want := range e.YOLO.Rows {
+		_, l := openBoxes(t, "detection/boxes_yolo.arrow", int64(row), overlay.UnknownFormat)
+		if want == nil {
+			if l.Err != "boxes is null in this row" {
+				t.Errorf("yolo row %d: %+v", row, l)
+			}
+			continue
+		}
+		if l.Err != "" || l.Auto.String() != e.YOLO.Guess || l.W != e.YOLO.Width || l.H != e.YOLO.Height {
+			t.Errorf("yolo row %d: %+v", row, l)
+		}
+		if want := "every number is within 0..1 and box 0's third number 0.25 < first 0.5 cannot be corners: YOLO centre and size"; l.AutoWhy != want {
+			t.Errorf("yolo reason %q, want %q", l.AutoWhy, want)
+		}
+		checkPlaced(t, "yolo", l, want.CXCYWHN)
+	}
+}
+
+// TestFormatReason: what the inspector says of the format.
+func TestFormatReason(t *testing.T) {
+	_, l := openBoxes(t, "detection/boxes_hf.arrow", 0, overlay.UnknownFormat)
+	if got, want := formatReason(l, false), "Format xywh, guessed: the stored areas equal width × height (box 0: 10 × 8 = 80): COCO xywh."; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got, want := formatReason(l.in(overlay.XYXY), true), "Format xyxy, as chosen; the file's would be xywh (guessed: the stored areas equal width × height (box 0: 10 × 8 = 80): COCO xywh)."; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	stated := boxLayer{Format: overlay.XYXY, Auto: overlay.XYXY, Stated: true, AutoWhy: `field metadata of boxes: bbox_format = "pascal_voc"`}
+	if got, want := formatReason(stated, false), `Format xyxy, as the file says: field metadata of boxes: bbox_format = "pascal_voc".`; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// TestAlignBoxes: the boxes as the picture shows them through flips and a
+// swap of height and width; other axes say why not.
+func TestAlignBoxes(t *testing.T) {
+	f := openTestdata(t, "detection/boxes_yolo.arrow")
+	image := column(t, f, "image")
+	ten, err := f.Tensor(0, image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := overlay.Box{Index: 0, X0: 12, Y0: 4, X1: 20, Y1: 12.5}
+	for _, c := range []struct {
+		name string
+		cmd  func(*inspect.Session)
+		want overlay.Box
+	}{
+		{"default", func(*inspect.Session) {}, b},
+		{"flip columns", (*inspect.Session).FlipColumns, overlay.Box{X0: 12, Y0: 4, X1: 20, Y1: 12.5}},
+		{"flip rows", (*inspect.Session).FlipRows, overlay.Box{X0: 12, Y0: 3.5, X1: 20, Y1: 12}},
+		{"swap", (*inspect.Session).SwapAxes, overlay.Box{X0: 4, Y0: 12, X1: 12.5, Y1: 20}},
+		{"swap, flip columns", func(s *inspect.Session) { s.SwapAxes(); s.FlipColumns() }, overlay.Box{X0: 3.5, Y0: 12, X1: 12, Y1: 20}},
+		{"physical layout", func(s *inspect.Session) { s.SetPhysical(true) }, b},
+	} {
+		s := inspect.NewSession(ten, 8)
+		c.cmd(s)
+		got, err := alignBoxes([]overlay.Box{b}, 32, 16, s.Shown(), s.View)
+		if err != nil || len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: %+v, %v; want %+v", c.name, got, err, c.want)
+		}
+	}
+	// A box of 12..20 mirrored on 32 columns is 12..20 again: pick another.
+	s := inspect.NewSession(ten, 8)
+	s.FlipColumns()
+	if got, _ := alignBoxes([]overlay.Box{{X0: 0, Y0: 0, X1: 4, Y1: 4}}, 32, 16, s.Shown(), s.View); got[0].X0 != 28 || got[0].X1 != 32 {
+		t.Errorf("flip columns: %+v", got)
+	}
+	s.SetAxisX(2)
+	if _, err := alignBoxes([]overlay.Box{b}, 32, 16, s.Shown(), s.View); err == nil ||
+		err.Error() != "the picture shows dimensions 0: H (16) × 2: C (3), and the boxes follow only the image's height and width (0: H (16) × 1: W (32))" {
+		t.Errorf("axes H, C: %v", err)
+	}
+	if _, err := alignBoxes([]overlay.Box{b}, 30, 16, inspect.NewSession(ten, 8).Shown(), inspect.NewSession(ten, 8).View); err == nil ||
+		err.Error() != "the picture is 16×32 but the boxes were placed on 16×30 (height × width)" {
+		t.Errorf("another size: %v", err)
+	}
+}
+
+// TestDrawBoxes: each box's edge pixels in its colour, the highlighted one
+// two pixels wide and drawn last, the rest of the picture as it was; the
+// base never changes.
+func TestDrawBoxes(t *testing.T) {
+	base := image.NewRGBA(image.Rect(0, 0, 32, 24))
+	for i := range base.Pix {
+		base.Pix[i] = uint8(i)
+	}
+	orig := slices.Clone(base.Pix)
+	boxes := []overlay.Box{
+		{Index: 0, X0: 4, Y0: 3, X1: 14, Y1: 11, Category: 0, HasCategory: true},
+		{Index: 2, X0: 10, Y0: 6, X1: 20, Y1: 16, Category: 4, HasCategory: true},
+	}
+	ring := func(r image.Rectangle, t int, x, y int) bool {
+		return image.Pt(x, y).In(r) && !image.Pt(x, y).In(r.Inset(t))
+	}
+	for _, hl := range []int{-1, 0, 2} {
+		out := drawBoxes(base, boxes, hl)
+		if !slices.Equal(base.Pix, orig) {
+			t.Fatal("drawBoxes changed its base")
+		}
+		for y := range 24 {
+			for x := range 32 {
+				want := base.RGBAAt(x, y)
+				order := []int{0, 1}
+				if hl == 0 {
+					order = []int{1, 0}
+				}
+				for _, k := range order {
+					b := boxes[k]
+					w := 1
+					if b.Index == hl {
+						w = 2
+					}
+					if ring(b.PixelRect(32, 24), w, x, y) {
+						want = b.Color()
+					}
+				}
+				if got := out.RGBAAt(x, y); got != want {
+					t.Fatalf("highlight %d: pixel (%d, %d) = %v, want %v", hl, x, y, got, want)
+				}
+			}
+		}
+	}
+	if c := boxes[0].Color(); c != (color.RGBA{128, 0, 0, 255}) {
+		t.Errorf("Coverall's colour %v", c)
+	}
+}
+
+// TestBoxLabels: labels at the boxes' corners, with ink that reads.
+func TestBoxLabels(t *testing.T) {
+	boxes := []overlay.Box{{Index: 1, X0: 4, Y0: 3, Category: 4, HasCategory: true}, {Index: 3, X0: 1, Y0: 2}}
+	got := boxLabels(boxes, []string{"a", "b", "c", "d", "Mask"}, 3)
+	want := []picLabel{
+		{X: 4, Y: 3, Index: 1, Text: "#1 Mask", Color: color.RGBA{128, 0, 128, 255}, Ink: "#fff"},
+		{X: 1, Y: 2, Index: 3, Text: "#3", Color: color.RGBA{128, 0, 0, 255}, Ink: "#fff", Highlight: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%+v, want %+v", got, want)
+	}
+	for _, c := range []struct {
+		c    color.RGBA
+		want string
+	}{
+		{overlay.BoxColor(0), "#fff"}, {overlay.BoxColor(6), "#000"}, {color.RGBA{255, 255, 255, 255}, "#000"},
+		{color.RGBA{0, 0, 0, 255}, "#fff"}, {overlay.BoxColor(2), "#000"}, // VOC (128,128,0)
+	} {
+		if got := inkOn(c.c); got != c.want {
+			t.Errorf("inkOn(%v) = %s, want %s", c.c, got, c.want)
+		}
+	}
+	if got := (boxProbe{boxes: []overlay.Box{{Index: 0, X0: 0, Y0: 0, X1: 4, Y1: 4}, {Index: 1, X0: 2, Y0: 2, X1: 8, Y1: 8, Category: 1, HasCategory: true}},
+		names: []string{"x", "y"}, w: 10, h: 10}).text(3, 3); got != "in #0, #1 y" {
+		t.Errorf("probe: %q", got)
+	}
+}
+
+// TestBoxState: the inspector's boxes on boxes_hf.arrow's row 0: drawn by
+// default, the format changed and back, none, highlights, the address and
+// a link's boxes applied, carried to another row.
+func TestBoxState(t *testing.T) {
+	f := openTestdata(t, "detection/boxes_hf.arrow")
+	image := column(t, f, "image")
+	ten, err := f.Tensor(0, image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := inspect.NewSession(ten, 8)
+	b := newBoxes(f, 0, image, ten, nil)
+	if b.field() != "objects" || b.w != 32 || b.h != 24 || b.layer.Format != overlay.XYWH {
+		t.Fatalf("%+v", b)
+	}
+	addr := func() viewstate.Inspector {
+		var st viewstate.Inspector
+		b.address(&st)
+		return st
+	}
+	if a := addr(); a.HasBoxes || a.BoxFormat != "" {
+		t.Errorf("default address %+v", a)
+	}
+	img, labels, off := b.picture(s, s.Image)
+	if off != "" || img == s.Image || len(labels) != 3 || b.drawn() != 3 {
+		t.Errorf("picture: %v %d %q", img == s.Image, len(labels), off)
+	}
+	if again, _, _ := b.picture(s, s.Image); again != img {
+		t.Error("the picture is drawn again for nothing")
+	}
+	if !b.setHover(1) || b.highlight() != 1 || b.setHover(1) {
+		t.Error("hover")
+	}
+	if lit, labels, _ := b.picture(s, s.Image); lit == img || !labels[1].Highlight {
+		t.Error("hover: not drawn again")
+	}
+	b.togglePin(2)
+	b.setHover(-1)
+	if b.highlight() != 2 {
+		t.Errorf("pinned %d", b.highlight())
+	}
+	if !b.setFormat(overlay.XYXY) || b.layer.Format != overlay.XYXY || b.highlight() != -1 {
+		t.Errorf("xyxy: %+v", b.layer)
+	}
+	if a := addr(); a.BoxFormat != "xyxy" || a.HasBoxes {
+		t.Errorf("xyxy address %+v", a)
+	}
+	if _, labels, _ := b.picture(s, s.Image); len(labels) != 1 {
+		t.Errorf("xyxy: %d labels", len(labels))
+	}
+	carried := b.carry()
+	if !b.setFormat(overlay.XYWH) || b.format != overlay.UnknownFormat || addr().BoxFormat != "" {
+		t.Error("back to the guess")
+	}
+	if !b.choose(-1) || !reflect.DeepEqual(addr(), viewstate.Inspector{HasBoxes: true}) {
+		t.Errorf("none: %+v", addr())
+	}
+	if img, labels, off := b.picture(s, s.Image); img != s.Image || labels != nil || off != "" {
+		t.Error("none: drawn")
+	}
+
+	// Another row of the column keeps the column and the format chosen.
+	ten2, _ := f.Tensor(1, image)
+	b2 := newBoxes(f, 1, image, ten2, carried)
+	if b2.field() != "objects" || b2.layer.Format != overlay.XYXY || b2.format != overlay.XYXY {
+		t.Errorf("carried: %+v", b2.layer)
+	}
+	// Row 2's boxes are null: say so, draw the picture alone.
+	ten3, _ := f.Tensor(2, image)
+	b3 := newBoxes(f, 2, image, ten3, nil)
+	s3 := inspect.NewSession(ten3, 8)
+	if img, _, off := b3.picture(s3, s3.Image); img != s3.Image || off != "No boxes: objects is null in this row." {
+		t.Errorf("null row: %q", off)
+	}
+
+	// A link's boxes: a format, none, a column that is not one, a format
+	// that is not one.
+	for _, c := range []struct {
+		link   viewstate.Inspector
+		field  string
+		format overlay.BoxFormat
+		note   string
+	}{
+		{viewstate.Inspector{BoxFormat: "voc"}, "objects", overlay.XYXY, ""},
+		{viewstate.Inspector{HasBoxes: true, Boxes: "objects", BoxFormat: "cxcywh"}, "objects", overlay.CXCYWH, ""},
+		{viewstate.Inspector{HasBoxes: true}, "", overlay.UnknownFormat, ""},
+		{viewstate.Inspector{HasBoxes: true, Boxes: "width", BoxFormat: "polygon"}, "objects", overlay.UnknownFormat,
+			"The link's boxes “width” are no column of boxes of this image. The link's box format “polygon” is none this page knows."},
+	} {
+		b := newBoxes(f, 0, image, ten, nil)
+		b.restore(&c.link)
+		if b.field() != c.field || b.format != c.format || b.note != c.note {
+			t.Errorf("link %+v: %q %v %q", c.link, b.field(), b.format, b.note)
+		}
+	}
+	// A tensor that is no picture offers no boxes.
+	vals, _, _ := array.FromJSON(memory.DefaultAllocator, arrow.PrimitiveTypes.Float32, strings.NewReader("[1, 2, 3, 4]"))
+	defer vals.Release()
+	if b := newBoxes(f, 0, image, tensorext.Tensor{Shape: []int{4}, Strides: []int{1}, Values: vals}, nil); len(b.choices) != 0 || b.chosen != -1 {
+		t.Errorf("no picture: %+v", b)
+	}
+}
+
+// TestWithBoxes: the grid's thumbnails get the row's boxes, scaled: the
+// Hugging Face image's own-size thumbnail the twin's pixels, a tensor
+// image's preview drawn smaller its scaled boxes; the column of boxes
+// itself and a row without boxes none.
+func TestWithBoxes(t *testing.T) {
+	e := readBoxesExpected(t)
+	f := openTestdata(t, "detection/boxes_hf.arrow")
+	cells := make([]summary.Cell, len(f.Fields()))
+	for i := range cells {
+		cells[i] = summary.In(f, 0, i, 256, 256)
+	}
+	withBoxes(f, 0, cells)
+	img := cells[column(t, f, "image")].Tensor
+	var want []summary.Mark
+	for _, b := range e.HF.Rows[0].XYWH.Boxes {
+		if b.Fate == "drawn" || b.Fate == "clipped" {
+			want = append(want, summary.Mark{Rect: image.Rect(b.Pixels.Left, b.Pixels.Top, b.Pixels.Right+1, b.Pixels.Bottom+1)})
+		}
+	}
+	for i := range want {
+		want[i].Color = overlay.BoxColor([]int64{0, 4, 2}[i])
+	}
+	if img == nil || !reflect.DeepEqual(img.Boxes, want) || img.BoxesOf != "objects" {
+		t.Errorf("hf row 0: %+v, want %+v", img, want)
+	}
+	for i, c := range cells {
+		if i != column(t, f, "image") && c.Tensor != nil && len(c.Tensor.Boxes) > 0 {
+			t.Errorf("column %d has boxes", i)
+		}
+	}
+	cells2 := []summary.Cell{{}, summary.In(f, 2, 1, 256, 256), {}, {}, {}}
+	withBoxes(f, 2, cells2)
+	if len(cells2[1].Tensor.Boxes) != 0 {
+		t.Error("null row: boxes")
+	}
+
+	y := openTestdata(t, "detection/boxes_yolo.arrow")
+	cells = make([]summary.Cell, len(y.Fields()))
+	for i := range cells {
+		cells[i] = summary.In(y, 0, i, 16, 16) // a 32×16 image previewed 16×8
+	}
+	withBoxes(y, 0, cells)
+	img = cells[column(t, y, "image")].Tensor
+	if img == nil || img.Preview.Bounds() != image.Rect(0, 0, 16, 8) {
+		t.Fatalf("yolo preview %+v", img)
+	}
+	wantRects := []image.Rectangle{image.Rect(6, 2, 10, 6), image.Rect(10, 5, 16, 8), image.Rect(0, 0, 2, 2)}
+	var rects []image.Rectangle
+	for _, m := range img.Boxes {
+		rects = append(rects, m.Rect)
+	}
+	if !reflect.DeepEqual(rects, wantRects) {
+		t.Errorf("yolo thumbnail boxes %v, want %v", rects, wantRects)
+	}
+	if bx := cells[column(t, y, "boxes")].Tensor; bx != nil && len(bx.Boxes) > 0 {
+		t.Error("the boxes column got boxes")
+	}
+}
+
+// TestInspectorBoxesLink: the inspector mounted on a link's boxes applies
+// them and reports them back.
+func TestInspectorBoxesLink(t *testing.T) {
+	f := openTestdata(t, "detection/boxes_hf.arrow")
+	e := app.NewTestEngine()
+	link := &viewstate.Inspector{Field: "image", Y: -1, X: -1, Channel: -1, BoxFormat: "xyxy"}
+	in := &Inspector{File: f, Col: column(t, f, "image"), Row: 0, Restore: link}
+	if err := e.Load(in); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	if in.bx == nil || in.bx.field() != "objects" || in.bx.layer.Format != overlay.XYXY {
+		t.Fatalf("boxes %+v", in.bx)
+	}
+	var st viewstate.Inspector
+	in.bx.address(&st)
+	if st.BoxFormat != "xyxy" || st.HasBoxes {
+		t.Errorf("reported %+v", st)
+	}
+}
