@@ -46,6 +46,7 @@
 //	security_test.go       the Content Security Policy, hostile files
 //	dialects_test.go       tensor dialects (Ray, Hugging Face, Daft, Lance, nested lists)
 //	images_test.go         cells of encoded images
+//	boxes_test.go          detection boxes over the inspector's picture and the thumbnails
 //	nested_test.go         nested record batches (arrow.turtle)
 //	parquet_test.go        Parquet files
 //	wasmexec_test.go       the committed wasm_exec.js is go-app's

@@ -3,11 +3,8 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -27,15 +24,8 @@ type masks struct {
 }
 
 func readMasks(t *testing.T) masks {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "masks_expected.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var m masks
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
+	readTestdataJSON(t, "masks_expected.json", &m)
 	return m
 }
 

@@ -83,6 +83,9 @@ func autoWhy(l boxLayer) string {
 func (c *BoxControls) counts() app.UI {
 	p := c.Layer.Placed
 	parts := []string{plural(c.Drawn, "box", "boxes") + " drawn"}
+	if n := len(p.Boxes); n != c.Drawn { // the picture cannot take them
+		parts[0] = plural(n, "box", "boxes") + " on the image, not drawn"
+	}
 	if p.Clipped > 0 {
 		parts = append(parts, fmt.Sprintf("%d clipped at the image's edges", p.Clipped))
 	}

@@ -202,17 +202,19 @@ func alignBoxes(boxes []overlay.Box, w, h int, shown tensorext.Tensor, v inspect
 	return out, nil
 }
 
-// Edge widths of the boxes drawn on the inspector's picture, in picture
-// pixels: every box, and the one highlighted.
-const (
-	boxEdge       = 1
-	boxEdgeBright = 2
-)
+// boxEdge is how wide the inspector draws the edges of boxes on a w×h
+// picture, in its pixels: one pixel, or as many as the picture shrinks
+// into one CSS pixel at zoom 1 (sliceBox CSS pixels for its larger side),
+// so that a photo's boxes do not vanish when it is drawn smaller. The box
+// highlighted is twice as wide.
+func boxEdge(w, h int) int {
+	return max(1, (max(w, h)+sliceBox-1)/sliceBox)
+}
 
 // drawBoxes returns a copy of base with boxes (in picture pixels) drawn in
-// their colours, in order, boxEdge wide; the box of index highlight (-1:
-// none) last and boxEdgeBright wide. base is left as it is.
-func drawBoxes(base *image.RGBA, boxes []overlay.Box, highlight int) *image.RGBA {
+// their colours, in order, edge pixels wide; the box of index highlight
+// (-1: none) last and 2·edge wide. base is left as it is.
+func drawBoxes(base *image.RGBA, boxes []overlay.Box, highlight, edge int) *image.RGBA {
 	out := &image.RGBA{Pix: slices.Clone(base.Pix), Stride: base.Stride, Rect: base.Rect}
 	lit := -1
 	for i, b := range boxes {
@@ -220,10 +222,10 @@ func drawBoxes(base *image.RGBA, boxes []overlay.Box, highlight int) *image.RGBA
 			lit = i
 			continue
 		}
-		overlay.DrawBox(out, b, b.Color(), boxEdge)
+		overlay.DrawBox(out, b, b.Color(), edge)
 	}
 	if lit >= 0 {
-		overlay.DrawBox(out, boxes[lit], boxes[lit].Color(), boxEdgeBright)
+		overlay.DrawBox(out, boxes[lit], boxes[lit].Color(), 2*edge)
 	}
 	return out
 }

@@ -284,30 +284,37 @@ func TestDrawBoxes(t *testing.T) {
 	ring := func(r image.Rectangle, t int, x, y int) bool {
 		return image.Pt(x, y).In(r) && !image.Pt(x, y).In(r.Inset(t))
 	}
-	for _, hl := range []int{-1, 0, 2} {
-		out := drawBoxes(base, boxes, hl)
-		if !slices.Equal(base.Pix, orig) {
-			t.Fatal("drawBoxes changed its base")
+	for _, c := range []struct{ w, h, edge int }{{32, 24, 1}, {512, 100, 1}, {513, 100, 2}, {1000, 4000, 8}} {
+		if got := boxEdge(c.w, c.h); got != c.edge {
+			t.Errorf("boxEdge(%d, %d) = %d, want %d", c.w, c.h, got, c.edge)
 		}
-		for y := range 24 {
-			for x := range 32 {
-				want := base.RGBAAt(x, y)
-				order := []int{0, 1}
-				if hl == 0 {
-					order = []int{1, 0}
-				}
-				for _, k := range order {
-					b := boxes[k]
-					w := 1
-					if b.Index == hl {
-						w = 2
+	}
+	for _, edge := range []int{1, 2} {
+		for _, hl := range []int{-1, 0, 2} {
+			out := drawBoxes(base, boxes, hl, edge)
+			if !slices.Equal(base.Pix, orig) {
+				t.Fatal("drawBoxes changed its base")
+			}
+			for y := range 24 {
+				for x := range 32 {
+					want := base.RGBAAt(x, y)
+					order := []int{0, 1}
+					if hl == 0 {
+						order = []int{1, 0}
 					}
-					if ring(b.PixelRect(32, 24), w, x, y) {
-						want = b.Color()
+					for _, k := range order {
+						b := boxes[k]
+						w := edge
+						if b.Index == hl {
+							w = 2 * edge
+						}
+						if ring(b.PixelRect(32, 24), w, x, y) {
+							want = b.Color()
+						}
 					}
-				}
-				if got := out.RGBAAt(x, y); got != want {
-					t.Fatalf("highlight %d: pixel (%d, %d) = %v, want %v", hl, x, y, got, want)
+					if got := out.RGBAAt(x, y); got != want {
+						t.Fatalf("edge %d, highlight %d: pixel (%d, %d) = %v, want %v", edge, hl, x, y, got, want)
+					}
 				}
 			}
 		}

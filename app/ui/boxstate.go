@@ -210,7 +210,7 @@ func (b *boxState) picture(s *inspect.Session, base *image.RGBA) (img *image.RGB
 				b.off = "No boxes: " + err.Error() + "."
 				break
 			}
-			b.out = drawBoxes(base, b.shown, b.highlight())
+			b.out = drawBoxes(base, b.shown, b.highlight(), boxEdge(b.w, b.h))
 			bd := base.Bounds()
 			b.pw, b.ph = bd.Dx(), bd.Dy()
 		}

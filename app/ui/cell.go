@@ -98,9 +98,6 @@ func tensorCellView(field string, t *summary.Tensor, thumbs *thumbQueue) app.HTM
 	if !slices.Equal(t.Shape, t.LogicalShape) || !slices.Equal(t.DimNames, t.LogicalDimNames) {
 		lines = append(lines, "logical "+dims(t.LogicalShape, t.LogicalDimNames))
 	}
-	if len(t.Boxes) > 0 {
-		lines = append(lines, plural(len(t.Boxes), "box", "boxes")+" of "+t.BoxesOf)
-	}
 	if t.Image != nil {
 		lines = append(lines, t.Image.Info.String())
 	} else if t.Values != "" {
@@ -108,11 +105,14 @@ func tensorCellView(field string, t *summary.Tensor, thumbs *thumbQueue) app.HTM
 	} else if t.Min != "" {
 		lines = append(lines, "min "+t.Min+" · max "+t.Max)
 	}
+	if len(t.Boxes) > 0 { // drawn over the preview (boxplan.go)
+		lines[len(lines)-1] += " · " + plural(len(t.Boxes), "box", "boxes")
+	}
 	return app.Div().Class("cell tensor").
 		Attr("data-tensor", true).Attr("data-field", field).
 		Attr("data-shape", tensorext.JoinShape(t.Shape)).Attr("data-logical-shape", tensorext.JoinShape(t.LogicalShape)).
 		Attr("data-dim-names", strings.Join(t.DimNames, ",")).Attr("data-logical-dim-names", strings.Join(t.LogicalDimNames, ",")).
-		Attr("data-boxes", len(t.Boxes)).
+		Attr("data-boxes", len(t.Boxes)).Attr("data-boxes-of", t.BoxesOf).
 		Body(
 			app.If(t.Preview != nil, func() app.UI {
 				return &Preview{Img: t.Preview, Kind: string(t.PreviewKind), Marks: t.Boxes}
