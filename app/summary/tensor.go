@@ -46,11 +46,13 @@ type Tensor struct {
 	BoxesOf string
 }
 
-// Mark is a rectangle drawn over a preview: the one-pixel ring of Rect's
-// pixels (Rect.Min inclusive, Rect.Max exclusive), in Color.
+// Mark is a rectangle drawn over a preview: the ring of Rect's pixels
+// (Rect.Min inclusive, Rect.Max exclusive) Width pixels wide (0 is 1), in
+// Color.
 type Mark struct {
 	Rect  image.Rectangle
 	Color color.RGBA
+	Width int
 }
 
 // tensorSummary is the cell of v, a value of a tensor column: its

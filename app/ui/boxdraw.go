@@ -8,10 +8,10 @@ import (
 	"github.com/tensorview/tensorview/app/summary"
 )
 
-// drawMarks draws the one-pixel ring of each mark's rectangle on a
-// preview canvas, over what it shows, in order: four opaque rectangles on
-// whole pixels, so each ring pixel is exactly the mark's colour. The
-// canvas says how many it drew (data-marks).
+// drawMarks draws the ring of each mark's rectangle on a preview canvas,
+// over what it shows, in order: four opaque rectangles on whole pixels, so
+// each ring pixel is exactly the mark's colour (a rectangle narrower than
+// two rings is filled). The canvas says how many it drew (data-marks).
 func drawMarks(canvas app.Value, marks []summary.Mark) {
 	if !canvas.Truthy() || len(marks) == 0 {
 		return
@@ -24,10 +24,12 @@ func drawMarks(canvas app.Value, marks []summary.Mark) {
 			continue
 		}
 		c2d.Set("fillStyle", fmt.Sprintf("rgb(%d,%d,%d)", m.Color.R, m.Color.G, m.Color.B))
-		c2d.Call("fillRect", r.Min.X, r.Min.Y, w, 1)
-		c2d.Call("fillRect", r.Min.X, r.Max.Y-1, w, 1)
-		c2d.Call("fillRect", r.Min.X, r.Min.Y, 1, h)
-		c2d.Call("fillRect", r.Max.X-1, r.Min.Y, 1, h)
+		t := max(m.Width, 1)
+		tw, th := min(t, w), min(t, h)
+		c2d.Call("fillRect", r.Min.X, r.Min.Y, w, th)
+		c2d.Call("fillRect", r.Min.X, r.Max.Y-th, w, th)
+		c2d.Call("fillRect", r.Min.X, r.Min.Y, tw, h)
+		c2d.Call("fillRect", r.Max.X-tw, r.Min.Y, tw, h)
 	}
 	canvas.Call("setAttribute", "data-marks", len(marks))
 }

@@ -283,10 +283,11 @@ func boxesAt(boxes []overlay.Box, names []string, pw, ph, x, y int) []string {
 // withBoxes adds to the image cells of a row (cells, as summary.In gives
 // them for row of f) the boxes of the file's first column of boxes, placed
 // on each image in the format the file states or the guess for the row,
-// and scaled to its thumbnail (summary.Tensor.Boxes). A column of boxes
-// is not an image of its own, and a row whose boxes cannot be read gets
-// none.
-func withBoxes(f *decode.File, row int64, cells []summary.Cell) {
+// and scaled to its thumbnail (summary.Tensor.Boxes), their edges as wide
+// as the thumbnail shrinks into a pixel of the box it shows in (box, in
+// device pixels; zero: unknown). A column of boxes is not an image of its
+// own, and a row whose boxes cannot be read gets none.
+func withBoxes(f *decode.File, row int64, cells []summary.Cell, box [2]int) {
 	choices := boxChoices(f, -1)
 	if len(choices) == 0 {
 		return
@@ -310,7 +311,7 @@ func withBoxes(f *decode.File, row int64, cells []summary.Cell) {
 			continue
 		}
 		shown := *t
-		shown.Boxes, shown.BoxesOf = thumbMarks(l.Placed.Boxes, w, h, pw, ph), c.Column.Name
+		shown.Boxes, shown.BoxesOf = thumbMarks(l.Placed.Boxes, w, h, pw, ph, thumbEdge(pw, ph, box)), c.Column.Name
 		cells[i].Tensor = &shown
 	}
 }
@@ -336,16 +337,28 @@ func thumbGeometry(t *summary.Tensor) (w, h, pw, ph int, ok bool) {
 	return t.LogicalShape[a.W], t.LogicalShape[a.H], b.Dx(), b.Dy(), true
 }
 
+// thumbEdge is how wide boxes' edges are on a pw×ph thumbnail shown
+// within box (device pixels): one pixel, or as many as it shrinks into one
+// (an encoded image's thumbnail is up to raster.MaxPreviewSide pixels a
+// side whatever the box).
+func thumbEdge(pw, ph int, box [2]int) int {
+	if box[0] <= 0 || box[1] <= 0 {
+		return 1
+	}
+	shrink := math.Max(float64(pw)/float64(box[0]), float64(ph)/float64(box[1]))
+	return max(1, int(math.Ceil(shrink-1e-9)))
+}
+
 // thumbMarks scales boxes placed on a w×h image to a pw×ph thumbnail:
 // each one's corners scaled, then the pixels it covers there
-// (overlay.Box.PixelRect), in its colour.
-func thumbMarks(boxes []overlay.Box, w, h, pw, ph int) []summary.Mark {
+// (overlay.Box.PixelRect), in its colour, edge pixels wide.
+func thumbMarks(boxes []overlay.Box, w, h, pw, ph, edge int) []summary.Mark {
 	sx, sy := float64(pw)/float64(w), float64(ph)/float64(h)
 	out := make([]summary.Mark, 0, len(boxes))
 	for _, b := range boxes {
 		s := b
 		s.X0, s.X1, s.Y0, s.Y1 = b.X0*sx, b.X1*sx, b.Y0*sy, b.Y1*sy
-		out = append(out, summary.Mark{Rect: s.PixelRect(pw, ph), Color: b.Color()})
+		out = append(out, summary.Mark{Rect: s.PixelRect(pw, ph), Color: b.Color(), Width: edge})
 	}
 	return out
 }

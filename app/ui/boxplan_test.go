@@ -466,12 +466,12 @@ func TestWithBoxes(t *testing.T) {
 	for i := range cells {
 		cells[i] = summary.In(f, 0, i, 256, 256)
 	}
-	withBoxes(f, 0, cells)
+	withBoxes(f, 0, cells, [2]int{96, 70})
 	img := cells[column(t, f, "image")].Tensor
 	var want []summary.Mark
 	for _, b := range e.HF.Rows[0].XYWH.Boxes {
 		if b.Fate == "drawn" || b.Fate == "clipped" {
-			want = append(want, summary.Mark{Rect: image.Rect(b.Pixels.Left, b.Pixels.Top, b.Pixels.Right+1, b.Pixels.Bottom+1)})
+			want = append(want, summary.Mark{Rect: image.Rect(b.Pixels.Left, b.Pixels.Top, b.Pixels.Right+1, b.Pixels.Bottom+1), Width: 1})
 		}
 	}
 	for i := range want {
@@ -486,7 +486,7 @@ func TestWithBoxes(t *testing.T) {
 		}
 	}
 	cells2 := []summary.Cell{{}, summary.In(f, 2, 1, 256, 256), {}, {}, {}}
-	withBoxes(f, 2, cells2)
+	withBoxes(f, 2, cells2, [2]int{96, 70})
 	if len(cells2[1].Tensor.Boxes) != 0 {
 		t.Error("null row: boxes")
 	}
@@ -496,7 +496,7 @@ func TestWithBoxes(t *testing.T) {
 	for i := range cells {
 		cells[i] = summary.In(y, 0, i, 16, 16) // a 32×16 image previewed 16×8
 	}
-	withBoxes(y, 0, cells)
+	withBoxes(y, 0, cells, [2]int{16, 16})
 	img = cells[column(t, y, "image")].Tensor
 	if img == nil || img.Preview.Bounds() != image.Rect(0, 0, 16, 8) {
 		t.Fatalf("yolo preview %+v", img)
@@ -511,6 +511,16 @@ func TestWithBoxes(t *testing.T) {
 	}
 	if bx := cells[column(t, y, "boxes")].Tensor; bx != nil && len(bx.Boxes) > 0 {
 		t.Error("the boxes column got boxes")
+	}
+	// A photo's 256-pixel thumbnail shown in a 96×70 box: edges of 3.
+	for _, c := range []struct {
+		pw, ph int
+		box    [2]int
+		edge   int
+	}{{256, 192, [2]int{96, 70}, 3}, {32, 24, [2]int{96, 70}, 1}, {200, 50, [2]int{100, 70}, 2}, {64, 64, [2]int{}, 1}} {
+		if got := thumbEdge(c.pw, c.ph, c.box); got != c.edge {
+			t.Errorf("thumbEdge(%d, %d, %v) = %d, want %d", c.pw, c.ph, c.box, got, c.edge)
+		}
 	}
 }
 

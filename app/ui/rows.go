@@ -163,7 +163,7 @@ func (r *RowsTable) cells(row int64, columns int) []summary.Cell {
 		for i := range c {
 			c[i] = summary.In(r.File, row, i, box[0], box[1])
 		}
-		withBoxes(r.File, row, c) // boxplan.go
+		withBoxes(r.File, row, c, box) // boxplan.go
 		mark("row-summarised")
 		return c
 	})
