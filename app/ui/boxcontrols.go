@@ -194,7 +194,8 @@ func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
 // labelLayer draws the boxes' labels over the picture's viewport: each at
 // its box's top left corner on the picture (k CSS pixels a picture pixel,
-// the picture's top left corner at pan), above the box when there is room.
+// the picture's top left corner at pan), or ending at its top right corner
+// in the picture's right half, above the box when there is room.
 // They repeat the list's text (BoxList), hence hidden from assistive
 // technology.
 func labelLayer(labels []picLabel, pan inspect.Point, k float64) app.UI {
@@ -206,6 +207,9 @@ func labelLayer(labels []picLabel, pan inspect.Point, k float64) app.UI {
 			b := labels[i]
 			x, y := pan.X+b.X*k, pan.Y+b.Y*k
 			cls := "box-tag"
+			if b.Right {
+				x, cls = pan.X+b.XEnd*k, cls+" right"
+			}
 			if y >= 16 {
 				cls += " above"
 			}

@@ -231,9 +231,13 @@ func drawBoxes(base *image.RGBA, boxes []overlay.Box, highlight, edge int) *imag
 }
 
 // picLabel is a text drawn over the picture at a point of it (picture
-// pixels): a box's label at its top left corner.
+// pixels): a box's label at its top left corner (X, Y), or, for a box in
+// the right half of the picture, ending at its top right corner (Right,
+// XEnd), so that it stays on the picture.
 type picLabel struct {
 	X, Y      float64
+	XEnd      float64
+	Right     bool
 	Index     int
 	Text      string
 	Color     color.RGBA // the box's colour, the label's background
@@ -241,12 +245,14 @@ type picLabel struct {
 	Highlight bool
 }
 
-// boxLabels returns the labels of boxes (in picture pixels) with names.
-func boxLabels(boxes []overlay.Box, names []string, highlight int) []picLabel {
+// boxLabels returns the labels of boxes (in picture pixels, on a picture
+// pw pixels wide) with names.
+func boxLabels(boxes []overlay.Box, names []string, highlight, pw int) []picLabel {
 	out := make([]picLabel, len(boxes))
 	for i, b := range boxes {
 		c := b.Color()
-		out[i] = picLabel{X: b.X0, Y: b.Y0, Index: b.Index, Text: b.Label(names), Color: c, Ink: inkOn(c), Highlight: b.Index == highlight}
+		out[i] = picLabel{X: b.X0, Y: b.Y0, XEnd: b.X1, Right: b.X0+b.X1 > float64(pw), Index: b.Index, Text: b.Label(names),
+			Color: c, Ink: inkOn(c), Highlight: b.Index == highlight}
 	}
 	return out
 }

@@ -326,11 +326,11 @@ func TestDrawBoxes(t *testing.T) {
 
 // TestBoxLabels: labels at the boxes' corners, with ink that reads.
 func TestBoxLabels(t *testing.T) {
-	boxes := []overlay.Box{{Index: 1, X0: 4, Y0: 3, Category: 4, HasCategory: true}, {Index: 3, X0: 1, Y0: 2}}
-	got := boxLabels(boxes, []string{"a", "b", "c", "d", "Mask"}, 3)
+	boxes := []overlay.Box{{Index: 1, X0: 4, Y0: 3, X1: 10, Category: 4, HasCategory: true}, {Index: 3, X0: 14, Y0: 2, X1: 20}}
+	got := boxLabels(boxes, []string{"a", "b", "c", "d", "Mask"}, 3, 32)
 	want := []picLabel{
-		{X: 4, Y: 3, Index: 1, Text: "#1 Mask", Color: color.RGBA{128, 0, 128, 255}, Ink: "#fff"},
-		{X: 1, Y: 2, Index: 3, Text: "#3", Color: color.RGBA{128, 0, 0, 255}, Ink: "#fff", Highlight: true},
+		{X: 4, Y: 3, XEnd: 10, Index: 1, Text: "#1 Mask", Color: color.RGBA{128, 0, 128, 255}, Ink: "#fff"},
+		{X: 14, Y: 2, XEnd: 20, Right: true, Index: 3, Text: "#3", Color: color.RGBA{128, 0, 0, 255}, Ink: "#fff", Highlight: true},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%+v, want %+v", got, want)

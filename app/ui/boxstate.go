@@ -218,7 +218,7 @@ func (b *boxState) picture(s *inspect.Session, base *image.RGBA) (img *image.RGB
 	if b.off != "" {
 		return base, nil, b.off
 	}
-	return b.out, boxLabels(b.shown, b.names, b.highlight()), ""
+	return b.out, boxLabels(b.shown, b.names, b.highlight(), b.pw), ""
 }
 
 // drawn is the number of boxes on the picture (after picture).
