@@ -459,6 +459,17 @@ func FuzzFilter(f *testing.F) {
 		if _, err := flt.Eval(context.Background(), b, nil); err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
+		// MayMatch is sound: a window of rows with a match may match,
+		// given its exact bounds (bounds_test.go).
+		for start := 0; start < nRows; start += 40 {
+			win := b.NewSlice(int64(start), int64(start+40))
+			sel, err := flt.Eval(context.Background(), win, nil)
+			may := flt.MayMatch(func(col int) (Bounds, bool) { return boundsOf(win.Column(col)) })
+			win.Release()
+			if err == nil && len(sel.Rows) > 0 && !may {
+				t.Fatalf("%q: rows %d–%d match, yet MayMatch says none can", q, start, start+39)
+			}
+		}
 		if _, err := Compile(flt.String(), cols); err != nil {
 			t.Fatalf("%q → %q: %v", q, flt.String(), err)
 		}
