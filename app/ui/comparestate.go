@@ -60,8 +60,8 @@ func (c *compareState) on() bool { return c != nil && c.b.Col >= 0 }
 // ok reports whether A − B is there to show.
 func (c *compareState) ok() bool { return c.on() && c.cmp.Problem == "" }
 
-// choose compares with column col (-1: nothing): in the same row, or for
-// A's own column in the row chosen before or else the next one.
+// choose compares with column col (-1: nothing) in the same row, or for
+// A's own column in the next row (the one before for the last).
 func (c *compareState) choose(col int) bool {
 	if col < -1 || col >= len(c.f.Fields()) || col == c.b.Col {
 		return false
@@ -75,9 +75,6 @@ func (c *compareState) choose(col int) bool {
 	row := c.a.Row
 	if col == c.a.Col {
 		row = otherRow(c.a.Row, c.rows)
-		if c.on() && c.b.Row != c.a.Row {
-			row = c.b.Row
-		}
 	}
 	return c.set(compareSide{Field: c.f.Fields()[col].Name, Col: col, Row: row})
 }

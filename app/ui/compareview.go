@@ -82,7 +82,6 @@ func (in *Inspector) compareBody() app.UI {
 						Else(func() app.UI {
 							return app.Div().Class("compare-pane").Attr("data-side", "swipe").Role("group").Aria("label", "A | B").Body(
 								app.P().Class("pane-caption").Text(fmt.Sprintf("A | B: %s left of %d%%, %s right", c.a, c.swipe, c.b)),
-								&SliceView{Tensor: t, View: s.View, Img: p.Swiped, Start: in.cam, Also: c.probe(s, "a")},
 								app.Label().Class("swipe").Body(app.Text("Swipe "),
 									app.Input().Type("range").Attr("data-role", "swipe").Min(0).Max(100).Step(1).Value(c.swipe).
 										OnInput(func(ctx app.Context, e app.Event) {
@@ -90,6 +89,7 @@ func (in *Inspector) compareBody() app.UI {
 												in.compareCommand(ctx, func(c *compareState) bool { return c.setSwipe(v) })
 											}
 										}, app.EventScope("swipe"))),
+								&SliceView{Tensor: t, View: s.View, Img: p.Swiped, Start: in.cam, Also: c.probe(s, "a")},
 							)
 						}),
 					app.If(p.Swiped == nil, func() app.UI { return pane("b", b, c.cmp.B, p.B) }),
