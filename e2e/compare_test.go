@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"image/color"
 	"math"
@@ -23,67 +22,11 @@ import (
 
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/internal/testkit"
 )
 
-// compared is testdata/compare_expected.json (gen_compare.mjs): the
-// tensors' logical values and, per comparison, what A − B must give.
-type compared struct {
-	Slices, Height, Width, Channels int
-	Values                          struct {
-		Target, Prediction [][]expFloat
-		Image              []int
-		Reconstruction     []int
-	}
-	Diffs map[string]struct {
-		Shape     []int
-		Count     int
-		MaxAbs    float64 `json:"max_abs"`
-		MaxIndex  []int   `json:"max_index"`
-		MeanAbs   float64 `json:"mean_abs"`
-		RMSE      float64
-		PSNR      float64
-		Differing map[string]int
-		Diff      []expFloat
-	}
-}
-
-// expFloat is a number of compare_expected.json, where non-finite ones are
-// strings ("-Infinity").
-type expFloat float64
-
-func (f *expFloat) UnmarshalJSON(b []byte) error {
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	switch v := v.(type) {
-	case float64:
-		*f = expFloat(v)
-	case string:
-		p, err := strconv.ParseFloat(strings.TrimSuffix(v, "inity"), 64)
-		*f = expFloat(p)
-		return err
-	default:
-		return fmt.Errorf("no number: %s", b)
-	}
-	return nil
-}
-
-func readCompared(t *testing.T) compared {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "compare_expected.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c compared
-	if err := json.Unmarshal(data, &c); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// slice returns slice s of a [slices, height, width] tensor's values.
-func (c compared) slice(v []expFloat, s int) []float64 {
+// slice returns the values of slice s of a [slices, height, width] tensor.
+func slice(c testkit.Compared, v []testkit.JSONFloat, s int) []float64 {
 	n := c.Height * c.Width
 	out := make([]float64, n)
 	for i := range out {
@@ -242,7 +185,7 @@ func readNPYFloat64(t *testing.T, data []byte) ([]int, []float64) {
 // both themes, at 360 px too.
 func TestCompare(t *testing.T) {
 	skipWithoutSite(t)
-	exp := readCompared(t)
+	exp := testkit.ReadCompared(t)
 	H, W := exp.Height, exp.Width
 	e := exp.Diffs["target@0 - prediction@0"]
 	b := newBrowser(t)
@@ -290,11 +233,11 @@ func TestCompare(t *testing.T) {
 	// finite values, A − B on ±0.25.
 	check := func(what string, s int) {
 		t.Helper()
-		a, bb := exp.slice(exp.Values.Target[0], s), exp.slice(exp.Values.Prediction[0], s)
+		a, bb := slice(exp, exp.Values.Target[0], s), slice(exp, exp.Values.Prediction[0], s)
 		lo, hi := finiteRange(a, bb)
 		b.waitPane(what+": A", "a", W, H, scalarPicture(a, viridis, lo, hi))
 		b.waitPane(what+": B", "b", W, H, scalarPicture(bb, viridis, lo, hi))
-		b.waitPane(what+": A − B", "diff", W, H, scalarPicture(exp.slice(e.Diff, s), dcm, -e.MaxAbs, e.MaxAbs))
+		b.waitPane(what+": A − B", "diff", W, H, scalarPicture(slice(exp, e.Diff, s), dcm, -e.MaxAbs, e.MaxAbs))
 	}
 	check("slice 0", 0)
 	b.screenshot("compare-side-by-side")
@@ -451,7 +394,7 @@ func TestCompare(t *testing.T) {
 // right of it, exactly, at 50 % and 25 %; the swipe in the link.
 func TestCompareSwipe(t *testing.T) {
 	skipWithoutSite(t)
-	exp := readCompared(t)
+	exp := testkit.ReadCompared(t)
 	H, W, C := exp.Height, exp.Width, exp.Channels
 	e := exp.Diffs["image@0 - reconstruction@0"]
 	b := newBrowser(t)

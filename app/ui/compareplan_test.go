@@ -3,15 +3,11 @@
 package ui
 
 import (
-	"encoding/json"
-	"fmt"
 	"image"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -19,67 +15,8 @@ import (
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/viewstate"
+	"github.com/tensorview/tensorview/internal/testkit"
 )
-
-// compareExpected is testdata/compare_expected.json (gen_compare.mjs).
-type compareExpected struct {
-	Slices, Height, Width, Channels int
-	Values                          struct {
-		Target, Prediction [][]jsonFloat
-	}
-	Diffs map[string]expectedDiff
-}
-
-// expectedDiff is what overlay.Diff must give for one comparison.
-type expectedDiff struct {
-	Shape     []int
-	Count     int
-	Compared  int
-	MaxAbs    float64 `json:"max_abs"`
-	MaxIndex  []int   `json:"max_index"`
-	MeanAbs   float64 `json:"mean_abs"`
-	RMSE      float64
-	Peak      float64
-	PSNR      float64
-	OtherInf  int `json:"other_inf"`
-	Differing map[string]int
-	Diff      []jsonFloat
-}
-
-// jsonFloat is a number of compare_expected.json: non-finite ones are
-// written as strings ("-Infinity").
-type jsonFloat float64
-
-func (f *jsonFloat) UnmarshalJSON(b []byte) error {
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	switch v := v.(type) {
-	case float64:
-		*f = jsonFloat(v)
-	case string:
-		p, err := strconv.ParseFloat(strings.TrimSuffix(v, "inity"), 64)
-		*f = jsonFloat(p)
-		return err
-	default:
-		return fmt.Errorf("not a number: %s", b)
-	}
-	return nil
-}
-
-func readCompareExpected(t *testing.T, dir string) compareExpected {
-	t.Helper()
-	b, err := os.ReadFile(dir + "/compare_expected.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var e compareExpected
-	if err := json.Unmarshal(b, &e); err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
 
 func TestCompareChoices(t *testing.T) {
 	f := openTestdata(t, "compare.arrow")
@@ -113,7 +50,7 @@ func TestCompareChoices(t *testing.T) {
 // every problem names both sides.
 func TestComparePair(t *testing.T) {
 	f := openTestdata(t, "compare.arrow")
-	exp := readCompareExpected(t, "../../testdata")
+	exp := testkit.ReadCompared(t)
 	side := func(field string, row int64) compareSide {
 		return compareSide{Field: field, Col: column(t, f, field), Row: row}
 	}
@@ -182,7 +119,7 @@ func TestComparePair(t *testing.T) {
 // view shows each pixel's channel of largest |A − B|, with its sign.
 func TestDiffPicture(t *testing.T) {
 	f := openTestdata(t, "compare.arrow")
-	exp := readCompareExpected(t, "../../testdata")
+	exp := testkit.ReadCompared(t)
 	cm := overlay.DiffColormap()
 	colour := func(v float64, r inspect.Range) [4]uint8 {
 		if math.IsInf(v, -1) {
