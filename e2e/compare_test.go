@@ -279,6 +279,19 @@ func TestCompare(t *testing.T) {
 	if !reflect.DeepEqual(zooms, []string{"zoom 1.8×", "zoom 1.8×", "zoom 1.8×"}) {
 		t.Errorf("zooms %q", zooms)
 	}
+	// One drag pans the three (they follow when it ends).
+	var before string
+	b.eval(`document.querySelector('[data-side=a] canvas[data-role=slice]').style.transform`, &before)
+	b.run(chromedp.MouseEvent(input.MousePressed, pt.X, pt.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, pt.X+15, pt.Y+10, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, pt.X+30, pt.Y+20, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseReleased, pt.X+30, pt.Y+20, chromedp.ButtonLeft))
+	var transforms []string
+	b.waitFor(fmt.Sprintf(`(t => t.every(x => x === t[0]) && t[0] !== %q)([...document.querySelectorAll('[data-role=compare-panes] canvas[data-role=slice]')].map(c => c.style.transform))`, before))
+	b.eval(`[...document.querySelectorAll('[data-role=compare-panes] canvas[data-role=slice]')].map(c => c.style.transform)`, &transforms)
+	if len(transforms) != 3 || !strings.Contains(transforms[0], "scale(1.8") {
+		t.Errorf("after a drag: transforms %q (before %q)", transforms, before)
+	}
 	b.run(chromedp.Click(`[data-side=diff] [data-action=reset-zoom]`, chromedp.ByQuery))
 	b.waitFor(`[...document.querySelectorAll('[data-role=compare-panes] canvas[data-role=slice]')].every(c => c.style.transform.includes('scale(1)'))`)
 
