@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -342,5 +343,30 @@ func TestInspectorCompareLink(t *testing.T) {
 	in.cmp.address(&st)
 	if st.Vs != "prediction" || st.VsRow != 0 || st.Tol != 0.2 {
 		t.Errorf("reported %+v", st)
+	}
+}
+
+// TestInspectorCompareNoPicture compares two rows of a 1-D column
+// (js_big.arrow's float32 [8] embeddings: row r, k holds
+// ((7r + 3k) mod 16 − 8)/8): no picture, the statistics and A − B as
+// numbers.
+func TestInspectorCompareNoPicture(t *testing.T) {
+	f := openTestdata(t, "js_big.arrow")
+	e := app.NewTestEngine()
+	link := &viewstate.Inspector{Field: "embedding", Row: 0, Y: -1, X: -1, Channel: -1, Vs: "embedding", VsRow: 1}
+	in := &Inspector{File: f, Col: column(t, f, "embedding"), Row: 0, Restore: link}
+	if err := e.Load(in); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	if !in.comparing() || in.session.Image != nil {
+		t.Fatalf("comparing %v, picture %v", in.comparing(), in.session.Image != nil)
+	}
+	d := in.cmp.cmp.Diff
+	if d.MaxAbs != 1.125 || !slices.Equal(d.MaxIndex, []int{3}) || d.Differing != 8 || d.MeanAbs != (5*0.875+3*1.125)/8 {
+		t.Errorf("A − B: max %v at %v, differing %d, mean %v", d.MaxAbs, d.MaxIndex, d.Differing, d.MeanAbs)
+	}
+	if html := app.HTMLString(in); !strings.Contains(html, `data-role="diff-values"`) || !strings.Contains(html, "-0.875") || !strings.Contains(html, `data-max-abs="1.125"`) {
+		t.Errorf("the inspector shows no A − B values or statistics")
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/summary"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -43,13 +44,14 @@ func (in *Inspector) compareControls() app.UI {
 		problem = "Comparisons show the logical layout: untick “physical layout” to see A − B."
 	}
 	return &CompareControls{Choices: c.choices, Chosen: c.choice(), Row: c.b.Row, Rows: c.rows, Swipe: c.swipe,
-		Shown: in.comparing(), Problem: problem, OnChange: in.compareCommand}
+		Shown: in.comparing() && in.session.Image != nil, Problem: problem, OnChange: in.compareCommand}
 }
 
-// comparing reports whether the inspector shows a comparison.
+// comparing reports whether the inspector shows a comparison (of
+// pictures, or of tensors that have none: their statistics).
 func (in *Inspector) comparing() bool {
 	s := in.session
-	return in.cmp.ok() && s != nil && s.Image != nil && !s.Physical
+	return in.cmp.ok() && s != nil && !s.Physical
 }
 
 // compareBody draws A, B and A − B, their statistics and exports.
@@ -71,6 +73,13 @@ func (in *Inspector) compareBody() app.UI {
 			in.compareControls(),
 			app.If(p.Err != "", func() app.UI {
 				return app.P().Class("render-error").Role("status").Text(p.Err)
+			}),
+			app.If(s.RenderErr != nil, func() app.UI {
+				// No picture (a 1-D tensor): A − B as numbers.
+				return app.Div().Body(
+					app.P().Class("render-error").Role("status").Text(s.RenderErr.Error()),
+					app.Pre().Class("values").Attr("data-role", "diff-values").Text(summary.ValuesText(d.D, maxValuesText)),
+				)
 			}),
 			app.If(p.A != nil, func() app.UI {
 				mode := "side"
