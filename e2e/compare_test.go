@@ -240,6 +240,11 @@ func TestCompare(t *testing.T) {
 		b.waitPane(what+": A − B", "diff", W, H, scalarPicture(slice(exp, e.Diff, s), dcm, -e.MaxAbs, e.MaxAbs))
 	}
 	check("slice 0", 0)
+	var widths []float64
+	b.eval(`[...document.querySelectorAll('[data-role=compare-panes] .viewport')].map(v => v.getBoundingClientRect().width)`, &widths)
+	if len(widths) != 3 || widths[0] != widths[1] || widths[1] != widths[2] {
+		t.Errorf("side by side: pane widths %v, want three equal", widths)
+	}
 	b.screenshot("compare-side-by-side")
 
 	// One slider moves the three panes.
@@ -472,6 +477,12 @@ func TestCompareSwipe(t *testing.T) {
 		return out
 	}
 	b.waitPane("swipe 50%", "swipe", W, H, swipe(8))
+	// One camera, panes of one size.
+	var widths []float64
+	b.eval(`[...document.querySelectorAll('[data-role=compare-panes] .viewport')].map(v => v.getBoundingClientRect().width)`, &widths)
+	if len(widths) != 2 || widths[0] != widths[1] {
+		t.Errorf("swiped: pane widths %v, want two equal", widths)
+	}
 	b.screenshot("compare-swipe")
 	b.setValue(`input[data-role=swipe]`, "25")
 	b.waitPane("swipe 25%", "swipe", W, H, swipe(4))

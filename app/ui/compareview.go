@@ -81,27 +81,30 @@ func (in *Inspector) compareBody() app.UI {
 					app.Pre().Class("values").Attr("data-role", "diff-values").Text(summary.ValuesText(d.D, maxValuesText)),
 				)
 			}),
-			app.If(p.A != nil, func() app.UI {
-				mode := "side"
-				if p.Swiped != nil {
-					mode = "swipe"
-				}
-				return app.Div().Class("compare-panes").Attr("data-role", "compare-panes").Attr("data-mode", mode).Body(
-					app.If(p.Swiped == nil, func() app.UI { return pane("a", a, t, p.A) }).
-						Else(func() app.UI {
-							return app.Div().Class("compare-pane").Attr("data-side", "swipe").Role("group").Aria("label", "A | B").Body(
-								app.P().Class("pane-caption").Text(fmt.Sprintf("A | B: %s left of %d%%, %s right", c.a, c.swipe, c.b)),
-								app.Label().Class("swipe").Body(app.Text("Swipe "),
-									app.Input().Type("range").Attr("data-role", "swipe").Min(0).Max(100).Step(1).Value(c.swipe).
-										OnInput(func(ctx app.Context, e app.Event) {
-											if v, ok := selected(ctx); ok {
-												in.compareCommand(ctx, func(c *compareState) bool { return c.setSwipe(v) })
-											}
-										}, app.EventScope("swipe"))),
-								&SliceView{Tensor: t, View: s.View, Img: p.Swiped, Start: in.cam, Also: c.probe(s, "a")},
-							)
-						}),
-					app.If(p.Swiped == nil, func() app.UI { return pane("b", b, c.cmp.B, p.B) }),
+			app.If(p.A != nil && p.Swiped == nil, func() app.UI {
+				return app.Div().Class("compare-panes").Attr("data-role", "compare-panes").Attr("data-mode", "side").Body(
+					pane("a", a, t, p.A),
+					pane("b", b, c.cmp.B, p.B),
+					pane("diff", "A − B", d.D, p.D),
+				)
+			}),
+			// Swiped, the panes are in another element (a section, not a
+			// div): go-app mounts them anew, and each measures the width
+			// its column has now, as the other mode's panes did theirs
+			// (one camera needs panes of one size).
+			app.If(p.Swiped != nil, func() app.UI {
+				return app.Section().Class("compare-panes").Attr("data-role", "compare-panes").Attr("data-mode", "swipe").Body(
+					app.Div().Class("compare-pane").Attr("data-side", "swipe").Role("group").Aria("label", "A | B").Body(
+						app.P().Class("pane-caption").Text(fmt.Sprintf("A | B: %s left of %d%%, %s right", c.a, c.swipe, c.b)),
+						app.Label().Class("swipe").Body(app.Text("Swipe "),
+							app.Input().Type("range").Attr("data-role", "swipe").Min(0).Max(100).Step(1).Value(c.swipe).
+								OnInput(func(ctx app.Context, e app.Event) {
+									if v, ok := selected(ctx); ok {
+										in.compareCommand(ctx, func(c *compareState) bool { return c.setSwipe(v) })
+									}
+								}, app.EventScope("swipe"))),
+						&SliceView{Tensor: t, View: s.View, Img: p.Swiped, Start: in.cam, Also: c.probe(s, "a")},
+					),
 					pane("diff", "A − B", d.D, p.D),
 				)
 			}),
