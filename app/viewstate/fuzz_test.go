@@ -13,6 +13,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("url=https://h.org/a.arrow&row=17&schema=1&f=t&r=1&y=3&x=2&ch=-1&i=0,2,0,0&flip=yx&cmap=magma&range=p1-99&zoom=2.5&pan=-10.5,3")
 	f.Add("f=&r=-1&i=,,&zoom=NaN&pan=,")
 	f.Add("embed=1&origin=https://docs.example&url=%zz")
+	f.Add("f=t&r=3&vs=a@b@7&tol=1e-3&swipe=40")
+	f.Add("f=t&r=3&vs=run@2@3&tol=-0")
 	f.Fuzz(func(t *testing.T, raw string) {
 		q, err := url.ParseQuery(raw)
 		if err != nil {
