@@ -84,6 +84,14 @@ func TestLargeFiles(t *testing.T) {
 	if st, _ := os.Stat(stream); prog.Total != st.Size() || prog.Read > prog.Total || prog.Rows <= 0 || prog.Rows > 8000 {
 		t.Errorf("progress %+v of a %d-byte file of 8000 rows", prog, st.Size())
 	}
+	// The indexing's card stands at the window's foot, over the rows:
+	// the grid does not move when it comes and goes.
+	var card struct{ Fixed bool }
+	b.eval(`({Fixed: getComputedStyle(document.querySelector('.work-status')).position === 'fixed'})`, &card)
+	if !card.Fixed {
+		t.Error("the indexing progress is not in the fixed card at the window's foot")
+	}
+	b.screenshot("indexing-card")
 	// Progress updates must not remount the table: scroll down, let the
 	// progress move, and the rows stay where they were.
 	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = 500 * 84; return true })()`, nil)

@@ -128,11 +128,6 @@ func Diff(a, b tensorext.Tensor, tol float64) (Difference, error) {
 		}
 		x, y := getA(pa), getB(pb)
 		vals[k] = x - y
-		for _, v := range [2]float64{x, y} {
-			if v < 0 || v > 1 {
-				unit = false
-			}
-		}
 		switch nanX, nanY := x != x, y != y; {
 		case nanX && nanY:
 			d.BothNaN++
@@ -149,6 +144,9 @@ func Diff(a, b tensorext.Tensor, tol float64) (Difference, error) {
 		case infX || infY:
 			d.OtherInf++
 			return
+		}
+		if x < 0 || x > 1 || y < 0 || y > 1 {
+			unit = false
 		}
 		diff := math.Abs(x - y)
 		d.Compared++

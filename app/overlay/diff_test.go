@@ -126,6 +126,15 @@ func TestDiffFloatsAndNaN(t *testing.T) {
 	if vals, _ := dValues(t, d); !sameFloats(vals, []float64{nan, -inf, inf, 0, 2}) {
 		t.Errorf("D = %v", vals)
 	}
+	// An infinity is no value of the data range: values in 0..1 elsewhere
+	// keep Peak 1.
+	u := tensorOf(t, arrow.PrimitiveTypes.Float32, []int{3}, nil, nil, []float32{0.5, 0.25, float32(inf)})
+	v := tensorOf(t, arrow.PrimitiveTypes.Float32, []int{3}, nil, nil, []float32{0.5, 0.75, 0.5})
+	d, _ = Diff(u, v, 0)
+	checkStats(t, "an infinity among values in 0..1", d, Difference{
+		Shape: []int{3}, Count: 3, Compared: 2, MaxAbs: 0.5, MaxIndex: []int{1}, MeanAbs: 0.25, RMSE: math.Sqrt(0.125),
+		Peak: 1, PSNR: 10 * math.Log10(1/0.125), Differing: 2, OtherInf: 1,
+	})
 	// Nothing comparable.
 	n := tensorOf(t, arrow.PrimitiveTypes.Float64, []int{2}, nil, nil, []float64{nan, nan})
 	d, _ = Diff(n, n, 0)

@@ -33,4 +33,7 @@
 //     RMSE, PSNR and the number of differing elements beyond a tolerance;
 //     Difference.Range and DiffColormap for its picture (inspect's
 //     "coolwarm", symmetric about 0).
+//   - Candidates: the columns of a row a tensor can be compared with (same
+//     logical shape and value type first, ranked by CompareWords), and how
+//     the others differ; TimesShape writes a shape as "5×12×16".
 package overlay

@@ -615,15 +615,21 @@ func (m *Matches) Add(base int64, sel Selection) {
 
 func (p *Perm) append(r int64) {
 	if p.i64 == nil && r < 1<<32 {
-		p.u32 = append(p.u32, uint32(r))
+		last := len(p.parts) - 1
+		if last < 0 || len(p.parts[last]) == partRows {
+			p.parts = append(p.parts, make([]uint32, 0, partRows))
+			last++
+		}
+		p.parts[last] = append(p.parts[last], uint32(r))
+		p.nPart++
 		return
 	}
 	if p.i64 == nil {
-		p.i64 = make([]int64, len(p.u32), 2*len(p.u32)+1)
-		for i, x := range p.u32 {
-			p.i64[i] = int64(x)
+		p.i64 = make([]int64, p.nPart, 2*p.nPart+1)
+		for i := range p.nPart {
+			p.i64[i] = int64(p.parts[i/partRows][i%partRows])
 		}
-		p.u32 = nil
+		p.parts, p.nPart = nil, 0
 	}
 	p.i64 = append(p.i64, r)
 }

@@ -401,13 +401,41 @@ func TestMatches(t *testing.T) {
 	var m Matches
 	m.Add(0, Selection{Rows: []int32{1, 5}, Unevaluated: 2, FirstError: "row 3: x"})
 	m.Add(1<<32-10, Selection{Rows: []int32{3, 9}})
-	if m.u32 == nil || m.Len() != 4 {
+	if m.parts == nil || m.Len() != 4 {
 		t.Fatalf("uint32 rows: %+v", m)
 	}
 	m.Add(1<<32-10, Selection{Rows: []int32{10, 11}, Unevaluated: 1, FirstError: "row 0: y"})
 	want := []int64{1, 5, 1<<32 - 7, 1<<32 - 1, 1 << 32, 1<<32 + 1}
-	if m.u32 != nil || !slices.Equal(m.Rows(), want) || m.Unevaluated != 3 || m.FirstError != "row 3: x" {
+	if m.parts != nil || !slices.Equal(m.Rows(), want) || m.Unevaluated != 3 || m.FirstError != "row 3: x" {
 		t.Errorf("%v %d %q, want %v 3 %q", m.Rows(), m.Unevaluated, m.FirstError, want, "row 3: x")
+	}
+}
+
+// TestMatchesGrow: matches grow in parts, never copying those found
+// before (one big copy would be a long task in the browser), and a copy
+// of the Perm taken on the way keeps its rows while more are added.
+func TestMatchesGrow(t *testing.T) {
+	var m Matches
+	sel := Selection{Rows: make([]int32, 1000)}
+	for i := range sel.Rows {
+		sel.Rows[i] = int32(i)
+	}
+	m.Add(0, sel)
+	first := &m.parts[0][0]
+	early := m.Perm
+	for base := int64(1000); base < 3*partRows; base += 1000 {
+		m.Add(base, sel)
+	}
+	if &m.parts[0][0] != first || m.Len() != 197_000 || len(m.parts) != 197_000/partRows+1 {
+		t.Errorf("%d rows in %d parts; the first part moved: %v", m.Len(), len(m.parts), &m.parts[0][0] != first)
+	}
+	for i := range m.Len() {
+		if m.At(i) != int64(i) {
+			t.Fatalf("At(%d) = %d", i, m.At(i))
+		}
+	}
+	if early.Len() != 1000 || early.At(999) != 999 {
+		t.Errorf("the early copy holds %d rows", early.Len())
 	}
 }
 
@@ -430,6 +458,17 @@ func FuzzFilter(f *testing.F) {
 		}
 		if _, err := flt.Eval(context.Background(), b, nil); err != nil {
 			t.Fatalf("%q: %v", q, err)
+		}
+		// MayMatch is sound: a window of rows with a match may match,
+		// given its exact bounds (bounds_test.go).
+		for start := 0; start < nRows; start += 40 {
+			win := b.NewSlice(int64(start), int64(start+40))
+			sel, err := flt.Eval(context.Background(), win, nil)
+			may := flt.MayMatch(func(col int) (Bounds, bool) { return boundsOf(win.Column(col)) })
+			win.Release()
+			if err == nil && len(sel.Rows) > 0 && !may {
+				t.Fatalf("%q: rows %d–%d match, yet MayMatch says none can", q, start, start+39)
+			}
 		}
 		if _, err := Compile(flt.String(), cols); err != nil {
 			t.Fatalf("%q → %q: %v", q, flt.String(), err)

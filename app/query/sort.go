@@ -100,8 +100,10 @@ type Keys struct {
 	null, nan []uint64 // bit r: row r is null (or could not be read), NaN
 	u32       []uint32
 	u64       []uint64
-	arena     []byte
-	offs      []int64
+	arena     arena
+	offs      []int64 // vecBytes: row r's key is arena.at(offs[r], offs[r+1])
+	scratch   []byte
+	dict      dictKeys          // the keys of the last dictionary's entries
 	ids       map[string]uint32 // vecDict: the table of values
 	values    []string
 	// Unevaluated counts the rows whose value could not be read (they
@@ -203,14 +205,62 @@ func (k *Keys) AddRange(ctx context.Context, b arrow.RecordBatch, ts Tensors, st
 	case vecBytes:
 		for i := start; i < end; i++ {
 			if valid(i) {
-				k.arena = appendBytesKey(k.arena, arr, i)
+				k.scratch = appendBytesKey(k.scratch[:0], arr, i)
+				k.arena.add(k.scratch)
 			}
-			k.offs = append(k.offs, int64(len(k.arena)))
+			k.offs = append(k.offs, k.arena.n)
 		}
 	}
 	k.n += int64(end - start)
 	return nil
 }
+
+// arena holds the byte keys of a sort in chunks of arenaChunk bytes (a
+// key longer than that in a chunk of its own), so that gathering them
+// never copies what it gathered so far (as growing one slice would: a
+// copy of hundreds of MB in one step for 10M strings). The keys are
+// numbered by their bytes' positions as if the chunks were one slice; no
+// key spans two chunks.
+type arena struct {
+	chunks [][]byte
+	starts []int64 // the position of each chunk's first byte
+	n      int64   // the bytes held
+}
+
+const arenaChunk = 4 << 20
+
+func (a *arena) add(b []byte) {
+	last := len(a.chunks) - 1
+	if last < 0 || len(a.chunks[last])+len(b) > cap(a.chunks[last]) {
+		a.chunks = append(a.chunks, make([]byte, 0, max(arenaChunk, len(b))))
+		a.starts = append(a.starts, a.n)
+		last++
+	}
+	a.chunks[last] = append(a.chunks[last], b...)
+	a.n += int64(len(b))
+}
+
+// at returns the key held at positions [start, end).
+func (a *arena) at(start, end int64) []byte {
+	if start == end {
+		return nil
+	}
+	// The last chunk starting at or before start.
+	lo, hi := 0, len(a.starts)
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if a.starts[mid] <= start {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	off := a.starts[lo]
+	return a.chunks[lo][start-off : end-off]
+}
+
+// key returns row r's byte key (vecBytes).
+func (k *Keys) key(r int64) []byte { return k.arena.at(k.offs[r], k.offs[r+1]) }
 
 // The largest normalized float keys are NaN's: a float's key is above
 // these only when it is NaN (of either sign, as both normalize to one).
@@ -350,84 +400,110 @@ func appendBytesKey(dst []byte, arr arrow.Array, i int) []byte {
 	return dst
 }
 
+// dictKeys are the keys of a dictionary's entries, computed once per
+// dictionary (not once per range of its rows): ids into the table of
+// values (vecDict), 32- or 64-bit keys, or byte keys (their start in
+// bytes, len+1 offsets). null marks the entries that are null.
+type dictKeys struct {
+	of    arrow.Array
+	ids   []uint32
+	e32   []uint32
+	e64   []uint64
+	bytes []byte
+	offs  []int
+	null  []bool
+}
+
+func (k *Keys) dictKeys(dict arrow.Array) (*dictKeys, error) {
+	dk := &k.dict
+	if dk.of == dict {
+		return dk, nil
+	}
+	n := dict.Len()
+	*dk = dictKeys{of: dict, null: make([]bool, n)}
+	for j := range n {
+		dk.null[j] = dict.IsNull(j)
+	}
+	var err error
+	switch k.s.kind {
+	case vecDict:
+		sv := dict.(stringValues)
+		dk.ids = make([]uint32, n)
+		for j := range dk.ids {
+			if !dk.null[j] {
+				dk.ids[j] = k.intern(sv.Value(j))
+			}
+		}
+	case vec32:
+		dk.e32, err = keys32(nil, dict, 0, n)
+	case vec64:
+		dk.e64, err = keys64(nil, dict, 0, n)
+	case vecBytes:
+		dk.offs = make([]int, n+1)
+		for j := range n {
+			if !dk.null[j] {
+				dk.bytes = appendBytesKey(dk.bytes, dict, j)
+			}
+			dk.offs[j+1] = len(dk.bytes)
+		}
+	}
+	if err != nil {
+		dk.of = nil
+		return nil, err
+	}
+	return dk, nil
+}
+
 // addDict adds dictionary-encoded rows: their values' keys, computed once
 // per dictionary entry.
 func (k *Keys) addDict(d *array.Dictionary, start, end int, base int64) error {
 	dict := d.Dictionary()
-	n := dict.Len()
-	idx := make([]int, end-start)
-	for i := range idx {
-		idx[i] = -1
-		if d.IsValid(start + i) {
-			idx[i] = d.GetValueIndex(start + i)
-		}
+	dk, err := k.dictKeys(dict)
+	if err != nil {
+		return err
 	}
-	entryNull := func(j int) bool { return j < 0 || j >= n || dict.IsNull(j) }
-	switch k.s.kind {
-	case vecDict:
-		sv := dict.(stringValues)
-		ids := make([]uint32, n)
-		for j := range ids {
-			if !entryNull(j) {
-				ids[j] = k.intern(sv.Value(j))
-			}
+	n := dict.Len()
+	float64s := dict.DataType().ID() == arrow.FLOAT64
+	for i := start; i < end; i++ {
+		r := base + int64(i)
+		j := -1
+		if d.IsValid(i) {
+			j = d.GetValueIndex(i)
 		}
-		for i, j := range idx {
-			var id uint32
-			if entryNull(j) {
-				setBit(&k.null, base+int64(start+i))
-			} else {
-				id = ids[j]
+		null := j < 0 || j >= n || dk.null[j]
+		if null {
+			setBit(&k.null, r)
+		}
+		switch k.s.kind {
+		case vecDict:
+			id := uint32(0)
+			if !null {
+				id = dk.ids[j]
 			}
 			k.u32 = append(k.u32, id)
-		}
-	case vec32, vec64:
-		var e32 []uint32
-		var e64 []uint64
-		var err error
-		if k.s.kind == vec32 {
-			e32, err = keys32(nil, dict, 0, n)
-		} else {
-			e64, err = keys64(nil, dict, 0, n)
-		}
-		if err != nil {
-			return err
-		}
-		for i, j := range idx {
-			r := base + int64(start+i)
-			null := entryNull(j)
-			if null {
-				setBit(&k.null, r)
-				j = -1
-			}
-			if k.s.kind == vec32 {
-				key := uint32(0)
-				if j >= 0 {
-					key = e32[j]
-					if isNaN32(dict, key) {
-						setBit(&k.nan, r)
-					}
+		case vec32:
+			key := uint32(0)
+			if !null {
+				key = dk.e32[j]
+				if isNaN32(dict, key) {
+					setBit(&k.nan, r)
 				}
-				k.u32 = append(k.u32, key)
-			} else {
-				key := uint64(0)
-				if j >= 0 {
-					key = e64[j]
-					if dict.DataType().ID() == arrow.FLOAT64 && key > nanKey64 {
-						setBit(&k.nan, r)
-					}
+			}
+			k.u32 = append(k.u32, key)
+		case vec64:
+			key := uint64(0)
+			if !null {
+				key = dk.e64[j]
+				if float64s && key > nanKey64 {
+					setBit(&k.nan, r)
 				}
-				k.u64 = append(k.u64, key)
 			}
-		}
-	case vecBytes:
-		for i, j := range idx {
-			if entryNull(j) {
-				setBit(&k.null, base+int64(start+i))
-			} else {
-				k.arena = appendBytesKey(k.arena, dict, j)
+			k.u64 = append(k.u64, key)
+		case vecBytes:
+			if !null {
+				k.arena.add(dk.bytes[dk.offs[j]:dk.offs[j+1]])
 			}
-			k.offs = append(k.offs, int64(len(k.arena)))
+			k.offs = append(k.offs, k.arena.n)
 		}
 	}
 	k.n += int64(end - start)
@@ -518,19 +594,32 @@ func tensorValue(fn *tensorFn, ts Tensors, sizes ImageSizes, col, row int) (floa
 type Pacer func() error
 
 // Perm is a permutation of row numbers: the sorted order. It holds uint32
-// rows when there are fewer than 2^32, else int64.
+// rows when there are fewer than 2^32, else int64; a filter's matches
+// (Matches) grow in parts of partRows uint32 rows, so that adding one
+// never copies those before.
 type Perm struct {
-	u32 []uint32
-	i64 []int64
+	u32   []uint32
+	i64   []int64
+	parts [][]uint32
+	nPart int // the rows in parts
 }
 
+// partRows is the size of Matches' parts (a power of two).
+const partRows = 1 << 16
+
 // Len returns the number of rows.
-func (p Perm) Len() int { return len(p.u32) + len(p.i64) }
+func (p Perm) Len() int { return len(p.u32) + len(p.i64) + p.nPart }
 
 // At returns the row at position i of the order.
 func (p Perm) At(i int) int64 {
-	if p.u32 != nil {
+	switch {
+	case p.u32 != nil:
 		return int64(p.u32[i])
+	case p.parts != nil:
+		if i >= p.nPart {
+			panic(fmt.Sprintf("query: position %d of %d rows", i, p.nPart))
+		}
+		return int64(p.parts[i/partRows][i%partRows])
 	}
 	return p.i64[i]
 }
@@ -563,20 +652,43 @@ type pacer struct {
 	ctx  context.Context
 	pace Pacer
 	work int
+	// most is the most work counted between two calls of pace (for the
+	// tests: every loop counts its work and paces at least every
+	// paceStep elements of it).
+	most int
 }
 
-// did counts n elements of work and paces every 64Ki.
+// paceStep is how many elements of work (a key read, moved or compared)
+// go between two calls of the pacer at most: each loop over the rows
+// goes in steps of this many.
+const paceStep = 1 << 16
+
+// did counts n elements of work and paces every paceStep.
 func (p *pacer) did(n int) error {
 	p.work += n
-	if p.work < 1<<16 {
+	if p.work < paceStep {
 		return nil
 	}
+	p.most = max(p.most, p.work)
 	p.work = 0
 	if err := p.ctx.Err(); err != nil {
 		return err
 	}
 	if p.pace != nil {
 		return p.pace()
+	}
+	return nil
+}
+
+// steps calls fn on [lo, hi) ranges of [0, n) of paceStep elements,
+// counting each as work.
+func (p *pacer) steps(n int, fn func(lo, hi int)) error {
+	for lo := 0; lo < n; lo += paceStep {
+		hi := min(n, lo+paceStep)
+		fn(lo, hi)
+		if err := p.did(hi - lo); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -588,26 +700,45 @@ func sortRows[R rowNum](k *Keys, p *pacer) ([]R, error) {
 		return nil, err
 	}
 	desc := k.s.key.Desc
-	n := k.n
+	n := int(k.n)
 	// The valid rows, in order; then the NaN rows, then the nulls.
 	rows := make([]R, 0, n)
 	var nanRows, nullRows []R
-	for r := int64(0); r < n; r++ {
-		switch {
-		case hasBit(k.null, r):
-			nullRows = append(nullRows, R(r))
-		case hasBit(k.nan, r):
-			nanRows = append(nanRows, R(r))
-		default:
-			rows = append(rows, R(r))
+	err := p.steps(n, func(lo, hi int) {
+		if k.null == nil && k.nan == nil {
+			for r := lo; r < hi; r++ {
+				rows = append(rows, R(r))
+			}
+			return
 		}
+		for r := lo; r < hi; r++ {
+			switch {
+			case hasBit(k.null, int64(r)):
+				nullRows = append(nullRows, R(r))
+			case hasBit(k.nan, int64(r)):
+				nanRows = append(nanRows, R(r))
+			default:
+				rows = append(rows, R(r))
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
-	var err error
 	switch k.s.kind {
 	case vecDict:
-		rank := rankStrings(k.values)
-		for i, id := range k.u32 {
-			k.u32[i] = rank[id]
+		var rank []uint32
+		if rank, err = rankStrings(k.values, p); err != nil {
+			return nil, err
+		}
+		keys := k.u32
+		err = p.steps(len(keys), func(lo, hi int) {
+			for i, id := range keys[lo:hi] {
+				keys[lo+i] = rank[id]
+			}
+		})
+		if err != nil {
+			return nil, err
 		}
 		fallthrough
 	case vec32:
@@ -617,7 +748,7 @@ func sortRows[R rowNum](k *Keys, p *pacer) ([]R, error) {
 		err = sortFixed(k.u64, rows, desc, p)
 		k.u64 = nil
 	case vecBytes:
-		err = sortBytes(k, rows, desc, p)
+		err = sortByBytes(rows, func(r R) []byte { return k.key(int64(r)) }, desc, p)
 	}
 	if err != nil {
 		return nil, err
@@ -628,52 +759,90 @@ func sortRows[R rowNum](k *Keys, p *pacer) ([]R, error) {
 
 // sortFixed sorts rows by their keys (one a row added), in place.
 func sortFixed[K ~uint32 | ~uint64, R rowNum](keys []K, rows []R, desc bool, p *pacer) error {
-	keys = compact(keys, rows)
+	// Keep the keys of rows (ascending, so in place), complemented to
+	// sort descending.
+	var flip K
 	if desc {
-		for i := range keys {
-			keys[i] = ^keys[i]
+		flip = ^flip
+	}
+	err := p.steps(len(rows), func(lo, hi int) {
+		for i, r := range rows[lo:hi] {
+			keys[lo+i] = keys[r] ^ flip
 		}
+	})
+	if err != nil {
+		return err
 	}
-	return radixSort(keys, rows, uint(8*unsafe.Sizeof(keys[0])-8), p)
-}
-
-// compact keeps the keys of rows (ascending), in place.
-func compact[K any, R rowNum](keys []K, rows []R) []K {
-	for i, r := range rows {
-		keys[i] = keys[r]
-	}
-	return keys[:len(rows)]
+	keys = keys[:len(rows)]
+	x := radix[K, R]{p: p}
+	return x.sort(keys, rows, uint(8*unsafe.Sizeof(keys[0])-8))
 }
 
 // rankStrings returns each string's rank in sorted order.
-func rankStrings(values []string) []uint32 {
-	order := make([]int, len(values))
-	for i := range order {
-		order[i] = i
+func rankStrings(values []string, p *pacer) ([]uint32, error) {
+	order := make([]uint32, len(values))
+	err := p.steps(len(order), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			order[i] = uint32(i)
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(values[a], values[b]) })
+	key := func(i uint32) []byte { return unsafe.Slice(unsafe.StringData(values[i]), len(values[i])) }
+	if err := sortByBytes(order, key, false, p); err != nil {
+		return nil, err
+	}
 	rank := make([]uint32, len(values))
-	for r, i := range order {
-		rank[i] = uint32(r)
-	}
-	return rank
+	err = p.steps(len(order), func(lo, hi int) {
+		for r, i := range order[lo:hi] {
+			rank[i] = uint32(lo + r)
+		}
+	})
+	return rank, err
 }
 
-// radixSort sorts keys ascending, moving rows alongside, in place (MSD
-// radix, "American flag" sort), from the byte at shift down; rows of
-// equal keys come out ascending (they go in ascending, and each bucket of
-// equal keys is sorted by row), so the order is stable.
-func radixSort[K ~uint32 | ~uint64, R rowNum](keys []K, rows []R, shift uint, p *pacer) error {
+// radix sorts keys ascending, moving rows alongside, in place (MSD radix,
+// "American flag" sort), pacing every paceStep keys counted or moved.
+// Each run of equal keys goes to ties when set; else (and for the runs
+// of 64 keys or fewer when ties is nil) it is ordered by row, so that the
+// order is stable: rows come in ascending.
+type radix[K ~uint32 | ~uint64, R rowNum] struct {
+	p    *pacer
+	ties func(keys []K, rows []R) error
+}
+
+// sort sorts from the byte at shift down.
+func (x *radix[K, R]) sort(keys []K, rows []R, shift uint) error {
+	p := x.p
 	if len(keys) <= 64 {
 		insertionSort(keys, rows)
+		if err := p.did(len(keys)); err != nil || x.ties == nil {
+			return err
+		}
+		for lo := 0; lo < len(keys); {
+			hi := lo + 1
+			for hi < len(keys) && keys[hi] == keys[lo] {
+				hi++
+			}
+			if hi-lo > 1 {
+				if err := x.ties(keys[lo:hi], rows[lo:hi]); err != nil {
+					return err
+				}
+			}
+			lo = hi
+		}
 		return nil
 	}
 	var count [256]int
-	for _, k := range keys {
-		count[byte(k>>shift)]++
-	}
-	if err := p.did(len(keys)); err != nil {
-		return err
+	for lo := 0; lo < len(keys); lo += paceStep {
+		hi := min(len(keys), lo+paceStep)
+		for _, k := range keys[lo:hi] {
+			count[byte(k>>shift)]++
+		}
+		if err := p.did(hi - lo); err != nil {
+			return err
+		}
 	}
 	var next, end [256]int
 	pos, buckets := 0, 0
@@ -686,6 +855,7 @@ func radixSort[K ~uint32 | ~uint64, R rowNum](keys []K, rows []R, shift uint, p 
 		}
 	}
 	if buckets > 1 {
+		moved := 0
 		for b := range 256 {
 			for next[b] < end[b] {
 				i := next[b]
@@ -695,12 +865,24 @@ func radixSort[K ~uint32 | ~uint64, R rowNum](keys []K, rows []R, shift uint, p 
 					next[c]++
 					keys[j], k = k, keys[j]
 					rows[j], r = r, rows[j]
+					if moved++; moved >= paceStep {
+						if err := p.did(moved); err != nil {
+							return err
+						}
+						moved = 0
+					}
 				}
 				keys[i], rows[i] = k, r
 				next[b]++
+				if moved++; moved >= paceStep {
+					if err := p.did(moved); err != nil {
+						return err
+					}
+					moved = 0
+				}
 			}
 		}
-		if err := p.did(len(keys)); err != nil {
+		if err := p.did(moved); err != nil {
 			return err
 		}
 	}
@@ -709,11 +891,13 @@ func radixSort[K ~uint32 | ~uint64, R rowNum](keys []K, rows []R, shift uint, p 
 		hi := end[b]
 		if hi-lo > 1 {
 			var err error
-			if shift == 0 {
-				slices.Sort(rows[lo:hi]) // equal keys: by row
-				err = p.did(hi - lo)
-			} else {
-				err = radixSort(keys[lo:hi], rows[lo:hi], shift-8, p)
+			switch {
+			case shift > 0:
+				err = x.sort(keys[lo:hi], rows[lo:hi], shift-8)
+			case x.ties != nil:
+				err = x.ties(keys[lo:hi], rows[lo:hi])
+			default:
+				err = sortAsc(rows[lo:hi], asUint32(keys[lo:hi]), p)
 			}
 			if err != nil {
 				return err
@@ -722,6 +906,35 @@ func radixSort[K ~uint32 | ~uint64, R rowNum](keys []K, rows []R, shift uint, p 
 		lo = hi
 	}
 	return nil
+}
+
+// sortAsc sorts rows ascending (distinct row numbers): by the radix sort
+// with scratch (as long, its contents lost) as the rows moved alongside.
+func sortAsc[R rowNum](rows []R, scratch []uint32, p *pacer) error {
+	sorted := true
+	err := p.steps(len(rows), func(lo, hi int) {
+		for i := max(lo, 1); i < hi && sorted; i++ {
+			sorted = rows[i-1] < rows[i]
+		}
+	})
+	if err != nil || sorted {
+		return err
+	}
+	switch rs := any(rows).(type) {
+	case []uint32:
+		x := radix[uint32, uint32]{p: p}
+		return x.sort(rs, scratch, 24)
+	case []int64: // row numbers are not negative: they sort as unsigned
+		x := radix[uint64, uint32]{p: p}
+		return x.sort(unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(rs))), len(rs)), scratch, 56)
+	}
+	panic(fmt.Sprintf("query: rows of type %T", rows))
+}
+
+// asUint32 is keys' memory as as many uint32 (the first half of it for
+// uint64 keys): scratch for sortAsc.
+func asUint32[K ~uint32 | ~uint64](keys []K) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(keys))), len(keys))
 }
 
 func insertionSort[K ~uint32 | ~uint64, R rowNum](keys []K, rows []R) {
@@ -735,43 +948,79 @@ func insertionSort[K ~uint32 | ~uint64, R rowNum](keys []K, rows []R) {
 	}
 }
 
-// sortBytes sorts rows by byte-string keys: by their first 8 bytes with
-// the radix sort, then each run of equal prefixes by the whole keys.
-func sortBytes[R rowNum](k *Keys, rows []R, desc bool, p *pacer) error {
-	key := func(r R) []byte { return k.arena[k.offs[r]:k.offs[r+1]] }
-	prefix := make([]uint64, len(rows))
-	for i, r := range rows {
+// sortByBytes sorts rows by byte-string keys (key(r), bytes.Compare; a
+// decimal's big-endian bytes), ties by row: by the radix sort of windows
+// of their bytes, 7 at a time, each with a last byte telling how many of
+// the key's bytes remain (8: more than 7), so that a key sorts before
+// those it is a prefix of; the runs of keys equal in a window and going
+// on past it are sorted by the next window, and so on. Past maxDepth
+// bytes, a run left is sorted by comparing its keys.
+func sortByBytes[R rowNum](rows []R, key func(R) []byte, desc bool, p *pacer) error {
+	var flip uint64
+	if desc {
+		flip = ^flip
+	}
+	window := func(b []byte, depth int) uint64 {
 		var buf [8]byte
-		copy(buf[:], key(r))
-		prefix[i] = binary.BigEndian.Uint64(buf[:])
-		if desc {
-			prefix[i] = ^prefix[i]
+		rest := len(b) - depth
+		if rest > 0 {
+			copy(buf[:7], b[depth:])
 		}
+		buf[7] = byte(min(max(rest, 0), 8))
+		return binary.BigEndian.Uint64(buf[:]) ^ flip
 	}
-	if err := radixSort(prefix, rows, 56, p); err != nil {
-		return err
+	fill := func(keys []uint64, rows []R, depth int) error {
+		return p.steps(len(rows), func(lo, hi int) {
+			for i, r := range rows[lo:hi] {
+				keys[lo+i] = window(key(r), depth)
+			}
+		})
 	}
-	for lo := 0; lo < len(rows); {
-		hi := lo + 1
-		for hi < len(rows) && prefix[hi] == prefix[lo] {
-			hi++
-		}
-		if hi-lo > 1 {
-			slices.SortFunc(rows[lo:hi], func(a, b R) int {
-				c := bytes.Compare(key(a), key(b))
-				if desc {
-					c = -c
-				}
-				if c == 0 {
-					return cmp.Compare(a, b)
-				}
-				return c
-			})
-			if err := p.did(hi - lo); err != nil {
+	var ties func(depth int) func(keys []uint64, rows []R) error
+	ties = func(depth int) func(keys []uint64, rows []R) error {
+		return func(keys []uint64, rows []R) error {
+			if byte(keys[0]^flip) < 8 { // equal keys, ended in this window
+				return sortAsc(rows, asUint32(keys), p)
+			}
+			if depth+7 > maxDepth {
+				return sortCompared(rows, key, depth+7, desc, p)
+			}
+			if err := fill(keys, rows, depth+7); err != nil {
 				return err
 			}
+			x := radix[uint64, R]{p: p, ties: ties(depth + 7)}
+			return x.sort(keys, rows, 56)
 		}
-		lo = hi
 	}
-	return nil
+	keys := make([]uint64, len(rows))
+	if err := fill(keys, rows, 0); err != nil {
+		return err
+	}
+	x := radix[uint64, R]{p: p, ties: ties(0)}
+	return x.sort(keys, rows, 56)
+}
+
+// maxDepth is how deep into byte keys sortByBytes goes by windows (each
+// a level of recursion) before it compares the keys of the runs left.
+const maxDepth = 256
+
+// sortCompared sorts rows by their keys' bytes from depth on, ties by
+// row, by comparisons: for the few runs of keys equal in their first
+// maxDepth bytes.
+func sortCompared[R rowNum](rows []R, key func(R) []byte, depth int, desc bool, p *pacer) error {
+	tail := func(r R) []byte {
+		b := key(r)
+		return b[min(depth, len(b)):]
+	}
+	slices.SortFunc(rows, func(a, b R) int {
+		c := bytes.Compare(tail(a), tail(b))
+		if desc {
+			c = -c
+		}
+		if c == 0 {
+			return cmp.Compare(a, b)
+		}
+		return c
+	})
+	return p.did(len(rows))
 }

@@ -82,8 +82,12 @@ type Stats struct {
 	nums     *counter[uint64]
 	strs     *counter[string]
 	sample   reservoir
-	lastArr  arrow.Array
+	lastDict arrow.Array // the last dictionary, whose values lastRead reads
 	lastRead func(i int) rowValue
+	counts   []int64  // of the last dictionary's entries in a range (zero between ranges)
+	counted  []int    // the entries counted in a range
+	buf32    []uint32 // the keys of a range
+	buf64    []uint64
 }
 
 // ParseOperand parses a column or tensor function, "score" or "mean(emb)".
@@ -206,33 +210,44 @@ func (s *Stats) visit(ctx context.Context, b arrow.RecordBatch, ts Tensors, star
 		return nil
 	}
 	if d, ok := arr.(*array.Dictionary); ok {
+		// The dictionary's values are read once per dictionary, and each
+		// range counts only the entries its rows use.
 		dict := d.Dictionary()
-		counts := make([]int64, dict.Len())
+		if dict != s.lastDict {
+			read, err := s.reader(dict, 0, dict.Len())
+			if err != nil {
+				return err
+			}
+			s.lastDict, s.lastRead = dict, read
+			s.counts = make([]int64, dict.Len())
+		}
+		counts, counted := s.counts, s.counted[:0]
 		for i := start; i < end; i++ {
 			if d.IsNull(i) {
 				s.nulls++
 				continue
 			}
 			if j := d.GetValueIndex(i); j >= 0 && j < len(counts) {
+				if counts[j] == 0 {
+					counted = append(counted, j)
+				}
 				counts[j]++
 			}
 		}
-		read, err := s.reader(dict)
-		if err != nil {
-			return err
-		}
-		for j, c := range counts {
-			switch {
-			case c == 0:
-			case dict.IsNull(j):
+		slices.Sort(counted)
+		for _, j := range counted {
+			c := counts[j]
+			counts[j] = 0
+			if dict.IsNull(j) {
 				s.nulls += c
-			default:
-				fn(read(j), c)
+			} else {
+				fn(s.lastRead(j), c)
 			}
 		}
+		s.counted = counted
 		return nil
 	}
-	read, err := s.reader(arr)
+	read, err := s.reader(arr, start, end)
 	if err != nil {
 		return err
 	}
@@ -259,26 +274,26 @@ func nullsIn(arr arrow.Array, start, end int) int {
 	return n
 }
 
-// reader returns a function reading the values of arr (kept for the next
-// range of the same array).
-func (s *Stats) reader(arr arrow.Array) (func(i int) rowValue, error) {
-	if arr == s.lastArr {
-		return s.lastRead, nil
-	}
+// reader returns a function reading the values of the rows [start, end)
+// of arr (their keys computed for those rows only: a range's work is in
+// proportion to its rows, however large the batch).
+func (s *Stats) reader(arr arrow.Array, start, end int) (func(i int) rowValue, error) {
 	var read func(i int) rowValue
 	switch s.kind {
 	case vec32:
-		keys, err := keys32(nil, arr, 0, arr.Len())
+		keys, err := keys32(s.buf32[:0], arr, start, end)
 		if err != nil {
 			return nil, err
 		}
-		read = func(i int) rowValue { k := uint64(keys[i]); return rowValue{key: k, f: keyFloat(s.dt, k)} }
+		s.buf32 = keys
+		read = func(i int) rowValue { k := uint64(keys[i-start]); return rowValue{key: k, f: keyFloat(s.dt, k)} }
 	case vec64:
-		keys, err := keys64(nil, arr, 0, arr.Len())
+		keys, err := keys64(s.buf64[:0], arr, start, end)
 		if err != nil {
 			return nil, err
 		}
-		read = func(i int) rowValue { return rowValue{key: keys[i], f: keyFloat(s.dt, keys[i])} }
+		s.buf64 = keys
+		read = func(i int) rowValue { return rowValue{key: keys[i-start], f: keyFloat(s.dt, keys[i-start])} }
 	default:
 		var buf []byte
 		read = func(i int) rowValue {
@@ -290,7 +305,6 @@ func (s *Stats) reader(arr arrow.Array) (func(i int) rowValue, error) {
 			return v
 		}
 	}
-	s.lastArr, s.lastRead = arr, read
 	return read, nil
 }
 

@@ -54,6 +54,7 @@ type Inspector struct {
 	session  *inspect.Session // nil when the tensor cannot be shown
 	ov       *overlayState    // the masks over the picture; nil with session
 	bx       *boxState        // the detection boxes over the picture; nil with session
+	cmp      *compareState    // the comparison with another tensor; nil with session
 	err      string
 	colStats *inspect.ColumnStats // for the whole column, once computed
 	colJob   *columnJob           // computing them
@@ -139,6 +140,9 @@ func (in *Inspector) report(ctx app.Context) {
 	}
 	if in.bx != nil {
 		in.bx.address(st)
+	}
+	if in.cmp != nil {
+		in.cmp.address(st)
 	}
 	actionInspectState.send(ctx, st)
 }
@@ -242,7 +246,7 @@ func (in *Inspector) load() bool {
 		carry = in.bx.carry()
 	}
 	in.bx = nil
-	in.target, in.session, in.ov, in.err, in.cam = key, nil, nil, "", inspect.Camera{}
+	in.target, in.session, in.ov, in.cmp, in.err, in.cam = key, nil, nil, nil, "", inspect.Camera{}
 	t, err := in.File.Tensor(in.Row, in.Col)
 	switch {
 	case errors.Is(err, tensorext.ErrNullTensor):
@@ -260,7 +264,9 @@ func (in *Inspector) load() bool {
 		}
 		in.ov = newOverlay(in.File, in.Row, in.Col, style)
 		in.bx = newBoxes(in.File, in.Row, in.Col, t, carry)
+		in.cmp = newCompare(in.File, in.Row, in.Col, t, in.ov.cols)
 		if r != nil {
+			in.cmp.restore(r)
 			restore(in.session, r)
 			if r.Zoom >= 1 {
 				in.cam = inspect.Camera{Zoom: r.Zoom, Pan: inspect.Point{X: r.PanX, Y: r.PanY}}
@@ -332,6 +338,9 @@ func (in *Inspector) Render() app.UI {
 }
 
 func (in *Inspector) body() app.UI {
+	if in.comparing() {
+		return in.compareBody()
+	}
 	s := in.session
 	t := s.Shown()
 	renderErr := ""
@@ -345,11 +354,11 @@ func (in *Inspector) body() app.UI {
 	boxControls, boxList := in.boxParts(labels, boxOff)
 	return app.Div().Class("inspector-body").Body(
 		app.Div().Class("inspector-main").Body(
-			&InspectorControls{Shown: t, View: s.View, Physical: s.Physical, Colormap: s.Colormap,
-				RangeMode: s.RangeMode, Manual: s.Manual, Channels: s.ChannelChoices(), Sliders: s.Sliders(), OnCommand: in.command},
+			in.controls(),
 			&OverlayControls{Choices: ov.choices, Chosen: ov.chosen, Opacity: ov.style.Opacity, Outline: ov.style.Outline,
 				Legend: ov.legend(), Off: off, Note: ov.note, OnChange: in.overlayCommand},
 			boxControls,
+			in.compareControls(),
 			app.If(renderErr != "", func() app.UI {
 				return app.Div().Body(
 					app.P().Class("render-error").Role("status").Text(renderErr),

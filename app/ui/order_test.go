@@ -58,3 +58,24 @@ func TestSortedMatches(t *testing.T) {
 		t.Errorf("pacer's error: got %v", err)
 	}
 }
+
+// TestSortedMatchesPaced: sortedMatches walks at most paceEvery rows
+// (of the matches, then of the order) between two calls of its pacer.
+func TestSortedMatchesPaced(t *testing.T) {
+	const total = 10*paceEvery + 123
+	var perm, m query.Matches
+	rows := make([]int32, total)
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	perm.Add(0, query.Selection{Rows: rows})
+	m.Add(0, query.Selection{Rows: rows[:total/2]})
+	calls := 0
+	o, err := sortedMatches(context.Background(), perm.Perm, m.Perm, total, func() error { calls++; return nil })
+	if err != nil || o.Len() != total/2 {
+		t.Fatal(o.Len(), err)
+	}
+	if walked := total/2 + total; calls < walked/paceEvery {
+		t.Errorf("%d paces for %d rows walked: more than %d rows between two", calls, walked, paceEvery)
+	}
+}

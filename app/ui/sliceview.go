@@ -35,6 +35,12 @@ type SliceView struct {
 	Labels []picLabel     // the labels of the boxes drawn over Img
 	Boxes  boxProbe       // the boxes drawn over Img, for the readout
 
+	// Also is more for the readout at picture pixel (x, y) (a comparison's
+	// other sides), or nil. A Start that changes is followed (the panes
+	// of a comparison share one camera).
+	Also    func(x, y int) string
+	started inspect.Camera // the Start followed last
+
 	box      float64 // the square the picture fits at zoom 1, measured
 	cam      inspect.Camera
 	pointers map[int]inspect.Point // pointers down, viewport positions
@@ -59,7 +65,7 @@ type pinchStart struct {
 
 // OnMount measures the room the picture has and draws it.
 func (s *SliceView) OnMount(ctx app.Context) {
-	s.cam = s.Start
+	s.cam, s.started = s.Start, s.Start
 	s.measure()
 	ctx.Defer(func(app.Context) { s.draw() })
 }
@@ -89,6 +95,9 @@ func (s *SliceView) measure() bool {
 
 // OnUpdate redraws once the canvas has its new size.
 func (s *SliceView) OnUpdate(ctx app.Context) {
+	if s.Start != s.started {
+		s.cam, s.started = s.Start, s.Start
+	}
 	if s.hover {
 		s.hover = s.hoverX < s.Img.Bounds().Dx() && s.hoverY < s.Img.Bounds().Dy()
 	}
@@ -318,6 +327,9 @@ func (s *SliceView) readout() app.UI {
 		}),
 		app.If(s.Boxes.text(s.hoverX, s.hoverY) != "", func() app.UI {
 			return app.Span().Attr("data-role", "box-value").Text("; " + s.Boxes.text(s.hoverX, s.hoverY))
+		}),
+		app.If(s.Also != nil, func() app.UI {
+			return app.Span().Attr("data-role", "compare-values").Text(", " + s.Also(s.hoverX, s.hoverY))
 		}),
 		app.If(len(table) > 0, func() app.UI {
 			return app.Table().Class("neighbours").Attr("data-role", "neighbours").Body(

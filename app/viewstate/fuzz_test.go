@@ -14,6 +14,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("f=&r=-1&i=,,&zoom=NaN&pan=,")
 	f.Add("embed=1&origin=https://docs.example&url=%zz")
 	f.Add("f=image&r=0&boxes=objects&boxfmt=xyxy&overlay=&hide=")
+	f.Add("f=t&r=3&vs=a@b@7&tol=1e-3&swipe=40")
+	f.Add("f=t&r=3&vs=run@2@3&tol=-0")
 	f.Fuzz(func(t *testing.T, raw string) {
 		q, err := url.ParseQuery(raw)
 		if err != nil {

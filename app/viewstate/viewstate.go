@@ -1,6 +1,7 @@
 package viewstate
 
 import (
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -67,6 +68,16 @@ type Inspector struct {
 	HasBoxes  bool
 	Boxes     string
 	BoxFormat string
+	// Vs names the tensor compared with (vs=): field Vs of row VsRow (the
+	// same row as Row, or another); "" for no comparison. Tol is the
+	// tolerance of the comparison's count of differing elements (tol=; 0:
+	// any difference counts). HasSwipe shows A and B in one picture split
+	// at Swipe percent of its width (swipe=), instead of side by side.
+	Vs       string
+	VsRow    int64
+	Tol      float64
+	HasSwipe bool
+	Swipe    int
 }
 
 // Parse reads a State from an address's query. Values that do not parse
@@ -130,8 +141,43 @@ func Parse(q url.Values) State {
 		in.HasBoxes, in.Boxes = true, q.Get("boxes")
 	}
 	in.BoxFormat = q.Get("boxfmt")
+	if f, r := parseVs(q.Get("vs"), in.Row); f != "" {
+		in.Vs, in.VsRow = f, r
+		if f, err := strconv.ParseFloat(q.Get("tol"), 64); err == nil && f > 0 && !math.IsInf(f, 0) {
+			in.Tol = f
+		}
+		if n, err := strconv.Atoi(q.Get("swipe")); err == nil && n >= 0 && n <= 100 {
+			in.HasSwipe, in.Swipe = true, n
+		}
+	}
 	s.Inspector = in
 	return s
+}
+
+// parseVs reads vs=: "field" (a column of row, the inspected row) or
+// "field@n" (row n). A field whose own name ends in "@digits" is written
+// with its row always ("x@2@0"), so the last "@" decides.
+func parseVs(v string, row int64) (field string, vsRow int64) {
+	if at := strings.LastIndexByte(v, '@'); at >= 0 {
+		if n, err := strconv.ParseInt(v[at+1:], 10, 64); err == nil && n >= 0 && v[at+1] != '+' {
+			return v[:at], n
+		}
+	}
+	return v, row
+}
+
+// encodeVs writes vs= for field of row vsRow, the inspector being on row.
+func encodeVs(field string, vsRow, row int64) string {
+	if vsRow != row || parseVsField(field) != field {
+		return field + "@" + strconv.FormatInt(vsRow, 10)
+	}
+	return field
+}
+
+// parseVsField is the field parseVs reads from v alone.
+func parseVsField(v string) string {
+	f, _ := parseVs(v, 0)
+	return f
 }
 
 // parseIDs reads comma-separated class ids ("" is none); ok is false when
@@ -158,7 +204,7 @@ func abs(f float64) float64 {
 }
 
 // owned are the parameters Encode writes; others are kept.
-var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay", "opacity", "outline", "hide", "boxes", "boxfmt"}
+var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay", "opacity", "outline", "hide", "boxes", "boxfmt", "vs", "tol", "swipe"}
 
 // Encode writes s into a copy of keep (the current query: parameters the
 // State does not own, such as cache, stay) and returns it encoded, in a
@@ -244,13 +290,22 @@ func (s State) Encode(keep url.Values) string {
 			q.Set("boxes", in.Boxes) // "boxes=": none
 		}
 		set("boxfmt", in.BoxFormat)
+		if in.Vs != "" {
+			q.Set("vs", encodeVs(in.Vs, in.VsRow, in.Row))
+			if in.Tol > 0 {
+				q.Set("tol", strconv.FormatFloat(in.Tol, 'g', -1, 64))
+			}
+			if in.HasSwipe {
+				q.Set("swipe", strconv.Itoa(in.Swipe))
+			}
+		}
 	}
 	// Readable links: the file's address unescaped where a query allows it.
 	return readable.Replace(q.Encode())
 }
 
 // readable unescapes the characters a query may hold as they are.
-var readable = strings.NewReplacer("%2F", "/", "%3A", ":", "%2C", ",")
+var readable = strings.NewReplacer("%2F", "/", "%3A", ":", "%2C", ",", "%40", "@")
 
 func allZero(v []int) bool {
 	for _, n := range v {

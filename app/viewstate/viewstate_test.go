@@ -39,6 +39,15 @@ func TestRoundTrip(t *testing.T) {
 			"boxes=&f=image&r=0&url=u"},
 		{"inspector, a format for the default boxes", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, BoxFormat: "cxcywhn"}},
 			"boxfmt=cxcywhn&f=image&r=0&url=u"},
+		{"compared with a column of the same row", State{URL: "u", Inspector: &Inspector{Field: "target", Row: 4, Y: -1, X: -1, Channel: -1, Vs: "prediction", VsRow: 4}},
+			"f=target&r=4&url=u&vs=prediction"},
+		{"compared with another row, a tolerance, swiped", State{URL: "u", Inspector: &Inspector{Field: "target", Row: 4, Y: -1, X: -1, Channel: -1,
+			Vs: "target", VsRow: 0, Tol: 0.03125, HasSwipe: true, Swipe: 40}},
+			"f=target&r=4&swipe=40&tol=0.03125&url=u&vs=target@0"},
+		{"compared with a field whose name ends in @ and digits", State{URL: "u", Inspector: &Inspector{Field: "t", Row: 1, Y: -1, X: -1, Channel: -1, Vs: "run@2", VsRow: 1}},
+			"f=t&r=1&url=u&vs=run@2@1"},
+		{"compared with a field named with @", State{URL: "u", Inspector: &Inspector{Field: "t", Row: 1, Y: -1, X: -1, Channel: -1, Vs: "a@b", VsRow: 1}},
+			"f=t&r=1&url=u&vs=a@b"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := c.state.Encode(nil)
@@ -63,6 +72,44 @@ func TestEncodeKeepsOthers(t *testing.T) {
 	}
 	if keep.Get("row") != "99" {
 		t.Error("Encode changed the values passed in")
+	}
+}
+
+func TestParseVs(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		field string
+		row   int64
+		tol   float64
+		swipe int // -1: none
+	}{
+		{"f=t&r=3&vs=pred", "pred", 3, 0, -1},
+		{"f=t&r=3&vs=pred@3", "pred", 3, 0, -1},
+		{"f=t&r=3&vs=t@0", "t", 0, 0, -1},
+		{"f=t&r=3&vs=t@12&tol=1e-3&swipe=0", "t", 12, 0.001, 0},
+		{"f=t&r=3&vs=pred@", "pred@", 3, 0, -1},          // no row after @: a name
+		{"f=t&r=3&vs=pred@-1", "pred@-1", 3, 0, -1},      // no row: a name
+		{"f=t&r=3&vs=pred@%2B1", "pred@+1", 3, 0, -1},    // no row: a name
+		{"f=t&r=3&vs=a@b@7", "a@b", 7, 0, -1},            // the last @ decides
+		{"f=t&r=3&vs=p&tol=-1&swipe=101", "p", 3, 0, -1}, // out of range: left out
+		{"f=t&r=3&vs=p&tol=inf&swipe=x", "p", 3, 0, -1},
+		{"f=t&r=3&vs=p&tol=NaN", "p", 3, 0, -1},
+		{"f=t&r=3&tol=0.5&swipe=50", "", 0, 0, -1}, // no vs: no tolerance, no swipe
+		{"f=t&r=3&vs=", "", 0, 0, -1},
+		{"f=t&r=3&vs=@1", "", 0, 0, -1}, // no field
+	} {
+		q, err := url.ParseQuery(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := Parse(q).Inspector
+		swipe := -1
+		if in.HasSwipe {
+			swipe = in.Swipe
+		}
+		if in.Vs != c.field || in.VsRow != c.row || in.Tol != c.tol || swipe != c.swipe {
+			t.Errorf("%s: vs %q row %d tol %g swipe %d, want %q %d %g %d", c.query, in.Vs, in.VsRow, in.Tol, swipe, c.field, c.row, c.tol, c.swipe)
+		}
 	}
 }
 

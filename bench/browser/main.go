@@ -119,7 +119,12 @@
 //	                 wasm's function names)
 //	BENCH_TRACE      a directory: Chromium traces (devtools.timeline) of
 //	                 tensorview's first previews (<file>.trace.json) and
-//	                 of its scrolling (<file>.scroll.trace.json)
+//	                 of its scrolling (<file>.scroll.trace.json); in the
+//	                 query layout, of each tensorview run from the
+//	                 navigation to done (<file>.<source>.<op>.trace.json,
+//	                 with V8's sampling profiler), its long tasks logged
+//	                 with the functions most sampled in each (wasm names
+//	                 with a build made with STRIP=)
 //	TENSORVIEW_DIST  the static build (dist)
 //	BENCH_BASELINE   another static build of the same base path (an older
 //	                 commit's dist) to measure side by side: served from a

@@ -317,7 +317,7 @@
       };
       const state = (wantDone) => {
         const n = count();
-        if (n && opened < 0) { openedAt = performance.now(); opened = openedAt - t0; }
+        if (n && opened < 0) { openedAt = performance.now(); opened = openedAt - t0; performance.mark('bench:opened'); }
         const q = n && n.dataset.query;
         if (q === 'error' || q === 'cancelled') {
           const e = document.querySelector('[data-role=query-error]');
@@ -340,6 +340,7 @@
       if (done.timeout || done.v.error) return { ...out, timeout: !!done.timeout, error: done.v && done.v.error || '', opened };
       const shown = await this.painted(done.t);
       out.doneMs = shown - t0;
+      performance.mark('bench:done');
       out.rows = rows();
       const n = count();
       out.matches = n.dataset.matches === undefined ? -1 : +n.dataset.matches;

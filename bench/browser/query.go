@@ -191,6 +191,10 @@ func measureTVQuery(c config, origin string, f queryFile, source, op string, ser
 	}
 	defer t.cancel()
 	var err error
+	var tr *tracer
+	if c.traceDir != "" {
+		tr, err = t.startTrace(profilerCategory)
+	}
 	q := url.Values{}
 	if op == opSort {
 		q.Set("sort", qSortKey)
@@ -235,6 +239,15 @@ func measureTVQuery(c config, origin string, f queryFile, source, op string, ser
 	var mem struct{ WasmBytes float64 }
 	if r.Status != "crashed" && t.eval(20*time.Second, `__bench.memory()`, &mem) == nil {
 		r.WasmBytes = mem.WasmBytes
+	}
+	if tr != nil {
+		out := filepath.Join(c.traceDir, fmt.Sprintf("%s.%s.%s.trace.json", filepath.Base(f.Path), source, op))
+		if terr := t.stopTrace(tr, out); terr != nil {
+			logf("  trace: %v", terr)
+		} else {
+			logf("  trace in %s", out)
+			logLongTasks(out)
+		}
 	}
 	t.finishQuery(r)
 	return r

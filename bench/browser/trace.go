@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,8 +30,9 @@ type tracer struct {
 	done   chan struct{}
 }
 
-// startTrace starts recording a trace of the page (BENCH_TRACE).
-func (t *tab) startTrace() (*tracer, error) {
+// startTrace starts recording a trace of the page (BENCH_TRACE), with
+// the categories extra besides traceCategories (or BENCH_TRACE_CATEGORIES).
+func (t *tab) startTrace(extra ...string) (*tracer, error) {
 	tr := &tracer{done: make(chan struct{})}
 	var once sync.Once
 	chromedp.ListenTarget(t.ctx, func(ev any) {
@@ -49,6 +51,7 @@ func (t *tab) startTrace() (*tracer, error) {
 	if v := os.Getenv("BENCH_TRACE_CATEGORIES"); v != "" {
 		cats = strings.Split(v, ",")
 	}
+	cats = append(slices.Clip(cats), extra...)
 	err := t.run(10*time.Second, chromedp.ActionFunc(func(ctx context.Context) error {
 		return tracing.Start().WithTransferMode(tracing.TransferModeReportEvents).
 			WithTraceConfig(&tracing.TraceConfig{IncludedCategories: cats}).Do(ctx)
