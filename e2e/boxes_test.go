@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// boxesTwin is testdata/detection/boxes_expected.json (gen_boxes.mjs):
+// boxesTwin is testdata/boxes_expected.json (gen_boxes.mjs):
 // each row's boxes placed on its image by the formats' definitions.
 type boxesTwin struct {
 	HF struct {
@@ -44,7 +44,7 @@ type boxesPlaced struct {
 
 func readBoxesTwin(t *testing.T) boxesTwin {
 	var e boxesTwin
-	readTestdataJSON(t, filepath.Join("detection", "boxes_expected.json"), &e)
+	readTestdataJSON(t, "boxes_expected.json", &e)
 	return e
 }
 
@@ -226,7 +226,7 @@ func (b *browser) thumbnail(row int) (w, h int, pix []int) {
 	return b.canvas(row, "image")
 }
 
-// TestBoxesHF opens detection/boxes_hf.arrow (apache-arrow, cppe-5's
+// TestBoxesHF opens boxes_hf.arrow (apache-arrow, cppe-5's
 // layout: an Image struct of PNGs and objects, a struct of lists whose bbox
 // is COCO xywh and category a ClassLabel) by URL. The grid's thumbnails
 // have their boxes' edges at the twin's pixels. The inspector guesses
@@ -245,7 +245,7 @@ func TestBoxesHF(t *testing.T) {
 	W, H := hf.Width, hf.Height
 	row0 := hf.Rows[0]
 	b := newBrowser(t)
-	b.run(chromedp.Navigate(b.base + "?url=../testdata/detection/boxes_hf.arrow"))
+	b.run(chromedp.Navigate(b.base + "?url=../testdata/boxes_hf.arrow"))
 	b.waitOpened("boxes_hf.arrow")
 
 	// The thumbnails: the PNG's own pixels, the boxes' edges over them.
@@ -399,7 +399,7 @@ func TestBoxesHF(t *testing.T) {
 	b.waitPicture("row 2's picture alone", W, H, base)
 
 	// The Parquet twin, as the Hub serves the set: the same boxes.
-	b.run(chromedp.Navigate(b.base + "?url=../testdata/detection/boxes_hf.parquet&f=image&r=0"))
+	b.run(chromedp.Navigate(b.base + "?url=../testdata/boxes_hf.parquet&f=image&r=0"))
 	b.waitFor(`document.querySelector('[data-role=inspector] [data-role=boxes][data-count="3"]') !== null`)
 	b.waitPicture("boxes from Parquet", W, H, drawn)
 	if got := b.boxTexts(); !reflect.DeepEqual(got, want) {
@@ -407,7 +407,7 @@ func TestBoxesHF(t *testing.T) {
 	}
 }
 
-// TestBoxesYOLO opens detection/boxes_yolo.arrow (apache-arrow: a uint8
+// TestBoxesYOLO opens boxes_yolo.arrow (apache-arrow: a uint8
 // [16, 32, 3] image tensor and list<fixed_size_list<float32, 4>> boxes of
 // YOLO's normalised centre and size, no categories): the tensor's preview
 // has its boxes' edges; the inspector guesses cxcywhn from numbers that
@@ -419,7 +419,7 @@ func TestBoxesYOLO(t *testing.T) {
 	W, H := y.Width, y.Height
 	row0 := y.Rows[0].CXCYWHN
 	b := newBrowser(t)
-	b.run(chromedp.Navigate(b.base + "?url=../testdata/detection/boxes_yolo.arrow"))
+	b.run(chromedp.Navigate(b.base + "?url=../testdata/boxes_yolo.arrow"))
 	b.waitOpened("boxes_yolo.arrow")
 	raw, _ := boxPicture(H, W, false, false)
 	if w, h, pix := b.thumbnail(0); w != W || h != H || !reflect.DeepEqual(pix, withRings(raw, W, row0.rings(nil, 1, -1))) {

@@ -1,7 +1,7 @@
 // gen_boxes.mjs — detection boxes beside their images, for the boxes drawn
 // over pictures (issue 28 item 2), written by npm apache-arrow 21.2.0:
 //
-//   detection/boxes_hf.arrow  a Hugging Face detection set laid out as cppe-5 is
+//   boxes_hf.arrow  a Hugging Face detection set laid out as cppe-5 is
 //     (huggingface/datasets datasets/cppe-5/cppe-5.py @ 4555e041: image_id =
 //     Value("int64"), image = Image(), width and height = Value("int32"),
 //     objects = Sequence({id: Value("int64"), area: Value("int64"), bbox:
@@ -19,17 +19,17 @@
 //     bottom edges, one with a NaN, one with a negative height and one
 //     wholly to the right of it; row 1 a class id past the names; row 2's
 //     objects are null.
-//   detection/boxes_hf.parquet  the same table as the Hub serves it, by parquet-wasm
+//   boxes_hf.parquet  the same table as the Hub serves it, by parquet-wasm
 //     0.8.0 (arrow-rs's writer), the features also in the footer's
 //     key_value_metadata.
-//   detection/boxes_yolo.arrow  a canonical arrow.fixed_shape_tensor uint8 image
+//   boxes_yolo.arrow  a canonical arrow.fixed_shape_tensor uint8 image
 //     [16, 32, 3] (dim_names H, W, C) and a plain column "boxes":
 //     list<fixed_size_list<float32, 4>> of YOLO's normalised [x_centre,
 //     y_centre, width, height] (Ultralytics' label format), no categories,
 //     no stated format: one box past the image, one with a NaN; row 1's
 //     boxes null.
 //
-// Pictures: pixel (y, x) = (6x + 20, 8y + 30, 100 + x + y). detection/boxes_expected.json
+// Pictures: pixel (y, x) = (6x + 20, 8y + 30, 100 + x + y). boxes_expected.json
 // gives every box's numbers and, computed here from the formats'
 // definitions (independently of the Go code), its pixel corners clipped to
 // the image, the pixels its edges cover, and the counts of boxes drawn,
@@ -43,18 +43,13 @@ import {
   Int32, Int64, Uint8, Float32, makeData, vectorFromArray, tableToIPC, tableFromIPC,
 } from 'apache-arrow';
 import * as pw from 'parquet-wasm';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { png } from './png.mjs';
 import { pyJSON, validity, imageStruct } from './hf.mjs';
 
-// The files go to detection/: app/decode's TestReadColumnsInteropCorpus
-// compares every column of testdata/*.arrow* with array.Equal, for which
-// NaN differs from itself, and these files hold NaNs on purpose.
-const OUT = join(dirname(fileURLToPath(import.meta.url)), 'detection');
-
-mkdirSync(OUT, { recursive: true });
+const OUT = dirname(fileURLToPath(import.meta.url));
 
 function assert(cond, msg) { if (!cond) throw new Error('self-check failed: ' + msg); }
 const range = (n, f = (i) => i) => Array.from({ length: n }, (_, i) => f(i));

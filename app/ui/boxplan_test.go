@@ -53,7 +53,7 @@ type expectedPlacing struct {
 
 func readBoxesExpected(t *testing.T) boxesExpected {
 	var e boxesExpected
-	readJSON(t, "../../testdata/detection/boxes_expected.json", &e)
+	readJSON(t, "../../testdata/boxes_expected.json", &e)
 	return e
 }
 
@@ -121,9 +121,9 @@ func TestBoxChoices(t *testing.T) {
 		skip string
 		want []boxChoice
 	}{
-		{"detection/boxes_hf.arrow", "image", []boxChoice{{Col: 4, Column: overlay.BoxColumn{Name: "objects", Layout: overlay.StructOfLists, BBox: "bbox", Category: "category", Area: "area"}}}},
-		{"detection/boxes_yolo.arrow", "image", []boxChoice{{Col: 2, Column: overlay.BoxColumn{Name: "boxes", Layout: overlay.ListOfBoxes}}}},
-		{"detection/boxes_yolo.arrow", "boxes", nil},
+		{"boxes_hf.arrow", "image", []boxChoice{{Col: 4, Column: overlay.BoxColumn{Name: "objects", Layout: overlay.StructOfLists, BBox: "bbox", Category: "category", Area: "area"}}}},
+		{"boxes_yolo.arrow", "image", []boxChoice{{Col: 2, Column: overlay.BoxColumn{Name: "boxes", Layout: overlay.ListOfBoxes}}}},
+		{"boxes_yolo.arrow", "boxes", nil},
 		{"masks_tensor.arrow", "image", nil},
 	} {
 		f := openTestdata(t, c.file)
@@ -139,7 +139,7 @@ func TestBoxChoices(t *testing.T) {
 // class names and labels; a null row.
 func TestReadBoxes(t *testing.T) {
 	e := readBoxesExpected(t)
-	for _, file := range []string{"detection/boxes_hf.arrow"} { // boxes_hf.parquet: e2e (its reader is the browser's)
+	for _, file := range []string{"boxes_hf.arrow"} { // boxes_hf.parquet: e2e (its reader is the browser's)
 		for row, want := range e.HF.Rows {
 			f, l := openBoxes(t, file, int64(row), overlay.UnknownFormat)
 			if want == nil {
@@ -158,7 +158,7 @@ func TestReadBoxes(t *testing.T) {
 			}
 		}
 	}
-	_, l := openBoxes(t, "detection/boxes_hf.arrow", 0, overlay.UnknownFormat)
+	_, l := openBoxes(t, "boxes_hf.arrow", 0, overlay.UnknownFormat)
 	if want := "the stored areas equal width × height (box 0: 10 × 8 = 80): COCO xywh"; l.AutoWhy != want {
 		t.Errorf("reason %q, want %q", l.AutoWhy, want)
 	}
@@ -181,16 +181,16 @@ func TestReadBoxes(t *testing.T) {
 	if want := []string{"#0 Coverall", "#1 Mask", "#2 Gloves"}; !reflect.DeepEqual(labels, want) {
 		t.Errorf("labels %q, want %q", labels, want)
 	}
-	if _, l1 := openBoxes(t, "detection/boxes_hf.arrow", 1, overlay.UnknownFormat); l1.Placed.Boxes[1].Label(names) != "#1 7" {
+	if _, l1 := openBoxes(t, "boxes_hf.arrow", 1, overlay.UnknownFormat); l1.Placed.Boxes[1].Label(names) != "#1 7" {
 		t.Errorf("a class past the names: %q", l1.Placed.Boxes[1].Label(names))
 	}
 	// The format chosen replaces the guess and keeps it.
-	if _, lx := openBoxes(t, "detection/boxes_hf.arrow", 0, overlay.XYXY); lx.Format != overlay.XYXY || lx.Auto != overlay.XYWH || len(lx.Placed.Boxes) != 1 {
+	if _, lx := openBoxes(t, "boxes_hf.arrow", 0, overlay.XYXY); lx.Format != overlay.XYXY || lx.Auto != overlay.XYWH || len(lx.Placed.Boxes) != 1 {
 		t.Errorf("xyxy: %+v", lx)
 	}
 
 	for row, want := range e.YOLO.Rows {
-		_, l := openBoxes(t, "detection/boxes_yolo.arrow", int64(row), overlay.UnknownFormat)
+		_, l := openBoxes(t, "boxes_yolo.arrow", int64(row), overlay.UnknownFormat)
 		if want == nil {
 			if l.Err != "boxes is null in this row" {
 				t.Errorf("yolo row %d: %+v", row, l)
@@ -209,7 +209,7 @@ func TestReadBoxes(t *testing.T) {
 
 // TestFormatReason: what the inspector says of the format.
 func TestFormatReason(t *testing.T) {
-	_, l := openBoxes(t, "detection/boxes_hf.arrow", 0, overlay.UnknownFormat)
+	_, l := openBoxes(t, "boxes_hf.arrow", 0, overlay.UnknownFormat)
 	if got, want := formatReason(l, false), "Format xywh, guessed: the stored areas equal width × height (box 0: 10 × 8 = 80): COCO xywh."; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
@@ -225,7 +225,7 @@ func TestFormatReason(t *testing.T) {
 // TestAlignBoxes: the boxes as the picture shows them through flips and a
 // swap of height and width; other axes say why not.
 func TestAlignBoxes(t *testing.T) {
-	f := openTestdata(t, "detection/boxes_yolo.arrow")
+	f := openTestdata(t, "boxes_yolo.arrow")
 	image := column(t, f, "image")
 	ten, err := f.Tensor(0, image)
 	if err != nil {
@@ -356,7 +356,7 @@ func TestBoxLabels(t *testing.T) {
 // default, the format changed and back, none, highlights, the address and
 // a link's boxes applied, carried to another row.
 func TestBoxState(t *testing.T) {
-	f := openTestdata(t, "detection/boxes_hf.arrow")
+	f := openTestdata(t, "boxes_hf.arrow")
 	image := column(t, f, "image")
 	ten, err := f.Tensor(0, image)
 	if err != nil {
@@ -461,7 +461,7 @@ func TestBoxState(t *testing.T) {
 // itself and a row without boxes none.
 func TestWithBoxes(t *testing.T) {
 	e := readBoxesExpected(t)
-	f := openTestdata(t, "detection/boxes_hf.arrow")
+	f := openTestdata(t, "boxes_hf.arrow")
 	cells := make([]summary.Cell, len(f.Fields()))
 	for i := range cells {
 		cells[i] = summary.In(f, 0, i, 256, 256)
@@ -491,7 +491,7 @@ func TestWithBoxes(t *testing.T) {
 		t.Error("null row: boxes")
 	}
 
-	y := openTestdata(t, "detection/boxes_yolo.arrow")
+	y := openTestdata(t, "boxes_yolo.arrow")
 	cells = make([]summary.Cell, len(y.Fields()))
 	for i := range cells {
 		cells[i] = summary.In(y, 0, i, 16, 16) // a 32×16 image previewed 16×8
@@ -527,7 +527,7 @@ func TestWithBoxes(t *testing.T) {
 // TestInspectorBoxesLink: the inspector mounted on a link's boxes applies
 // them and reports them back.
 func TestInspectorBoxesLink(t *testing.T) {
-	f := openTestdata(t, "detection/boxes_hf.arrow")
+	f := openTestdata(t, "boxes_hf.arrow")
 	e := app.NewTestEngine()
 	link := &viewstate.Inspector{Field: "image", Y: -1, X: -1, Channel: -1, BoxFormat: "xyxy"}
 	in := &Inspector{File: f, Col: column(t, f, "image"), Row: 0, Restore: link}
