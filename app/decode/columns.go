@@ -183,8 +183,8 @@ func (f *File) ColumnsBytes(cols []int) (n int64, exact bool, err error) {
 // header (a few hundred bytes) when Index has not: a scan that reads the
 // batches in file order knows each one's rows, and so the global numbers
 // of its rows, without waiting for the whole index (the batches are placed
-// again, so that batches 0…i are numbered exactly once their counts are
-// known). Errors: there is no batch i (yet), or its header cannot be read
+// again before a row is next located, so that batches 0…i are numbered
+// exactly once their counts are known). Errors: there is no batch i (yet), or its header cannot be read
 // (the error names the batch and its offset).
 func (f *File) BatchRowCount(i int) (rows int64, err error) {
 	defer guard(&err, "reading the header of %s %d", f.batchNoun(), i)
@@ -200,7 +200,6 @@ func (f *File) BatchRowCount(i int) (rows int64, err error) {
 	if err := f.index.readHeader(i); err != nil {
 		return 0, err
 	}
-	f.index.replace()
 	b, _, _ = f.index.batchAt(i)
 	return b.rows, nil
 }
@@ -350,9 +349,7 @@ func (f *File) columnLayout(i int, b batchInfo) (batchLayoutAt, error) {
 		if meta, info, l, err = f.index.readBlockLayout(b.block(), msgRecordBatch); err != nil {
 			return batchLayoutAt{}, fmt.Errorf("cannot read record batch %d (offset %d): %w", i, b.offset, err)
 		}
-		if f.index.header(i, info) {
-			f.index.replace()
-		}
+		f.index.header(i, info) // placed again before a row is next located
 	} else {
 		m, info, eos, err := f.index.readMessage(b.offset)
 		if err == nil && (eos || info.kind != msgRecordBatch || int64(len(m))+info.bodyLen != b.length) {

@@ -867,7 +867,7 @@ func scoreFile(t testing.TB, batches, rows int) []byte {
 		}
 		recs = append(recs, array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), scores.NewArray(), labels.NewArray()}, int64(rows)))
 	}
-	return ipcFile(t, schema, recs...)
+	return testkit.IPCFile(t, schema, recs...)
 }
 
 // TestReadColumnsNested: the column of nested record batches

@@ -102,6 +102,10 @@ type ipcIndex struct {
 	// a channel closed when that read ends: concurrent readers of one
 	// header (Index, a scan, the grid) wait for the first.
 	reading map[int]chan struct{}
+	// moved: a header read since the batches were last placed; find
+	// places them again before it locates a row (a scan reading headers
+	// one by one does not place every batch after each).
+	moved bool
 }
 
 // fileDict is a dictionary batch of an IPC file: its block and the id of
@@ -164,6 +168,7 @@ func (x *ipcIndex) place() {
 		exact = false
 	}
 	x.numRows = n
+	x.moved = false
 	if exact && x.format == IPCFile {
 		x.indexed = true
 	}
@@ -289,6 +294,9 @@ func (x *ipcIndex) readHeaders(ctx context.Context, from, n int, progress func(a
 					return
 				}
 				err := x.readHeader(i)
+				if (i-from)%256 == 255 {
+					x.replace() // the row count's estimate, as the index goes
+				}
 				mu.Lock()
 				if err != nil && i < failed {
 					failed, failErr = i, err
@@ -316,17 +324,17 @@ func (b batchInfo) block() block {
 }
 
 // header records what the header of file batch i says (info, read and
-// checked by readBlock) when its row count is unknown, and reports whether
-// it was (the batches are then to be placed again).
-func (x *ipcIndex) header(i int, info messageInfo) bool {
+// checked by readBlock) when its row count is unknown; the batches are
+// placed again before a row is next located (find).
+func (x *ipcIndex) header(i int, info messageInfo) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.batches[i].rows >= 0 {
-		return false
+		return
 	}
 	x.batches[i].rows = info.rows
 	x.batches[i].compressed = info.compressed
-	return true
+	x.moved = true
 }
 
 // counted records the row count of batch i found by decoding it, when its
@@ -357,13 +365,12 @@ func (x *ipcIndex) locate(row int64) (batch, local int, ok bool) {
 			return 0, 0, false
 		}
 		if b.rows < 0 {
-			// Unknown: read its header (a few hundred bytes), re-place the
-			// batches and look again.
+			// Unknown: read its header (a few hundred bytes) and look
+			// again.
 			if err := x.readHeader(i); err != nil {
 				return 0, 0, false
 			}
-			x.replace()
-			continue
+			continue // find places the batches again
 		}
 		if row-b.start >= b.rows {
 			return 0, 0, false
@@ -378,6 +385,9 @@ func (x *ipcIndex) locate(row int64) (batch, local int, ok bool) {
 func (x *ipcIndex) find(row int64) (int, batchInfo) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.moved {
+		x.place()
+	}
 	if row < 0 || len(x.batches) == 0 {
 		return -1, batchInfo{}
 	}

@@ -15,9 +15,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/tensorview/tensorview/internal/testkit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -61,25 +61,7 @@ func imageBatches(t testing.TB, labelLen int, batches ...int) []byte {
 		schema, rec = imageRecord(t, rows, labelLen)
 		recs = append(recs, rec)
 	}
-	return ipcFile(t, schema, recs...)
-}
-
-// ipcFile is the IPC file format of the record batches.
-func ipcFile(t testing.TB, schema *arrow.Schema, recs ...arrow.RecordBatch) []byte {
-	var buf bytes.Buffer
-	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, rec := range recs {
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return testkit.IPCFile(t, schema, recs...)
 }
 
 func imageRecord(t testing.TB, rows, labelLen int) (*arrow.Schema, arrow.RecordBatch) {
@@ -324,7 +306,7 @@ func smallRowsBatch(t testing.TB, rows int) []byte {
 		labels.Append(fmt.Sprintf("l%07d", r))
 	}
 	rec := array.NewRecordBatch(schema, []arrow.Array{ids.NewArray(), ts.NewArray(), scores.NewArray(), labels.NewArray()}, int64(rows))
-	return ipcFile(t, schema, rec)
+	return testkit.IPCFile(t, schema, rec)
 }
 
 // TestTouchingReadAheadsReadAsOne: in a batch of many small rows, a
