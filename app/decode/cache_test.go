@@ -71,7 +71,7 @@ func TestConcurrentLoadsShareOneRead(t *testing.T) {
 		for k, call := range callers {
 			got[k] = make(chan string, 1)
 			go func() { got[k] <- call() }()
-			if key := within(t, waiting, "a caller waiting"); key != (cacheKey{4, -1}) {
+			if key := within(t, waiting, "a caller waiting"); key != (cacheKey{4, -1, 0}) {
 				t.Fatalf("stream %v: a caller waits for window %v, want batch 4 whole", stream, key)
 			}
 		}
@@ -132,7 +132,7 @@ func TestCancelledLoadDoesNotPoison(t *testing.T) {
 		go func() { loader <- f.LoadContext(ctx, 0) }()
 		within(t, g.calls, "first piece again")
 		go func() { waiter <- f.Load(149_999) }()
-		if key := within(t, waiting, "the second caller waiting"); key != (cacheKey{0, -1}) {
+		if key := within(t, waiting, "the second caller waiting"); key != (cacheKey{0, -1, 0}) {
 			t.Fatalf("stream %v: the second caller waits for window %v", stream, key)
 		}
 		cancel()
@@ -236,7 +236,7 @@ func TestLoadPanicSaysWhatWasRead(t *testing.T) {
 	}
 	get := func(what string) (err error) {
 		defer guard(&err, "%s", what)
-		_, err = c.get(context.Background(), cacheKey{3, -1}, read)
+		_, err = c.get(context.Background(), cacheKey{3, -1, 0}, read)
 		return err
 	}
 	for _, what := range []string{"reading row 7", "reading record batch 3"} {

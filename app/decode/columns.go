@@ -85,6 +85,8 @@ func (f *File) ReadColumns(ctx context.Context, i int, cols []int) (rec arrow.Re
 		return nil, err
 	}
 	switch {
+	case f.set != nil:
+		return f.set.readColumns(ctx, i, cols)
 	case ctx.Err() != nil:
 		return nil, ErrCanceled
 	case f.meter.isClosed():
@@ -113,6 +115,9 @@ func (f *File) ColumnBytes(i int, cols []int) (n int64, err error) {
 	defer guard(&err, "reading the header of %s %d", f.batchNoun(), i)
 	if err := f.checkCols(cols); err != nil {
 		return 0, err
+	}
+	if f.set != nil {
+		return f.set.columnBytes(i, cols)
 	}
 	b, _, ok := f.index.batchAt(i)
 	switch {
@@ -149,6 +154,9 @@ func (f *File) ColumnBytes(i int, cols []int) (n int64, err error) {
 func (f *File) ColumnsBytes(cols []int) (n int64, exact bool, err error) {
 	if err := f.checkCols(cols); err != nil {
 		return 0, false, err
+	}
+	if f.set != nil {
+		return f.set.columnsBytes(cols)
 	}
 	exact = f.Indexed()
 	var known, knownLen, unknownLen int64
@@ -188,6 +196,9 @@ func (f *File) ColumnsBytes(cols []int) (n int64, exact bool, err error) {
 // (the error names the batch and its offset).
 func (f *File) BatchRowCount(i int) (rows int64, err error) {
 	defer guard(&err, "reading the header of %s %d", f.batchNoun(), i)
+	if f.set != nil {
+		return f.set.batchRowCount(i)
+	}
 	b, _, ok := f.index.batchAt(i)
 	switch {
 	case !ok:
@@ -211,6 +222,9 @@ func (f *File) BatchRowCount(i int) (rows int64, err error) {
 // (Indexed; Index completes it): before, starts and counts may be
 // estimates.
 func (f *File) BatchRows(i int) (start, rows int64, ok bool) {
+	if f.set != nil {
+		return f.set.batchRows(i)
+	}
 	if !f.Indexed() {
 		return 0, 0, false
 	}

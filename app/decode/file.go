@@ -40,6 +40,20 @@ type Options struct {
 	// and so are Parquet row groups (read through their own source). 0:
 	// batches up to 16 MiB are read whole, as before.
 	RowWindow int64
+
+	// shared, set by OpenDataset for its shards, is the cache the
+	// dataset's files share (one budget for all), under the key file.
+	shared *batchCache
+	file   int
+}
+
+// newCache returns the cache a file opened with o uses: a cache of its own
+// of budget bytes, or the dataset's it shares (owned false).
+func (o Options) newCache(budget int64) (c *batchCache, owned bool) {
+	if o.shared != nil {
+		return o.shared, false
+	}
+	return newBatchCache(budget), true
 }
 
 // RemoteRowWindow is the RowWindow, in bytes, for a file read by URL:
@@ -78,6 +92,13 @@ type File struct {
 	ends      *ends  // the meter with the first and last bytes cached: what every read goes through
 	index     *ipcIndex
 	cache     *batchCache
+	// cacheID names the file's windows in a cache shared by a dataset's
+	// shards; sharedCache says the cache is not the file's own (Close
+	// leaves it to the dataset).
+	cacheID     int
+	sharedCache bool
+	// set is the shards of a dataset (OpenDataset); nil for one file.
+	set *dataset
 	// pq reads the chunks of a Parquet file (OpenParquet) through its
 	// source; nil for Arrow files, whose chunks are read from their bytes.
 	pq    *parquetFile
@@ -128,7 +149,8 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	if small == 0 {
 		small = DefaultSmallFile
 	}
-	f = &File{Name: name, Size: size, budget: budget, rowWindow: max(0, opt.RowWindow), meter: m, ends: e, cache: newBatchCache(budget)}
+	f = &File{Name: name, Size: size, budget: budget, rowWindow: max(0, opt.RowWindow), meter: m, ends: e}
+	f.useCache(opt)
 	f.index = &ipcIndex{r: e, size: size, budget: budget, small: small, format: format, warn: f.notes.warn}
 	if err := f.index.open(); err != nil {
 		return nil, err
@@ -136,6 +158,13 @@ func OpenReader(name string, r io.ReaderAt, size int64, opt Options) (f *File, e
 	f.Format, f.Schema = f.index.format, f.index.schema
 	f.describe()
 	return f, nil
+}
+
+// useCache gives f the cache opt says: its own, or its dataset's.
+func (f *File) useCache(opt Options) {
+	var owned bool
+	f.cache, owned = opt.newCache(f.budget)
+	f.sharedCache, f.cacheID = !owned, opt.file
 }
 
 // describe fills Metadata and fields from the schema.
@@ -175,26 +204,52 @@ func (f *File) HasPreviews() bool {
 // Fields returns the schema's fields as the viewer shows them: a copy,
 // whose Err also tells of the errors found in the columns of the record
 // batches read so far.
-func (f *File) Fields() []FieldInfo { return f.notes.fields(f.fields) }
+func (f *File) Fields() []FieldInfo {
+	if f.set != nil {
+		return f.set.fields()
+	}
+	return f.notes.fields(f.fields)
+}
 
 // Warnings returns a copy of the file's warnings, oldest first: what does
 // not stop it from being read (a stream that breaks after some record
 // batches, a batch with another row count than its header's) and what the
 // viewer added (AddWarning).
-func (f *File) Warnings() []string { return f.notes.list() }
+func (f *File) Warnings() []string {
+	if f.set != nil {
+		return f.set.warnings()
+	}
+	return f.notes.list()
+}
 
 // AddWarning adds a warning about the file, such as why indexing stopped.
 func (f *File) AddWarning(msg string) { f.notes.warn(msg) }
 
 // Rows returns the number of rows and whether it is exact (false while
 // Index has not finished: the rest is estimated from the bytes).
-func (f *File) Rows() (n int64, exact bool) { return f.index.rows() }
+func (f *File) Rows() (n int64, exact bool) {
+	if f.set != nil {
+		l := f.set.rows()
+		return l.total, l.exact
+	}
+	return f.index.rows()
+}
 
 // NumBatches returns the number of record batches located so far.
-func (f *File) NumBatches() int { return f.index.numBatches() }
+func (f *File) NumBatches() int {
+	if f.set != nil {
+		return f.set.batches().total
+	}
+	return f.index.numBatches()
+}
 
 // Indexed reports whether every record batch and its row count is known.
-func (f *File) Indexed() bool { return f.index.isIndexed() }
+func (f *File) Indexed() bool {
+	if f.set != nil {
+		return f.set.indexed()
+	}
+	return f.index.isIndexed()
+}
 
 // Index reads the headers of the record batches Open did not, calling
 // progress(bytesDone, bytesTotal) as it goes (bytes of the file), until
@@ -206,6 +261,9 @@ func (f *File) Indexed() bool { return f.index.isIndexed() }
 // message once.
 func (f *File) Index(ctx context.Context, progress func(done, total int64)) (err error) {
 	defer guard(&err, "indexing %s", f.Name)
+	if f.set != nil {
+		return f.set.index(ctx, progress)
+	}
 	return f.index.index(ctx, progress)
 }
 
@@ -217,8 +275,14 @@ func (f *File) CacheBytes() (used, budget int64) { return f.cache.usage() }
 // fail with an error saying the file was closed). Loads that end after it
 // keep nothing. For a Parquet file it closes the ParquetSource too.
 func (f *File) Close() {
+	if f.set != nil {
+		f.set.close()
+		return
+	}
 	f.meter.close()
-	f.cache.close()
+	if !f.sharedCache {
+		f.cache.close()
+	}
 	if f.pq != nil {
 		f.pq.closeSource()
 	}

@@ -20,9 +20,9 @@ func (f *File) where(row int64) (key cacheKey, local int, b batchInfo, ok bool) 
 	}
 	b, _, _ = f.index.batchAt(i)
 	if w, _ := f.windowRows(b); w > 0 {
-		return cacheKey{i, l / int(w)}, l % int(w), b, true
+		return cacheKey{i, l / int(w), f.cacheID}, l % int(w), b, true
 	}
-	return cacheKey{i, -1}, l, b, true
+	return cacheKey{i, -1, f.cacheID}, l, b, true
 }
 
 // windowRows returns how many rows of batch b a row window holds, in
@@ -51,7 +51,12 @@ func (f *File) windowRows(b batchInfo) (w int64, small bool) {
 // count is unknown; ok is false when row is out of range or in a part not
 // yet indexed. While row counts are estimated the answer may change after
 // Index.
-func (f *File) Locate(row int64) (batch, local int, ok bool) { return f.index.locate(row) }
+func (f *File) Locate(row int64) (batch, local int, ok bool) {
+	if f.set != nil {
+		return f.set.locateBatch(row)
+	}
+	return f.index.locate(row)
+}
 
 // Window names the row window that holds row, the unit in which rows are
 // read and cached: its record batch, and the window of rows within it (-1
@@ -59,6 +64,10 @@ func (f *File) Locate(row int64) (batch, local int, ok bool) { return f.index.lo
 // of the cache budget, unless Options.RowWindow is set, or one whose layout
 // or compressed body is not read by windows). ok is false as for Locate.
 func (f *File) Window(row int64) (batch, window int, ok bool) {
+	if f.set != nil {
+		batch, window, _, _, ok = f.set.where(row)
+		return batch, window, ok
+	}
 	key, _, _, ok := f.where(row)
 	return key.batch, key.window, ok
 }
@@ -68,6 +77,17 @@ func (f *File) Window(row int64) (batch, window int, ok bool) {
 // bytes of its row group), or for a batch read by windows the window's
 // share of it; 0 for a row not located.
 func (f *File) WindowBytes(row int64) int64 {
+	if f.set != nil {
+		_, _, sf, local, ok := f.set.where(row)
+		switch {
+		case !ok:
+			return 0
+		case sf == nil: // its shard opens first, then reads the row's window
+			s, _, _ := f.set.locate(row)
+			return f.set.sizeOf(s)
+		}
+		return sf.WindowBytes(local)
+	}
 	key, _, b, ok := f.where(row)
 	n := b.length
 	if f.pq != nil {
@@ -88,11 +108,14 @@ func (f *File) WindowBytes(row int64) int64 {
 // Cancelled. A caller that loads the rows it shows asks it first so as not
 // to read again what failed or what the reader cancelled.
 func (f *File) WindowState(row int64) WindowState {
+	if f.set != nil {
+		return f.set.windowState(row)
+	}
 	key, _, _, ok := f.where(row)
 	if !ok {
 		return Unread
 	}
-	if key.window >= 0 && f.cache.state(cacheKey{key.batch, -1}) == Loaded {
+	if key.window >= 0 && f.cache.state(cacheKey{key.batch, -1, f.cacheID}) == Loaded {
 		return Loaded // its batch read whole serves it (rowData)
 	}
 	return f.cache.state(key)
@@ -103,6 +126,9 @@ func (f *File) WindowState(row int64) WindowState {
 // is not Loading (WindowState then says how the load ended). Its only
 // error is ErrCanceled, when ctx is done first.
 func (f *File) Await(ctx context.Context, row int64) error {
+	if f.set != nil {
+		return f.set.await(ctx, row)
+	}
 	key, _, _, ok := f.where(row)
 	if !ok {
 		return nil
@@ -119,6 +145,9 @@ func (f *File) Forget(s WindowState) int {
 	if s != Failed && s != Cancelled {
 		return 0
 	}
+	if f.set != nil {
+		return f.set.forget(s)
+	}
 	return f.cache.forget(s)
 }
 
@@ -134,6 +163,9 @@ func (f *File) Forget(s WindowState) int {
 // corrupt data (arrow-go's words or this package's checks), a closed file,
 // or a panic (wrapping ErrPanic).
 func (f *File) Load(row int64) error {
+	if f.set != nil {
+		return f.set.load(context.Background(), row)
+	}
 	_, _, err := f.rowData(context.Background(), row)
 	return err
 }
@@ -145,6 +177,9 @@ func (f *File) Load(row int64) error {
 // call reads the window again. Waiting for another caller's load of the
 // window stops too when ctx is done, with ErrCanceled.
 func (f *File) LoadContext(ctx context.Context, row int64) error {
+	if f.set != nil {
+		return f.set.load(ctx, row)
+	}
 	_, _, err := f.rowData(ctx, row)
 	return err
 }
@@ -162,7 +197,7 @@ func (f *File) rowData(ctx context.Context, row int64) (d *decoded, local int, e
 		d, err := f.batch(ctx, key.batch)
 		return d, local, err
 	}
-	if d, ok := f.cache.cached(cacheKey{key.batch, -1}); ok {
+	if d, ok := f.cache.cached(cacheKey{key.batch, -1, f.cacheID}); ok {
 		// The batch was read whole since (Batch): its rows serve.
 		w, _ := f.windowRows(b)
 		return d, key.window*int(w) + local, nil
@@ -204,6 +239,10 @@ func (f *File) loadWindow(ctx context.Context, key cacheKey) (*decoded, int64, e
 // eviction from the cache (memory is reclaimed by the garbage collector
 // once nothing refers to it).
 func (f *File) Batch(i int) (rec arrow.RecordBatch, err error) {
+	if f.set != nil {
+		defer guard(&err, "reading record batch %d", i)
+		return f.set.readColumns(context.Background(), i, nil)
+	}
 	c, err := f.batch(context.Background(), i)
 	if err != nil {
 		return nil, err
@@ -218,7 +257,7 @@ func (f *File) batch(ctx context.Context, i int) (c *decoded, err error) {
 	if !ok {
 		return nil, fmt.Errorf("no record batch %d", i)
 	}
-	return f.cache.get(ctx, cacheKey{i, -1}, func(ctx context.Context) (*decoded, int64, error) {
+	return f.cache.get(ctx, cacheKey{i, -1, f.cacheID}, func(ctx context.Context) (*decoded, int64, error) {
 		return f.loadBatch(ctx, i, b, dicts)
 	})
 }

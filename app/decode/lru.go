@@ -17,7 +17,10 @@ type lru struct {
 }
 
 // cacheKey names a whole record batch (window -1) or one window of its rows.
-type cacheKey struct{ batch, window int }
+// cacheKey names a row window in a cache: the record batch, the window
+// of its rows (-1: the batch whole) and, in a cache its shards share
+// (OpenDataset), the shard's file.
+type cacheKey struct{ batch, window, file int }
 
 type lruEntry struct {
 	batch cacheKey

@@ -122,4 +122,9 @@ func (m *meter) isClosed() bool {
 // LoadContext calls under way (record batches read whole, in pieces of
 // BigRead bytes), or 0, 0 when there is none: the viewer shows it as a
 // progress bar.
-func (f *File) Reading() (done, total int64) { return f.meter.progress() }
+func (f *File) Reading() (done, total int64) {
+	if f.set != nil {
+		return f.set.reading()
+	}
+	return f.meter.progress()
+}

@@ -41,6 +41,9 @@ func (f *File) openNested(ta *turtle.Array, i int) (*File, error) {
 // one more than MaxNestedDepth levels deep. The caller closes the File.
 func (f *File) Nested(row int64, col int) (inner *File, err error) {
 	defer guard(&err, "opening the nested record batch")
+	if f.set != nil {
+		return f.set.nested(row, col)
+	}
 	if col < 0 || col >= len(f.fields) || !f.fields[col].Nested {
 		return nil, fmt.Errorf("column %d is not a column of nested record batches", col)
 	}

@@ -244,7 +244,8 @@ func OpenParquet(name string, size int64, meta ParquetMeta, src ParquetSource, o
 			facts.KeyValue = append(facts.KeyValue, kv)
 		}
 	}
-	f = &File{Name: name, Size: size, Format: Parquet, Schema: schema, budget: budget, meter: &meter{}, cache: newBatchCache(budget), index: x}
+	f = &File{Name: name, Size: size, Format: Parquet, Schema: schema, budget: budget, meter: &meter{}, index: x}
+	f.useCache(opt)
 	x.warn = f.notes.warn
 	f.describe()
 	f.pq = &parquetFile{src: src, facts: facts}
@@ -311,6 +312,9 @@ func (p *parquetFile) columnBytes(i int, b batchInfo, cols []int, fields int) in
 // otherwise, and for Arrow files. Min and Max are checked against the
 // column's type (see ColumnStats).
 func (f *File) ColumnStats(i, col int) (s ColumnStats, ok bool) {
+	if f.set != nil {
+		return f.set.columnStats(i, col)
+	}
 	if f.pq == nil || i < 0 || i >= len(f.pq.chunks) || col < 0 || col >= f.Schema.NumFields() {
 		return s, false
 	}

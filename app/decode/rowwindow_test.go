@@ -225,7 +225,7 @@ func TestRowWindowOption(t *testing.T) {
 				if got := win >= 0; got != tc.windows {
 					t.Fatalf("row %d: window %d; want windows %v", row, win, tc.windows)
 				}
-				windows[cacheKey{batch, win}] = true
+				windows[cacheKey{batch, win, 0}] = true
 				touched[batch] = true
 			}
 			var read, largest int64

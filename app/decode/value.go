@@ -42,6 +42,9 @@ func (f *File) Value(row int64, col int) (v Value, err error) {
 
 // value is Value without the guard, for the entry points that have one.
 func (f *File) value(row int64, col int) (Value, error) {
+	if f.set != nil {
+		return f.set.value(row, col)
+	}
 	if col < 0 || col >= len(f.fields) {
 		return Value{}, fmt.Errorf("no column %d", col)
 	}
@@ -119,6 +122,9 @@ func (f *File) Tensor(row int64, col int) (t tensorext.Tensor, err error) {
 	}
 	if f.tensors[col] == nil {
 		return t, fmt.Errorf("column %q is not a tensor column", f.fields[col].Name)
+	}
+	if f.set != nil {
+		return f.set.tensor(row, col)
 	}
 	v, err := f.value(row, col)
 	if err != nil {

@@ -1,0 +1,467 @@
+package decode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Shard is one file of a dataset (OpenDataset): an Arrow IPC file or
+// stream, or a Parquet file.
+type Shard struct {
+	// Name names the file where it is shown and in errors (a path, or a
+	// URL's file name).
+	Name string
+	// Size is the file's size in bytes, or -1 when it is not known before
+	// the file opens. It sizes the row estimates of shards not yet open.
+	Size int64
+	// Open opens the file (OpenReader or OpenParquet over its source) with
+	// the options it is given, which make it share the dataset's cache;
+	// ctx stops it.
+	Open func(ctx context.Context, opt Options) (*File, error)
+}
+
+// ShardInfo is what is known of one shard of a dataset (File.Shards).
+type ShardInfo struct {
+	Name string
+	Size int64 // bytes; -1 while unknown
+	// Start is the global row of the shard's first row, and Rows its row
+	// count: exact when Exact, else estimated (from its size and the bytes
+	// per row of the shards open, until it opens and is indexed).
+	Start, Rows int64
+	Exact       bool
+	// File is the shard opened (its own facts: Format, ParquetFacts,
+	// Warnings), nil until it opens or when it could not be.
+	File *File
+	// Err says why the shard could not be opened; its rows are none.
+	Err string
+}
+
+// shardOpenWidth is how many shards Index opens at once: opening a
+// shard by URL is a round trip or two of small reads.
+const shardOpenWidth = 4
+
+// maxFirstTries is how many shards OpenDataset tries, in order, for one
+// that opens and gives the dataset its schema.
+const maxFirstTries = 8
+
+// dataset is the shards of a File that OpenDataset made: one table, the
+// rows of each shard after those of the shards before it, its columns
+// those of the first shard that opened (by field name in the others).
+type dataset struct {
+	f      *File // the dataset's own File
+	opt    Options
+	shards []*shard
+
+	mu          sync.Mutex
+	perRow      float64 // bytes per row of the first shard opened, for estimates
+	gen         int     // counts shard state changes: the layouts below are of gen
+	rowsAt      shardRows
+	batchesAt   shardBatches
+	unknownCols map[string]bool // columns of later shards not in the dataset, warned once each
+}
+
+// shard is one file of a dataset and what became of it.
+type shard struct {
+	Shard
+	id int
+
+	// Guarded by dataset.mu.
+	opening chan struct{} // closed when the open under way ends; nil when none is
+	file    *File
+	err     error
+	// cols maps the dataset's columns to the shard's (-1: not in it); bad
+	// says, per dataset column, why the shard's column cannot be read as
+	// the dataset's (another type), or "".
+	cols []int
+	bad  []string
+}
+
+// shardRows places the shards' rows: starts[s] is shard s's first global
+// row and rows[s] its count; exact when every count is.
+type shardRows struct {
+	gen          int
+	starts, rows []int64
+	total        int64
+	exact, valid bool
+	stable       bool // no count can change at this gen (every shard opened and exact, or failed)
+}
+
+// shardBatches numbers the dataset's record batches: shard s's batches are
+// first[s] … first[s]+n[s]-1; a shard not yet open counts as one batch.
+type shardBatches struct {
+	gen           int
+	first, n      []int
+	total         int
+	valid, stable bool
+}
+
+// OpenDataset opens files as one table (Hugging Face's Parquet shards, a
+// directory of parts written by Ray, Daft or Spark): the rows of shards[0],
+// then those of shards[1], and so on. It opens the first shard (or, when
+// that fails, the next, up to 8) and takes the dataset's schema from it;
+// the others open when their rows are first read, or all by Index. A
+// shard's column is its field of the same name: a field missing from a
+// shard reads as null there, one of another type as an error in that
+// shard's cells (and a warning), and fields only later shards have are
+// named in a warning and not shown. The shards share one cache of
+// opt.Budget bytes. Rows of shards not yet open are estimated from their
+// sizes (Rows is not exact until Index ends). A shard that cannot be
+// opened has no rows; Shards and Warnings say why. It fails when no shard
+// of the first 8 opens, or there is none.
+func OpenDataset(ctx context.Context, name string, shards []Shard, opt Options) (f *File, err error) {
+	defer guard(&err, "opening %s", name)
+	if len(shards) == 0 {
+		return nil, fmt.Errorf("%s: no files to open", name)
+	}
+	if opt.Budget <= 0 {
+		opt.Budget = DefaultBudget
+	}
+	opt.shared = newBatchCache(opt.Budget)
+	d := &dataset{opt: opt, unknownCols: map[string]bool{}}
+	var size int64
+	for i, s := range shards {
+		d.shards = append(d.shards, &shard{Shard: s, id: i + 1})
+		if s.Size > 0 {
+			size += s.Size
+		}
+	}
+	var first *File
+	var errs []string
+	for _, s := range d.shards[:min(len(d.shards), maxFirstTries)] {
+		sf, err := d.openShard(ctx, s)
+		if err == nil {
+			first = sf
+			break
+		}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		errs = append(errs, err.Error())
+	}
+	if first == nil {
+		return nil, fmt.Errorf("%s: none of its first %d files opens: %s", name, len(errs), strings.Join(errs, "; "))
+	}
+	f = &File{Name: name, Size: size, Format: first.Format, Schema: first.Schema, budget: opt.Budget,
+		meter: &meter{}, cache: opt.shared, set: d}
+	d.f = f
+	f.describe()
+	d.mu.Lock()
+	for _, s := range d.shards {
+		if s.file != nil {
+			d.mapColumns(s)
+		}
+	}
+	d.mu.Unlock()
+	return f, nil
+}
+
+// openShard opens s, or waits for the open under way, within ctx. An open
+// stopped by its ctx leaves s to be opened again; one that failed keeps
+// its error until Forget(Failed).
+func (d *dataset) openShard(ctx context.Context, s *shard) (*File, error) {
+	for {
+		d.mu.Lock()
+		switch {
+		case s.file != nil:
+			d.mu.Unlock()
+			return s.file, nil
+		case s.err != nil:
+			d.mu.Unlock()
+			return nil, s.err
+		case s.opening != nil:
+			ch := s.opening
+			d.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return nil, fmt.Errorf("opening %s: %w", s.Name, ErrCanceled)
+			}
+		}
+		if ctx.Err() != nil {
+			d.mu.Unlock()
+			return nil, fmt.Errorf("opening %s: %w", s.Name, ErrCanceled)
+		}
+		ch := make(chan struct{})
+		s.opening = ch
+		d.mu.Unlock()
+		o := d.opt
+		o.file = s.id
+		sf, err := s.Open(ctx, o)
+		if err == nil && sf == nil {
+			err = errors.New("no file")
+		}
+		d.mu.Lock()
+		s.opening = nil
+		switch {
+		case err == nil:
+			s.file = sf
+			if d.perRow == 0 && sf.Size > 0 {
+				if n, _ := sf.Rows(); n > 0 {
+					d.perRow = float64(sf.Size) / float64(n)
+				}
+			}
+			if d.f != nil {
+				d.mapColumns(s)
+			}
+		case ctx.Err() != nil:
+			err = fmt.Errorf("opening %s: %w", s.Name, ErrCanceled) // opened again when asked again
+		default:
+			s.err = fmt.Errorf("%s: %w", s.Name, err)
+			err = s.err
+		}
+		d.gen++
+		d.mu.Unlock()
+		close(ch)
+		if err != nil {
+			return nil, err
+		}
+		return sf, nil
+	}
+}
+
+// mapColumns finds the dataset's columns in shard s, which is open: by
+// field name, the first of that name. Called with d.mu held.
+func (d *dataset) mapColumns(s *shard) {
+	schema := s.file.Schema
+	s.cols = make([]int, d.f.Schema.NumFields())
+	s.bad = make([]string, len(s.cols))
+	var mismatched []string
+	for c, fld := range d.f.Schema.Fields() {
+		s.cols[c] = -1
+		idx := schema.FieldIndices(fld.Name)
+		if len(idx) == 0 {
+			continue
+		}
+		sc := idx[0]
+		s.cols[c] = sc
+		if other := schema.Field(sc).Type; !arrow.TypeEqual(other, fld.Type) {
+			s.bad[c] = fmt.Sprintf("column %q is %s in %s, %s in %s", truncate(fld.Name, 40), other, s.Name, fld.Type, d.shards[0].Name)
+			mismatched = append(mismatched, s.bad[c])
+		}
+	}
+	var extra []string
+	for _, fld := range schema.Fields() {
+		if !d.f.Schema.HasField(fld.Name) && !d.unknownCols[fld.Name] {
+			d.unknownCols[fld.Name] = true
+			extra = append(extra, fmt.Sprintf("%q", truncate(fld.Name, 40)))
+		}
+	}
+	for _, m := range mismatched {
+		d.f.notes.warn(m + ": its cells there show this error")
+	}
+	if len(extra) > 0 {
+		d.f.notes.warn(fmt.Sprintf("%s has columns the dataset's first file has not, not shown: %s", s.Name, strings.Join(extra, ", ")))
+	}
+}
+
+// estimate is the estimated row count of shard s, not open: its size over
+// the bytes per row of the first shard opened, or that shard's rows.
+func (d *dataset) estimate(s *shard) int64 {
+	if s.Size > 0 && d.perRow > 0 {
+		return max(1, int64(float64(s.Size)/d.perRow+0.5))
+	}
+	for _, o := range d.shards {
+		if o.file != nil {
+			n, _ := o.file.Rows()
+			return n
+		}
+	}
+	return 0
+}
+
+// rows returns the layout of the shards' rows, computed again unless
+// nothing can have changed since.
+func (d *dataset) rows() shardRows {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	l := &d.rowsAt
+	if l.valid && l.stable && l.gen == d.gen {
+		return *l
+	}
+	n := len(d.shards)
+	*l = shardRows{gen: d.gen, starts: make([]int64, n), rows: make([]int64, n), exact: true, valid: true, stable: true}
+	for i, s := range d.shards {
+		var rows int64
+		exact := true
+		switch {
+		case s.file != nil:
+			rows, exact = s.file.Rows()
+		case s.err != nil:
+		default:
+			rows, exact = d.estimate(s), false
+		}
+		l.starts[i], l.rows[i] = l.total, rows
+		l.total += rows
+		l.exact = l.exact && exact
+		l.stable = l.stable && exact
+	}
+	return *l
+}
+
+// batches returns the numbering of the dataset's record batches.
+func (d *dataset) batches() shardBatches {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	l := &d.batchesAt
+	if l.valid && l.stable && l.gen == d.gen {
+		return *l
+	}
+	n := len(d.shards)
+	*l = shardBatches{gen: d.gen, first: make([]int, n), n: make([]int, n), valid: true, stable: true}
+	for i, s := range d.shards {
+		k := 0
+		switch {
+		case s.file != nil:
+			k = s.file.NumBatches()
+			l.stable = l.stable && s.file.Indexed()
+		case s.err != nil:
+		default:
+			k, l.stable = 1, false
+		}
+		l.first[i], l.n[i] = l.total, k
+		l.total += k
+	}
+	return *l
+}
+
+// locate returns the shard that holds global row and the row's index in
+// it (estimated for a shard not yet open).
+func (d *dataset) locate(row int64) (s *shard, local int64, ok bool) {
+	l := d.rows()
+	if row < 0 || row >= l.total {
+		return nil, 0, false
+	}
+	i := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > row }) - 1
+	for i > 0 && l.rows[i] == 0 {
+		i--
+	}
+	if i < 0 || row-l.starts[i] >= l.rows[i] {
+		return nil, 0, false
+	}
+	return d.shards[i], row - l.starts[i], true
+}
+
+// batch returns the shard and its own index of the dataset's record batch
+// i; open is false for the one batch that stands for a shard not yet open.
+func (d *dataset) batch(i int) (s *shard, local int, open, ok bool) {
+	l := d.batches()
+	if i < 0 || i >= l.total {
+		return nil, 0, false, false
+	}
+	k := sort.Search(len(l.first), func(k int) bool { return l.first[k] > i }) - 1
+	for k > 0 && l.n[k] == 0 {
+		k--
+	}
+	if k < 0 || i-l.first[k] >= l.n[k] {
+		return nil, 0, false, false
+	}
+	s = d.shards[k]
+	d.mu.Lock()
+	open = s.file != nil
+	d.mu.Unlock()
+	return s, i - l.first[k], open, true
+}
+
+// opened returns shard s's file and column maps, or nil when it is not
+// open.
+func (d *dataset) opened(s *shard) (sf *File, cols []int, bad []string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return s.file, s.cols, s.bad
+}
+
+// rowFile locates row, opening its shard when needed (the row is then
+// located again, in the shard's exact rows): the shard's file, the row's
+// index there, and the shard's column maps.
+func (d *dataset) rowFile(ctx context.Context, row int64) (s *shard, sf *File, local int64, err error) {
+	for tries := 0; tries < 8; tries++ {
+		s, local, ok := d.locate(row)
+		if !ok {
+			return nil, nil, 0, fmt.Errorf("no row %d (yet)", row)
+		}
+		if sf, _, _ := d.opened(s); sf != nil {
+			return s, sf, local, nil
+		}
+		if _, err := d.openShard(ctx, s); err != nil && errors.Is(err, ErrCanceled) {
+			return nil, nil, 0, err
+		}
+		// Opened or failed: the rows are placed again.
+	}
+	return nil, nil, 0, fmt.Errorf("no row %d (yet)", row)
+}
+
+// firstBatch is the dataset's number of shard s's first record batch.
+func (d *dataset) firstBatch(s *shard) int {
+	return d.batches().first[s.id-1]
+}
+
+// shardCols maps the dataset's columns cols to shard s's: those it has
+// of the same type, in increasing order, and for each of cols its place
+// among them (-1: read as nulls).
+func shardCols(cols []int, scols []int, bad []string) (got []int, pos []int) {
+	pos = make([]int, len(cols))
+	for j, c := range cols {
+		pos[j] = -1
+		if sc := scols[c]; sc >= 0 && bad[c] == "" {
+			got = append(got, sc)
+		}
+	}
+	sort.Ints(got)
+	for j, c := range cols {
+		if sc := scols[c]; sc >= 0 && bad[c] == "" {
+			pos[j] = sort.SearchInts(got, sc)
+		}
+	}
+	return got, pos
+}
+
+// remap builds the record batch of the dataset's columns cols from rec,
+// which holds a shard's columns at pos (-1: a column of nulls).
+func (d *dataset) remap(rec arrow.RecordBatch, cols, pos []int) arrow.RecordBatch {
+	fields := make([]arrow.Field, len(cols))
+	arrs := make([]arrow.Array, len(cols))
+	n := int(rec.NumRows())
+	for j, c := range cols {
+		fields[j] = d.f.Schema.Field(c)
+		if pos[j] >= 0 {
+			arrs[j] = rec.Column(pos[j])
+		} else {
+			arrs[j] = array.MakeArrayOfNull(memory.DefaultAllocator, fields[j].Type, n)
+		}
+	}
+	md := d.f.Schema.Metadata()
+	return array.NewRecordBatch(arrow.NewSchema(fields, &md), arrs, int64(n))
+}
+
+// allCols lists the dataset's columns, 0 … n-1.
+func (d *dataset) allCols() []int {
+	cols := make([]int, d.f.Schema.NumFields())
+	for i := range cols {
+		cols[i] = i
+	}
+	return cols
+}
+
+// each calls fn with every shard open.
+func (d *dataset) each(fn func(s *shard, sf *File)) {
+	for _, s := range d.shards {
+		if sf, _, _ := d.opened(s); sf != nil {
+			fn(s, sf)
+		}
+	}
+}
+
+// close closes the shards open and the cache they share.
+func (d *dataset) close() {
+	d.each(func(_ *shard, sf *File) { sf.Close() })
+	d.opt.shared.close()
+}
