@@ -37,7 +37,11 @@ func parquetMemLimit(budget int64) int64 {
 // asking for its byte ranges. It returns a function that closes the worker
 // too (decode.File.Close closes it as well). It blocks its goroutine until
 // the worker answers: call it from ctx.Async.
-func OpenParquet(ctx context.Context, name string, blob app.Value, r io.ReaderAt, size, budget int64) (*decode.File, func(), error) {
+func OpenParquet(ctx context.Context, name string, blob app.Value, r io.ReaderAt, size int64, opt decode.Options) (*decode.File, func(), error) {
+	budget := opt.Budget
+	if budget <= 0 {
+		budget = decode.DefaultBudget
+	}
 	w := newParquetWorker(blob, r, size, parquetMemLimit(budget), budget/2)
 	metaJSON, schema, err := w.open(ctx)
 	if err != nil {
@@ -50,7 +54,7 @@ func OpenParquet(ctx context.Context, name string, blob app.Value, r io.ReaderAt
 		return nil, nil, err
 	}
 	meta := wm.decodeMeta(schema)
-	f, err := decode.OpenParquet(name, size, meta, &parquetSource{worker: w, meta: wm, budget: budget}, decode.Options{Budget: budget})
+	f, err := decode.OpenParquet(name, size, meta, &parquetSource{worker: w, meta: wm, budget: budget}, opt)
 	if err != nil {
 		w.Close()
 		return nil, nil, err

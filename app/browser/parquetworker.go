@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -67,6 +68,80 @@ type parquetWorker struct {
 	nextID  int
 	pending map[int]pendingCall
 	closed  bool
+	used    time.Time // when a request last ended (live workers)
+}
+
+// maxLiveWorkers is how many Parquet readers run at once. Each is a Web
+// Worker with its own parquet-wasm instance (tens of MB): the shards of a
+// dataset (decode.OpenDataset) each have one, so starting another stops
+// the one idle longest, which starts again (opening its file again) when
+// its file is next read.
+const maxLiveWorkers = 3
+
+// live lists the workers running, for maxLiveWorkers.
+var live struct {
+	mu      sync.Mutex
+	workers []*parquetWorker
+}
+
+// admit makes room for p's worker to start: it stops the idle workers
+// that have waited longest while maxLiveWorkers run (a worker busy with a
+// request is never stopped, so more may run for a while). No worker's mu
+// is held.
+func admit(p *parquetWorker) {
+	live.mu.Lock()
+	var others []*parquetWorker
+	for _, o := range live.workers {
+		if o != p {
+			others = append(others, o)
+		}
+	}
+	live.workers = append(others, p)
+	var idle []*parquetWorker
+	if len(live.workers) > maxLiveWorkers {
+		idle = append(idle, others...)
+	}
+	live.mu.Unlock()
+	slices.SortFunc(idle, func(a, b *parquetWorker) int { return a.lastUsed().Compare(b.lastUsed()) })
+	for _, o := range idle {
+		live.mu.Lock()
+		n := len(live.workers)
+		live.mu.Unlock()
+		if n <= maxLiveWorkers {
+			return
+		}
+		o.stopIdle()
+	}
+}
+
+// lastUsed is when p's last request ended.
+func (p *parquetWorker) lastUsed() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.used
+}
+
+// stopIdle stops p's worker when it runs no request, to free its memory
+// for another's (admit).
+func (p *parquetWorker) stopIdle() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.w == nil || len(p.pending) > 0 || len(p.turn) > 0 {
+		return
+	}
+	select {
+	case <-p.ready:
+	default:
+		return // still opening
+	}
+	p.stopLocked(errRestarted)
+}
+
+// gone takes p off the live list.
+func gone(p *parquetWorker) {
+	live.mu.Lock()
+	defer live.mu.Unlock()
+	live.workers = slices.DeleteFunc(live.workers, func(o *parquetWorker) bool { return o == p })
 }
 
 // pendingCall is a request waiting for its answer.
@@ -228,6 +303,7 @@ func (p *parquetWorker) stop(gen int, err error) {
 }
 
 func (p *parquetWorker) stopLocked(err error) {
+	gone(p) // a worker's mu, then live.mu: never the other way round
 	// No handler runs after it is released: unset them first.
 	p.w.Set("onmessage", nil)
 	p.w.Set("onerror", nil)
@@ -253,7 +329,16 @@ func (p *parquetWorker) running(ctx context.Context) (gen int, err error) {
 		return 0, errClosed
 	}
 	if p.w == nil {
-		p.start()
+		p.mu.Unlock()
+		admit(p)
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			return 0, errClosed
+		}
+		if p.w == nil {
+			p.start()
+		}
 	}
 	gen, ready := p.gen, p.ready
 	p.mu.Unlock()
@@ -292,7 +377,12 @@ func (p *parquetWorker) open(ctx context.Context) (metaJSON string, schema []byt
 func (p *parquetWorker) request(ctx context.Context, build func() app.Value) (app.Value, error) {
 	select {
 	case p.turn <- struct{}{}:
-		defer func() { <-p.turn }()
+		defer func() {
+			p.mu.Lock()
+			p.used = time.Now()
+			p.mu.Unlock()
+			<-p.turn
+		}()
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

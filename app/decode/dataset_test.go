@@ -272,7 +272,7 @@ func TestDatasetValues(t *testing.T) {
 		if si == 3 {
 			continue // not Arrow: no rows
 		}
-		if got, ok := f.ShardOf(row); !ok || got != si {
+		if got, name, ok := f.ShardOf(row); !ok || got != si || name != s.name {
 			t.Errorf("ShardOf(%d) = %d, %v; want %d", row, got, ok, si)
 		}
 		for r := range s.rows {

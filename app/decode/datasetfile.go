@@ -41,16 +41,17 @@ func (f *File) Shards() []ShardInfo {
 	return out
 }
 
-// ShardOf returns the index in Shards of the shard that holds global row.
-func (f *File) ShardOf(row int64) (shard int, ok bool) {
+// ShardOf returns the index in Shards of the shard that holds global row,
+// and its name; ok is false for a File of one file or a row past the end.
+func (f *File) ShardOf(row int64) (shard int, name string, ok bool) {
 	if f.set == nil {
-		return 0, false
+		return 0, "", false
 	}
 	s, _, ok := f.set.locate(row)
 	if !ok {
-		return 0, false
+		return 0, "", false
 	}
-	return s.id - 1, true
+	return s.id - 1, s.Name, true
 }
 
 // value is File.value for a dataset: the shard's value, a null for a

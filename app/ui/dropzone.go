@@ -5,8 +5,9 @@ import (
 )
 
 // Accepted lists the file name endings the file picker offers; any file can
-// still be dropped, since the format is sniffed from the bytes.
-const Accepted = ".arrow,.arrows,.feather,.ipc"
+// still be dropped, since the format is sniffed from the bytes. Picking
+// several opens them as one dataset (readFiles).
+const Accepted = ".arrow,.arrows,.feather,.ipc,.parquet"
 
 // DropZone invites a person to open a file: drop it (the Viewer takes drops
 // anywhere on the page), pick it, or try a sample.
@@ -34,7 +35,7 @@ func (d *DropZone) Render() app.UI {
 			app.P().Class("drop-hint").Text("Drop an Arrow IPC file or stream (.arrow, .arrows, .feather) or a Parquet file here, or"),
 			app.Label().Class("button").Body(
 				app.Text("Open file…"),
-				app.Input().Type("file").Accept(Accepted).Attr("data-role", "file-input").Class("visually-hidden").OnChange(d.onPick),
+				app.Input().Type("file").Accept(Accepted).Multiple(true).Attr("data-role", "file-input").Class("visually-hidden").OnChange(d.onPick),
 			),
 			app.If(!d.Compact, func() app.UI { return &URLForm{} }),
 			&Samples{},
@@ -57,6 +58,6 @@ func (d *DropZone) onPick(ctx app.Context, e app.Event) {
 	if !files.Truthy() || files.Length() == 0 {
 		return
 	}
-	readFile(ctx, files.Index(0))
+	readFiles(ctx, files, nil)
 	input.Set("value", "") // picking the same file again fires change again
 }

@@ -62,6 +62,10 @@ func (f *FileInfo) Render() app.UI {
 		app.Dl().Body(
 			fact("Format", app.Dd().Attr("data-role", "format").Text(string(file.Format))),
 			fact("Size", app.Dd().Attr("data-bytes", file.Size).Text(decode.HumanBytes(file.Size))),
+			app.If(file.Shards() != nil, func() app.UI {
+				shards := file.Shards()
+				return fact("Files", app.Dd().Attr("data-role", "num-shards").Attr("data-shards", len(shards)).Title(shardsText(shards)).Text(len(shards)))
+			}),
 			app.If(!isParquet, func() app.UI {
 				return fact("Record batches", app.Dd().Attr("data-role", "batches").Text(f.Batches))
 			}).Else(func() app.UI {

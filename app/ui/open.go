@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -88,7 +90,9 @@ func (v *Viewer) openSource(ctx app.Context, gen int, src source, budget int64) 
 	mark("open-start")
 	var f *decode.File
 	var err error
-	if sniff(src) == decode.Parquet {
+	if len(src.Shards) > 0 {
+		f, src, err = openDataset(src, budget)
+	} else if sniff(src) == decode.Parquet {
 		ctx.Dispatch(func(ctx app.Context) {
 			if gen == v.opens && v.status.state == stateLoading {
 				v.status.phase = "Loading the Parquet reader…"
@@ -133,7 +137,7 @@ func sniff(src source) decode.Format {
 // openParquet opens the Parquet file src in the Parquet reader's worker;
 // the source it returns closes the worker too.
 func openParquet(src source, budget int64) (*decode.File, source, error) {
-	f, closeReader, err := browser.OpenParquet(context.Background(), src.Name, src.Blob, src.Reader, src.Size, budget)
+	f, closeReader, err := browser.OpenParquet(context.Background(), src.Name, src.Blob, src.Reader, src.Size, decode.Options{Budget: budget})
 	if err == nil {
 		src.Close = chainClose(src.Close, closeReader)
 	}
@@ -180,6 +184,9 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 	}
 	v.opened.src.stop()
 	v.opened = openedFile{file: o.f, src: o.src}
+	if len(o.src.skipped) > 0 {
+		o.f.AddWarning(fmt.Sprintf("%d files skipped (not Arrow or Parquet by their names, or unreadable): %s", len(o.src.skipped), strings.Join(headOf(o.src.skipped, 8), ", ")))
+	}
 	v.opened.rows, v.opened.exact = o.f.Rows()
 	v.status.state = stateReady
 	v.do(ctx, viewstate.FileOpened{Name: o.f.Name, URL: o.src.URL, Schema: v.page.schema, Has: fileHas(o.f)})
@@ -227,7 +234,11 @@ const indexReport = 100 * time.Millisecond
 // showing progress; cancelling keeps what is known (the rest estimated).
 func (v *Viewer) index(ctx app.Context, f *decode.File) {
 	ictx, cancel := context.WithCancel(context.Background())
-	v.work = work{task: taskIndex, cancel: cancel, progress: &progress{Label: "Indexing record batches", Total: f.Size}}
+	label := "Indexing record batches"
+	if f.Shards() != nil {
+		label = "Opening the dataset's files"
+	}
+	v.work = work{task: taskIndex, cancel: cancel, progress: &progress{Label: label, Total: f.Size}}
 	last := time.Now() // touched by the indexing goroutine only
 	ctx.Async(func() {
 		err := f.Index(ictx, func(done, total int64) {
@@ -238,7 +249,11 @@ func (v *Viewer) index(ctx app.Context, f *decode.File) {
 			ctx.Dispatch(func(app.Context) {
 				if v.opened.file == f && v.work.progress != nil {
 					v.opened.rows, v.opened.exact = f.Rows()
-					v.work.progress = &progress{Label: v.work.progress.Label, Done: done, Total: total, Rows: v.opened.rows}
+					label := v.work.progress.Label
+					if shards := f.Shards(); shards != nil {
+						label = "Opening the dataset's files: " + shardsText(shards)
+					}
+					v.work.progress = &progress{Label: label, Done: done, Total: total, Rows: v.opened.rows}
 				}
 			})
 		})

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -18,6 +20,10 @@ type source struct {
 	URL    string    // the address it was read from ("" for a local file)
 	Close  func()    // stops its reads (nil when there is nothing to stop)
 	gen    int       // the Viewer's count of opens when it was asked for (0: now)
+	// Shards, when set, are the files of a dataset opened as one table
+	// (decode.OpenDataset), Name the dataset's; Reader is nil then.
+	Shards  []shardSource
+	skipped []string // files dropped with the shards that are not Arrow or Parquet
 }
 
 // stop stops the source's reads, if it has any to stop.
@@ -36,6 +42,68 @@ func blobSource(name string, blob app.Value) source {
 // readFile hands a browser File to the Viewer, which reads it lazily.
 func readFile(ctx app.Context, file app.Value) {
 	actionOpen.send(ctx, blobSource(file.Get("name").String(), file))
+}
+
+// readFiles hands a FileList (or array of Files) to the Viewer: one file
+// as readFile does, several as the shards of one dataset named after the
+// first's folder or "n files" (webkitRelativePath when a folder was
+// picked).
+func readFiles(ctx app.Context, files app.Value, skipped []string) {
+	n := files.Length()
+	if n == 1 && len(skipped) == 0 {
+		readFile(ctx, files.Index(0))
+		return
+	}
+	names := make([]string, n)
+	blobs := make([]app.Value, n)
+	for i := range n {
+		f := files.Index(i)
+		names[i], blobs[i] = f.Get("name").String(), f
+		if p := f.Get("webkitRelativePath"); p.Truthy() && p.String() != "" {
+			names[i] = p.String()
+		}
+	}
+	openFiles(ctx, names, blobs, skipped)
+}
+
+// openFiles hands files (their paths and Blobs) to the Viewer as the
+// shards of one dataset; skipped are files already left out.
+func openFiles(ctx app.Context, names []string, blobs []app.Value, skipped []string) {
+	src, more := blobShards(datasetName(names), names, blobs)
+	skipped = append(skipped, more...)
+	if len(src.Shards) == 0 {
+		actionOpenFailed.send(ctx, fmt.Sprintf("no Arrow or Parquet files among the %d dropped (%s): tensorview opens .arrow, .arrows, .feather, .ipc and .parquet files", len(skipped), strings.Join(headOf(skipped, 5), ", ")))
+		return
+	}
+	src.skipped = skipped
+	actionOpen.send(ctx, src)
+}
+
+// datasetName names the dataset of files names: their folder when they
+// share one, else "n files".
+func datasetName(names []string) string {
+	dir := ""
+	for i, n := range names {
+		d := n[:max(0, strings.LastIndex(n, "/"))]
+		if i == 0 {
+			dir = d
+		} else if d != dir {
+			dir = ""
+			break
+		}
+	}
+	if dir != "" {
+		return dir
+	}
+	return fmt.Sprintf("%d files", len(names))
+}
+
+// headOf is the first n of list, with "…" when there are more.
+func headOf(list []string, n int) []string {
+	if len(list) <= n {
+		return list
+	}
+	return append(append([]string{}, list[:n]...), "…")
 }
 
 // then is browser.Then, for the page's own promises (the clipboard, image

@@ -137,6 +137,7 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 			app.Button().Type("button").Class("close").Attr("data-action", "close-schema").Aria("label", "Close the schema").
 				Text("×").OnClick(v.toggleSchema),
 			app.If(filled && len(shown.Metadata) > 0, func() app.UI { return &SchemaMetadata{Items: shown.Metadata} }),
+			app.If(filled && shown.Shards() != nil, func() app.UI { return &ShardList{Shards: shown.Shards()} }),
 			app.If(filled, func() app.UI { return &SchemaTable{Fields: shown.Fields()} }),
 		),
 		// The query bar filters the rows of the level shown: the file's,

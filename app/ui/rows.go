@@ -317,6 +317,7 @@ func (r *RowsTable) rowViews(from, to int, grid string, fields []decode.FieldInf
 func (r *RowsTable) row(i int64, grid string, fields []decode.FieldInfo, cols []int) *RowView {
 	row := r.fileRow(i)
 	v := &RowView{Row: row, Pos: i, Top: r.scroll.rowTop(i, r.Rows, r.rowH()), Grid: grid, Fields: fields, Cols: cols, Focus: -1, Thumbs: &r.thumbs}
+	_, v.Shard, _ = r.File.ShardOf(row)
 	_, _, located := r.File.Window(row)
 	if v.State = rowStateOf(located, r.File.WindowState(row)); v.State == rowShown {
 		v.Cells = r.cells(row, len(fields))

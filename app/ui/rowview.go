@@ -52,6 +52,7 @@ type RowView struct {
 	Cells  []summary.Cell // the row's summarised cells, all columns
 	Focus  int            // the keyboard's column in this row, -1 if it is elsewhere
 	Thumbs *thumbQueue    // the table's decoding budget for image thumbnails
+	Shard  string         // the file of a dataset the row is in ("": one file)
 }
 
 // Render draws the row, or an empty slot.
@@ -66,6 +67,9 @@ func (v *RowView) Render() app.UI {
 	div = div.Role("row").Aria("rowindex", v.Pos+2).Attr("data-row", i).Attr("data-pos", v.Pos).
 		Style("top", strconv.FormatInt(v.Top, 10)+"px").Style("grid-template-columns", v.Grid)
 	index := app.Div().Class("row-index").Role("rowheader").Aria("colindex", 1).Text(i)
+	if v.Shard != "" {
+		index = index.Title(v.Shard).Attr("data-shard", v.Shard)
+	}
 	switch v.State {
 	case rowIndexing:
 		return div.Attr("data-loading", true).Body(index, app.Div().Class("cell loading").Role("gridcell").Text("indexing…"))

@@ -66,11 +66,12 @@ var _ scan.BoundsSource = fileSource{}
 
 // indexFirst indexes f (File.Index) when a scan of it needs every
 // batch's row count before it starts: a sort (sorting: its keys are
-// sized for every row), or a scan of a stream (whose batches are found by
-// scanning it). A filter or statistics of an IPC file start at once,
+// sized for every row), a scan of a stream (whose batches are found by
+// scanning it) or of a dataset (its record batches are numbered once its
+// files are open). A filter or statistics of an IPC file start at once,
 // reading the batches' headers as they go while the page indexes the rest.
 func indexFirst(ctx context.Context, f *decode.File, sorting bool) error {
-	if f.Indexed() || (!sorting && f.Format == decode.IPCFile) {
+	if f.Indexed() || (!sorting && f.Format == decode.IPCFile && f.Shards() == nil) {
 		return nil
 	}
 	return f.Index(ctx, nil)

@@ -281,10 +281,15 @@ func (v *Viewer) onDragLeave(ctx app.Context, e app.Event) {
 func (v *Viewer) onDrop(ctx app.Context, e app.Event) {
 	e.PreventDefault()
 	v.page.over = false
-	files := e.Get("dataTransfer").Get("files")
+	dt := e.Get("dataTransfer")
+	if entries, folder := droppedEntries(dt); folder {
+		ctx.Async(func() { readEntries(ctx, entries) }) // a folder's files are read by callbacks
+		return
+	}
+	files := dt.Get("files")
 	if !files.Truthy() || files.Length() == 0 {
 		v.status.failedOn("", "nothing was dropped that can be read as a file")
 		return
 	}
-	readFile(ctx, files.Index(0))
+	readFiles(ctx, files, nil)
 }
