@@ -68,7 +68,7 @@
   };
 
   const params = new URLSearchParams(location.search);
-  if (params.has("url") || params.get("embed") === "1") {
+  if (params.has("url") || params.has("urls") || params.has("hf") || params.get("embed") === "1") {
     root.setAttribute("data-boot", "link");
     document.addEventListener("DOMContentLoaded", () => {
       const v = viewer();

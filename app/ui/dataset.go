@@ -2,7 +2,9 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/remote"
 )
 
 // shardSource is one file of a dataset to open: its name, its size in
@@ -119,3 +122,55 @@ func shardsText(shards []decode.ShardInfo) string {
 
 // naturalLess orders shard names. TODO(merge): listing.NaturalLess.
 func naturalLess(a, b string) bool { return a < b }
+
+// openDatasetLink opens the dataset a link names (spec, a State.URL of
+// viewstate.DatasetParams params): the files of its url parameters, in
+// natural order of their names, each read by HTTP Range once its rows are
+// first read.
+func (v *Viewer) openDatasetLink(ctx app.Context, spec string, params url.Values) {
+	page := app.Window().URL().String()
+	if len(params["url"]) == 0 {
+		v.status.failedOn("", "tensorview cannot open this dataset link yet: only several url parameters are read")
+		ctx.Update()
+		return
+	}
+	type file struct{ name, addr string }
+	var files []file
+	for _, raw := range params["url"] {
+		u, err := remote.CheckURL(raw, page)
+		if err != nil {
+			v.status.failedOn(raw, err.Error())
+			ctx.Update()
+			return
+		}
+		files = append(files, file{remote.FileName(u), u.String()})
+	}
+	sort.SliceStable(files, func(i, j int) bool { return naturalLess(files[i].name, files[j].name) })
+	names := make([]string, len(files))
+	src := source{URL: spec}
+	for i, f := range files {
+		names[i] = f.name
+		src.Shards = append(src.Shards, urlShard(ctx, f.name, f.addr))
+	}
+	src.Name = datasetName(names)
+	v.stopIndexing()
+	v.opens++
+	src.gen = v.opens
+	actionOpen.send(ctx, src)
+}
+
+// urlShard is the file at addr as a dataset's shard: probed (remote.Open)
+// when it is first read, then read by HTTP Range requests.
+func urlShard(ctx app.Context, name, addr string) shardSource {
+	return shardSource{Name: name, Size: -1, get: func(octx context.Context) (source, error) {
+		r, _, err := remote.Open(octx, browser.Fetcher{}, addr, remote.Options{})
+		switch {
+		case errors.Is(err, remote.ErrNoRange):
+			return source{}, fmt.Errorf("the server of %s does not honour HTTP Range requests, which the files of a dataset are read by", addr)
+		case err != nil:
+			return source{}, err
+		}
+		watched := &changeWatch{r: r, onChange: func(err error) { actionChanged.send(ctx, err.Error()) }}
+		return source{Name: name, Size: r.Size(), Reader: watched, URL: addr, Close: r.Close}, nil
+	}}
+}

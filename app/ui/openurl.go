@@ -15,6 +15,7 @@ import (
 	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/remote"
+	"github.com/tensorview/tensorview/app/viewstate"
 )
 
 // DownloadLimit is the largest file tensorview downloads whole from a server
@@ -27,6 +28,10 @@ const DownloadLimit = 2 << 30
 // fetches comes back as actionOpen with this open's number, which open
 // drops when another file was asked for meanwhile.
 func (v *Viewer) openURL(ctx app.Context, raw string) {
+	if params, ok := viewstate.DatasetParams(raw); ok {
+		v.openDatasetLink(ctx, raw, params)
+		return
+	}
 	u, err := remote.CheckURL(raw, app.Window().URL().String())
 	if err != nil {
 		v.status.failedOn(raw, err.Error())

@@ -9,7 +9,10 @@ import (
 
 // State is a view of the page.
 type State struct {
-	URL    string // the file's address ("" for a dropped or picked file)
+	// URL is the file's address ("" for a dropped or picked file), or for
+	// a dataset of several files by URL the parameters that name it
+	// (Dataset).
+	URL    string
 	Row    int64  // first row in view
 	Schema bool   // the schema panel is open
 	Embed  bool   // embed mode: only the viewer, for an iframe
@@ -83,7 +86,7 @@ type Inspector struct {
 // Parse reads a State from an address's query. Values that do not parse
 // are ignored (a hand-edited link opens what it can).
 func Parse(q url.Values) State {
-	s := State{URL: q.Get("url"), Schema: q.Get("schema") == "1", Embed: q.Get("embed") == "1", Origin: q.Get("origin"),
+	s := State{URL: sourceOf(q), Schema: q.Get("schema") == "1", Embed: q.Get("embed") == "1", Origin: q.Get("origin"),
 		Sort: q.Get("sort"), Filter: q.Get("filter")}
 	if n, err := strconv.ParseInt(q.Get("row"), 10, 64); err == nil && n >= 0 {
 		s.Row = n
@@ -204,7 +207,7 @@ func abs(f float64) float64 {
 }
 
 // owned are the parameters Encode writes; others are kept.
-var owned = []string{"url", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay", "opacity", "outline", "hide", "boxes", "boxfmt", "vs", "tol", "swipe"}
+var owned = []string{"url", "urls", "hf", "config", "split", "hub", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay", "opacity", "outline", "hide", "boxes", "boxfmt", "vs", "tol", "swipe"}
 
 // Encode writes s into a copy of keep (the current query: parameters the
 // State does not own, such as cache, stay) and returns it encoded, in a
@@ -223,7 +226,13 @@ func (s State) Encode(keep url.Values) string {
 			q.Set(k, v)
 		}
 	}
-	set("url", s.URL)
+	if params, ok := DatasetParams(s.URL); ok {
+		for k, v := range params {
+			q[k] = v
+		}
+	} else {
+		set("url", s.URL)
+	}
 	set("sort", s.Sort)
 	set("filter", s.Filter)
 	if s.Row > 0 {
@@ -314,4 +323,40 @@ func allZero(v []int) bool {
 		}
 	}
 	return true
+}
+
+// datasetPrefix starts a State.URL that names a dataset of several files
+// by the address parameters that name it, as a query: several url
+// parameters (the files, in order), urls (a link to a list of links), or
+// hf (a Hugging Face dataset, with config, split and hub).
+const datasetPrefix = "dataset:"
+
+// datasetKeys are the parameters that name a dataset.
+var datasetKeys = []string{"url", "urls", "hf", "config", "split", "hub"}
+
+// sourceOf is what an address's query names to open: a file's URL, or a
+// dataset (datasetPrefix and its parameters).
+func sourceOf(q url.Values) string {
+	if len(q["url"]) <= 1 && !q.Has("urls") && !q.Has("hf") {
+		return q.Get("url")
+	}
+	d := url.Values{}
+	for _, k := range datasetKeys {
+		if vs := q[k]; len(vs) > 0 {
+			d[k] = vs
+		}
+	}
+	return datasetPrefix + d.Encode()
+}
+
+// DatasetParams returns the parameters of a State.URL that names a
+// dataset (url repeated, urls, hf, config, split, hub), ok false for a
+// file's URL.
+func DatasetParams(u string) (params url.Values, ok bool) {
+	rest, ok := strings.CutPrefix(u, datasetPrefix)
+	if !ok {
+		return nil, false
+	}
+	params, err := url.ParseQuery(rest)
+	return params, err == nil
 }

@@ -121,3 +121,24 @@ func TestParseIgnoresNonsense(t *testing.T) {
 		t.Errorf("Parse = %+v (inspector %+v), want %+v (inspector %+v)", s, s.Inspector, want, want.Inspector)
 	}
 }
+
+// TestDatasetAddress: several url parameters, urls or hf name a dataset,
+// kept in order through Parse and Encode.
+func TestDatasetAddress(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"url=b.arrow&url=a.arrow&row=3", "row=3&url=b.arrow&url=a.arrow"},
+		{"hf=owner%2Fname&split=test&f=image&r=4", "f=image&hf=owner/name&r=4&split=test"},
+		{"urls=https%3A%2F%2Fexample.com%2Flist.txt", "urls=https://example.com/list.txt"},
+		{"url=a.arrow", "url=a.arrow"},
+	} {
+		q, _ := url.ParseQuery(tt.in)
+		s := Parse(q)
+		if got := s.Encode(nil); got != tt.want {
+			t.Errorf("%s: Encode = %s, want %s", tt.in, got, tt.want)
+		}
+		_, isSet := DatasetParams(s.URL)
+		if isSet != (tt.in != "url=a.arrow") {
+			t.Errorf("%s: URL %q names a dataset: %v", tt.in, s.URL, isSet)
+		}
+	}
+}
