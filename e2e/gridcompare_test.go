@@ -80,7 +80,8 @@ func (b *browser) inspectorLink(field string, row int) url.Values {
 // a row (target − prediction), a column in two rows (target row 0 − row 1)
 // and another column of another row (target row 2, equal to row 0, −
 // prediction row 0, by keyboard); Ctrl+click again and Escape unselect;
-// another shape and a null side open with the comparison's message.
+// another shape and a null side open with the comparison's message; the
+// bar within a phone's width.
 func TestCompareFromGrid(t *testing.T) {
 	skipWithoutSite(t)
 	exp := testkit.ReadCompared(t)
@@ -229,4 +230,11 @@ func TestCompareFromGrid(t *testing.T) {
 		row, _ := strconv.Atoi(c.row)
 		closeInspector(c.field, row)
 	}
+
+	// On a phone the bar wraps within the window.
+	b.ctrlClick(cellSel("image", 0))
+	b.ctrlClick(cellSel("reconstruction", 0))
+	b.run(emulation.SetDeviceMetricsOverride(360, 740, 1, true))
+	b.waitFor(`(r => r.width > 0 && r.right <= 360)(document.querySelector('[data-action=compare-selected]').getBoundingClientRect())`)
+	b.screenshot("grid-selection-360")
 }
