@@ -178,11 +178,12 @@ func readNPYFloat64(t *testing.T, data []byte) ([]int, []float64) {
 // compares it with the prediction: the choices (compatible first), the
 // statistics exactly as gen_compare.mjs computed them, A − B's picture at
 // every pixel (DiffColormap over ±max |A − B|), A and B on one colour
-// scale; one slider moves all three panes, one wheel zooms all three; the
-// readouts give every side; the tolerance; "show" goes to the max; A − B
-// as .npy; the link in a fresh page; a shape, a value type and a null side
-// each say so naming both, the inspector still there; another row; axe in
-// both themes, at 360 px too.
+// scale; one slider moves all three panes, one wheel zooms all three, one
+// drag pans all three while it moves (data-pan); the readouts give every
+// side; the tolerance; "show" goes to the max; A − B as .npy; the link in
+// a fresh page; a shape, a value type and a null side each say so naming
+// both, the inspector still there; another row; axe in both themes, at
+// 360 px too.
 func TestCompare(t *testing.T) {
 	skipWithoutSite(t)
 	exp := testkit.ReadCompared(t)
@@ -284,18 +285,53 @@ func TestCompare(t *testing.T) {
 	if !reflect.DeepEqual(zooms, []string{"zoom 1.8×", "zoom 1.8×", "zoom 1.8×"}) {
 		t.Errorf("zooms %q", zooms)
 	}
-	// One drag pans the three (they follow when it ends).
-	var before string
-	b.eval(`document.querySelector('[data-side=a] canvas[data-role=slice]').style.transform`, &before)
+	// One drag pans the three, live: every move shows on every pane
+	// (data-pan, the canvases' places), before the button is released.
+	var before struct {
+		Pan  string
+		Zoom string
+	}
+	b.eval(`(p => ({Pan: p.dataset.pan, Zoom: p.dataset.zoom}))(document.querySelector('[data-role=compare-panes]'))`, &before)
+	var p0 [2]float64
+	_, err = fmt.Sscanf(before.Pan, "%g,%g", &p0[0], &p0[1])
+	zoom, zerr := strconv.ParseFloat(before.Zoom, 64)
+	if err != nil || zerr != nil || math.Abs(zoom-inspect.WheelFactor(-400)) > 1e-12 {
+		t.Fatalf("before the drag: data-pan %q, data-zoom %q (want %v)", before.Pan, before.Zoom, inspect.WheelFactor(-400))
+	}
+	pt.X, pt.Y = math.Round(pt.X), math.Round(pt.Y)
 	b.run(chromedp.MouseEvent(input.MousePressed, pt.X, pt.Y, chromedp.ButtonLeft),
 		chromedp.MouseEvent(input.MouseMoved, pt.X+15, pt.Y+10, chromedp.ButtonLeft),
-		chromedp.MouseEvent(input.MouseMoved, pt.X+30, pt.Y+20, chromedp.ButtonLeft),
-		chromedp.MouseEvent(input.MouseReleased, pt.X+30, pt.Y+20, chromedp.ButtonLeft))
+		chromedp.MouseEvent(input.MouseMoved, pt.X+30, pt.Y+20, chromedp.ButtonLeft))
+	// The page's word that the second move applied: the pan moved by
+	// (30, 20) CSS pixels.
+	live := fmt.Sprintf(`(p => Math.abs(p[0] - %v) < 1e-6 && Math.abs(p[1] - %v) < 1e-6)(document.querySelector('[data-role=compare-panes]').dataset.pan.split(',').map(Number))`, p0[0]+30, p0[1]+20)
+	b.waitFor(live)
+	// Each canvas placed at the pan in its viewport, at the zoom: the
+	// same picture pixel under the same point of every pane.
+	var placed []struct{ Left, Top, Width, Height float64 }
+	b.eval(`[...document.querySelectorAll('[data-role=compare-panes] .viewport')].map(v => { const r = v.getBoundingClientRect(), c = v.querySelector('canvas[data-role=slice]').getBoundingClientRect();
+		return {Left: c.left - r.left - v.clientLeft, Top: c.top - r.top - v.clientTop, Width: c.width, Height: c.height} })`, &placed)
+	var cssW float64
+	b.eval(`parseFloat(document.querySelector('[data-side=a] canvas[data-role=slice]').style.width)`, &cssW)
+	if len(placed) != 3 {
+		t.Fatalf("during the drag: %d panes", len(placed))
+	}
+	for i, p := range placed {
+		if math.Abs(p.Left-(p0[0]+30)) > 0.06 || math.Abs(p.Top-(p0[1]+20)) > 0.06 || math.Abs(p.Width-cssW*zoom) > 0.01 ||
+			math.Abs(p.Left-placed[0].Left) > 0.01 || math.Abs(p.Top-placed[0].Top) > 0.01 || math.Abs(p.Height-placed[0].Height) > 0.01 {
+			t.Errorf("during the drag, pane %d's picture at %+v, want (%.2f, %.2f) wide %.2f like pane 0's %+v", i, p, p0[0]+30, p0[1]+20, cssW*zoom, placed[0])
+		}
+	}
+	b.screenshot("compare-drag-live")
+	b.run(chromedp.MouseEvent(input.MouseReleased, pt.X+30, pt.Y+20, chromedp.ButtonLeft))
+	// Released: the inspector takes the camera (the address's pan), the
+	// panes stay where the drag left them.
+	b.waitFor(fmt.Sprintf(`document.documentElement.dataset.address === 'settled' && Math.abs(new URL(location.href).searchParams.get('pan').split(',').map(Number)[0] - %v) < 0.06`, p0[0]+30))
+	b.waitFor(live)
 	var transforms []string
-	b.waitFor(fmt.Sprintf(`(t => t.every(x => x === t[0]) && t[0] !== %q)([...document.querySelectorAll('[data-role=compare-panes] canvas[data-role=slice]')].map(c => c.style.transform))`, before))
 	b.eval(`[...document.querySelectorAll('[data-role=compare-panes] canvas[data-role=slice]')].map(c => c.style.transform)`, &transforms)
-	if len(transforms) != 3 || !strings.Contains(transforms[0], "scale(1.8") {
-		t.Errorf("after a drag: transforms %q (before %q)", transforms, before)
+	if len(transforms) != 3 || transforms[0] != transforms[1] || transforms[1] != transforms[2] || !strings.Contains(transforms[0], "scale(1.8") {
+		t.Errorf("after a drag: transforms %q", transforms)
 	}
 	b.run(chromedp.Click(`[data-side=diff] [data-action=reset-zoom]`, chromedp.ByQuery))
 	b.waitFor(`[...document.querySelectorAll('[data-role=compare-panes] canvas[data-role=slice]')].every(c => c.style.transform.includes('scale(1)'))`)

@@ -53,17 +53,18 @@ func (s signal) handle(ctx app.Context, h func(app.Context)) {
 // sends to itself are with it: the rows table's (rows.go), the inspector's
 // (inspector.go).
 const (
-	actionOpen         action[source]               = "tv/open"          // a file to open
-	actionWarmedUp     action[warmUpResult]         = "tv/warmed-up"     // how the warm-up ended (WarmUp)
-	actionOpenURL      action[string]               = "tv/open-url"      // the address as typed or in ?url=
-	actionOpenFailed   action[string]               = "tv/open-failed"   // why what was dropped or picked cannot be opened
-	actionProgress     action[*progress]            = "tv/progress"      // the download under way
-	actionChanged      action[string]               = "tv/changed"       // the error: the file changed on the server
-	actionCrumb        action[int]                  = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
-	actionInspect      action[inspectTarget]        = "tv/inspect"       // a tensor cell to inspect (CellView)
-	actionNested       action[inspectTarget]        = "tv/nested"        // a nested record batch cell to open (CellView)
-	actionFirstRow     action[int64]                = "tv/first-row"     // the rows table's first row in view, for the address
-	actionInspectState action[*viewstate.Inspector] = "tv/inspect-state" // the inspector's settings, for the address
+	actionOpen         action[source]                  = "tv/open"          // a file to open
+	actionWarmedUp     action[warmUpResult]            = "tv/warmed-up"     // how the warm-up ended (WarmUp)
+	actionOpenURL      action[string]                  = "tv/open-url"      // the address as typed or in ?url=
+	actionOpenFailed   action[string]                  = "tv/open-failed"   // why what was dropped or picked cannot be opened
+	actionProgress     action[*progress]               = "tv/progress"      // the download under way
+	actionChanged      action[string]                  = "tv/changed"       // the error: the file changed on the server
+	actionCrumb        action[int]                     = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
+	actionInspect      action[inspectTarget]           = "tv/inspect"       // a tensor cell to inspect (CellView)
+	actionCompareCells action[viewstate.OpenInspector] = "tv/compare-cells" // two cells selected to compare (SelectionBar)
+	actionNested       action[inspectTarget]           = "tv/nested"        // a nested record batch cell to open (CellView)
+	actionFirstRow     action[int64]                   = "tv/first-row"     // the rows table's first row in view, for the address
+	actionInspectState action[*viewstate.Inspector]    = "tv/inspect-state" // the inspector's settings, for the address
 
 	actionCancel       signal = "tv/cancel"        // stop indexing (the progress bar's Cancel)
 	actionCloseInspect signal = "tv/inspect-close" // close the inspector
@@ -83,6 +84,7 @@ func (v *Viewer) handleActions(ctx app.Context) {
 	actionChanged.handle(ctx, v.onChanged)
 	actionCancel.handle(ctx, v.onCancel)
 	actionInspect.handle(ctx, v.onInspect)
+	actionCompareCells.handle(ctx, v.onCompareCells)
 	actionNested.handle(ctx, v.onNested)
 	actionCrumb.handle(ctx, v.onCrumb)
 	actionCloseInspect.handle(ctx, v.onCloseInspect)
@@ -131,6 +133,15 @@ func (v *Viewer) onCancel(ctx app.Context) {
 func (v *Viewer) onInspect(ctx app.Context, t inspectTarget) {
 	if f := v.shown(); f != nil && t.Col < len(f.Fields()) {
 		v.do(ctx, viewstate.OpenInspector{Field: f.Fields()[t.Col].Name, Row: t.Row})
+	}
+	ctx.Update()
+}
+
+// onCompareCells opens the inspector on a tensor compared with another
+// (two cells selected in the grid of the batch shown).
+func (v *Viewer) onCompareCells(ctx app.Context, o viewstate.OpenInspector) {
+	if v.shown() != nil {
+		v.do(ctx, o)
 	}
 	ctx.Update()
 }

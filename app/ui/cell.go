@@ -23,6 +23,9 @@ type CellView struct {
 	Tensor bool        // the column holds tensors (its null rows are null tensors)
 	Thumbs *thumbQueue // the table's decoding budget for image thumbnails
 	Active bool        // the keyboard's cell: the one in the tab order
+	// Selected: the cell is selected to compare (gridselect.go); tensor
+	// cells say whether they are (aria-selected), others cannot be.
+	Selected bool
 }
 
 // Render draws the cell.
@@ -38,8 +41,8 @@ func (c *CellView) Render() app.UI {
 		return tensorCellView(c.Field, cell.Tensor, c.Thumbs).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).
 			// Its accessible name is what it shows (shape, values); the
 			// title says what pressing it does.
-			Title(fmt.Sprintf("Inspect %s, row %d", c.Field, c.Row)).
-			OnClick(c.inspect).OnKeyDown(c.onKey)
+			Title(fmt.Sprintf("Inspect %s, row %d (Ctrl+click: select to compare)", c.Field, c.Row)).
+			Aria("selected", c.Selected).OnClick(c.onClick).OnKeyDown(c.onKey)
 	case cell.Nested != nil:
 		n := cell.Nested
 		label := n.Label
@@ -62,7 +65,8 @@ func (c *CellView) Render() app.UI {
 	case cell.Null && c.Tensor:
 		// A null tensor, of either tensor type: data-tensor and data-null.
 		return app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", c.Field).Attr("data-col", c.Col).
-			TabIndex(tab).Role("gridcell").Aria("colindex", col).Attr("data-null", true).Text("null")
+			TabIndex(tab).Role("gridcell").Aria("colindex", col).Attr("data-null", true).Aria("selected", c.Selected).
+			OnClick(c.onClick).OnKeyDown(c.onKey).Text("null")
 	case cell.Null:
 		return app.Div().Class("cell null").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).Attr("data-null", true).Text("null")
 	}
@@ -73,19 +77,46 @@ func (c *CellView) inspect(ctx app.Context, e app.Event) {
 	actionInspect.send(ctx, inspectTarget{Col: c.Col, Row: c.Row})
 }
 
+// onClick inspects a tensor cell; with Ctrl (⌘) it selects the cell, or
+// unselects it, to compare.
+func (c *CellView) onClick(ctx app.Context, e app.Event) {
+	switch {
+	case e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool():
+		e.PreventDefault()
+		c.toggleSelected(ctx)
+	case c.Cell.Tensor != nil:
+		c.inspect(ctx, e)
+	default:
+		ctx.PreventUpdate() // a null tensor: nothing to inspect
+	}
+}
+
+// toggleSelected selects a tensor cell (a null one too: a comparison says
+// it is null), or unselects it.
+func (c *CellView) toggleSelected(ctx app.Context) {
+	actionSelect.send(ctx, selectedCell{Col: c.Col, Row: c.Row, Null: c.Cell.Tensor == nil})
+}
+
 // openNested shows the cell's nested record batch in the grid.
 func (c *CellView) openNested(ctx app.Context, e app.Event) {
 	actionNested.send(ctx, inspectTarget{Col: c.Col, Row: c.Row})
 }
 
 func (c *CellView) onKey(ctx app.Context, e app.Event) {
-	if k := e.Get("key").String(); k == "Enter" || k == " " {
+	k := e.Get("key").String()
+	if k == " " && e.Get("shiftKey").Bool() && (c.Cell.Tensor != nil || c.Cell.Null) {
 		e.PreventDefault()
-		if c.Cell.Nested != nil {
+		c.toggleSelected(ctx)
+		return
+	}
+	if k == "Enter" || k == " " {
+		e.PreventDefault()
+		switch {
+		case c.Cell.Nested != nil:
 			c.openNested(ctx, e)
-			return
+		case c.Cell.Tensor != nil:
+			c.inspect(ctx, e)
 		}
-		c.inspect(ctx, e)
 	}
 	// Other keys go on to the table, which moves the focus.
 }

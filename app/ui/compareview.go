@@ -13,7 +13,9 @@ import (
 )
 
 // The inspector's comparison view: A and B side by side (or swiped) and
-// A − B, one inspect.View and one camera driving every pane.
+// A − B, one inspect.View and one camera driving every pane; the panes
+// say the camera's pan and zoom (data-pan "x,y", data-zoom), which a drag
+// or pinch under way updates with every move (SliceView.follow).
 
 // controls are the inspector's controls on its session.
 func (in *Inspector) controls() app.UI {
@@ -63,7 +65,7 @@ func (in *Inspector) compareBody() app.UI {
 	pane := func(side, caption string, t tensorext.Tensor, img *image.RGBA) app.UI {
 		return app.Div().Class("compare-pane").Attr("data-side", side).Role("group").Aria("label", caption).Body(
 			app.P().Class("pane-caption").Text(caption),
-			&SliceView{Tensor: t, View: s.View, Img: img, Start: in.cam, Also: c.probe(s, side)},
+			&SliceView{Tensor: t, View: s.View, Img: img, Start: in.cam, Also: c.probe(s, side), Shared: true},
 		)
 	}
 	a, b := "A: "+c.a.String(), "B: "+c.b.String()
@@ -82,7 +84,8 @@ func (in *Inspector) compareBody() app.UI {
 				)
 			}),
 			app.If(p.A != nil && p.Swiped == nil, func() app.UI {
-				return app.Div().Class("compare-panes").Attr("data-role", "compare-panes").Attr("data-mode", "side").Body(
+				return app.Div().Class("compare-panes").Attr("data-role", "compare-panes").Attr("data-mode", "side").
+					Attr("data-pan", panText(in.cam)).Attr("data-zoom", exact(in.cam.Scale())).Body(
 					pane("a", a, t, p.A),
 					pane("b", b, c.cmp.B, p.B),
 					pane("diff", "A − B", d.D, p.D),
@@ -93,7 +96,8 @@ func (in *Inspector) compareBody() app.UI {
 			// its column has now, as the other mode's panes did theirs
 			// (one camera needs panes of one size).
 			app.If(p.Swiped != nil, func() app.UI {
-				return app.Section().Class("compare-panes").Attr("data-role", "compare-panes").Attr("data-mode", "swipe").Body(
+				return app.Section().Class("compare-panes").Attr("data-role", "compare-panes").Attr("data-mode", "swipe").
+					Attr("data-pan", panText(in.cam)).Attr("data-zoom", exact(in.cam.Scale())).Body(
 					app.Div().Class("compare-pane").Attr("data-side", "swipe").Role("group").Aria("label", "A | B").Body(
 						app.P().Class("pane-caption").Text(fmt.Sprintf("A | B: %s left of %d%%, %s right", c.a, c.swipe, c.b)),
 						app.Label().Class("swipe").Body(app.Text("Swipe "),
@@ -103,7 +107,7 @@ func (in *Inspector) compareBody() app.UI {
 										in.compareCommand(ctx, func(c *compareState) bool { return c.setSwipe(v) })
 									}
 								}, app.EventScope("swipe"))),
-						&SliceView{Tensor: t, View: s.View, Img: p.Swiped, Start: in.cam, Also: c.probe(s, "a")},
+						&SliceView{Tensor: t, View: s.View, Img: p.Swiped, Start: in.cam, Also: c.probe(s, "a"), Shared: true},
 					),
 					pane("diff", "A − B", d.D, p.D),
 				)

@@ -12,7 +12,9 @@ import (
 // PageUp/PageDown by a view of rows, Home/End to the first/last column,
 // Ctrl+Home/End to the first/last row; the grid scrolls to keep it in view.
 // Enter or Space on a tensor cell opens the inspector, which gives the focus
-// back to the cell when it closes.
+// back to the cell when it closes. Shift+Space selects the tensor cell (or
+// unselects it), as Ctrl+click does, and Escape empties the selection
+// (gridselect.go).
 
 // gridCell is the cell the keyboard is on: a row (its position in the
 // rows shown: a sort's or filter's result) and a column.
@@ -91,8 +93,17 @@ func (r *RowsTable) onKey(ctx app.Context, e app.Event) {
 		ctx.PreventUpdate() // a header's sort controls keep their keys
 		return
 	}
+	key := e.Get("key").String()
+	if key == "Escape" { // empties the selection
+		if !r.sel.clear() {
+			ctx.PreventUpdate()
+			return
+		}
+		e.PreventDefault()
+		return
+	}
 	ctrl := e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()
-	to, ok := r.focus.moved(e.Get("key").String(), ctrl, r.Rows, len(r.File.Fields()), pageRows(r.height(), r.rowH()))
+	to, ok := r.focus.moved(key, ctrl, r.Rows, len(r.File.Fields()), pageRows(r.height(), r.rowH()))
 	if !ok {
 		ctx.PreventUpdate()
 		return

@@ -167,8 +167,24 @@ func TestRowsTableNative(t *testing.T) {
 		t.Errorf("row 2 rgb: %v", err)
 	}
 	if err := app.Match(app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", "rgb").Attr("data-col", rgb).TabIndex(-1).
-		Role("gridcell").Aria("colindex", rgb+2).Attr("data-null", true), null.Render()); err != nil {
+		Role("gridcell").Aria("colindex", rgb+2).Attr("data-null", true).Aria("selected", false).
+		OnClick(null.onClick).OnKeyDown(null.onKey), null.Render()); err != nil {
 		t.Errorf("null tensor cell: %v", err)
+	}
+	// Selected to compare (Ctrl+click, Shift+Space): the table draws it
+	// aria-selected in a multi-selectable grid, and the bar says so.
+	r = &RowsTable{File: f, Rows: rows}
+	r.sel.toggle(selectedCell{Col: rgb, Row: 2, Null: true})
+	if err := app.NewTestEngine().Load(r); err != nil {
+		t.Fatal(err)
+	}
+	null.Selected = true
+	if err := app.Match(null, r, 0, 2, 1, 2, 0, 1+rgb); err != nil {
+		t.Errorf("row 2 rgb selected: %v", err)
+	}
+	want := &SelectionBar{Count: 1, Status: "rgb, row 2 selected: select another tensor cell (Ctrl+click or Shift+Space) to compare"}
+	if err := app.Match(want, r, 0, 0, 3); err != nil {
+		t.Errorf("selection bar: %v", err)
 	}
 }
 

@@ -13,6 +13,9 @@ import (
 const (
 	actionCancelRead signal = "tv/cancel-read" // stop the record batch reads under way (its progress bar's Cancel)
 	actionReadAgain  signal = "tv/read-again"  // read the cancelled rows in view again (a cancelled row's button)
+
+	actionSelect         action[selectedCell] = "tv/select"          // toggle a tensor cell's selection (CellView: Ctrl+click, Shift+Space)
+	actionClearSelection signal               = "tv/selection-clear" // unselect every cell (SelectionBar)
 )
 
 // RowsTable shows every row of every record batch in a windowed list: only
@@ -44,6 +47,7 @@ type RowsTable struct {
 	scroll rowScroll     // the first row in view and the rows drawn around it (rowspan.go)
 	cols   colView       // the columns' scroll, widths and resizing (columns.go)
 	focus  gridCell      // the cell the keyboard is on (keyboard.go)
+	sel    gridSelection // the tensor cells selected to compare (gridselect.go)
 	loads  rowLoads      // the reads under way (rowloads.go)
 	cache  cellCache     // the summarised cells of the rows drawn lately (rowcells.go)
 	thumbs thumbQueue    // the decoding budget of image thumbnails
@@ -90,6 +94,15 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 		r.fetch(ctx)
 		ctx.Update()
 	})
+	actionSelect.handle(ctx, func(ctx app.Context, c selectedCell) {
+		r.sel.toggle(c)
+		ctx.Update()
+	})
+	actionClearSelection.handle(ctx, func(ctx app.Context) {
+		if r.sel.clear() {
+			ctx.Update()
+		}
+	})
 }
 
 // OnDismount stops the loads under way.
@@ -127,6 +140,7 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 		r.File.Forget(decode.Cancelled)
 		r.scroll.reset()
 		r.cache.clear()
+		r.sel.clear() // cells of the file shown before
 		ctx.Defer(func(ctx app.Context) { r.scrollToStart() })
 		afterPaint(ctx, r.settle)
 		r.gen = r.OrderGen
@@ -257,6 +271,7 @@ func (r *RowsTable) Render() app.UI {
 			app.H2().Text(fmt.Sprintf("Rows (%d)", n)),
 			r.gotoRow(),
 			app.If(kind != kindText, func() app.UI { return r.sizeSelect() }),
+			r.selectionBar(fields),
 			app.Span().Class("cache").Attr("data-role", "cache").Attr("data-bytes", used).Attr("data-budget", budget).
 				Title("decoded record batches kept in memory").
 				Text(fmt.Sprintf("cache %s of %s", decode.HumanBytes(used), decode.HumanBytes(budget))),
@@ -271,7 +286,7 @@ func (r *RowsTable) Render() app.UI {
 		// An ARIA grid: the rows say their place (aria-rowindex), as their
 		// page order is not row order while scrolling (rowViews).
 		app.Div().Class("rows-view").Attr("data-role", "rows").Attr("data-size", string(kind)).Attr("data-settled", r.scroll.step == drawAll).
-			Role("grid").Aria("label", "Rows").Aria("rowcount", n+1).Aria("colcount", len(fields)+1).
+			Role("grid").Aria("label", "Rows").Aria("rowcount", n+1).Aria("colcount", len(fields)+1).Aria("multiselectable", true).
 			OnScroll(r.onScroll).OnKeyDown(r.onKey).On("focusin", r.onFocusIn).Body(
 			app.Div().Class("rows-header").Role("row").Aria("rowindex", 1).Style("grid-template-columns", grid).Style("width", width).Body(
 				app.Div().Class("row-index").Role("columnheader").Aria("colindex", 1).Text("#"),
@@ -312,6 +327,16 @@ func (r *RowsTable) rowViews(from, to int, grid string, fields []decode.FieldInf
 	return views
 }
 
+// selectionBar says what is selected and offers to compare a pair.
+func (r *RowsTable) selectionBar(fields []decode.FieldInfo) *SelectionBar {
+	status, compare := r.sel.describe(fields)
+	bar := &SelectionBar{Count: len(r.sel.cells), Status: status, Compare: compare}
+	if a, b, ok := r.sel.pair(); ok {
+		bar.Open = openCompared(fields, a, b)
+	}
+	return bar
+}
+
 // row is the snapshot of the row at position i: the file row
 // fileRow(i) (its data, its number in the row header), at place i.
 func (r *RowsTable) row(i int64, grid string, fields []decode.FieldInfo, cols []int) *RowView {
@@ -322,6 +347,7 @@ func (r *RowsTable) row(i int64, grid string, fields []decode.FieldInfo, cols []
 	if v.State = rowStateOf(located, r.File.WindowState(row)); v.State == rowShown {
 		v.Cells = r.cells(row, len(fields))
 		v.Focus = r.focus.colIn(i)
+		v.Selected = r.sel.colsIn(row)
 	}
 	return v
 }

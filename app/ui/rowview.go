@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -42,17 +43,18 @@ func rowStateOf(located bool, s decode.WindowState) rowState {
 // their canvases as they are. A RowView with Row -1 is an empty slot.
 type RowView struct {
 	app.Compo
-	Row    int64    // the file's row shown (its number in the row header)
-	Pos    int64    // its position in the rows shown (a sort's or filter's result; else Row)
-	Top    int64    // its place in the scroll area, in CSS pixels
-	Grid   string   // the CSS grid template of its columns
-	State  rowState // rowShown: Cells are its values
-	Fields []decode.FieldInfo
-	Cols   []int          // the columns drawn
-	Cells  []summary.Cell // the row's summarised cells, all columns
-	Focus  int            // the keyboard's column in this row, -1 if it is elsewhere
-	Thumbs *thumbQueue    // the table's decoding budget for image thumbnails
-	Shard  string         // the file of a dataset the row is in ("": one file)
+	Row      int64    // the file's row shown (its number in the row header)
+	Pos      int64    // its position in the rows shown (a sort's or filter's result; else Row)
+	Top      int64    // its place in the scroll area, in CSS pixels
+	Grid     string   // the CSS grid template of its columns
+	State    rowState // rowShown: Cells are its values
+	Fields   []decode.FieldInfo
+	Cols     []int          // the columns drawn
+	Cells    []summary.Cell // the row's summarised cells, all columns
+	Focus    int            // the keyboard's column in this row, -1 if it is elsewhere
+	Selected []int          // its columns selected to compare, nil for none
+	Thumbs   *thumbQueue    // the table's decoding budget for image thumbnails
+	Shard    string         // the file of a dataset the row is in ("": one file)
 }
 
 // Render draws the row, or an empty slot.
@@ -97,7 +99,7 @@ func (v *RowView) Render() app.UI {
 				thumbs = v.Thumbs
 			}
 			return &CellView{Field: f.Name, Col: c, Row: i, Cell: v.Cells[c], Tensor: f.Tensor != nil || f.Images,
-				Thumbs: thumbs, Active: c == v.Focus}
+				Thumbs: thumbs, Active: c == v.Focus, Selected: slices.Contains(v.Selected, c)}
 		}),
 		colSpacer(len(fields)),
 	)

@@ -38,7 +38,11 @@ type SliceView struct {
 	// Also is more for the readout at picture pixel (x, y) (a comparison's
 	// other sides), or nil. A Start that changes is followed (the panes
 	// of a comparison share one camera).
-	Also    func(x, y int) string
+	Also func(x, y int) string
+	// Shared: a pane of a comparison. While a drag or pinch is under way
+	// every pane's picture follows it at once (follow), and nothing is
+	// rendered until it ends and the inspector takes the camera.
+	Shared  bool
 	started inspect.Camera // the Start followed last
 
 	box      float64 // the square the picture fits at zoom 1, measured
@@ -201,6 +205,7 @@ func (s *SliceView) onPointerMove(ctx app.Context, e app.Event) {
 		s.tap = false
 		s.pointers[id] = v
 		s.cam.PanBy(inspect.Point{X: v.X - prev.X, Y: v.Y - prev.Y})
+		s.follow(ctx)
 	default: // two fingers
 		s.tap = false
 		s.pointers[id] = v
@@ -213,8 +218,46 @@ func (s *SliceView) onPointerMove(ctx app.Context, e app.Event) {
 		}
 		s.cam = p.camera
 		s.cam.Pinch(p.a, p.b, a, b)
+		s.follow(ctx)
 	}
 }
+
+// follow shows a comparison pane's camera, moved by a gesture under way,
+// on every pane of the comparison at once: their canvases' transforms and
+// the panes' data-pan and data-zoom, set directly, without rendering the
+// inspector (go-app would render it and its parents on every move). The
+// inspector renders them alike when the gesture ends (onPointerUp). A pane
+// alone renders itself.
+func (s *SliceView) follow(ctx app.Context) {
+	if !s.Shared {
+		return
+	}
+	ctx.PreventUpdate()
+	el := s.JSValue()
+	if !el.Truthy() {
+		return
+	}
+	panes := el.Call("closest", "[data-role=compare-panes]")
+	if !panes.Truthy() {
+		return
+	}
+	tr := cameraTransform(s.cam)
+	canvases := panes.Call("querySelectorAll", "canvas[data-role=slice]")
+	for i := range canvases.Length() {
+		canvases.Index(i).Get("style").Set("transform", tr)
+	}
+	panes.Call("setAttribute", "data-pan", panText(s.cam))
+	panes.Call("setAttribute", "data-zoom", exact(s.cam.Scale()))
+}
+
+// cameraTransform is the CSS transform that draws a picture with camera
+// cam (inspect.Camera: translate, then scale about the top-left corner).
+func cameraTransform(cam inspect.Camera) string {
+	return fmt.Sprintf("translate(%.1fpx,%.1fpx) scale(%.4f)", cam.Pan.X, cam.Pan.Y, cam.Scale())
+}
+
+// panText is a camera's pan as data-pan holds it: "x,y", exactly.
+func panText(cam inspect.Camera) string { return exact(cam.Pan.X) + "," + exact(cam.Pan.Y) }
 
 // otherID returns the id of the pointer down other than id (-1 if none).
 func (s *SliceView) otherID(id int) int {
@@ -281,7 +324,7 @@ func (s *SliceView) Render() app.UI {
 			On("pointerup", s.onPointerUp).On("pointercancel", s.onPointerUp).On("pointerleave", s.onLeave).Body(
 			app.Canvas().Attr("data-role", "slice").Width(b.Dx()).Height(b.Dy()).
 				Style("width", fmt.Sprintf("%.3fpx", w)).Style("height", fmt.Sprintf("%.3fpx", h)).
-				Style("transform", fmt.Sprintf("translate(%.1fpx,%.1fpx) scale(%.4f)", s.cam.Pan.X, s.cam.Pan.Y, zoom)),
+				Style("transform", cameraTransform(s.cam)),
 			labelLayer(s.Labels, s.cam.Pan, zoom*sc),
 		),
 		app.Div().Class("zoom").Body(

@@ -98,10 +98,13 @@ type (
 	// matching Filter ("" for none; see State); the first row in view is
 	// the result's first.
 	SetQuery struct{ Sort, Filter string }
-	// OpenInspector: the user opened a tensor.
+	// OpenInspector: the user opened a tensor, compared with field Vs
+	// of row VsRow when Vs is not "" (two cells selected in the grid).
 	OpenInspector struct {
 		Field string
 		Row   int64
+		Vs    string
+		VsRow int64
 	}
 	// InspectorChanged: the open inspector's session changed (slice,
 	// colormap, zoom…). Ignored unless it names the tensor open.
@@ -305,7 +308,7 @@ func (m *Model) flushed(s State) []Effect {
 }
 
 func (m *Model) openInspector(a OpenInspector) []Effect {
-	in := &Inspector{Field: a.Field, Row: a.Row, Y: -1, X: -1, Channel: -1}
+	in := &Inspector{Field: a.Field, Row: a.Row, Y: -1, X: -1, Channel: -1, Vs: a.Vs, VsRow: a.VsRow}
 	if m.st.Inspector != nil || len(m.st.Nested) > 0 || m.st.Embed {
 		// Another tensor from the open inspector, a nested batch's (the
 		// address names fields of the file only) or an embed (its

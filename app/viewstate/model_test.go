@@ -2,6 +2,7 @@ package viewstate
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -203,6 +204,34 @@ func TestCloseThenOpen(t *testing.T) {
 				t.Errorf("history %v, want 2 entries", b.entries)
 			}
 		})
+	}
+}
+
+// TestOpenCompared: a tensor opened compared with another (two cells
+// selected in the grid) is one step whose address holds vs=: a column of
+// the same row by name, another row as field@row; Back closes it.
+func TestOpenCompared(t *testing.T) {
+	for _, c := range []struct {
+		open OpenInspector
+		vs   string
+	}{
+		{OpenInspector{Field: "image", Row: 2, Vs: "mask", VsRow: 2}, "mask"},
+		{OpenInspector{Field: "image", Row: 2, Vs: "image", VsRow: 4}, "image@4"},
+		{OpenInspector{Field: "image", Row: 0, Vs: "mask", VsRow: 3}, "mask@3"},
+	} {
+		b := openedBrowser(t)
+		b.do(c.open)
+		want := fmt.Sprintf("%s/%d", c.open.Field, c.open.Row)
+		b.check("opened", want)
+		q, err := url.ParseQuery(strings.TrimPrefix(b.address(), "?"))
+		if err != nil || q.Get("vs") != c.vs {
+			t.Errorf("%+v: address %q, want vs=%s", c.open, b.address(), c.vs)
+		}
+		if in := parseQuery(b.address()).Inspector; in == nil || in.Vs != c.open.Vs || in.VsRow != c.open.VsRow {
+			t.Errorf("%+v: the address reads back as %+v", c.open, in)
+		}
+		b.move(-1)
+		b.check("Back", "")
 	}
 }
 
