@@ -216,8 +216,12 @@ func TestFormatReason(t *testing.T) {
 	if got, want := formatReason(l.in(overlay.XYXY), true), "Format xyxy, as chosen; the file's would be xywh (guessed: the stored areas equal width × height (box 0: 10 × 8 = 80): COCO xywh)."; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
-	stated := boxLayer{Format: overlay.XYXY, Auto: overlay.XYXY, Stated: true, AutoWhy: `field metadata of boxes: bbox_format = "pascal_voc"`}
-	if got, want := formatReason(stated, false), `Format xyxy, as the file says: field metadata of boxes: bbox_format = "pascal_voc".`; got != want {
+	stated := boxLayer{Format: overlay.XYXY, Auto: overlay.XYXY, Stated: true, AutoWhy: `from the file's metadata: field boxes has bbox_format = "pascal_voc"`}
+	if got, want := formatReason(stated, false), `Format xyxy, from the file's metadata: field boxes has bbox_format = "pascal_voc".`; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	stated.Format = overlay.XYWH
+	if got, want := formatReason(stated, true), `Format xywh, as chosen; the file's would be xyxy (from the file's metadata: field boxes has bbox_format = "pascal_voc").`; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
