@@ -66,15 +66,7 @@ func boxColour(category int64, has bool) [3]int {
 	if !has {
 		category = 0
 	}
-	var c [3]int
-	v := category + 1
-	for k := 7; k >= 0; k-- {
-		c[0] |= int(v&1) << k
-		c[1] |= int(v>>1&1) << k
-		c[2] |= int(v>>2&1) << k
-		v >>= 3
-	}
-	return c
+	return vocColour(int(category + 1))
 }
 
 // ring is a box drawn: its pixels (inclusive), colour and edge width.

@@ -29,9 +29,22 @@ func readMasks(t *testing.T) masks {
 	return m
 }
 
-// vocColours are the PASCAL VOC devkit's label colours of the fixtures'
-// classes (VOClabelcolormap.m: 1 aeroplane, 2 bicycle, 3 bird, 7 car).
-var vocColours = map[int][3]int{1: {128, 0, 0}, 2: {0, 128, 0}, 3: {128, 128, 0}, 7: {128, 128, 128}}
+// vocColour is the PASCAL VOC label colour of class id (VOClabelcolormap.m):
+// the bits of the id dealt to red, green and blue three at a time, from
+// each channel's bit 7 down (ids past 2^24 wrap). So 1 (aeroplane) is
+// (128, 0, 0), 2 (0, 128, 0), 3 (128, 128, 0), 7 (128, 128, 128), 15
+// (person) (192, 128, 128) and 255, void, (224, 224, 192).
+func vocColour(id int) [3]int {
+	var c [3]int
+	v := id & (1<<24 - 1)
+	for k := 7; k >= 0; k-- {
+		c[0] |= (v & 1) << k
+		c[1] |= (v >> 1 & 1) << k
+		c[2] |= (v >> 2 & 1) << k
+		v >>= 3
+	}
+	return c
+}
 
 // maskStyle is how the page should draw the mask: opacity, hidden classes,
 // outline only, and the picture's column flip.
@@ -49,9 +62,13 @@ type maskStyle struct {
 // scale computed first (so the tie at f = 113, 127.5, lands on 127); with
 // the mask blended at pixel (x, y) as floor((1 − α)·img + α·colour + 0.5)
 // where its class is drawn.
-func (m masks) shown(s maskStyle) []int {
+func (m masks) shown(s maskStyle) []int { return m.shownOf(m.Mask, s) }
+
+// shownOf is shown with the class ids ids (row-major, the picture's size)
+// instead of the fixtures' mask, in their VOC colours (vocColour).
+func (m masks) shownOf(ids []int, s maskStyle) []int {
 	W, H := m.Width, m.Height
-	class := func(y, x int) int { return m.Mask[y*W+x] }
+	class := func(y, x int) int { return ids[y*W+x] }
 	edge := func(y, x int) bool {
 		for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
 			ny, nx := y+d[0], x+d[1]
@@ -73,7 +90,7 @@ func (m masks) shown(s maskStyle) []int {
 			for k := range 3 {
 				v := int(math.Floor(float64(m.Image[(y*W+sx)*3+k]-20)*(255.0/186) + 0.5))
 				if drawn {
-					v = int(math.Floor((1-s.alpha)*float64(v) + s.alpha*float64(vocColours[c][k]) + 0.5))
+					v = int(math.Floor((1-s.alpha)*float64(v) + s.alpha*float64(vocColour(c)[k]) + 0.5))
 				}
 				out = append(out, v)
 			}

@@ -26,11 +26,26 @@
 //     a 2-D Sequence of ClassLabel (datasets 4 writes List(List(ClassLabel)),
 //     storage list<list<int64>>, as token classification sets store
 //     Sequence(ClassLabel) tags), beside an Image feature.
+//   masks_voc.arrow  PASCAL VOC's segmentation masks as Image features
+//     (struct<bytes, path>, as above): "mask" is a paletted PNG (colour type
+//     3) with the devkit's 256-colour label map (VOCdevkit
+//     VOCcode/VOClabelcolormap.m), like VOC2012's SegmentationClass PNGs:
+//     class 1 (aeroplane) and 15 (person) with a one-pixel "void" (255)
+//     ring around each, background 0; "foreground" an 8-bit grey PNG of 0
+//     and 255 only (a binary mask, whose 255 is its class, not void).
+//   masks_wide.arrow  class ids past 255 and past the names: "label" a
+//     List(List(ClassLabel(names=[background, road, car, person]))) (as
+//     masks_named) holding 0, 1, 2, 300 and 70000; "instances" a 16-bit grey
+//     PNG of instance ids as Cityscapes' gtFine *_instanceIds.png store them
+//     (cityscapesScripts: id = class id, or class id × 1000 + instance for
+//     countable classes): 0, 7 (road), 255, 26000 and 26001 (two cars).
 //
 // Every mask holds the same classes (MASK below): 0 background, 1, 2, 3 and
 // 7 (past masks_named's four names). The images' pixel (y, x) is
 // (12x + 20, 16y + 30, 100 + x + y). masks_expected.json gives sizes,
 // pixels, class ids and names.
+//
+// masks_more_expected.json gives masks_voc's and masks_wide's class ids.
 //
 // Regenerate:   cd testdata && npm ci && node gen_masks.mjs
 
@@ -42,7 +57,7 @@ import * as pw from 'parquet-wasm';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { png, pngGray } from './png.mjs';
+import { png, pngGray, pngPalette, pngGray16 } from './png.mjs';
 import { pyJSON, imageStruct } from './hf.mjs';
 
 const OUT = dirname(fileURLToPath(import.meta.url));
@@ -163,4 +178,80 @@ writeFileSync(join(OUT, 'masks_expected.json'), JSON.stringify({
   names: NAMES,
   scenes: HF_SCENES,
   small: { height: SH, width: SW, mask: SMALL },
+}) + '\n');
+
+// --------------------------------------------------------- masks_voc.arrow
+// The PASCAL VOC label colour map (VOClabelcolormap.m): the bits of index i
+// dealt to red, green and blue three at a time, from bit 7 down.
+const vocColour = (i) => {
+  const c = [0, 0, 0];
+  for (let k = 7, v = i; k >= 0; k--, v >>= 3) {
+    c[0] |= (v & 1) << k; c[1] |= ((v >> 1) & 1) << k; c[2] |= ((v >> 2) & 1) << k;
+  }
+  return c;
+};
+const VOC_PALETTE = range(256, vocColour);
+// Objects [class, rows lo..hi, columns lo..hi]; a void ring one pixel wide
+// around each (rows lo−1..hi+1, columns lo−1..hi+1, clipped), objects last.
+const VOC_OBJECTS = [[1, 2, 5, 2, 6], [15, 6, 9, 9, 13]];
+const VOC_MASK = range(H * W, (i) => {
+  const y = Math.floor(i / W), x = i % W;
+  let c = 0;
+  for (const [, y0, y1, x0, x1] of VOC_OBJECTS) if (y >= y0 - 1 && y <= y1 + 1 && x >= x0 - 1 && x <= x1 + 1) c = 255;
+  for (const [id, y0, y1, x0, x1] of VOC_OBJECTS) if (y >= y0 && y <= y1 && x >= x0 && x <= x1) c = id;
+  return c;
+});
+const FOREGROUND = VOC_MASK.map((c) => (c === 15 ? 255 : 0));
+{
+  const image = imageStruct([png(W, H, IMAGE)], ['JPEGImages/2007_000032.jpg']);
+  const mask = imageStruct([pngPalette(W, H, VOC_MASK, VOC_PALETTE)], ['SegmentationClass/2007_000032.png']);
+  const fg = imageStruct([pngGray(W, H, FOREGROUND)]);
+  const t = write('masks_voc.arrow', [new Field('image', image.type, true), new Field('mask', mask.type, true), new Field('foreground', fg.type, true)],
+    [image.data, mask.data, fg.data]);
+  assert(t.numRows === 1 && t.getChild('mask').get(0).bytes[25] === 3, 'masks_voc: a paletted PNG');
+  assert(VOC_MASK.filter((c) => c === 255).length > 0 && VOC_PALETTE[255].join() === '224,224,192', 'masks_voc void');
+}
+
+// -------------------------------------------------------- masks_wide.arrow
+// label: class ids in rectangles [class, rows, columns] (last wins).
+const WIDE_RECTS = [[1, 0, 3, 0, 15], [2, 5, 8, 2, 6], [300, 5, 8, 9, 13], [70000, 10, 11, 0, 15]];
+const WIDE_LABEL = range(H * W, (i) => {
+  const y = Math.floor(i / W), x = i % W;
+  let c = 0;
+  for (const [id, y0, y1, x0, x1] of WIDE_RECTS) if (y >= y0 && y <= y1 && x >= x0 && x <= x1) c = id;
+  return c;
+});
+// instances: road 7 below row 6, two cars 26000 and 26001, a patch of 255.
+const INSTANCE_RECTS = [[7, 7, 11, 0, 15], [26000, 2, 5, 1, 5], [26001, 3, 8, 8, 12], [255, 0, 1, 13, 15]];
+const INSTANCES = range(H * W, (i) => {
+  const y = Math.floor(i / W), x = i % W;
+  let c = 0;
+  for (const [id, y0, y1, x0, x1] of INSTANCE_RECTS) if (y >= y0 && y <= y1 && x >= x0 && x <= x1) c = id;
+  return c;
+});
+{
+  const image = imageStruct([png(W, H, IMAGE)]);
+  const inner = new List(new Field('item', new Int64(), true));
+  const outer = new List(new Field('item', inner, true));
+  const values = makeData({ type: new Int64(), length: H * W, nullCount: 0, data: BigInt64Array.from(WIDE_LABEL.map(BigInt)) });
+  const rowsD = makeData({ type: inner, length: H, nullCount: 0, valueOffsets: Int32Array.from(range(H + 1, (y) => y * W)), child: values });
+  const label = makeData({ type: outer, length: 1, nullCount: 0, valueOffsets: Int32Array.from([0, H]), child: rowsD });
+  const instances = imageStruct([pngGray16(W, H, INSTANCES)]);
+  const features = { info: { features: {
+    image: { _type: 'Image' },
+    label: { feature: { feature: { names: NAMES, _type: 'ClassLabel' }, _type: 'List' }, _type: 'List' },
+    instances: { _type: 'Image' },
+  } } };
+  const t = write('masks_wide.arrow', [new Field('image', image.type, true), new Field('label', outer, true), new Field('instances', instances.type, true)],
+    [image.data, label, instances.data], new Map([['huggingface', pyJSON(features)]]));
+  assert(t.numRows === 1 && Number(t.getChild('label').get(0).get(11).get(0)) === 70000, 'masks_wide label');
+  const b = t.getChild('instances').get(0).bytes;
+  assert(b[24] === 16 && b[25] === 0, 'masks_wide: a 16-bit grey PNG');
+}
+
+writeFileSync(join(OUT, 'masks_more_expected.json'), JSON.stringify({
+  about: 'Written by gen_masks.mjs: the class ids of masks_voc.arrow (mask: palette indices, foreground: grey levels) and masks_wide.arrow (label, instances), row 0, row-major, over the pictures of masks_expected.json (pixel (y, x) = (12x + 20, 16y + 30, 100 + x + y)); names are masks_wide label\'s ClassLabel names',
+  height: H, width: W,
+  voc: { mask: VOC_MASK, foreground: FOREGROUND },
+  wide: { label: WIDE_LABEL, instances: INSTANCES, names: NAMES },
 }) + '\n');

@@ -43,3 +43,19 @@ export const pngGray = (w, h, grey) => file(w, h, scanlines(h, w, grey), 0);
 // pngHeaderOnly is a valid PNG header declaring w×h RGB pixels with one
 // empty IDAT: an image bomb a reader must refuse before decoding.
 export const pngHeaderOnly = (w, h) => file(w, h, deflateSync(Uint8Array.from([0])));
+
+// pngPalette encodes a w×h 8-bit indexed-colour PNG (colour type 3, PIL's
+// "P" mode, PASCAL VOC's SegmentationClass masks): pixel (y, x) is the
+// palette index idx[yw+x], and palette the [r, g, b] entries of PLTE.
+export const pngPalette = (w, h, idx, palette) => Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10,
+  ...chunk('IHDR', [...be32(w), ...be32(h), 8, 3, 0, 0, 0]),
+  ...chunk('PLTE', palette.flat()),
+  ...chunk('IDAT', [...scanlines(h, w, idx)]), ...chunk('IEND', [])]);
+
+// pngGray16 encodes a w×h 16-bit greyscale PNG (most significant byte
+// first, PNG §7.1), as Cityscapes stores its instance ids: pixel (y, x) is
+// grey[yw+x], 0..65535.
+export const pngGray16 = (w, h, grey) => file16(w, h, scanlines(h, w * 2, grey.flatMap((v) => [v >> 8, v & 255])));
+const file16 = (w, h, idat) => Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10,
+  ...chunk('IHDR', [...be32(w), ...be32(h), 16, 0, 0, 0, 0]),
+  ...chunk('IDAT', [...idat]), ...chunk('IEND', [])]);

@@ -122,6 +122,9 @@ type Style struct {
 	// Hidden lists the classes not drawn: DefaultStyle hides class 0, the
 	// background; the legend toggles entries.
 	Hidden map[int64]bool
+	// ShowVoid draws the void pixels of a mask whose 255 is void (HasVoid),
+	// which are otherwise hidden whatever Hidden says (Style.For).
+	ShowVoid bool
 	// Threshold is the value from which a Probabilities mask's element is
 	// class 1 (below it, class 0): 0.5 for probabilities, 0 for logits.
 	Threshold float64

@@ -268,7 +268,7 @@ func TestCountClassesAndLegend(t *testing.T) {
 	}
 	s := DefaultStyle()
 	s.Hidden[300] = true
-	items := s.Legend(counts, []string{"sky", "car"})
+	items := s.Legend(counts, []string{"sky", "car"}, false)
 	wantItems := []LegendItem{
 		{ID: -1, Name: "-1", Label: "-1", Color: VOC(-1), Pixels: 1},
 		{ID: 0, Name: "sky", Label: `0 "sky"`, Color: VOC(0), Pixels: 3, Hidden: true},

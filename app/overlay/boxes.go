@@ -69,9 +69,15 @@ func (f BoxFormat) String() string {
 func (f BoxFormat) Normalised() bool { return f == CXCYWHN || f == XYXYN }
 
 // ParseBoxFormat reads a format's name, case-insensitively and ignoring
-// spaces, '_' and '-': the names String gives, the names of albumentations
-// and tools ("coco", "pascal_voc", "voc", "yolo", "albumentations") and
-// "ltwh", "ltrb". ok is false for anything else.
+// spaces, '_' and '-': the names String gives (torchvision's
+// BoundingBoxFormat XYXY, XYWH, CXCYWH among them), the names of
+// albumentations and tools ("coco", "pascal_voc", "voc", "yolo",
+// "albumentations"), "ltwh", "ltrb", the Keras bounding box formats that
+// Croissant's cr:format takes for a cr:BoundingBox (Croissant 1.1, "Bounding
+// boxes": XYXY, XYWH, CENTER_XYWH, REL_XYXY) and detectron2's BoxMode names
+// (XYXY_ABS, XYWH_ABS, XYXY_REL). ok is false for anything else, such as
+// the y-first and normalised-xywh formats (YXYX, REL_XYWH), which are not
+// drawn.
 func ParseBoxFormat(s string) (f BoxFormat, ok bool) {
 	s = strings.Map(func(r rune) rune {
 		if r == ' ' || r == '_' || r == '-' {
@@ -80,15 +86,15 @@ func ParseBoxFormat(s string) (f BoxFormat, ok bool) {
 		return r
 	}, strings.ToLower(strings.TrimSpace(s)))
 	switch s {
-	case "xywh", "coco", "ltwh":
+	case "xywh", "coco", "ltwh", "xywhabs":
 		return XYWH, true
-	case "xyxy", "pascalvoc", "voc", "ltrb":
+	case "xyxy", "pascalvoc", "voc", "ltrb", "xyxyabs":
 		return XYXY, true
 	case "cxcywhn", "yolo":
 		return CXCYWHN, true
-	case "xyxyn", "albumentations":
+	case "xyxyn", "albumentations", "relxyxy", "xyxyrel":
 		return XYXYN, true
-	case "cxcywh":
+	case "cxcywh", "centerxywh":
 		return CXCYWH, true
 	}
 	return UnknownFormat, false
@@ -131,7 +137,7 @@ var (
 	// MaskWords).
 	BoxWords = []string{"bbox*", "box", "boxes", "bounding*"}
 	// categoryNames are the struct fields holding a box's class.
-	categoryNames = []string{"category", "category_id", "categories", "label", "labels", "label_id", "class", "class_id", "cls"}
+	categoryNames = []string{"category", "category_id", "categories", "label", "labels", "label_id", "class", "class_id", "cls", "names", "name"}
 	// formatKeys are field metadata keys that give the box format.
 	formatKeys = []string{"bbox_format", "box_format", "bbox_mode", "format"}
 )
@@ -145,10 +151,18 @@ type BoxColumn struct {
 	// the boxes, their classes and their areas (StructOfLists and
 	// ListOfStructs; Category and Area are "" when absent).
 	BBox, Category, Area string
+	// Fields, when a box is a struct of four named numbers rather than a
+	// list (Visual Genome's x, y, w, h: namedBoxes), are those fields'
+	// names in the order of the format their names give; "" otherwise.
+	Fields [4]string
 	// Format is the format the file states (UnknownFormat when it does
-	// not), and FormatWhy where it says so.
-	Format    BoxFormat
-	FormatWhy string
+	// not), and FormatWhy where it says so ("from the file's metadata: …",
+	// "from the name …", "from the box's field names …"); FieldsFormat
+	// reports that the box's field names give it (StatedFormat may then
+	// read the numbers as normalised).
+	Format       BoxFormat
+	FormatWhy    string
+	FieldsFormat bool
 }
 
 // CategoryPath returns the path ClassNames uses for the boxes' classes,
@@ -167,19 +181,31 @@ func (c BoxColumn) CategoryPath() string {
 //     class, …: a list of integers, strings or dictionary values) and an
 //     "area" field (a list of numbers);
 //   - ListOfStructs: a list of structs with a box field and optionally a
-//     category and an area field;
+//     category and an area field (Hugging Face datasets 4's List of a
+//     dict; COCO annotations converted as they are), or a list of structs
+//     that are boxes themselves: four number fields whose names say which
+//     number is which (namedBoxes: x, y, w, h; xmin, ymin, xmax, ymax; …),
+//     with optionally a category field (integers, strings, dictionary
+//     values, or a list of strings: Visual Genome's names) and an area;
 //   - ListOfBoxes and OneBox: a column named like boxes that is a list of
-//     boxes, or one box.
+//     boxes, or one box; or, OneBox, a struct that is one box as above
+//     whatever its name (one box per row: Visual Genome's relationships'
+//     subject and object).
 //
 // A box is a list, large list or fixed-size list of numbers (fixed-size
-// lists must have 4). The format comes from field metadata (keys
-// bbox_format, box_format, bbox_mode, format, on the column or its box
-// field; values as ParseBoxFormat reads them), else from a word of the
-// column's or the box field's name that ParseBoxFormat reads ("boxes_xyxy"),
-// else it is UnknownFormat and the caller guesses it (GuessBoxFormat).
+// lists must have 4), or a struct of four named numbers. The format comes
+// from field metadata (keys bbox_format, box_format, bbox_mode, format, on
+// the column or its box field; values as ParseBoxFormat reads them: no
+// standard key exists, bbox_format is the argument TFDS's BBoxFeature and
+// albumentations' BboxParams name it with, bbox_mode detectron2's), else
+// from a word of the column's or the box field's name that ParseBoxFormat
+// reads ("boxes_xyxy"), else from a struct box's field names (FieldsFormat;
+// StatedFormat then reads the unit from the numbers), else it is
+// UnknownFormat and the caller guesses it (GuessBoxFormat).
 func FindBoxes(f arrow.Field) (BoxColumn, bool) {
 	c := BoxColumn{Name: f.Name}
 	var boxField arrow.Field
+	var named BoxFormat // the format a struct box's field names give
 	switch t := storage(f.Type).(type) {
 	case *arrow.StructType:
 		c.Layout = StructOfLists
@@ -193,11 +219,26 @@ func FindBoxes(f arrow.Field) (BoxColumn, bool) {
 			l, ok := listElem(dt)
 			return ok && isNumber(l)
 		})
+		if boxField.Type == nil {
+			var ok bool
+			if c.Fields, named, ok = namedBox(t); !ok {
+				return BoxColumn{}, false
+			}
+			c.Layout, boxField = OneBox, f
+			c.Category, c.Area = structBoxFields(t)
+		}
 	case *arrow.ListType, *arrow.LargeListType, *arrow.FixedSizeListType:
 		elem, _ := listElem(t)
 		if st, ok := storage(elem).(*arrow.StructType); ok {
 			c.Layout = ListOfStructs
 			boxField, c.Category, c.Area = structFields(st, isBox, isCategory, isNumber)
+			if boxField.Type == nil {
+				if c.Fields, named, ok = namedBox(st); !ok {
+					return BoxColumn{}, false
+				}
+				boxField = f
+				c.Category, c.Area = structBoxFields(st)
+			}
 			break
 		}
 		if matchWord(f.Name, BoxWords) == "" {
@@ -218,10 +259,14 @@ func FindBoxes(f arrow.Field) (BoxColumn, bool) {
 	if boxField.Type == nil {
 		return BoxColumn{}, false
 	}
-	if c.Layout == StructOfLists || c.Layout == ListOfStructs {
+	if (c.Layout == StructOfLists || c.Layout == ListOfStructs) && c.Fields[0] == "" {
 		c.BBox = boxField.Name
 	}
 	c.Format, c.FormatWhy = statedFormat(f, boxField)
+	if c.Format == UnknownFormat && named != UnknownFormat {
+		c.Format, c.FieldsFormat = named, true
+		c.FormatWhy = "from the box's field names " + strings.Join(c.Fields[:], ", ")
+	}
 	return c, true
 }
 
@@ -257,7 +302,7 @@ func statedFormat(col, box arrow.Field) (BoxFormat, string) {
 			if i := fl.Metadata.FindKey(k); i >= 0 {
 				v := fl.Metadata.Values()[i]
 				if f, ok := ParseBoxFormat(v); ok {
-					return f, fmt.Sprintf("field metadata of %s: %s = %q", fl.Name, k, v)
+					return f, fmt.Sprintf("from the file's metadata: field %s has %s = %q", fl.Name, k, v)
 				}
 			}
 		}
@@ -265,7 +310,7 @@ func statedFormat(col, box arrow.Field) (BoxFormat, string) {
 	for _, name := range []string{col.Name, box.Name} {
 		for _, w := range nameWords(name) {
 			if f, ok := ParseBoxFormat(w); ok {
-				return f, fmt.Sprintf("the name %s says %s", name, w)
+				return f, fmt.Sprintf("from the name %s (%s)", name, w)
 			}
 		}
 	}
@@ -344,6 +389,13 @@ func ReadBoxes(c BoxColumn, col arrow.Array, row int) ([]RawBox, error) {
 	bad := fmt.Errorf("overlay: %s is not %s as expected", c.Name, c.Layout)
 	switch c.Layout {
 	case OneBox:
+		if c.Fields[0] != "" {
+			st, ok := col.(*array.Struct)
+			if !ok {
+				return nil, bad
+			}
+			return []RawBox{readNamedBox(c, st, row)}, nil
+		}
 		if _, ok := col.(array.ListLike); !ok {
 			return nil, bad
 		}
@@ -381,12 +433,16 @@ func ReadBoxes(c BoxColumn, col arrow.Array, row int) ([]RawBox, error) {
 			return nil, bad
 		}
 		boxes, cats, areas := structField(st, c.BBox), structField(st, c.Category), structField(st, c.Area)
-		if boxes == nil {
+		if boxes == nil && c.Fields[0] == "" {
 			return nil, bad
 		}
 		s, e := l.ValueOffsets(row)
 		out := make([]RawBox, 0, e-s)
 		for k := int(s); k < int(e); k++ {
+			if c.Fields[0] != "" {
+				out = append(out, readNamedBox(c, st, k))
+				continue
+			}
 			b := RawBox{Err: "null", Area: math.NaN()}
 			if st.IsValid(k) {
 				b = readBox(boxes, k)
@@ -485,6 +541,15 @@ func readCategory(b *RawBox, cats arrow.Array, k int) {
 		b.CategoryText = c.Dictionary().ValueStr(id)
 	case *array.String, *array.LargeString, *array.StringView:
 		b.CategoryText = c.ValueStr(k)
+	case array.ListLike: // a list of names: Visual Genome's ["man", "person"]
+		s, e := c.ValueOffsets(k)
+		var names []string
+		for i := s; i < e; i++ {
+			if v := c.ListValues(); v.IsValid(int(i)) {
+				names = append(names, v.ValueStr(int(i)))
+			}
+		}
+		b.CategoryText = strings.Join(names, ", ")
 	default:
 		if v := number(cats, k); v == v {
 			b.Category, b.HasCategory = int64(v), true

@@ -24,6 +24,9 @@ func TestParseBoxFormat(t *testing.T) {
 		{"yolo", CXCYWHN, true}, {"cxcywhn", CXCYWHN, true},
 		{"albumentations", XYXYN, true}, {"xyxyn", XYXYN, true},
 		{"cxcywh", CXCYWH, true}, {" CXCYWH ", CXCYWH, true},
+		// Keras / Croissant cr:format, detectron2's BoxMode
+		{"CENTER_XYWH", CXCYWH, true}, {"REL_XYXY", XYXYN, true}, {"XYXY_ABS", XYXY, true}, {"XYWH_ABS", XYWH, true}, {"XYXY_REL", XYXYN, true},
+		{"REL_XYWH", UnknownFormat, false}, {"YXYX", UnknownFormat, false}, {"REL_YXYX", UnknownFormat, false},
 		{"", UnknownFormat, false}, {"xy", UnknownFormat, false}, {"polygon", UnknownFormat, false},
 	} {
 		got, ok := ParseBoxFormat(c.s)
@@ -81,15 +84,15 @@ func TestFindBoxes(t *testing.T) {
 		{"list of structs", arrow.Field{Name: "annotations", Type: listOfStructs},
 			BoxColumn{Name: "annotations", Layout: ListOfStructs, BBox: "bbox", Category: "category_id"}, true},
 		{"list of boxes with metadata", arrow.Field{Name: "boxes", Type: arrow.ListOf(arrow.FixedSizeListOf(4, arrow.PrimitiveTypes.Float64)), Metadata: meta("bbox_format", "pascal_voc")},
-			BoxColumn{Name: "boxes", Layout: ListOfBoxes, Format: XYXY, FormatWhy: `field metadata of boxes: bbox_format = "pascal_voc"`}, true},
+			BoxColumn{Name: "boxes", Layout: ListOfBoxes, Format: XYXY, FormatWhy: `from the file's metadata: field boxes has bbox_format = "pascal_voc"`}, true},
 		{"format in the name", arrow.Field{Name: "pred_boxes_xyxy", Type: arrow.LargeListOf(arrow.ListOf(arrow.PrimitiveTypes.Float32))},
-			BoxColumn{Name: "pred_boxes_xyxy", Layout: ListOfBoxes, Format: XYXY, FormatWhy: "the name pred_boxes_xyxy says xyxy"}, true},
+			BoxColumn{Name: "pred_boxes_xyxy", Layout: ListOfBoxes, Format: XYXY, FormatWhy: "from the name pred_boxes_xyxy (xyxy)"}, true},
 		{"one box", arrow.Field{Name: "bbox", Type: f32Box},
 			BoxColumn{Name: "bbox", Layout: OneBox}, true},
 		{"format on the box field", arrow.Field{Name: "objects", Type: arrow.StructOf(
 			arrow.Field{Name: "bboxes", Type: arrow.ListOf(f32Box), Metadata: meta("format", "YOLO")},
 			arrow.Field{Name: "label", Type: arrow.ListOf(arrow.BinaryTypes.String)})},
-			BoxColumn{Name: "objects", Layout: StructOfLists, BBox: "bboxes", Category: "label", Format: CXCYWHN, FormatWhy: `field metadata of bboxes: format = "YOLO"`}, true},
+			BoxColumn{Name: "objects", Layout: StructOfLists, BBox: "bboxes", Category: "label", Format: CXCYWHN, FormatWhy: `from the file's metadata: field bboxes has format = "YOLO"`}, true},
 		{"unnamed quadruples", arrow.Field{Name: "quaternions", Type: arrow.ListOf(f32Box)}, BoxColumn{}, false},
 		{"three numbers", arrow.Field{Name: "bbox", Type: arrow.ListOf(arrow.FixedSizeListOf(3, arrow.PrimitiveTypes.Float32))}, BoxColumn{}, false},
 		{"strings", arrow.Field{Name: "boxes", Type: arrow.ListOf(arrow.ListOf(arrow.BinaryTypes.String))}, BoxColumn{}, false},
@@ -455,5 +458,148 @@ func TestBoxLabelAndColor(t *testing.T) {
 	}
 	if (Box{Category: 4, HasCategory: true}).Color() != VOC(5) || (Box{}).Color() != VOC(1) {
 		t.Error("Box.Color")
+	}
+}
+
+var (
+	// vgObject is an element of Visual Genome's objects (the Hub's loading
+	// script: {object_id, x, y, w, h, names, synsets}).
+	vgObject = arrow.StructOf(
+		arrow.Field{Name: "object_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		arrow.Field{Name: "y", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		arrow.Field{Name: "w", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		arrow.Field{Name: "h", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		arrow.Field{Name: "names", Type: arrow.ListOf(arrow.BinaryTypes.String), Nullable: true},
+		arrow.Field{Name: "synsets", Type: arrow.ListOf(arrow.BinaryTypes.String), Nullable: true},
+	)
+	// cornersStruct is a box of named corners, as a CSV of YouTube-BB
+	// rows becomes once grouped.
+	cornersStruct = arrow.StructOf(
+		arrow.Field{Name: "XMin", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		arrow.Field{Name: "XMax", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		arrow.Field{Name: "YMin", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		arrow.Field{Name: "YMax", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		arrow.Field{Name: "class", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	)
+)
+
+// TestFindNamedBoxes: boxes as structs of named numbers, in a list or one a
+// row, and Hugging Face datasets 4's List of a dict; what they state.
+func TestFindNamedBoxes(t *testing.T) {
+	meta := arrow.NewMetadata([]string{"bbox_format"}, []string{"REL_XYXY"})
+	hf4 := arrow.ListOf(arrow.StructOf(
+		arrow.Field{Name: "bbox", Type: f32Box, Nullable: true},
+		arrow.Field{Name: "category", Type: arrow.PrimitiveTypes.Int64, Nullable: true}))
+	for _, c := range []struct {
+		name string
+		f    arrow.Field
+		want BoxColumn
+		ok   bool
+	}{
+		{"datasets 4 List of a dict", arrow.Field{Name: "objects", Type: hf4},
+			BoxColumn{Name: "objects", Layout: ListOfStructs, BBox: "bbox", Category: "category"}, true},
+		{"Visual Genome objects", arrow.Field{Name: "objects", Type: arrow.ListOf(vgObject)},
+			BoxColumn{Name: "objects", Layout: ListOfStructs, Category: "names", Fields: [4]string{"x", "y", "w", "h"},
+				Format: XYWH, FieldsFormat: true, FormatWhy: "from the box's field names x, y, w, h"}, true},
+		{"one named box a row", arrow.Field{Name: "subject", Type: vgObject},
+			BoxColumn{Name: "subject", Layout: OneBox, Category: "names", Fields: [4]string{"x", "y", "w", "h"},
+				Format: XYWH, FieldsFormat: true, FormatWhy: "from the box's field names x, y, w, h"}, true},
+		{"named corners, any case", arrow.Field{Name: "region", Type: cornersStruct},
+			BoxColumn{Name: "region", Layout: OneBox, Category: "class", Fields: [4]string{"XMin", "YMin", "XMax", "YMax"},
+				Format: XYXY, FieldsFormat: true, FormatWhy: "from the box's field names XMin, YMin, XMax, YMax"}, true},
+		{"metadata over names", arrow.Field{Name: "region", Type: cornersStruct, Metadata: meta},
+			BoxColumn{Name: "region", Layout: OneBox, Category: "class", Fields: [4]string{"XMin", "YMin", "XMax", "YMax"},
+				Format: XYXYN, FormatWhy: `from the file's metadata: field region has bbox_format = "REL_XYXY"`}, true},
+		{"centre and size", arrow.Field{Name: "b", Type: arrow.StructOf(
+			arrow.Field{Name: "cx", Type: arrow.PrimitiveTypes.Float32}, arrow.Field{Name: "cy", Type: arrow.PrimitiveTypes.Float32},
+			arrow.Field{Name: "width", Type: arrow.PrimitiveTypes.Float32}, arrow.Field{Name: "height", Type: arrow.PrimitiveTypes.Float32})},
+			BoxColumn{Name: "b", Layout: OneBox, Fields: [4]string{"cx", "cy", "width", "height"},
+				Format: CXCYWH, FieldsFormat: true, FormatWhy: "from the box's field names cx, cy, width, height"}, true},
+		{"a point", arrow.Field{Name: "p", Type: arrow.StructOf(
+			arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float32}, arrow.Field{Name: "y", Type: arrow.PrimitiveTypes.Float32})}, BoxColumn{}, false},
+		{"names as text", arrow.Field{Name: "p", Type: arrow.StructOf(
+			arrow.Field{Name: "x", Type: arrow.BinaryTypes.String}, arrow.Field{Name: "y", Type: arrow.PrimitiveTypes.Float32},
+			arrow.Field{Name: "w", Type: arrow.PrimitiveTypes.Float32}, arrow.Field{Name: "h", Type: arrow.PrimitiveTypes.Float32})}, BoxColumn{}, false},
+		{"a list of points", arrow.Field{Name: "keypoints", Type: arrow.ListOf(arrow.StructOf(
+			arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Float32}, arrow.Field{Name: "y", Type: arrow.PrimitiveTypes.Float32}))}, BoxColumn{}, false},
+	} {
+		got, ok := FindBoxes(c.f)
+		if ok != c.ok || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s:\n got %+v, %v\nwant %+v, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestReadNamedBoxes: Visual Genome's objects and one box a row, with their
+// names; a null element; the unit named corners take from their numbers.
+func TestReadNamedBoxes(t *testing.T) {
+	nan := math.NaN()
+	lt := arrow.ListOf(vgObject)
+	objs := fromJSON(t, lt, `[[
+		{"object_id": 1058498, "x": 421, "y": 91, "w": 79, "h": 339, "names": ["clock"], "synsets": ["clock.n.01"]},
+		null,
+		{"object_id": 5046, "x": 77, "y": 328, "w": 714, "h": 262, "names": ["street", "road"], "synsets": []},
+		{"object_id": 7, "x": null, "y": 1, "w": 2, "h": 3, "names": null, "synsets": null}]]`)
+	bc, _ := FindBoxes(arrow.Field{Name: "objects", Type: lt})
+	got, err := ReadBoxes(bc, objs, 0)
+	want := []RawBox{
+		{Coords: [4]float64{421, 91, 79, 339}, CategoryText: "clock", Area: nan},
+		{Err: "null", Area: nan},
+		{Coords: [4]float64{77, 328, 714, 262}, CategoryText: "street, road", Area: nan},
+		{Coords: [4]float64{nan, 1, 2, 3}, Area: nan},
+	}
+	if err != nil || !sameBoxes(got, want) {
+		t.Errorf("objects: %+v, %v", got, err)
+	}
+	if f, why := bc.StatedFormat(got); f != XYWH || why != "from the box's field names x, y, w, h" {
+		t.Errorf("objects' format %v, %q", f, why)
+	}
+
+	one := fromJSON(t, vgObject, `[{"object_id": 1, "x": 5, "y": 6, "w": 7, "h": 8, "names": ["shade"], "synsets": []}, null]`)
+	bc, _ = FindBoxes(arrow.Field{Name: "subject", Type: vgObject})
+	if got, err := ReadBoxes(bc, one, 0); err != nil || !sameBoxes(got, []RawBox{{Coords: [4]float64{5, 6, 7, 8}, CategoryText: "shade", Area: nan}}) {
+		t.Errorf("subject: %+v, %v", got, err)
+	}
+	if _, err := ReadBoxes(bc, one, 1); err == nil || err.Error() != "overlay: subject is null in row 1" {
+		t.Errorf("null subject: %v", err)
+	}
+	if _, err := ReadBoxes(bc, objs, 0); err == nil || err.Error() != "overlay: subject is not one box as expected" {
+		t.Errorf("wrong array: %v", err)
+	}
+
+	// Named corners: pixels, or normalised when every number is within
+	// 0..1 (a NaN box does not count); metadata is never overridden.
+	corners := fromJSON(t, cornersStruct, `[{"XMin": 0.25, "XMax": 0.75, "YMin": 0, "YMax": 1, "class": 3},
+		{"XMin": 10, "XMax": 20, "YMin": 4, "YMax": 9, "class": 0}, {"XMin": null, "XMax": 3, "YMin": 0, "YMax": 1, "class": null}]`)
+	bc, _ = FindBoxes(arrow.Field{Name: "region", Type: cornersStruct})
+	for _, c := range []struct {
+		rows []int
+		f    BoxFormat
+		why  string
+	}{
+		{[]int{0}, XYXYN, "from the box's field names XMin, YMin, XMax, YMax, normalised as every number is within 0..1"},
+		{[]int{0, 2}, XYXYN, "from the box's field names XMin, YMin, XMax, YMax, normalised as every number is within 0..1"},
+		{[]int{0, 1}, XYXY, "from the box's field names XMin, YMin, XMax, YMax"},
+		{[]int{2}, XYXY, "from the box's field names XMin, YMin, XMax, YMax"},
+	} {
+		var raw []RawBox
+		for _, r := range c.rows {
+			b, err := ReadBoxes(bc, corners, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw = append(raw, b...)
+		}
+		if f, why := bc.StatedFormat(raw); f != c.f || why != c.why {
+			t.Errorf("rows %v: %v, %q; want %v, %q", c.rows, f, why, c.f, c.why)
+		}
+	}
+	if b, _ := ReadBoxes(bc, corners, 0); !sameBoxes(b, []RawBox{rawBox(0.25, 0, 0.75, 1, 3)}) {
+		t.Errorf("corners in the format's order: %+v", b)
+	}
+	bc.Format, bc.FormatWhy, bc.FieldsFormat = XYXY, "from the file's metadata", false
+	if f, _ := bc.StatedFormat([]RawBox{rawBox(0.25, 0, 0.75, 1, 3)}); f != XYXY {
+		t.Errorf("metadata's format read as %v", f)
 	}
 }

@@ -232,19 +232,29 @@ type LegendItem struct {
 	// Pixels is the number of mask pixels of the class.
 	Pixels int
 	// Hidden reports that the style does not draw the class (class 0, the
-	// background, by default; classes the user hid by clicking them).
+	// background, and void by default; classes the user hid by clicking
+	// them).
 	Hidden bool
+	// Void reports the void id of a mask whose 255 is void (HasVoid); its
+	// Name is then "void" and its Label "255 (void)".
+	Void bool
 }
 
 // Legend returns one item per class of counts (as CountClasses gives them),
 // in the order of counts, with names (nil when the file names none) and the
-// style's colours and hidden classes.
-func (s Style) Legend(counts []ClassCount, names []string) []LegendItem {
+// style's colours and hidden classes, for a mask whose 255 is void (void;
+// HasVoid) or not.
+func (s Style) Legend(counts []ClassCount, names []string, void bool) []LegendItem {
 	pal := s.palette()
+	hidden := s.For(void).Hidden
 	items := make([]LegendItem, len(counts))
 	for i, c := range counts {
-		items[i] = LegendItem{ID: c.ID, Name: ClassName(names, c.ID), Label: Label(names, c.ID),
-			Color: pal(c.ID), Pixels: c.Pixels, Hidden: s.Hidden[c.ID]}
+		it := LegendItem{ID: c.ID, Name: ClassName(names, c.ID), Label: MaskLabel(names, void, c.ID),
+			Color: pal(c.ID), Pixels: c.Pixels, Hidden: hidden[c.ID], Void: void && c.ID == VoidID}
+		if it.Void {
+			it.Name = "void"
+		}
+		items[i] = it
 	}
 	return items
 }

@@ -11,6 +11,8 @@
 //   - Style, DefaultStyle, Blend: a mask blended into an *image.RGBA
 //     (opacity, outline, hidden classes, threshold, palette); MaskValue for
 //     the readout; CountClasses and Style.Legend for the legend.
+//   - HasVoid, VoidID, Style.For, MaskLabel: PASCAL VOC's void 255, hidden
+//     by default and called "void"; Unnamed: ids past the file's names.
 //
 // Classes:
 //   - VOC (the default Palette: PASCAL VOC's label colour map), BoxColor.
@@ -20,8 +22,10 @@
 //
 // Boxes:
 //   - FindBoxes: whether an Arrow field holds detection boxes (BoxLayout:
-//     struct of lists, list of structs, list of boxes, one box) and the
-//     format its metadata or name states; ReadBoxes: one row's RawBoxes.
+//     struct of lists, list of structs, list of boxes, one box; a box a list
+//     of 4 numbers or a struct of four named ones) and the format its
+//     metadata, name or field names state (BoxColumn.StatedFormat);
+//     ReadBoxes: one row's RawBoxes.
 //   - BoxFormat (XYWH, XYXY, CXCYWHN, XYXYN, CXCYWH), ParseBoxFormat,
 //     GuessBoxFormat (a guess and its reason).
 //   - Place: boxes in pixel corners clipped to the image, with counts of

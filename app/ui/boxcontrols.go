@@ -67,14 +67,14 @@ func formatReason(l boxLayer, user bool) string {
 	case user:
 		return fmt.Sprintf("Format %s, as chosen; the file's would be %s (%s).", l.Format, l.Auto, autoWhy(l))
 	case l.Stated:
-		return fmt.Sprintf("Format %s, as the file says: %s.", l.Format, l.AutoWhy)
+		return fmt.Sprintf("Format %s, %s.", l.Format, l.AutoWhy)
 	}
 	return fmt.Sprintf("Format %s, guessed: %s.", l.Format, l.AutoWhy)
 }
 
 func autoWhy(l boxLayer) string {
 	if l.Stated {
-		return "stated: " + l.AutoWhy
+		return l.AutoWhy
 	}
 	return "guessed: " + l.AutoWhy
 }

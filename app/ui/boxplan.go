@@ -114,8 +114,8 @@ func readBoxes(f *decode.File, row int64, c boxChoice, w, h int, chosen overlay.
 		return l
 	}
 	l.Raw = raw
-	if c.Column.Format != overlay.UnknownFormat {
-		l.Auto, l.AutoWhy, l.Stated = c.Column.Format, c.Column.FormatWhy, true
+	if f, why := c.Column.StatedFormat(raw); f != overlay.UnknownFormat {
+		l.Auto, l.AutoWhy, l.Stated = f, why, true
 	} else {
 		l.Auto, l.AutoWhy = overlay.GuessBoxFormat(raw, w, h)
 	}

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"os"
@@ -216,8 +217,12 @@ func TestFormatReason(t *testing.T) {
 	if got, want := formatReason(l.in(overlay.XYXY), true), "Format xyxy, as chosen; the file's would be xywh (guessed: the stored areas equal width × height (box 0: 10 × 8 = 80): COCO xywh)."; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
-	stated := boxLayer{Format: overlay.XYXY, Auto: overlay.XYXY, Stated: true, AutoWhy: `field metadata of boxes: bbox_format = "pascal_voc"`}
-	if got, want := formatReason(stated, false), `Format xyxy, as the file says: field metadata of boxes: bbox_format = "pascal_voc".`; got != want {
+	stated := boxLayer{Format: overlay.XYXY, Auto: overlay.XYXY, Stated: true, AutoWhy: `from the file's metadata: field boxes has bbox_format = "pascal_voc"`}
+	if got, want := formatReason(stated, false), `Format xyxy, from the file's metadata: field boxes has bbox_format = "pascal_voc".`; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	stated.Format = overlay.XYWH
+	if got, want := formatReason(stated, true), `Format xywh, as chosen; the file's would be xyxy (from the file's metadata: field boxes has bbox_format = "pascal_voc").`; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
@@ -542,5 +547,128 @@ func TestInspectorBoxesLink(t *testing.T) {
 	in.bx.address(&st)
 	if st.BoxFormat != "xyxy" || st.HasBoxes {
 		t.Errorf("reported %+v", st)
+	}
+}
+
+// layoutsExpected is testdata/boxes_layouts_expected.json (gen_boxes.mjs).
+type layoutsExpected struct {
+	List struct {
+		Width, Height int
+		Names         []string
+		Rows          []struct {
+			Category []*int64
+			XYWH     expectedPlacing
+		}
+	}
+	One struct {
+		Width, Height int
+		Labels        []string
+		BBox          []*struct{ XYXY, XYWH expectedPlacing }
+		Subject       []*struct {
+			Text string
+			XYWH expectedPlacing
+		}
+		Detections []struct {
+			Category []int64
+			Text     []string
+			XYXYN    expectedPlacing
+		}
+	}
+}
+
+// boxLayerOf reads row's boxes of column field over column image.
+func boxLayerOf(t *testing.T, f *decode.File, field string, row int64, format overlay.BoxFormat) (boxChoice, boxLayer) {
+	t.Helper()
+	image := column(t, f, "image")
+	choices := boxChoices(f, image)
+	i := boxChoiceIndex(choices, field)
+	if i < 0 {
+		t.Fatalf("no boxes %q among %+v", field, choices)
+	}
+	ten, err := f.Tensor(row, image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, w, _ := pictureSize(ten)
+	return choices[i], readBoxes(f, row, choices[i], w, h, format)
+}
+
+// TestBoxLayouts: boxes_list.arrow (datasets 4's list of structs) and
+// boxes_one.arrow (one box a row, in metadata's format, a Visual Genome
+// struct, a model's detections) read and placed as the twin places them,
+// with their formats' reasons, labels and errors.
+func TestBoxLayouts(t *testing.T) {
+	var e layoutsExpected
+	readJSON(t, "../../testdata/boxes_layouts_expected.json", &e)
+	f := openTestdata(t, "boxes_list.arrow")
+	for row, want := range e.List.Rows {
+		c, l := boxLayerOf(t, f, "objects", int64(row), overlay.UnknownFormat)
+		if c.Column.Layout != overlay.ListOfStructs || l.Err != "" || l.Format != overlay.XYWH || l.Stated {
+			t.Errorf("list row %d: %+v", row, l)
+		}
+		checkPlaced(t, fmt.Sprint("list row ", row), l, want.XYWH)
+		names := boxNames(f, c)
+		if !reflect.DeepEqual(names, e.List.Names) {
+			t.Errorf("names %q", names)
+		}
+		if row == 0 {
+			if l.AutoWhy != "box 1's third number 8 < first 20 cannot be corners: COCO xywh" || len(l.Placed.Errors) != 1 || l.Placed.Errors[0].Error() != "box 2: null" {
+				t.Errorf("list row 0: %q, %v", l.AutoWhy, l.Placed.Errors)
+			}
+			var labels []string
+			for _, b := range l.Placed.Boxes {
+				labels = append(labels, b.Label(names))
+			}
+			if want := []string{"#0 Coverall", "#1 Mask", "#3 Gloves"}; !reflect.DeepEqual(labels, want) {
+				t.Errorf("labels %q", labels)
+			}
+		}
+	}
+
+	f = openTestdata(t, "boxes_one.arrow")
+	if got := boxChoices(f, column(t, f, "image")); len(got) != 3 || got[0].Column.Name != "bbox" || got[1].Column.Layout != overlay.OneBox || got[2].Column.Layout != overlay.ListOfStructs {
+		t.Errorf("choices %+v", got)
+	}
+	for row, want := range e.One.BBox {
+		_, l := boxLayerOf(t, f, "bbox", int64(row), overlay.UnknownFormat)
+		if want == nil {
+			if l.Err != "bbox is null in this row" {
+				t.Errorf("bbox row %d: %+v", row, l)
+			}
+			continue
+		}
+		if l.Format != overlay.XYXY || !l.Stated || l.AutoWhy != `from the file's metadata: field bbox has bbox_format = "pascal_voc"` {
+			t.Errorf("bbox row %d: %v %q", row, l.Format, l.AutoWhy)
+		}
+		checkPlaced(t, fmt.Sprint("bbox row ", row), l, want.XYXY)
+		checkPlaced(t, fmt.Sprint("bbox row ", row, " as xywh"), l.in(overlay.XYWH), want.XYWH)
+	}
+	for row, want := range e.One.Subject {
+		_, l := boxLayerOf(t, f, "subject", int64(row), overlay.UnknownFormat)
+		if want == nil {
+			if l.Err != "subject is null in this row" {
+				t.Errorf("subject row %d: %+v", row, l)
+			}
+			continue
+		}
+		if l.Format != overlay.XYWH || !l.Stated || l.AutoWhy != "from the box's field names x, y, w, h" {
+			t.Errorf("subject row %d: %v %q", row, l.Format, l.AutoWhy)
+		}
+		checkPlaced(t, fmt.Sprint("subject row ", row), l, want.XYWH)
+		if len(l.Placed.Boxes) == 1 && l.Placed.Boxes[0].Label(nil) != "#0 "+want.Text {
+			t.Errorf("subject row %d: label %q", row, l.Placed.Boxes[0].Label(nil))
+		}
+	}
+	for row, want := range e.One.Detections {
+		c, l := boxLayerOf(t, f, "detections", int64(row), overlay.UnknownFormat)
+		if l.Format != overlay.XYXYN || !l.Stated || l.AutoWhy != `from the file's metadata: field detections has bbox_format = "REL_XYXY"` || boxNames(f, c) != nil {
+			t.Errorf("detections row %d: %v %q", row, l.Format, l.AutoWhy)
+		}
+		checkPlaced(t, fmt.Sprint("detections row ", row), l, want.XYXYN)
+		for i, b := range l.Placed.Boxes {
+			if b.Label(nil) != fmt.Sprintf("#%d %s", i, want.Text[i]) || !b.HasCategory || b.Category != want.Category[i] {
+				t.Errorf("detections row %d: box %+v", row, b)
+			}
+		}
 	}
 }

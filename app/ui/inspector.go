@@ -349,14 +349,14 @@ func (in *Inspector) body() app.UI {
 	}
 	ov := in.ov
 	img, mask, off := ov.picture(s)
-	probe := maskProbe{Field: ov.field(), Mask: mask, Kind: ov.layer.Kind, Names: ov.layer.Names, Threshold: ov.style.Threshold}
+	probe := maskProbe{Field: ov.field(), Mask: mask, Kind: ov.layer.Kind, Names: ov.layer.Names, Void: ov.layer.Void, Threshold: ov.style.Threshold}
 	img, labels, boxOff := in.bx.picture(s, img)
 	boxControls, boxList := in.boxParts(labels, boxOff)
 	return app.Div().Class("inspector-body").Body(
 		app.Div().Class("inspector-main").Body(
 			in.controls(),
 			&OverlayControls{Choices: ov.choices, Chosen: ov.chosen, Opacity: ov.style.Opacity, Outline: ov.style.Outline,
-				Legend: ov.legend(), Off: off, Note: ov.note, OnChange: in.overlayCommand},
+				Legend: ov.legend(), Unnamed: ov.unnamed(), Names: len(ov.layer.Names), Off: off, Note: ov.note, OnChange: in.overlayCommand},
 			boxControls,
 			in.compareControls(),
 			app.If(renderErr != "", func() app.UI {

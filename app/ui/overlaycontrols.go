@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -22,8 +23,10 @@ type OverlayControls struct {
 	Opacity  float64
 	Outline  bool
 	Legend   []overlay.LegendItem
-	Off      string // why the mask chosen is not drawn
-	Note     string // a link's overlay that did not apply
+	Unnamed  []int64 // classes present that the file's names do not name
+	Names    int     // how many class names the file gives
+	Off      string  // why the mask chosen is not drawn
+	Note     string  // a link's overlay that did not apply
 	OnChange func(ctx app.Context, cmd func(*overlayState) bool)
 }
 
@@ -64,7 +67,28 @@ func (c *OverlayControls) Render() app.UI {
 				c.OnChange(ctx, func(o *overlayState) bool { return o.toggleClass(id) })
 			}}
 		}),
+		app.If(len(c.Unnamed) > 0 && len(c.Legend) > 0, func() app.UI {
+			return app.P().Class("note").Attr("data-role", "legend-note").Text(unnamedNote(c.Unnamed, c.Names))
+		}),
 	)
+}
+
+// unnamedNote says which classes of a mask the file's names do not name:
+// "Classes 7 and 300 are past the file's 4 class names: shown by id."
+func unnamedNote(ids []int64, names int) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	list, verb := s[0], "is"
+	if len(s) > 1 {
+		list, verb = strings.Join(s[:len(s)-1], ", ")+" and "+s[len(s)-1], "are"
+	}
+	noun := "Class"
+	if len(s) > 1 {
+		noun = "Classes"
+	}
+	return fmt.Sprintf("%s %s %s not among the file's %s: shown by id.", noun, list, verb, plural(names, "class name", "class names"))
 }
 
 // joinSentences joins the non-empty ones with a space.

@@ -181,8 +181,10 @@ type maskLayer struct {
 	Mask tensorext.Tensor
 	H, W int
 	Kind overlay.MaskKind
-	// Counts are the classes present (overlay.CountClasses).
+	// Counts are the classes present (overlay.CountClasses); Void reports
+	// that the mask's 255 marks void pixels (overlay.HasVoid).
 	Counts []overlay.ClassCount
+	Void   bool
 	// Err says why the row's mask cannot be drawn; the rest is then empty
 	// but for Col, Field and Names.
 	Err string
@@ -218,7 +220,14 @@ func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, 
 			m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
 			return m
 		}
-		return m.withMask(mk.IDs, cols, col, image, threshold)
+		src := overlay.OtherIDs
+		switch {
+		case mk.Paletted:
+			src = overlay.PaletteIDs
+		case mk.BitDepth <= 8:
+			src = overlay.Uint8IDs
+		}
+		return m.withMask(mk.IDs, src, cols, col, image, threshold)
 	}
 	t, err := f.Tensor(row, col)
 	switch {
@@ -229,12 +238,17 @@ func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, 
 		m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
 		return m
 	}
-	return m.withMask(t, cols, col, image, threshold)
+	src := overlay.OtherIDs
+	if t.ValueType().ID() == arrow.UINT8 {
+		src = overlay.Uint8IDs
+	}
+	return m.withMask(t, src, cols, col, image, threshold)
 }
 
-// withMask is m with the mask t of column col, checked against the image
-// column image (overlay.Match) and its classes counted.
-func (m maskLayer) withMask(t tensorext.Tensor, cols []overlay.Column, col, image int, threshold float64) maskLayer {
+// withMask is m with the mask t of column col, whose ids come from src,
+// checked against the image column image (overlay.Match), its classes
+// counted and its void found.
+func (m maskLayer) withMask(t tensorext.Tensor, src overlay.IDSource, cols []overlay.Column, col, image int, threshold float64) maskLayer {
 	fld := cols[col].Name // its field
 	if _, err := overlay.Match(cols[col], cols[image]); err != nil {
 		m.Err = err.Error()
@@ -252,6 +266,7 @@ func (m maskLayer) withMask(t tensorext.Tensor, cols []overlay.Column, col, imag
 		return m
 	}
 	m.Mask, m.H, m.W, m.Kind, m.Counts = l, h, w, overlay.KindOf(t.ValueType()), counts
+	m.Void = m.Kind == overlay.ClassIDs && overlay.HasVoid(src, counts, m.Names)
 	return m
 }
 
@@ -323,9 +338,10 @@ func blendOver(base *image.RGBA, mask tensorext.Tensor, s overlay.Style) (*image
 
 // maskReadout is what the readout says of the mask under picture pixel
 // (x, y) (mask a view from alignMask): `mask = 3 "car"`, `mask = 300` for
-// an id the file does not name, `pred = 0.53 (class 1)` for a float mask,
+// an id the file does not name, `mask = 255 (void)` for the void of a mask
+// that has one (void), `pred = 0.53 (class 1)` for a float mask,
 // `mask = null`.
-func maskReadout(field string, mask tensorext.Tensor, kind overlay.MaskKind, names []string, threshold float64, x, y int) string {
+func maskReadout(field string, mask tensorext.Tensor, kind overlay.MaskKind, names []string, void bool, threshold float64, x, y int) string {
 	id, ok := overlay.MaskValue(mask, threshold, y, x)
 	if !ok {
 		if pos, in := mask.Pos(y, x); in && !mask.IsNull(pos) {
@@ -337,7 +353,7 @@ func maskReadout(field string, mask tensorext.Tensor, kind overlay.MaskKind, nam
 		pos, _ := mask.Pos(y, x)
 		return fmt.Sprintf("%s = %s (class %s)", field, mask.ValueStr(pos), overlay.Label(names, id))
 	}
-	return field + " = " + overlay.Label(names, id)
+	return field + " = " + overlay.MaskLabel(names, void, id)
 }
 
 // maskProbe is what SliceView needs to read out the mask under the
@@ -348,6 +364,7 @@ type maskProbe struct {
 	Mask      tensorext.Tensor
 	Kind      overlay.MaskKind
 	Names     []string
+	Void      bool
 	Threshold float64
 }
 
@@ -356,5 +373,5 @@ func (p maskProbe) text(x, y int) string {
 	if p.Mask.Values == nil {
 		return ""
 	}
-	return maskReadout(p.Field, p.Mask, p.Kind, p.Names, p.Threshold, x, y)
+	return maskReadout(p.Field, p.Mask, p.Kind, p.Names, p.Void, p.Threshold, x, y)
 }

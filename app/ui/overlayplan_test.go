@@ -268,13 +268,13 @@ func TestMaskReadout(t *testing.T) {
 		{0, 0, `label = 0 "background"`},
 		{1, 11, `label = 7`},
 	} {
-		if got := maskReadout(m.Field, v, m.Kind, m.Names, 0.5, c.x, c.y); got != c.want {
+		if got := maskReadout(m.Field, v, m.Kind, m.Names, m.Void, 0.5, c.x, c.y); got != c.want {
 			t.Errorf("(%d, %d): %q, want %q", c.x, c.y, got, c.want)
 		}
 	}
 	// A float mask: the value and its class.
 	m, _, v = maskOver(t, "masks_tensor.arrow", "image", "pred")
-	if got, want := maskReadout(m.Field, v, m.Kind, nil, 0.5, 9, 0), "pred = 0.6 (class 1)"; got != want {
+	if got, want := maskReadout(m.Field, v, m.Kind, nil, false, 0.5, 9, 0), "pred = 0.6 (class 1)"; got != want {
 		t.Errorf("float mask: %q, want %q", got, want)
 	}
 }
@@ -456,5 +456,106 @@ func TestEncodedMaskIDs(t *testing.T) {
 	}
 	if m := readMask(f, 0, cols, 0, 3, 0.5); !strings.Contains(m.Err, "colours") {
 		t.Errorf("an RGB mask: %q, want it to say it holds colours", m.Err)
+	}
+}
+
+// TestVoidOverlay: masks_voc.arrow's paletted mask has a void 255, hidden
+// by default and listed as "void"; shown from the legend, the address says
+// so and a link gives it back; the binary foreground keeps 255 as a class;
+// hiding class 0's default shown writes the rest.
+func TestVoidOverlay(t *testing.T) {
+	f := openTestdata(t, "masks_voc.arrow")
+	image := column(t, f, "image")
+	o := newOverlay(f, 0, image, overlay.Style{})
+	if got := choiceFields(o.choices); !reflect.DeepEqual(got, []string{"mask", "foreground"}) || o.field() != "mask" {
+		t.Fatalf("choices %q, drawn %q", got, o.field())
+	}
+	if !o.layer.Void {
+		t.Fatal("the VOC mask's 255 is not void")
+	}
+	legendOf := func(o *overlayState) string {
+		var s []string
+		for _, it := range o.legend() {
+			s = append(s, fmt.Sprintf("%s:%v", it.Label, !it.Hidden))
+		}
+		return strings.Join(s, " ")
+	}
+	legend := func() string { return legendOf(o) }
+	if got, want := legend(), "0:false 1:true 15:true 255 (void):false"; got != want {
+		t.Errorf("legend %q, want %q", got, want)
+	}
+	if st := addressOf(o); st.HasHidden {
+		t.Errorf("default address %+v", st)
+	}
+	o.toggleClass(overlay.VoidID)
+	if got, want := legend(), "0:false 1:true 15:true 255 (void):true"; got != want || !o.style.ShowVoid {
+		t.Errorf("void shown: %q, want %q", got, want)
+	}
+	st := addressOf(o)
+	if st.Hidden != "[0]" || !st.HasHidden {
+		t.Errorf("void shown: address %+v", st)
+	}
+	var vs viewstate.Inspector
+	o.address(&vs)
+	o2 := newOverlay(f, 0, image, linkStyle(overlay.Style{}, &vs))
+	if got := legendOf(o2); got != "0:false 1:true 15:true 255 (void):true" || addressOf(o2) != st {
+		t.Errorf("the link: %q, %+v", got, addressOf(o2))
+	}
+	o.toggleClass(overlay.VoidID)
+	o.toggleClass(0)
+	if got, want := legend(), "0:true 1:true 15:true 255 (void):false"; got != want {
+		t.Errorf("0 shown, void hidden: %q, want %q", got, want)
+	}
+	if st := addressOf(o); st.Hidden != "[255]" {
+		t.Errorf("0 shown: address %+v", st)
+	}
+	// The readout names void.
+	m, _, v := maskOver(t, "masks_voc.arrow", "image", "mask")
+	if got := maskReadout(m.Field, v, m.Kind, m.Names, m.Void, 0.5, 1, 1); got != "mask = 255 (void)" {
+		t.Errorf("readout %q", got)
+	}
+
+	// The binary foreground: 0 and 255, 255 a class.
+	o.choose(1)
+	if o.layer.Void {
+		t.Error("the binary mask's 255 is void")
+	}
+	if got, want := legend(), "0:true 255:true"; got != want {
+		t.Errorf("foreground legend %q, want %q", got, want)
+	}
+}
+
+// TestWideIDs: ids past 255 and past the names are drawn in their own
+// colours, listed, and the unnamed ones said.
+func TestWideIDs(t *testing.T) {
+	f := openTestdata(t, "masks_wide.arrow")
+	image := column(t, f, "image")
+	o := newOverlay(f, 0, image, overlay.Style{})
+	if got := choiceFields(o.choices); !reflect.DeepEqual(got, []string{"label", "instances"}) || o.field() != "label" {
+		t.Fatalf("choices %q, drawn %q", got, o.field())
+	}
+	var labels []string
+	for _, it := range o.legend() {
+		labels = append(labels, it.Label)
+	}
+	if want := []string{`0 "background"`, `1 "road"`, `2 "car"`, "300", "70000"}; !reflect.DeepEqual(labels, want) {
+		t.Errorf("legend %q, want %q", labels, want)
+	}
+	if got := unnamedNote(o.unnamed(), len(o.layer.Names)); got != "Classes 300 and 70000 are not among the file's 4 class names: shown by id." {
+		t.Errorf("note %q", got)
+	}
+	o.choose(1)
+	labels = nil
+	for _, it := range o.legend() {
+		labels = append(labels, it.Label)
+		if it.Color != overlay.VOC(it.ID) {
+			t.Errorf("%d: colour %v", it.ID, it.Color)
+		}
+	}
+	if want := []string{"0", "7", "255", "26000", "26001"}; !reflect.DeepEqual(labels, want) || o.layer.Void || o.unnamed() != nil {
+		t.Errorf("instances: legend %q (void %v, unnamed %v)", labels, o.layer.Void, o.unnamed())
+	}
+	if got := unnamedNote([]int64{7}, 1); got != "Class 7 is not among the file's 1 class name: shown by id." {
+		t.Errorf("note %q", got)
 	}
 }

@@ -108,13 +108,16 @@ func (o *overlayState) address(st *viewstate.Inspector) {
 		st.HasOpacity, st.Opacity = true, pct
 	}
 	st.Outline = o.style.Outline
-	if !maps.Equal(o.style.Hidden, def.Hidden) {
+	// hide= lists every class hidden, void included, when that is not the
+	// default: class 0, and 255 when it is void.
+	if hidden := o.drawStyle().Hidden; !maps.Equal(hidden, def.For(o.layer.Void).Hidden) {
 		st.HasHidden = true
-		st.Hidden = slices.Sorted(maps.Keys(o.style.Hidden))
+		st.Hidden = slices.Sorted(maps.Keys(hidden))
 	}
 }
 
-// linkStyle is s with the parts of a link's style it gives.
+// linkStyle is s with the parts of a link's style it gives. A link's hide=
+// lists every class hidden: void is shown unless it lists 255.
 func linkStyle(s overlay.Style, r *viewstate.Inspector) overlay.Style {
 	if s.Hidden == nil {
 		s = overlay.DefaultStyle()
@@ -128,9 +131,14 @@ func linkStyle(s overlay.Style, r *viewstate.Inspector) overlay.Style {
 		for _, id := range r.Hidden {
 			s.Hidden[id] = true
 		}
+		s.ShowVoid = !s.Hidden[overlay.VoidID]
 	}
 	return s
 }
+
+// drawStyle is the style the mask drawn is blended and listed with: its
+// void hidden unless shown (overlay.Style.For).
+func (o *overlayState) drawStyle() overlay.Style { return o.style.For(o.layer.Void) }
 
 // setOpacity sets α, 0..1.
 func (o *overlayState) setOpacity(a float64) bool {
@@ -152,15 +160,20 @@ func (o *overlayState) setOutline(on bool) bool {
 	return true
 }
 
-// toggleClass hides a class shown, or shows a class hidden.
+// toggleClass hides a class shown, or shows a class hidden; the void of a
+// mask that has one is shown or hidden again through ShowVoid.
 func (o *overlayState) toggleClass(id int64) bool {
 	hidden := maps.Clone(o.style.Hidden)
 	if hidden == nil {
 		hidden = map[int64]bool{}
 	}
-	if hidden[id] {
+	switch {
+	case o.layer.Void && id == overlay.VoidID:
+		o.style.ShowVoid = o.drawStyle().Hidden[id]
 		delete(hidden, id)
-	} else {
+	case hidden[id]:
+		delete(hidden, id)
+	default:
 		hidden[id] = true
 	}
 	o.style.Hidden = hidden
@@ -173,7 +186,16 @@ func (o *overlayState) legend() []overlay.LegendItem {
 	if o.chosen < 0 || o.layer.Mask.Values == nil {
 		return nil
 	}
-	return o.style.Legend(o.layer.Counts, o.layer.Names)
+	return o.style.Legend(o.layer.Counts, o.layer.Names, o.layer.Void)
+}
+
+// unnamed are the classes of the mask drawn that the file's names do not
+// name (overlay.Unnamed).
+func (o *overlayState) unnamed() []int64 {
+	if o.chosen < 0 {
+		return nil
+	}
+	return overlay.Unnamed(o.layer.Counts, o.layer.Names, o.layer.Void)
 }
 
 // picture returns the session's picture with the mask blended in (the
@@ -192,7 +214,7 @@ func (o *overlayState) picture(s *inspect.Session) (img *image.RGBA, mask tensor
 	m, err := alignMask(o.layer, s.Shown(), s.View)
 	if err == nil {
 		var out *image.RGBA
-		if out, err = blendOver(s.Image, m, o.style); err == nil {
+		if out, err = blendOver(s.Image, m, o.drawStyle()); err == nil {
 			o.out, o.mask = out, m
 		}
 	}
