@@ -28,10 +28,11 @@ func (f *Fake) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if f.opt.APIExpose != "-" {
 		w.Header().Set("Access-Control-Expose-Headers", f.opt.APIExpose)
 	}
+	segs, err := segments(r.URL.EscapedPath())
+	f.countKind(kindOf(segs))
 	if f.limited(w) {
 		return
 	}
-	segs, err := segments(r.URL.EscapedPath())
 	switch {
 	case err != nil:
 		hubError(w, http.StatusBadRequest, "", "Invalid path")
@@ -42,6 +43,20 @@ func (f *Fake) serveAPI(w http.ResponseWriter, r *http.Request) {
 	default:
 		hubError(w, http.StatusNotFound, "", "Sorry, we can't find the page you are looking for.")
 	}
+}
+
+// kindOf is the kind of an API-origin request for the path segs.
+func kindOf(segs []string) Kind {
+	last := segs[len(segs)-1]
+	switch {
+	case segs[0] == "datasets":
+		return Resolve
+	case len(segs) > 3 && segs[3] == "tree", len(segs) > 4 && segs[4] == "tree":
+		return Tree
+	case strings.HasSuffix(last, ".parquet"):
+		return APIFile
+	}
+	return Listing
 }
 
 // segments splits an escaped path into unescaped segments
@@ -148,14 +163,12 @@ func (f *Fake) serveDatasetAPI(w http.ResponseWriter, r *http.Request, segs []st
 	}
 	switch len(rest) {
 	case 0:
-		f.countKind(Listing)
 		out := orderedObject{}
 		for _, c := range d.configs {
 			out = append(out, member{c.Name, f.splitsObject(d, c)})
 		}
 		writeJSON(w, out)
 	case 1:
-		f.countKind(Listing)
 		c, ok := d.config(rest[0])
 		if !ok {
 			hubError(w, http.StatusNotFound, "", fmt.Sprintf("Config %s not found", rest[0]))
@@ -163,14 +176,12 @@ func (f *Fake) serveDatasetAPI(w http.ResponseWriter, r *http.Request, segs []st
 		}
 		writeJSON(w, f.splitsObject(d, c))
 	case 2:
-		f.countKind(Listing)
 		if _, ok := d.files[rest[0]+"\x00"+rest[1]]; !ok {
 			hubError(w, http.StatusNotFound, "", fmt.Sprintf("Split %s/%s not found", rest[0], rest[1]))
 			return
 		}
 		writeJSON(w, f.urls(d, rest[0], rest[1]))
 	case 3:
-		f.countKind(APIFile)
 		files := d.files[rest[0]+"\x00"+rest[1]]
 		n, err := strconv.Atoi(strings.TrimSuffix(rest[2], ".parquet"))
 		if err != nil || !strings.HasSuffix(rest[2], ".parquet") || n < 0 || n >= len(files) || rest[2] != strconv.Itoa(n)+".parquet" {
@@ -225,7 +236,6 @@ func (f *Fake) serveResolve(w http.ResponseWriter, r *http.Request, segs []strin
 	if d == nil {
 		return
 	}
-	f.countKind(Resolve)
 	if len(rest) != 4 || rest[0] != "refs/convert/parquet" {
 		hubError(w, http.StatusNotFound, "EntryNotFound", "Entry not found")
 		return
@@ -264,7 +274,6 @@ type treeLFS struct {
 // serveTree answers /api/datasets/<id>/tree/refs%2Fconvert%2Fparquet/<config>/<dir>
 // one page at a time (?cursor=<first entry>), with a Link to the next.
 func (f *Fake) serveTree(w http.ResponseWriter, r *http.Request, d *dataset, rest []string) {
-	f.countKind(Tree)
 	if len(rest) != 3 || rest[0] != "refs/convert/parquet" {
 		hubError(w, http.StatusNotFound, "EntryNotFound", "Entry not found")
 		return

@@ -329,7 +329,8 @@ func (f *Fake) Now() time.Time {
 	return f.now
 }
 
-// Count is how many requests of kind k were made.
+// Count is how many requests of kind k were made, whatever the answer (a
+// 429 counts as its kind and as RateLimited).
 func (f *Fake) Count(k Kind) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
