@@ -91,7 +91,10 @@ func Hub(ctx context.Context, f remote.Fetcher, hub, dataset, config, split stri
 		if err != nil {
 			return nil, err
 		}
-		return l, l.setShards(u, urls)
+		if err := l.setShards(u, urls); err != nil {
+			return nil, err
+		}
+		return l, nil
 	}
 	subsets, err := getListing(ctx, f, l, api, parseObject)
 	if err != nil {
@@ -102,7 +105,10 @@ func Hub(ctx context.Context, f remote.Fetcher, hub, dataset, config, split stri
 	if err != nil {
 		return nil, err
 	}
-	return l, l.setShards(api, c.splits[s].urls)
+	if err := l.setShards(api, c.splits[s].urls); err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // subset is a config as the Hub lists it.
