@@ -12,8 +12,10 @@ import (
 )
 
 // Fetcher is remote.Fetcher over the browser's fetch: one GET with a
-// Range header (CORS-safelisted for a single range, so no preflight), the
-// body read as a stream. A rejected fetch is told apart as a CORS refusal
+// Range header (CORS-safelisted for a single range, so no preflight), or
+// with no header at all (remote.Request.Get), the body read as a stream;
+// the response's URL is where the redirects led (response.url). A
+// rejected fetch is told apart as a CORS refusal
 // (a second, no-cors fetch of the same URL gets an answer), the browser
 // being offline, or a network error. Fetch blocks its goroutine: call it
 // from ctx.Async, never from a JavaScript callback.
@@ -30,8 +32,8 @@ func (Fetcher) Fetch(ctx context.Context, req remote.Request) (*remote.Response,
 	opts := map[string]any{"signal": abort.Get("signal")}
 	if req.Head {
 		opts["method"] = "HEAD"
-	} else {
-		opts["headers"] = map[string]any{"Range": req.Header()}
+	} else if h := req.Header(); h != "" {
+		opts["headers"] = map[string]any{"Range": h}
 	}
 	done := make(chan fetchResult, 1)
 	Then(app.Window().Call("fetch", req.URL, opts), func(resp app.Value) {
@@ -71,6 +73,8 @@ func (Fetcher) Fetch(ctx context.Context, req remote.Request) (*remote.Response,
 		ContentRange:  header("content-range"),
 		ETag:          header("etag"),
 		LastModified:  header("last-modified"),
+		URL:           r.resp.Get("url").String(),
+		Header:        header,
 	}, nil
 }
 

@@ -14,7 +14,15 @@
 //
 // Every request is a GET with one "Range: bytes=first-last" header and no
 // other (no suffix ranges, no multiple ranges, no custom headers), or the
-// HEAD and "bytes=0-" of Open's size probe.
+// HEAD and "bytes=0-" of Open's size probe (Request.Get, a GET without any
+// header, is for other packages' listings).
+//
+// A file whose address redirects (a Hugging Face "resolve" address answers
+// 302 to a signed CDN address valid about an hour) is read at the address
+// Open's response came from (Response.URL); when that address refuses a
+// read (400, 401, 403, 410, or no answer), the file's own address is asked
+// once more for a fresh one (Stats.Resolves), and a second failure is the
+// read's error.
 //
 // Facts it relies on (checked in browsers; see the README's section on
 // files by URL): a single-range Range request header is CORS-safelisted (no

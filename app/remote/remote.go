@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,16 +13,19 @@ import (
 
 // Request is one GET of a Fetcher: bytes Off to Off+N-1 of URL with a Range
 // header, or from Off to the end ("bytes=Off-") when N < 0; or, with Head,
-// a HEAD request without a Range header (for the file's Content-Length).
+// a HEAD request without a Range header (for the file's Content-Length);
+// or, with Get, a plain GET without any header (a listing, a list of links).
 type Request struct {
 	URL    string
 	Off, N int64
 	Head   bool
+	Get    bool
 }
 
-// Header is the Range header value of the request.
+// Header is the Range header value of the request ("" for none: send no
+// header at all).
 func (r Request) Header() string {
-	if r.Head {
+	if r.Head || r.Get {
 		return ""
 	}
 	if r.N < 0 {
@@ -33,7 +37,11 @@ func (r Request) Header() string {
 // Response is what a Fetcher returns: the status, the body (the caller
 // closes it; closing early aborts the transfer) and the response headers the
 // page can see. ContentLength is -1 when unknown; ContentRange is "" when
-// absent or not exposed to the page.
+// absent or not exposed to the page. URL is the address that answered,
+// after the redirects the Fetcher followed (the browser's response.url,
+// net/http's resp.Request.URL); "" when the Fetcher does not know it.
+// Header, when not nil, gives any other response header the page can see
+// by name ("" when absent or not exposed), such as Link or Retry-After.
 type Response struct {
 	Status        int
 	Body          io.ReadCloser
@@ -41,6 +49,17 @@ type Response struct {
 	ContentRange  string
 	ETag          string
 	LastModified  string
+	URL           string
+	Header        func(name string) string
+}
+
+// Get is the response header name, "" when absent, not exposed or not
+// known (Header nil).
+func (r *Response) Get(name string) string {
+	if r.Header == nil {
+		return ""
+	}
+	return r.Header(name)
 }
 
 // A Fetcher performs one HTTP GET with a Range header (or one HEAD). An error is a
@@ -112,10 +131,20 @@ const (
 type Stats struct {
 	Requests int   // responses read (Open's included)
 	Bytes    int64 // body bytes read from them
+	Resolves int   // times the file's address was asked again after the address it redirected to refused a read
 }
 
 // Reader reads a remote file by range. It is safe for concurrent use;
 // concurrent reads of the same block make one request.
+//
+// When the file's address redirects (a Hugging Face "resolve" address
+// answers 302 to a signed, expiring address on its CDN), the redirect is
+// followed once: later reads go straight to the address Open's response
+// came from. When that address refuses a read (HTTP 400, 401, 403 or 410,
+// or no answer: a signed address past its expiry), the read goes once more
+// to the file's own address, which redirects to a fresh one; concurrent
+// refused reads share that one re-resolution. A second failure is the
+// read's error.
 type Reader struct {
 	url   string
 	f     Fetcher
@@ -128,7 +157,11 @@ type Reader struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	resolveMu sync.Mutex // held while the address is asked again
+
 	mu      sync.Mutex
+	final   string           // the address reads go to when the file's redirects ("": url)
+	gen     int              // incremented each time final is set again
 	blocks  map[int64]*block // by block number
 	lru     []int64          // block numbers, least recent first
 	cached  int64            // bytes held by blocks
@@ -198,8 +231,9 @@ func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Re
 	if !ok && int64(n) < opt.Probe {
 		size, ok = int64(n), true // the whole file came with the probe
 	}
+	final := redirected(url, resp)
 	if !ok {
-		size, err = probeSize(ctx, f, url)
+		size, err = probeSize(ctx, f, cmp.Or(final, url))
 		stats.Requests++
 		if err != nil {
 			return nil, nil, err
@@ -210,7 +244,7 @@ func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Re
 	}
 	rctx, cancel := context.WithCancel(context.Background())
 	r := &Reader{url: url, f: f, size: size, etag: resp.ETag, mod: resp.LastModified, block: opt.Block, exact: opt.Exact,
-		ctx: rctx, cancel: cancel, blocks: map[int64]*block{}, limit: opt.Cache, stats: stats}
+		ctx: rctx, cancel: cancel, final: final, blocks: map[int64]*block{}, limit: opt.Cache, stats: stats}
 	// Whole blocks, and the last one when the probe holds the whole file.
 	for b := int64(0); b*r.block < int64(len(probe)); b++ {
 		end := (b + 1) * r.block
@@ -223,6 +257,15 @@ func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Re
 		r.put(b, probe[b*r.block:end])
 	}
 	return r, nil, nil
+}
+
+// redirected is the address resp came from when the Fetcher followed a
+// redirect from url to it, else "".
+func redirected(url string, resp *Response) string {
+	if resp == nil || resp.URL == "" || resp.URL == url {
+		return ""
+	}
+	return resp.URL
 }
 
 // probeSize asks for the size of the file at url when Content-Range is not
@@ -582,7 +625,7 @@ func (r *Reader) fetch(off, n int64) ([]byte, error) {
 	if changed {
 		return nil, ErrChanged
 	}
-	resp, err := r.f.Fetch(r.ctx, Request{URL: r.url, Off: off, N: n})
+	resp, err := r.send(Request{Off: off, N: n})
 	if err != nil {
 		return nil, err
 	}
@@ -617,6 +660,81 @@ func (r *Reader) fetch(off, n int64) ([]byte, error) {
 		return nil, fmt.Errorf("reading bytes %d-%d of %s: %w", off, off+n-1, r.url, err)
 	}
 	return data, nil
+}
+
+// send makes req (its URL set here) to the address the file redirected to,
+// or to the file's own address. When the redirect's address refuses it
+// (refused), it asks the file's own address once, whose redirect becomes
+// the address of later reads, unless another read did so meanwhile: then
+// it asks the address that one found. A failure then is the answer.
+func (r *Reader) send(req Request) (*Response, error) {
+	r.mu.Lock()
+	target, gen := r.final, r.gen
+	r.mu.Unlock()
+	if target == "" {
+		req.URL = r.url
+		resp, err := r.f.Fetch(r.ctx, req)
+		r.follow(resp, err, gen)
+		return resp, err
+	}
+	req.URL = target
+	resp, err := r.f.Fetch(r.ctx, req)
+	if !r.refused(resp, err) {
+		return resp, err
+	}
+	if resp != nil {
+		resp.Body.Close()
+	}
+	r.resolveMu.Lock()
+	defer r.resolveMu.Unlock()
+	r.mu.Lock()
+	cur, curGen := r.final, r.gen
+	r.mu.Unlock()
+	if curGen != gen {
+		req.URL = cmp.Or(cur, r.url)
+		return r.f.Fetch(r.ctx, req)
+	}
+	req.URL = r.url
+	resp, err = r.f.Fetch(r.ctx, req)
+	r.mu.Lock()
+	r.stats.Resolves++
+	r.mu.Unlock()
+	r.follow(resp, err, gen)
+	return resp, err
+}
+
+// follow makes the address a successful response to the file's own
+// address came from the address of later reads (none when it did not
+// redirect), unless another read set it since generation gen.
+func (r *Reader) follow(resp *Response, err error, gen int) {
+	if err != nil || (resp.Status != 206 && resp.Status != 200) {
+		return
+	}
+	final := redirected(r.url, resp)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.gen == gen && r.final != final {
+		r.final = final
+		r.gen++
+	}
+}
+
+// refused reports whether the address a redirect led to refused a request
+// as an expired signed address does: HTTP 400, 401, 403 or 410, or no
+// answer (a CDN's error response without CORS headers is a network error
+// to a page). Not when the Reader is closed.
+func (r *Reader) refused(resp *Response, err error) bool {
+	if r.ctx.Err() != nil {
+		return false
+	}
+	if err != nil {
+		return true
+	}
+	switch resp.Status {
+	case 400, 401, 403, 410:
+		return true
+	}
+	return false
 }
 
 // put caches block b.
