@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"sort"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/listing"
 	"github.com/tensorview/tensorview/app/remote"
 )
 
@@ -62,7 +64,7 @@ func blobShards(name string, names []string, blobs []app.Value) (src source, ski
 		}
 		files = append(files, file{n, blobs[i]})
 	}
-	sort.SliceStable(files, func(i, j int) bool { return naturalLess(files[i].name, files[j].name) })
+	sort.SliceStable(files, func(i, j int) bool { return listing.NaturalLess(files[i].name, files[j].name) })
 	src = source{Name: name}
 	for _, f := range files {
 		b := f.blob
@@ -120,49 +122,126 @@ func shardsText(shards []decode.ShardInfo) string {
 	return fmt.Sprintf("%d of %d files open", open, len(shards))
 }
 
-// naturalLess orders shard names. TODO(merge): listing.NaturalLess.
-func naturalLess(a, b string) bool { return a < b }
-
 // openDatasetLink opens the dataset a link names (spec, a State.URL of
-// viewstate.DatasetParams params): the files of its url parameters, in
-// natural order of their names, each read by HTTP Range once its rows are
-// first read.
+// viewstate.DatasetParams params): the files of its url parameters, of
+// the list of links urls names, or a Hugging Face dataset's Parquet
+// shards (hf, with config, split and hub), in natural order of their
+// names, each read by HTTP Range once its rows are first read. Listing
+// (urls, hf) is a request or two, made off the UI goroutine.
 func (v *Viewer) openDatasetLink(ctx app.Context, spec string, params url.Values) {
+	v.stopIndexing()
+	v.opens++
+	gen := v.opens
+	name := "the dataset"
+	if hf := params.Get("hf"); hf != "" {
+		name = hf
+	}
+	v.status.reading(name)
+	octx, cancel := context.WithCancel(context.Background())
+	v.work.task, v.work.cancel = taskDownload, cancel
+	ctx.Update()
+	fail := v.urlFailed(ctx, gen)
 	page := app.Window().URL().String()
-	if len(params["url"]) == 0 {
-		v.status.failedOn("", "tensorview cannot open this dataset link yet: only several url parameters are read")
-		ctx.Update()
-		return
+	ctx.Async(func() {
+		src, err := datasetLinkSource(octx, ctx, page, params)
+		if err != nil {
+			fail(err)
+			return
+		}
+		src.URL, src.gen = spec, gen
+		actionOpen.send(ctx, src)
+	})
+}
+
+// datasetLinkSource lists the files a dataset link names (params) as
+// shards: url parameters as they are, a list of links (urls), or a
+// Hugging Face dataset's split (hf) with the shards' sizes when its tree
+// listing gives them. Relative addresses are of page. It blocks.
+func datasetLinkSource(octx context.Context, ctx app.Context, page string, params url.Values) (source, error) {
+	var src source
+	links := params["url"]
+	switch {
+	case params.Has("hf"):
+		l, err := listing.Hub(octx, browser.Fetcher{}, params.Get("hub"), params.Get("hf"), params.Get("config"), params.Get("split"))
+		if err != nil {
+			return src, err
+		}
+		_ = listing.HubSizes(octx, browser.Fetcher{}, l) // without them, shards are estimated by the first's rows
+		src.Name = l.Dataset + " · " + l.Config + "/" + l.Split
+		if l.Picked != "" {
+			src.notes = append(src.notes, l.Picked)
+		}
+		for _, sh := range l.Shards {
+			src.Shards = append(src.Shards, urlShard(ctx, sh.Name, sh.URL, sh.Size))
+		}
+		return src, nil
+	case params.Has("urls"):
+		u, err := remote.CheckURL(params.Get("urls"), page)
+		if err != nil {
+			return src, err
+		}
+		body, err := getList(octx, u.String())
+		if err != nil {
+			return src, err
+		}
+		var bad []listing.BadLink
+		if links, bad, err = listing.URLList(body, u.String()); err != nil {
+			return src, err
+		}
+		for _, b := range firstN(bad, 5) {
+			src.notes = append(src.notes, fmt.Sprintf("line %d of the list of links skipped: %s (%s)", b.Line, b.Text, b.Reason))
+		}
+		page = u.String()
 	}
 	type file struct{ name, addr string }
 	var files []file
-	for _, raw := range params["url"] {
+	for _, raw := range links {
 		u, err := remote.CheckURL(raw, page)
 		if err != nil {
-			v.status.failedOn(raw, err.Error())
-			ctx.Update()
-			return
+			return src, err
 		}
 		files = append(files, file{remote.FileName(u), u.String()})
 	}
-	sort.SliceStable(files, func(i, j int) bool { return naturalLess(files[i].name, files[j].name) })
+	if len(files) == 0 {
+		return src, errors.New("the dataset's link names no files")
+	}
+	sort.SliceStable(files, func(i, j int) bool { return listing.NaturalLess(files[i].name, files[j].name) })
 	names := make([]string, len(files))
-	src := source{URL: spec}
 	for i, f := range files {
 		names[i] = f.name
-		src.Shards = append(src.Shards, urlShard(ctx, f.name, f.addr))
+		src.Shards = append(src.Shards, urlShard(ctx, f.name, f.addr, -1))
 	}
 	src.Name = datasetName(names)
-	v.stopIndexing()
-	v.opens++
-	src.gen = v.opens
-	actionOpen.send(ctx, src)
+	return src, nil
 }
+
+// maxListBytes bounds a list of links (urls=).
+const maxListBytes = 64 << 20
+
+// getList reads the list of links at addr whole (a plain GET).
+func getList(ctx context.Context, addr string) ([]byte, error) {
+	resp, err := browser.Fetcher{}.Fetch(ctx, remote.Request{URL: addr, Get: true})
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.Status != 200 {
+		return nil, &remote.StatusError{URL: addr, Status: resp.Status}
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxListBytes+1))
+	if err == nil && len(body) > maxListBytes {
+		err = fmt.Errorf("the list of links at %s is larger than %s", addr, decode.HumanBytes(maxListBytes))
+	}
+	return body, err
+}
+
+// firstN is the first n of list.
+func firstN[T any](list []T, n int) []T { return list[:min(n, len(list))] }
 
 // urlShard is the file at addr as a dataset's shard: probed (remote.Open)
 // when it is first read, then read by HTTP Range requests.
-func urlShard(ctx app.Context, name, addr string) shardSource {
-	return shardSource{Name: name, Size: -1, get: func(octx context.Context) (source, error) {
+func urlShard(ctx app.Context, name, addr string, size int64) shardSource {
+	return shardSource{Name: name, Size: size, get: func(octx context.Context) (source, error) {
 		r, _, err := remote.Open(octx, browser.Fetcher{}, addr, remote.Options{})
 		switch {
 		case errors.Is(err, remote.ErrNoRange):

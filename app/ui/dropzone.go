@@ -38,6 +38,7 @@ func (d *DropZone) Render() app.UI {
 				app.Input().Type("file").Accept(Accepted).Multiple(true).Attr("data-role", "file-input").Class("visually-hidden").OnChange(d.onPick),
 			),
 			app.If(!d.Compact, func() app.UI { return &URLForm{} }),
+			app.If(!d.Compact, func() app.UI { return &HFForm{} }),
 			&Samples{},
 			app.If(d.Starting, func() app.UI {
 				return app.P().Class("starting").Role("status").Attr("data-role", "starting").Attr("aria-busy", "true").

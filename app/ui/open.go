@@ -184,6 +184,9 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 	}
 	v.opened.src.stop()
 	v.opened = openedFile{file: o.f, src: o.src}
+	for _, n := range o.src.notes {
+		o.f.AddWarning(n)
+	}
 	if len(o.src.skipped) > 0 {
 		o.f.AddWarning(fmt.Sprintf("%d files skipped (not Arrow or Parquet by their names, or unreadable): %s", len(o.src.skipped), strings.Join(headOf(o.src.skipped, 8), ", ")))
 	}

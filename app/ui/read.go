@@ -24,6 +24,7 @@ type source struct {
 	// (decode.OpenDataset), Name the dataset's; Reader is nil then.
 	Shards  []shardSource
 	skipped []string // files dropped with the shards that are not Arrow or Parquet
+	notes   []string // what listing the shards noticed (a config picked, links skipped)
 }
 
 // stop stops the source's reads, if it has any to stop.
