@@ -11,6 +11,9 @@
 //   - Style, DefaultStyle, Blend: a mask blended into an *image.RGBA
 //     (opacity, outline, hidden classes, threshold, palette); MaskValue for
 //     the readout; CountClasses and Style.Legend for the legend.
+//   - Layer, Over: a mask's classes painted at another size (nearest
+//     neighbour, the rule of the thumbnails) and blended as Blend does,
+//     for the grid's thumbnails.
 //
 // Classes:
 //   - VOC (the default Palette: PASCAL VOC's label colour map), BoxColor.
