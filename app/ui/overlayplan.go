@@ -60,7 +60,7 @@ func rowColumns(f *decode.File, row int64) []overlay.Column {
 		case fld.Tensor != nil:
 			t, err := f.Tensor(row, i)
 			if err != nil {
-				c.Shape, c.DimNames, c.ValueType = fieldTensor(f, i, fld.Tensor)
+				c.Shape, c.DimNames, c.ValueType = fieldTensor(fld.Tensor)
 				break
 			}
 			l := t.Logical()
@@ -73,12 +73,11 @@ func rowColumns(f *decode.File, row int64) []overlay.Column {
 	return cols
 }
 
-// fieldTensor describes a canonical tensor column from its type: logical
-// shape (-1 where it varies), dim names and value type; nothing for the
-// dialects, whose value type only a row tells.
-func fieldTensor(f *decode.File, i int, tf *decode.TensorField) (shape []int, names []string, vt arrow.DataType) {
-	typed, ok := f.Schema.Field(i).Type.(interface{ ValueType() arrow.DataType })
-	if !ok {
+// fieldTensor describes a tensor column from its type: logical shape (-1
+// where it varies), dim names and value type; nothing for a dialect whose
+// number of dimensions only a row tells.
+func fieldTensor(tf *decode.TensorField) (shape []int, names []string, vt arrow.DataType) {
+	if tf.Value == nil || (tf.Shape == nil && tf.NDim < 0) {
 		return nil, nil, nil
 	}
 	t := tensorext.Tensor{Shape: tf.Shape, DimNames: tf.DimNames, Permutation: tf.Permutation}
@@ -94,7 +93,7 @@ func fieldTensor(f *decode.File, i int, tf *decode.TensorField) (shape []int, na
 	if t.Permutation != nil && len(t.Permutation) != len(t.Shape) {
 		t.Permutation = nil
 	}
-	return t.LogicalShape(), t.LogicalDimNames(), typed.ValueType()
+	return t.LogicalShape(), t.LogicalDimNames(), tf.Value
 }
 
 // relaxed returns the columns with their heights and widths unknown (-1):
