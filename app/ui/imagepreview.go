@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"image"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/imagebytes"
@@ -23,6 +25,11 @@ type ImagePreview struct {
 	Kind  string         // "rgb", "rgba" or "gray"
 	Queue *thumbQueue    // the table's decoding budget (nil: decode at once)
 	Marks []summary.Mark // boxes drawn over the thumbnail (drawMarks)
+	// Mask is a mask's layer blended over the thumbnail once drawn, at
+	// MaskOpacity (blendMask); MaskOf names its column (nil, "": none).
+	Mask        *image.RGBA
+	MaskOpacity float64
+	MaskOf      string
 
 	shown *summary.Encoded // the image drawn, or being decoded, on the canvas
 }
@@ -69,6 +76,7 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 		if current() {
 			if canvas := p.JSValue(); canvas.Truthy() {
 				canvas.Call("getContext", "2d").Call("drawImage", bmp, 0, 0)
+				blendMask(canvas, p.Mask, p.MaskOpacity, p.MaskOf)
 				drawMarks(canvas, p.Marks)
 			}
 		}
@@ -87,6 +95,7 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 					return
 				}
 				putImage(p.JSValue(), img)
+				blendMask(p.JSValue(), p.Mask, p.MaskOpacity, p.MaskOf)
 				drawMarks(p.JSValue(), p.Marks)
 			})
 		})

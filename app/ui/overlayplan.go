@@ -192,43 +192,48 @@ type maskLayer struct {
 func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, threshold float64) maskLayer {
 	fld := f.Fields()[col]
 	m := maskLayer{Col: col, Field: fld.Name, Names: maskNames(f, fld.Name)}
+	t, err := maskTensor(f, row, col)
+	if err != nil {
+		m.Err = err.Error()
+		return m
+	}
+	return m.withMask(t, cols, col, image, threshold)
+}
+
+// maskTensor reads the mask of column col in row: a tensor, or the class
+// ids of an encoded image (a palette PNG's indices, VOC's masks; a grey
+// PNG's samples, 16 bits exactly), or why not ("annotation is null in
+// this row").
+func maskTensor(f *decode.File, row int64, col int) (tensorext.Tensor, error) {
+	fld := f.Fields()[col]
 	if fld.Images {
 		v, err := f.Value(row, col)
 		if err != nil {
-			m.Err = err.Error()
-			return m
+			return tensorext.Tensor{}, err
 		}
 		b, _, err := v.Encoded()
 		switch {
 		case err != nil:
-			m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
-			return m
+			return tensorext.Tensor{}, fmt.Errorf("%s: %w", fld.Name, err)
 		case b == nil && v.Array.IsNull(v.Index):
-			m.Err = fld.Name + " is null in this row"
-			return m
+			return tensorext.Tensor{}, errors.New(fld.Name + " is null in this row")
 		case b == nil:
-			m.Err = fld.Name + " holds no image in this row"
-			return m
+			return tensorext.Tensor{}, errors.New(fld.Name + " holds no image in this row")
 		}
-		// The class ids as stored: a palette PNG's indices (VOC's masks),
-		// a grey PNG's samples, 16 bits exactly.
 		mk, err := imagebytes.DecodeMask(b, imagebytes.DefaultLimits)
 		if err != nil {
-			m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
-			return m
+			return tensorext.Tensor{}, fmt.Errorf("%s: %w", fld.Name, err)
 		}
-		return m.withMask(mk.IDs, cols, col, image, threshold)
+		return mk.IDs, nil
 	}
 	t, err := f.Tensor(row, col)
 	switch {
 	case errors.Is(err, tensorext.ErrNullTensor):
-		m.Err = fld.Name + " is null in this row"
-		return m
+		return tensorext.Tensor{}, errors.New(fld.Name + " is null in this row")
 	case err != nil:
-		m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
-		return m
+		return tensorext.Tensor{}, fmt.Errorf("%s: %w", fld.Name, err)
 	}
-	return m.withMask(t, cols, col, image, threshold)
+	return t, nil
 }
 
 // withMask is m with the mask t of column col, checked against the image
