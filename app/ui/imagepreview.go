@@ -31,16 +31,19 @@ type ImagePreview struct {
 	MaskOpacity float64
 	MaskOf      string
 
-	shown *summary.Encoded // the image drawn, or being decoded, on the canvas
+	shown     *summary.Encoded // the image drawn, or being decoded, on the canvas
+	shownMask *image.RGBA      // the mask blended over it
 }
 
 // OnMount starts decoding once the canvas exists.
 func (p *ImagePreview) OnMount(ctx app.Context) { p.draw(ctx) }
 
 // OnUpdate starts again when the cell shows another image (go-app reuses
-// components by position).
+// components by position), or the image with another mask or none (go-app
+// sets only the fields whose values differ: an image summarised again is
+// the same image).
 func (p *ImagePreview) OnUpdate(ctx app.Context) {
-	if p.shown != p.Image {
+	if p.shown != p.Image || p.shownMask != p.Mask {
 		ctx.Defer(p.draw)
 	}
 }
@@ -53,7 +56,7 @@ func (p *ImagePreview) Render() app.UI {
 
 func (p *ImagePreview) draw(ctx app.Context) {
 	e := p.Image
-	p.shown = e
+	p.shown, p.shownMask = e, p.Mask
 	// The decode ends after the row may have scrolled out of view: the
 	// component is then dismounted (its JSValue unusable) and draws
 	// nothing.

@@ -34,7 +34,11 @@ func (r *RowsTable) maskToggle(c int) app.UI {
 			Aria("pressed", m.On).Title(title).Body(
 			app.Span().Class("mask-word").Text("mask:"),
 			app.Span().Class("mask-field").Text(" "+m.MaskField),
-		).OnClick(func(ctx app.Context, e app.Event) { actionThumbMask.send(ctx, key) })
+		).OnClick(func(ctx app.Context, e app.Event) { actionThumbMask.send(ctx, key) },
+			// go-app keeps a handler whose scope is the same (closures
+			// of one literal compare equal): another pair in this place
+			// must replace it.
+			app.EventScope("mask-"+key))
 	}
 	return nil
 }
