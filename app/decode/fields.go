@@ -56,7 +56,7 @@ type FieldInfo struct {
 type TensorField struct {
 	ValueType    string
 	Value        arrow.DataType // the value type ValueType names
-	Shape        []int // fixed shape only: physical shape
+	Shape        []int          // fixed shape only: physical shape
 	NDim         int
 	DimNames     []string
 	Permutation  []int
