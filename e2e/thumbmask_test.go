@@ -81,13 +81,16 @@ func (b *browser) maskCell(row int) maskCell {
 	return c
 }
 
-// maskToggle is the image column's header toggle: its text and
-// aria-pressed.
+// maskToggle is the image column's header toggle: its text (its
+// aria-label too: they must agree) and aria-pressed.
 func (b *browser) maskToggle() (text, pressed string) {
 	b.t.Helper()
-	var r struct{ Text, Pressed string }
-	b.eval(`(e => e ? {Text: e.textContent, Pressed: e.getAttribute('aria-pressed')} : {Text: '', Pressed: ''})(
+	var r struct{ Text, Label, Pressed string }
+	b.eval(`(e => e ? {Text: e.textContent, Label: e.getAttribute('aria-label'), Pressed: e.getAttribute('aria-pressed')} : {})(
 		document.querySelector('[role=columnheader] [data-action=toggle-mask]'))`, &r)
+	if r.Label != r.Text {
+		b.t.Errorf("the toggle says %q, its label %q", r.Text, r.Label)
+	}
 	return r.Text, r.Pressed
 }
 

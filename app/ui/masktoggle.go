@@ -30,10 +30,12 @@ func (r *RowsTable) maskToggle(c int) app.UI {
 		if m.On {
 			title = m.MaskField + " is drawn over the thumbnails of " + m.ImageField + ": press to hide it"
 		}
+		// "mask: annotation", or "mask" alone in a narrow header (the
+		// style sheet hides the field's part): the label names it.
 		return app.Button().Type("button").Class("mask-toggle").Attr("data-action", "toggle-mask").Attr("data-mask", m.MaskField).
-			Aria("pressed", m.On).Title(title).Body(
-			app.Span().Class("mask-word").Text("mask:"),
-			app.Span().Class("mask-field").Text(" "+m.MaskField),
+			Aria("pressed", m.On).Aria("label", "mask: "+m.MaskField).Title(title).Body(
+			app.Span().Class("mask-word").Text("mask"),
+			app.Span().Class("mask-field").Text(": "+m.MaskField),
 		).OnClick(func(ctx app.Context, e app.Event) { actionThumbMask.send(ctx, key) },
 			// go-app keeps a handler whose scope is the same (closures
 			// of one literal compare equal): another pair in this place
