@@ -55,7 +55,8 @@ type FieldInfo struct {
 // TensorField describes a tensor column's type parameters.
 type TensorField struct {
 	ValueType    string
-	Shape        []int // fixed shape only: physical shape
+	Value        arrow.DataType // the value type ValueType names
+	Shape        []int          // fixed shape only: physical shape
 	NDim         int
 	DimNames     []string
 	Permutation  []int
@@ -83,14 +84,14 @@ func describeField(i int, fld arrow.Field, schemaMeta arrow.Metadata) (FieldInfo
 			out.Err = err.Error()
 			break
 		}
-		out.Tensor = &TensorField{ValueType: t.ValueType().String(), Shape: t.Shape(), NDim: t.NDim(),
+		out.Tensor = &TensorField{ValueType: t.ValueType().String(), Value: t.ValueType(), Shape: t.Shape(), NDim: t.NDim(),
 			DimNames: t.DimNames(), Permutation: t.Permutation()}
 	case *tensorext.VariableShapeTensorType:
 		if err := t.Validate(); err != nil {
 			out.Err = err.Error()
 			break
 		}
-		tf := &TensorField{ValueType: t.ValueType().String(), NDim: t.NDim(), DimNames: t.DimNames(), Permutation: t.Permutation()}
+		tf := &TensorField{ValueType: t.ValueType().String(), Value: t.ValueType(), NDim: t.NDim(), DimNames: t.DimNames(), Permutation: t.Permutation()}
 		if u := t.UniformShape(); u != nil {
 			tf.UniformShape = strings.ReplaceAll(tensorext.FormatShape(u), "-1", "null")
 		}
@@ -121,7 +122,7 @@ func describeField(i int, fld arrow.Field, schemaMeta arrow.Metadata) (FieldInfo
 		return out, nil
 	}
 	out.Dialect, out.DialectWhy = col.Dialect, col.Why
-	out.Tensor = &TensorField{ValueType: col.ValueType.String(), Shape: col.Shape, NDim: col.NDim, DimNames: col.DimNames}
+	out.Tensor = &TensorField{ValueType: col.ValueType.String(), Value: col.ValueType, Shape: col.Shape, NDim: col.NDim, DimNames: col.DimNames}
 	return out, col.Tensor
 }
 

@@ -13,6 +13,9 @@
 //     the readout; CountClasses and Style.Legend for the legend.
 //   - HasVoid, VoidID, Style.For, MaskLabel: PASCAL VOC's void 255, hidden
 //     by default and called "void"; Unnamed: ids past the file's names.
+//   - Layer, Over: a mask's classes painted at another size (nearest
+//     neighbour, the rule of the thumbnails) and blended as Blend does,
+//     for the grid's thumbnails.
 //
 // Classes:
 //   - VOC (the default Palette: PASCAL VOC's label colour map), BoxColor.

@@ -44,6 +44,18 @@ type Tensor struct {
 	// them from a column of boxes in the same row.
 	Boxes   []Mark
 	BoxesOf string
+	// MaskOf names the column of a segmentation mask drawn over the
+	// preview (or the encoded image's thumbnail), and MaskNote says why it
+	// is not drawn in this row ("" when it is). A tensor's Preview has the
+	// mask blended in already; an encoded image's thumbnail, which the
+	// page decodes, gets Mask blended over it once drawn: the mask's class
+	// colours at the thumbnail's size, opaque where a class is drawn and
+	// transparent elsewhere (overlay.Layer), blended at MaskOpacity
+	// (overlay.Over). Package summary sets none: app/ui adds them from a
+	// mask column of the same row.
+	MaskOf, MaskNote string
+	Mask             *image.RGBA
+	MaskOpacity      float64
 }
 
 // Mark is a rectangle drawn over a preview: the ring of Rect's pixels

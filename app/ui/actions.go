@@ -98,6 +98,7 @@ func (v *Viewer) handleActions(ctx app.Context) {
 	actionColStatsCancel.handle(ctx, v.onColStatsCancel)
 	actionColStatsClose.handle(ctx, v.onColStatsClose)
 	actionQuickFilter.handle(ctx, v.onQuickFilter)
+	actionThumbMask.handle(ctx, v.onThumbMask)
 }
 
 // onWarmedUp keeps how the warm-up ended, unless a file was opened first.

@@ -4,6 +4,8 @@ import (
 	"image"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/overlay"
 )
 
 // putImage draws img onto the canvas element at its own size, one canvas
@@ -43,4 +45,47 @@ func putImageData(canvas app.Value, img *image.RGBA, data, c2d *app.Value) {
 		*c2d = canvas.Call("getContext", "2d")
 	}
 	(*c2d).Call("putImageData", d, 0, 0)
+}
+
+// blendMask blends layer, a mask's colours at the thumbnail's size
+// (overlay.Layer), over what the canvas shows (an encoded image's
+// thumbnail as the browser drew it) at opacity, in Go (overlay.Over, the
+// blend's formula exactly: the canvas's pixels are read back and put
+// again; exact for opaque pictures, as a canvas keeps translucent ones
+// premultiplied), then says so: data-mask=<of>. A nil layer draws
+// nothing and leaves data-mask out.
+func blendMask(canvas app.Value, layer *image.RGBA, opacity float64, of string) {
+	if !canvas.Truthy() {
+		return
+	}
+	if layer == nil {
+		markMask(canvas, "")
+		return
+	}
+	w, h := min(canvas.Get("width").Int(), layer.Bounds().Dx()), min(canvas.Get("height").Int(), layer.Bounds().Dy())
+	if w <= 0 || h <= 0 {
+		markMask(canvas, "")
+		return
+	}
+	c2d := canvas.Call("getContext", "2d")
+	data := c2d.Call("getImageData", 0, 0, w, h)
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	app.CopyBytesToGo(img.Pix, data.Get("data"))
+	overlay.Over(img, layer, opacity)
+	app.CopyBytesToJS(data.Get("data"), img.Pix)
+	c2d.Call("putImageData", data, 0, 0)
+	markMask(canvas, of)
+}
+
+// markMask says on a preview canvas which mask is blended into it
+// (data-mask), or that none is ("").
+func markMask(canvas app.Value, of string) {
+	if !canvas.Truthy() {
+		return
+	}
+	if of == "" {
+		canvas.Call("removeAttribute", "data-mask")
+		return
+	}
+	canvas.Call("setAttribute", "data-mask", of)
 }

@@ -40,8 +40,9 @@ func (c *CellView) Render() app.UI {
 	case cell.Tensor != nil:
 		return tensorCellView(c.Field, cell.Tensor, c.Thumbs).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).
 			// Its accessible name is what it shows (shape, values); the
-			// title says what pressing it does.
-			Title(fmt.Sprintf("Inspect %s, row %d (Ctrl+click: select to compare)", c.Field, c.Row)).
+			// title says what pressing it does, and why a mask is not
+			// drawn over its thumbnail.
+			Title(cellTitle(c.Field, c.Row, cell.Tensor)).
 			Aria("selected", c.Selected).OnClick(c.onClick).OnKeyDown(c.onKey)
 	case cell.Nested != nil:
 		n := cell.Nested
@@ -71,6 +72,25 @@ func (c *CellView) Render() app.UI {
 		return app.Div().Class("cell null").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).Attr("data-null", true).Text("null")
 	}
 	return app.Div().Class("cell").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).Body(app.Div().Class("text").Text(cell.Text))
+}
+
+// cellTitle is a tensor cell's title: "Inspect image, row 3", and why the
+// mask of its column is not drawn over its thumbnail in this row.
+func cellTitle(field string, row int64, t *summary.Tensor) string {
+	s := fmt.Sprintf("Inspect %s, row %d (Ctrl+click: select to compare)", field, row)
+	if t.MaskNote != "" {
+		s += ". No mask over the thumbnail: " + t.MaskNote + "."
+	}
+	return s
+}
+
+// maskDrawn is the column of the mask drawn over t's thumbnail, "" for
+// none (thumbmaskplan.go).
+func maskDrawn(t *summary.Tensor) string {
+	if t.MaskNote != "" || (t.Image != nil && t.Mask == nil) {
+		return ""
+	}
+	return t.MaskOf
 }
 
 func (c *CellView) inspect(ctx app.Context, e app.Event) {
@@ -144,11 +164,13 @@ func tensorCellView(field string, t *summary.Tensor, thumbs *thumbQueue) app.HTM
 		Attr("data-shape", tensorext.JoinShape(t.Shape)).Attr("data-logical-shape", tensorext.JoinShape(t.LogicalShape)).
 		Attr("data-dim-names", strings.Join(t.DimNames, ",")).Attr("data-logical-dim-names", strings.Join(t.LogicalDimNames, ",")).
 		Attr("data-boxes", len(t.Boxes)).Attr("data-boxes-of", t.BoxesOf).
+		Attr("data-mask-of", maskDrawn(t)).Attr("data-mask-note", t.MaskNote).
 		Body(
 			app.If(t.Preview != nil, func() app.UI {
-				return &Preview{Img: t.Preview, Kind: string(t.PreviewKind), Marks: t.Boxes}
+				return &Preview{Img: t.Preview, Kind: string(t.PreviewKind), Marks: t.Boxes, MaskOf: maskDrawn(t)}
 			}).ElseIf(t.Image != nil, func() app.UI {
-				return &ImagePreview{Image: t.Image, Kind: string(t.PreviewKind), Queue: thumbs, Marks: t.Boxes}
+				return &ImagePreview{Image: t.Image, Kind: string(t.PreviewKind), Queue: thumbs, Marks: t.Boxes,
+					Mask: t.Mask, MaskOpacity: t.MaskOpacity, MaskOf: maskDrawn(t)}
 			}),
 			app.Div().Class("summary").Body(
 				app.Range(lines).Slice(func(i int) app.UI { return app.Div().Text(lines[i]) }),

@@ -9,12 +9,14 @@ import (
 // colHead is column c's header: its name, which sorts by the column
 // (click, or Enter/Space on it: ascending, descending, none; a tensor
 // column by the statistic its select chooses, mean first), aria-sort and
-// an arrow saying the sort, the button of its statistics (colstats.go)
-// and the edge that resizes it.
+// an arrow saying the sort, an image column's mask toggle
+// (masktoggle.go), the button of its statistics (colstats.go) and the
+// edge that resizes it.
 func (r *RowsTable) colHead(c int, f decode.FieldInfo) app.UI {
 	head := app.Div().Class("col-head").Role("columnheader").Aria("colindex", c+2).Attr("data-col", c).Title(f.Type)
+	mask := r.maskToggle(c) // masktoggle.go
 	if c >= len(r.Heads) || (!r.Heads[c].Plain && len(r.Heads[c].Stats) == 0) {
-		return head.Body(app.Span().Class("col-name").Text(f.Name), r.resizeHandle(c))
+		return head.Body(app.Span().Class("col-name").Text(f.Name), mask, r.resizeHandle(c))
 	}
 	s, h := r.Sort, r.Heads[c]
 	label := "Sort by " + f.Name
@@ -32,6 +34,7 @@ func (r *RowsTable) colHead(c int, f decode.FieldInfo) app.UI {
 			actionSortCol.send(ctx, sortAsk{Col: c})
 		}),
 		app.If(len(h.Stats) > 0, func() app.UI { return r.statSelect(c, f.Name, h.Stats) }),
+		mask,
 		r.statsButton(c, f.Name),
 		r.resizeHandle(c),
 	)

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"image"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/imagebytes"
@@ -23,17 +25,25 @@ type ImagePreview struct {
 	Kind  string         // "rgb", "rgba" or "gray"
 	Queue *thumbQueue    // the table's decoding budget (nil: decode at once)
 	Marks []summary.Mark // boxes drawn over the thumbnail (drawMarks)
+	// Mask is a mask's layer blended over the thumbnail once drawn, at
+	// MaskOpacity (blendMask); MaskOf names its column (nil, "": none).
+	Mask        *image.RGBA
+	MaskOpacity float64
+	MaskOf      string
 
-	shown *summary.Encoded // the image drawn, or being decoded, on the canvas
+	shown     *summary.Encoded // the image drawn, or being decoded, on the canvas
+	shownMask *image.RGBA      // the mask blended over it
 }
 
 // OnMount starts decoding once the canvas exists.
 func (p *ImagePreview) OnMount(ctx app.Context) { p.draw(ctx) }
 
 // OnUpdate starts again when the cell shows another image (go-app reuses
-// components by position).
+// components by position), or the image with another mask or none (go-app
+// sets only the fields whose values differ: an image summarised again is
+// the same image).
 func (p *ImagePreview) OnUpdate(ctx app.Context) {
-	if p.shown != p.Image {
+	if p.shown != p.Image || p.shownMask != p.Mask {
 		ctx.Defer(p.draw)
 	}
 }
@@ -46,7 +56,7 @@ func (p *ImagePreview) Render() app.UI {
 
 func (p *ImagePreview) draw(ctx app.Context) {
 	e := p.Image
-	p.shown = e
+	p.shown, p.shownMask = e, p.Mask
 	// The decode ends after the row may have scrolled out of view: the
 	// component is then dismounted (its JSValue unusable) and draws
 	// nothing.
@@ -69,6 +79,7 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 		if current() {
 			if canvas := p.JSValue(); canvas.Truthy() {
 				canvas.Call("getContext", "2d").Call("drawImage", bmp, 0, 0)
+				blendMask(canvas, p.Mask, p.MaskOpacity, p.MaskOf)
 				drawMarks(canvas, p.Marks)
 			}
 		}
@@ -87,6 +98,7 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 					return
 				}
 				putImage(p.JSValue(), img)
+				blendMask(p.JSValue(), p.Mask, p.MaskOpacity, p.MaskOf)
 				drawMarks(p.JSValue(), p.Marks)
 			})
 		})

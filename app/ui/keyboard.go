@@ -188,8 +188,11 @@ func (r *RowsTable) sizeSelect() app.UI {
 	current := r.rowKind()
 	return app.Select().Class("preview-size").Attr("data-role", "preview-size").Aria("label", "Preview size").
 		OnChange(func(ctx app.Context, e app.Event) {
+			// The size now, not when the handler was made: go-app keeps
+			// the first handler of this place (closures of one literal
+			// compare equal), so what it captured goes stale.
 			size := rowKind(ctx.JSSrc().Get("value").String())
-			if !size.isPreviewSize() || size == current {
+			if !size.isPreviewSize() || size == r.rowKind() {
 				ctx.PreventUpdate()
 				return
 			}

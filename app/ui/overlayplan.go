@@ -60,7 +60,7 @@ func rowColumns(f *decode.File, row int64) []overlay.Column {
 		case fld.Tensor != nil:
 			t, err := f.Tensor(row, i)
 			if err != nil {
-				c.Shape, c.DimNames, c.ValueType = fieldTensor(f, i, fld.Tensor)
+				c.Shape, c.DimNames, c.ValueType = fieldTensor(fld.Tensor)
 				break
 			}
 			l := t.Logical()
@@ -73,12 +73,11 @@ func rowColumns(f *decode.File, row int64) []overlay.Column {
 	return cols
 }
 
-// fieldTensor describes a canonical tensor column from its type: logical
-// shape (-1 where it varies), dim names and value type; nothing for the
-// dialects, whose value type only a row tells.
-func fieldTensor(f *decode.File, i int, tf *decode.TensorField) (shape []int, names []string, vt arrow.DataType) {
-	typed, ok := f.Schema.Field(i).Type.(interface{ ValueType() arrow.DataType })
-	if !ok {
+// fieldTensor describes a tensor column from its type: logical shape (-1
+// where it varies), dim names and value type; nothing for a dialect whose
+// number of dimensions only a row tells.
+func fieldTensor(tf *decode.TensorField) (shape []int, names []string, vt arrow.DataType) {
+	if tf.Value == nil || (tf.Shape == nil && tf.NDim < 0) {
 		return nil, nil, nil
 	}
 	t := tensorext.Tensor{Shape: tf.Shape, DimNames: tf.DimNames, Permutation: tf.Permutation}
@@ -94,7 +93,7 @@ func fieldTensor(f *decode.File, i int, tf *decode.TensorField) (shape []int, na
 	if t.Permutation != nil && len(t.Permutation) != len(t.Shape) {
 		t.Permutation = nil
 	}
-	return t.LogicalShape(), t.LogicalDimNames(), typed.ValueType()
+	return t.LogicalShape(), t.LogicalDimNames(), tf.Value
 }
 
 // relaxed returns the columns with their heights and widths unknown (-1):
@@ -195,30 +194,37 @@ type maskLayer struct {
 func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, threshold float64) maskLayer {
 	fld := f.Fields()[col]
 	m := maskLayer{Col: col, Field: fld.Name, Names: maskNames(f, fld.Name)}
+	t, src, err := maskTensor(f, row, col)
+	if err != nil {
+		m.Err = err.Error()
+		return m
+	}
+	return m.withMask(t, src, cols, col, image, threshold)
+}
+
+// maskTensor reads the mask of column col in row: a tensor, or the class
+// ids of an encoded image (a palette PNG's indices, VOC's masks; a grey
+// PNG's samples, 16 bits exactly), and where its ids come from (for
+// overlay.HasVoid), or why not ("annotation is null in this row").
+func maskTensor(f *decode.File, row int64, col int) (tensorext.Tensor, overlay.IDSource, error) {
+	fld := f.Fields()[col]
 	if fld.Images {
 		v, err := f.Value(row, col)
 		if err != nil {
-			m.Err = err.Error()
-			return m
+			return tensorext.Tensor{}, 0, err
 		}
 		b, _, err := v.Encoded()
 		switch {
 		case err != nil:
-			m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
-			return m
+			return tensorext.Tensor{}, 0, fmt.Errorf("%s: %w", fld.Name, err)
 		case b == nil && v.Array.IsNull(v.Index):
-			m.Err = fld.Name + " is null in this row"
-			return m
+			return tensorext.Tensor{}, 0, errors.New(fld.Name + " is null in this row")
 		case b == nil:
-			m.Err = fld.Name + " holds no image in this row"
-			return m
+			return tensorext.Tensor{}, 0, errors.New(fld.Name + " holds no image in this row")
 		}
-		// The class ids as stored: a palette PNG's indices (VOC's masks),
-		// a grey PNG's samples, 16 bits exactly.
 		mk, err := imagebytes.DecodeMask(b, imagebytes.DefaultLimits)
 		if err != nil {
-			m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
-			return m
+			return tensorext.Tensor{}, 0, fmt.Errorf("%s: %w", fld.Name, err)
 		}
 		src := overlay.OtherIDs
 		switch {
@@ -227,22 +233,20 @@ func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, 
 		case mk.BitDepth <= 8:
 			src = overlay.Uint8IDs
 		}
-		return m.withMask(mk.IDs, src, cols, col, image, threshold)
+		return mk.IDs, src, nil
 	}
 	t, err := f.Tensor(row, col)
 	switch {
 	case errors.Is(err, tensorext.ErrNullTensor):
-		m.Err = fld.Name + " is null in this row"
-		return m
+		return tensorext.Tensor{}, 0, errors.New(fld.Name + " is null in this row")
 	case err != nil:
-		m.Err = fmt.Sprintf("%s: %v", fld.Name, err)
-		return m
+		return tensorext.Tensor{}, 0, fmt.Errorf("%s: %w", fld.Name, err)
 	}
 	src := overlay.OtherIDs
 	if t.ValueType().ID() == arrow.UINT8 {
 		src = overlay.Uint8IDs
 	}
-	return m.withMask(t, src, cols, col, image, threshold)
+	return t, src, nil
 }
 
 // withMask is m with the mask t of column col, whose ids come from src,

@@ -17,6 +17,9 @@ type Preview struct {
 	Img   *image.RGBA
 	Kind  string         // "rgb", "rgba", "gray" or "strip"
 	Marks []summary.Mark // boxes drawn over it (drawMarks)
+	// MaskOf names the mask blended into Img (thumbmaskplan.go), "" for
+	// none: the canvas says it (data-mask) once drawn.
+	MaskOf string
 
 	data app.Value // the ImageData drawn last, reused for the next image of its size
 	c2d  app.Value // the canvas's 2D context (the canvas stays while the component does)
@@ -40,6 +43,7 @@ func (p *Preview) Render() app.UI {
 
 func (p *Preview) draw() {
 	putImageData(p.JSValue(), p.Img, &p.data, &p.c2d)
+	markMask(p.JSValue(), p.MaskOf)
 	drawMarks(p.JSValue(), p.Marks)
 	mark("preview-drawn")
 }

@@ -6,19 +6,27 @@ import "github.com/tensorview/tensorview/app/summary"
 const cellCacheCap = 512
 
 // cellCache keeps the summarised cells of the rows drawn lately, their
-// previews drawn within one box: it starts over when the box changes
-// (another preview size, another pixel ratio) or when it holds more than
-// cellCacheCap rows. native tests: rowcells_test.go.
+// previews drawn alike (cellKey): it starts over when that changes
+// (another preview size, another pixel ratio, a mask turned on or off) or
+// when it holds more than cellCacheCap rows. native tests:
+// rowcells_test.go.
 type cellCache struct {
 	rows map[int64][]summary.Cell
-	box  [2]int // the preview box of the cells kept
+	key  cellKey // how the cells kept were drawn
 }
 
-// get returns row's cells with previews within box: those kept, or those
+// cellKey is how a row's cells are drawn: their previews within box (in
+// device pixels), with the masks masksKey names blended over them.
+type cellKey struct {
+	box   [2]int
+	masks string
+}
+
+// get returns row's cells drawn as key says: those kept, or those
 // summarise returns, then kept.
-func (c *cellCache) get(row int64, box [2]int, summarise func() []summary.Cell) []summary.Cell {
-	if c.rows == nil || len(c.rows) > cellCacheCap || box != c.box {
-		c.rows, c.box = map[int64][]summary.Cell{}, box
+func (c *cellCache) get(row int64, key cellKey, summarise func() []summary.Cell) []summary.Cell {
+	if c.rows == nil || len(c.rows) > cellCacheCap || key != c.key {
+		c.rows, c.key = map[int64][]summary.Cell{}, key
 	}
 	if cells, ok := c.rows[row]; ok {
 		return cells

@@ -9,13 +9,14 @@ import (
 )
 
 // TestCellCache: a row's cells are summarised once while the preview box
-// stays; another box (preview size, pixel ratio), more than cellCacheCap
-// rows or another file start over.
+// and the masks drawn stay; another box (preview size, pixel ratio),
+// another mask, more than cellCacheCap rows or another file start over.
 func TestCellCache(t *testing.T) {
 	var c cellCache
 	calls := 0
+	masks := ""
 	get := func(row int64, box [2]int) []summary.Cell {
-		return c.get(row, box, func() []summary.Cell {
+		return c.get(row, cellKey{box: box, masks: masks}, func() []summary.Cell {
 			calls++
 			return []summary.Cell{{Text: "row"}}
 		})
@@ -43,6 +44,14 @@ func TestCellCache(t *testing.T) {
 	if get(1, small); calls != 7 {
 		t.Errorf("after clear: %d summaries, want 7", calls)
 	}
+	masks = "1:2,"
+	if get(1, small); calls != 8 {
+		t.Errorf("a mask turned on: %d summaries, want 8", calls)
+	}
+	if get(1, small); calls != 8 {
+		t.Errorf("kept with the mask: %d summaries, want 8", calls)
+	}
+	masks = ""
 
 	c, calls = cellCache{}, 0
 	for row := range int64(cellCacheCap) {

@@ -40,6 +40,10 @@ type RowsTable struct {
 	OrderGen int
 	Sort     sortShown // the sort the headers show
 	Heads    []colSort // what each column's header sorts by (nil: no sorting)
+	// Masks are the masks offered over image columns' thumbnails, and
+	// whether each is drawn (thumbmaskplan.go); an image column's header
+	// turns its mask on and off (masktoggle.go).
+	Masks []thumbMask
 
 	shown  *decode.File  // the file the state below belongs to
 	gen    int           // the OrderGen the state below belongs to
@@ -172,12 +176,13 @@ func (r *RowsTable) cells(row int64, columns int) []summary.Cell {
 		r.geom.dpr = app.Window().Get("devicePixelRatio").Float()
 	}
 	box := r.geom.box(r.File.HasPreviews())
-	return r.cache.get(row, box, func() []summary.Cell {
+	return r.cache.get(row, cellKey{box: box, masks: masksKey(r.Masks)}, func() []summary.Cell {
 		c := make([]summary.Cell, columns)
 		for i := range c {
 			c[i] = summary.In(r.File, row, i, box[0], box[1])
 		}
-		withBoxes(r.File, row, c, box) // boxplan.go
+		withMasks(r.File, row, c, r.Masks) // thumbmaskplan.go
+		withBoxes(r.File, row, c, box)     // boxplan.go
 		mark("row-summarised")
 		return c
 	})

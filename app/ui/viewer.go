@@ -28,6 +28,7 @@ type Viewer struct {
 	page     pageFlags     // the page's own facts, whatever file it shows
 	query    queryState    // the sort and filter of the file's rows (query.go); a nested level has its own
 	colStats colStats      // the column statistics panel of the level shown (colstats.go)
+	masks    pairsOf       // the masks offered over the thumbnails of the level shown (masktoggle.go)
 
 	// model owns the view state: the file's view (first row, schema
 	// panel, inspector and its session, nested levels) and the address
@@ -81,6 +82,7 @@ type nestedLevel struct {
 	field string      // the field of the level above it was opened from
 	row   int64       // the row of the level above it was opened from
 	query *queryState // the sort and filter of its rows, kept while a level below it is shown
+	masks maskSel     // the masks over its thumbnails turned on or off (masktoggle.go)
 }
 
 // shown is the file the grid, the schema panel and the inspector show: the

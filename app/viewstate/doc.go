@@ -7,14 +7,16 @@
 // Entry points: Parse (address query → State) and State.Encode (State →
 // query, keeping parameters it does not own, such as cache). Parameter
 // names are short, as they are read in links: url, row, schema, embed,
-// origin, and for the inspector f (field name), r (row), phys, y, x, ch,
-// i (slider positions, comma-separated), flip (y, x or yx), cmap, range,
-// zoom, pan ("x,y" in CSS pixels).
+// origin, thumbmask (one "image:mask" per mask the thumbnails show), and
+// for the inspector f (field name), r (row), phys, y, x, ch, i (slider
+// positions, comma-separated), flip (y, x or yx), cmap, range, zoom, pan
+// ("x,y" in CSS pixels).
 //
-// Model (model.go; NewModel, Model.Do, Model.State, Model.Settled) is the one owner of the view state:
-// typed actions (Link, PopState, FileOpened, ScrollRow, SetSchema,
-// OpenInspector, InspectorChanged, CloseInspector, SetNested, Flush,
-// TraversalLost) in, typed effects on the browser's history (Replace,
-// Push, Back, Schedule, WaitTraversal, Post, OpenURL) out; WriteDelay and
-// TraversalTimeout are its timers. docs/view-state.md gives its rules.
+// Model (model.go; NewModel, Model.Do, Model.State, Model.Settled) is the
+// one owner of the view state: typed actions (Link, PopState, FileOpened,
+// ScrollRow, SetSchema, SetQuery, SetThumbMasks, OpenInspector,
+// InspectorChanged, CloseInspector, SetNested, Flush, TraversalLost) in,
+// typed effects on the browser's history (Replace, Push, Back, Schedule,
+// WaitTraversal, Post, OpenURL) out; WriteDelay and TraversalTimeout are
+// its timers. docs/view-state.md gives its rules.
 package viewstate

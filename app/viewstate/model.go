@@ -2,6 +2,7 @@ package viewstate
 
 import (
 	"net/url"
+	"slices"
 	"time"
 )
 
@@ -98,6 +99,12 @@ type (
 	// matching Filter ("" for none; see State); the first row in view is
 	// the result's first.
 	SetQuery struct{ Sort, Filter string }
+	// SetThumbMasks: the masks the grid's thumbnails show (see State's
+	// HasThumbMasks).
+	SetThumbMasks struct {
+		Has bool
+		On  []string
+	}
 	// OpenInspector: the user opened a tensor, compared with field Vs
 	// of row VsRow when Vs is not "" (two cells selected in the grid).
 	OpenInspector struct {
@@ -158,6 +165,7 @@ func (FileOpened) action()       {}
 func (ScrollRow) action()        {}
 func (SetSchema) action()        {}
 func (SetQuery) action()         {}
+func (SetThumbMasks) action()    {}
 func (OpenInspector) action()    {}
 func (InspectorChanged) action() {}
 func (CloseInspector) action()   {}
@@ -215,6 +223,12 @@ func (m *Model) Do(a Action) []Effect {
 			return nil
 		}
 		m.st.Sort, m.st.Filter, m.st.Row = a.Sort, a.Filter, 0
+		out = m.writeNow()
+	case SetThumbMasks:
+		if m.st.HasThumbMasks == a.Has && slices.Equal(m.st.ThumbMasks, a.On) {
+			return nil
+		}
+		m.st.HasThumbMasks, m.st.ThumbMasks = a.Has, slices.Clone(a.On)
 		out = m.writeNow()
 	case OpenInspector:
 		out = m.openInspector(a)
@@ -402,7 +416,7 @@ func (m *Model) link(a Link) []Effect {
 	m.keep = unowned(a.Query)
 	m.st.Embed, m.st.Origin = s.Embed, s.Origin
 	if s.URL == "" || m.resolve(s.URL) == m.resolve(m.st.URL) && m.file != "" {
-		if m.file == "" && (s.Row > 0 || s.Inspector != nil || s.Schema || s.Sort != "" || s.Filter != "") {
+		if m.file == "" && (s.Row > 0 || s.Inspector != nil || s.Schema || s.Sort != "" || s.Filter != "" || s.HasThumbMasks) {
 			m.pending = &s // a link's view, for the file dropped next
 		}
 		if m.file != "" {
@@ -431,6 +445,7 @@ func (m *Model) opened(a FileOpened) []Effect {
 	if p != nil && m.resolve(p.URL) == a.URL {
 		m.st.URL = p.URL // as the link wrote it (relative links stay relative)
 		m.st.Row, m.st.Sort, m.st.Filter = p.Row, p.Sort, p.Filter
+		m.st.HasThumbMasks, m.st.ThumbMasks = p.HasThumbMasks, p.ThumbMasks
 		m.st.Schema = m.st.Schema || p.Schema
 		if in := p.Inspector; m.shows(in) {
 			m.st.Inspector = in

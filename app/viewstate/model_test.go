@@ -3,6 +3,7 @@ package viewstate
 import (
 	"fmt"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -338,6 +339,53 @@ func TestQuery(t *testing.T) {
 	b.open("dropped.arrow", "")
 	if st := b.m.State(); st.Sort != "id" {
 		t.Errorf("a dropped file after a link of sort=id: %+v", st)
+	}
+}
+
+// TestThumbMasks: the masks the thumbnails show are written in place at
+// once; a link's reach the file it opens, a dropped file's too; another
+// file opened starts from its default.
+func TestThumbMasks(t *testing.T) {
+	b := openedBrowser(t)
+	b.do(SetThumbMasks{Has: true})
+	b.settle()
+	if want := "?thumbmask=&url=data/x.arrow"; b.address() != want || len(b.entries) != 1 {
+		t.Errorf("off: address %q (%d entries), want %q in place", b.address(), len(b.entries), want)
+	}
+	if b.do(SetThumbMasks{Has: true}); len(b.timers) > 0 {
+		t.Error("the same masks again scheduled a write")
+	}
+	b.do(SetThumbMasks{Has: true, On: []string{"image:mask"}})
+	b.settle()
+	if want := "?thumbmask=image:mask&url=data/x.arrow"; b.address() != want {
+		t.Errorf("on: address %q, want %q", b.address(), want)
+	}
+	b.do(OpenInspector{Field: "image", Row: 1})
+	b.check("inspector", "image/1")
+	if s := parseQuery(b.address()); !s.HasThumbMasks || !reflect.DeepEqual(s.ThumbMasks, []string{"image:mask"}) {
+		t.Errorf("the inspector's entry %q lost the thumbnails' masks", b.address())
+	}
+	b.move(-1)
+	b.check("Back", "")
+	b.do(SetThumbMasks{})
+	b.settle()
+	if strings.Contains(b.address(), "thumbmask") {
+		t.Errorf("default: address %q", b.address())
+	}
+
+	b = newBrowser(t, "?url=data/x.arrow&thumbmask=")
+	b.open("x.arrow", base+"data/x.arrow")
+	if st := b.m.State(); !st.HasThumbMasks || st.ThumbMasks != nil {
+		t.Errorf("link: %+v", st)
+	}
+	b.open("y.arrow", base+"data/y.arrow")
+	if st := b.m.State(); st.HasThumbMasks {
+		t.Errorf("another file: %+v, want the default", st)
+	}
+	b = newBrowser(t, "?thumbmask=img:seg")
+	b.open("dropped.arrow", "")
+	if st := b.m.State(); !reflect.DeepEqual(st.ThumbMasks, []string{"img:seg"}) {
+		t.Errorf("a dropped file after a link of thumbmask=img:seg: %+v", st)
 	}
 }
 

@@ -3,6 +3,7 @@ package viewstate
 import (
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,6 +22,13 @@ type State struct {
 	// "-mean(emb)"), Filter the query the rows shown match (its canonical
 	// form); "" for none. Row is then a position in that result.
 	Sort, Filter string
+	// HasThumbMasks is true when the address says which masks the grid's
+	// thumbnails show (thumbmask=): ThumbMasks, each "<image field>:<mask
+	// field>" (none: every one off). Without it the thumbnails show every
+	// mask suggested for them (app/ui: overlay.Pairs' Suggested pair of
+	// each image column).
+	HasThumbMasks bool
+	ThumbMasks    []string
 	// Inspector is the inspector's state, nil when it is closed.
 	Inspector *Inspector
 	// Nested are the nested record batches opened below the file, outermost
@@ -90,6 +98,14 @@ func Parse(q url.Values) State {
 		Sort: q.Get("sort"), Filter: q.Get("filter")}
 	if n, err := strconv.ParseInt(q.Get("row"), 10, 64); err == nil && n >= 0 {
 		s.Row = n
+	}
+	if q.Has("thumbmask") {
+		s.HasThumbMasks = true
+		for _, v := range q["thumbmask"] {
+			if v != "" {
+				s.ThumbMasks = append(s.ThumbMasks, v)
+			}
+		}
 	}
 	if !q.Has("f") {
 		return s
@@ -207,7 +223,7 @@ func abs(f float64) float64 {
 }
 
 // owned are the parameters Encode writes; others are kept.
-var owned = []string{"url", "urls", "hf", "config", "split", "hub", "sort", "filter", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay", "opacity", "outline", "hide", "boxes", "boxfmt", "vs", "tol", "swipe"}
+var owned = []string{"url", "urls", "hf", "config", "split", "hub", "sort", "filter", "thumbmask", "row", "schema", "embed", "origin", "f", "r", "phys", "y", "x", "ch", "i", "flip", "cmap", "range", "zoom", "pan", "overlay", "opacity", "outline", "hide", "boxes", "boxfmt", "vs", "tol", "swipe"}
 
 // Encode writes s into a copy of keep (the current query: parameters the
 // State does not own, such as cache, stay) and returns it encoded, in a
@@ -237,6 +253,12 @@ func (s State) Encode(keep url.Values) string {
 	set("filter", s.Filter)
 	if s.Row > 0 {
 		set("row", strconv.FormatInt(s.Row, 10))
+	}
+	if s.HasThumbMasks {
+		q["thumbmask"] = []string{""} // "thumbmask=": none
+		if len(s.ThumbMasks) > 0 {
+			q["thumbmask"] = slices.Clone(s.ThumbMasks)
+		}
 	}
 	if s.Schema {
 		set("schema", "1")
