@@ -3,8 +3,13 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
+	"image/color"
+	"image/png"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -209,6 +214,17 @@ func TestMaskOverlay(t *testing.T) {
 	b.waitFor(`document.querySelector('[data-role=legend]') === null && document.querySelector('[data-role=overlay-opacity]') === null`)
 	b.setValue(`select[data-role=overlay-select]`, "0")
 	b.waitPicture("the mask again", W, H, m.shown(def))
+	// Exported: the picture with its overlay, as a PNG of the same pixels.
+	downloads, done := b.allowDownloads()
+	b.run(chromedp.Click(`[data-action=download-png]`, chromedp.ByQuery))
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the PNG download did not complete")
+	}
+	if pix := readPNGPixels(t, filepath.Join(downloads, "image-row0.png")); !reflect.DeepEqual(pix, m.shown(def)) {
+		t.Errorf("the exported PNG's pixels differ from the overlay's")
+	}
 
 	b.setValue(`input[data-role=overlay-opacity]`, "70")
 	b.waitFor(`document.querySelector('[data-role=overlay-pct]')?.textContent === '70%'`)
@@ -382,4 +398,26 @@ func TestMaskOverlayHF(t *testing.T) {
 	if got := b.legend(); len(got) != 5 || got[1] != (legendItem{"1", "true", "1"}) {
 		t.Errorf("Parquet: legend %+v", got)
 	}
+}
+
+// readPNGPixels decodes a PNG file into its RGBA values, row by row.
+func readPNGPixels(t *testing.T, path string) []int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	var pix []int
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			pix = append(pix, int(c.R), int(c.G), int(c.B), int(c.A))
+		}
+	}
+	return pix
 }
