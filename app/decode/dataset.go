@@ -35,9 +35,10 @@ type ShardInfo struct {
 	Size int64 // bytes; -1 while unknown
 	// Start is the global row of the shard's first row, and Rows its row
 	// count: exact when Exact, else estimated (from its size and the bytes
-	// per row of the shards open, until it opens and is indexed).
-	Start, Rows int64
-	Exact       bool
+	// per row of the shards open, until it opens and is indexed). Start is
+	// final when Placed (the shards before it are counted).
+	Start, Rows   int64
+	Exact, Placed bool
 	// File is the shard opened (its own facts: Format, ParquetFacts,
 	// Warnings), nil until it opens or when it could not be.
 	File *File

@@ -314,7 +314,7 @@ func TestDatasetValues(t *testing.T) {
 		}
 	}
 	info := f.Shards()
-	if len(info) != 5 || info[3].Err == "" || info[3].Rows != 0 || info[2].Start != 12 || info[2].Rows != 9 || !info[2].Exact || info[2].File.Format != Parquet {
+	if len(info) != 5 || info[3].Err == "" || info[3].Rows != 0 || info[2].Start != 12 || info[2].Rows != 9 || !info[2].Exact || !info[2].Placed || info[2].File.Format != Parquet {
 		t.Errorf("Shards = %+v", info)
 	}
 }

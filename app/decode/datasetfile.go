@@ -29,7 +29,7 @@ func (f *File) Shards() []ShardInfo {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for i, s := range d.shards {
-		out[i] = ShardInfo{Name: s.Name, Size: s.Size, Start: l.starts[i], Rows: l.rows[i], File: s.file}
+		out[i] = ShardInfo{Name: s.Name, Size: s.Size, Start: l.starts[i], Rows: l.rows[i], Placed: l.placed[i], File: s.file}
 		if s.file != nil {
 			out[i].Size = s.file.Size
 			_, out[i].Exact = s.file.Rows()

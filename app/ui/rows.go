@@ -37,6 +37,10 @@ type RowsTable struct {
 	OrderGen int
 	Sort     sortShown // the sort the headers show
 	Heads    []colSort // what each column's header sorts by (nil: no sorting)
+	// Placement is File.Placement when the parent drew the table: a
+	// dataset's rows placed again as its files open (OnUpdate loads the
+	// rows drawn where they are now).
+	Placement int
 
 	shown  *decode.File  // the file the state below belongs to
 	gen    int           // the OrderGen the state below belongs to
@@ -46,6 +50,7 @@ type RowsTable struct {
 	focus  gridCell      // the cell the keyboard is on (keyboard.go)
 	loads  rowLoads      // the reads under way (rowloads.go)
 	cache  cellCache     // the summarised cells of the rows drawn lately (rowcells.go)
+	placed int           // the File.Placement the cells kept belong to
 	thumbs thumbQueue    // the decoding budget of image thumbnails
 }
 
@@ -158,6 +163,10 @@ func (r *RowsTable) cells(row int64, columns int) []summary.Cell {
 		r.geom.dpr = app.Window().Get("devicePixelRatio").Float()
 	}
 	box := r.geom.box(r.File.HasPreviews())
+	if p := r.File.Placement(); p != r.placed {
+		r.placed = p // a dataset's rows moved: what was kept by row may be another row's
+		r.cache.clear()
+	}
 	return r.cache.get(row, box, func() []summary.Cell {
 		c := make([]summary.Cell, columns)
 		for i := range c {
