@@ -1,0 +1,361 @@
+//go:build !wasm
+
+package e2e
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// shardsTwin is testdata/shards_expected.json, written by
+// testdata/gen_shards.mjs from the values it wrote.
+type shardsTwin struct {
+	Names []string `json:"names"`
+	Image struct {
+		Width  int `json:"width"`
+		Height int `json:"height"`
+	} `json:"image"`
+	Sets map[string]struct {
+		Files []struct {
+			Name    string `json:"name"`
+			Format  string `json:"format"`
+			Start   int    `json:"start"`
+			Rows    int    `json:"rows"`
+			Groups  []int  `json:"groups"`
+			Size    int64  `json:"size"`
+			Variant string `json:"variant"`
+		} `json:"files"`
+		Skipped []string `json:"skipped"`
+	} `json:"sets"`
+	Rows []struct {
+		Row       int    `json:"row"`
+		Shard     int    `json:"shard"`
+		ID        int64  `json:"id"`
+		Label     int    `json:"label"`
+		LabelName string `json:"label_name"`
+		Caption   string `json:"caption"`
+		Heatmap   struct {
+			Shape  []int `json:"shape"`
+			Values []any `json:"values"`
+		} `json:"heatmap"`
+		Image struct {
+			Path   string `json:"path"`
+			Pixels []int  `json:"pixels"`
+		} `json:"image"`
+	} `json:"rows"`
+}
+
+func loadShardsTwin(t *testing.T) shardsTwin {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "shards_expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tw shardsTwin
+	if err := json.Unmarshal(data, &tw); err != nil {
+		t.Fatal(err)
+	}
+	return tw
+}
+
+// shardPaths are the paths of set's shards, in order.
+func (tw shardsTwin) shardPaths(set string) []string {
+	var out []string
+	for _, f := range tw.Sets[set].Files {
+		p, _ := filepath.Abs(filepath.Join("..", "testdata", "shards", set, f.Name))
+		out = append(out, p)
+	}
+	return out
+}
+
+// uploadAll picks several files at once in the page's <input type=file
+// multiple>.
+func (b *browser) uploadAll(paths []string) {
+	b.t.Helper()
+	b.run(chromedp.SetUploadFiles(`input[type=file]`, paths, chromedp.ByQuery))
+}
+
+// shardRow is one row of shards_expected.json.
+type shardRow = struct {
+	Row       int    `json:"row"`
+	Shard     int    `json:"shard"`
+	ID        int64  `json:"id"`
+	Label     int    `json:"label"`
+	LabelName string `json:"label_name"`
+	Caption   string `json:"caption"`
+	Heatmap   struct {
+		Shape  []int `json:"shape"`
+		Values []any `json:"values"`
+	} `json:"heatmap"`
+	Image struct {
+		Path   string `json:"path"`
+		Pixels []int  `json:"pixels"`
+	} `json:"image"`
+}
+
+// datasetCell is what the page shows of one cell of a dataset's row.
+type datasetCell struct {
+	Found, Tensor, Null bool
+	Shape, Err, Text    string
+	Summary             []string
+	ImageFormat         string
+}
+
+// checkDatasetRow goes to row g and checks its cells against the twin:
+// id, label and caption as text, the heatmap's shape and values, the
+// image's thumbnail pixel for pixel, the row header's shard. variant
+// says what the shard holds ("base", "labelText": label is an error
+// naming both types, "noCaption": caption is null).
+func (b *browser) checkDatasetRow(tw shardsTwin, set string, g int) {
+	t := b.t
+	t.Helper()
+	want := tw.Rows[g]
+	file := tw.Sets[set].Files[want.Shard]
+	b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(g), chromedp.ByQuery),
+		chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
+	sel := fmt.Sprintf(`[data-row="%d"]`, g)
+	b.waitFor(`document.querySelector('` + sel + ` [data-field]') !== null && document.querySelector('` + sel + `[data-loading]') === null`)
+	var got struct {
+		Shard, Title string
+		Cells        map[string]datasetCell
+	}
+	b.eval(`(r => ({Shard: r.querySelector('[role=rowheader]').dataset.shard || '', Title: r.querySelector('[role=rowheader]').title,
+		Cells: Object.fromEntries([...r.querySelectorAll('[data-field]')].map(c => [c.dataset.field, {
+		Found: true, Tensor: c.hasAttribute('data-tensor'), Null: c.hasAttribute('data-null'), Shape: c.dataset.shape || '',
+		Err: c.dataset.cellError || '', Text: c.querySelector('.text')?.textContent ?? '',
+		Summary: [...c.querySelectorAll('.summary > div')].map(d => d.textContent),
+		ImageFormat: c.querySelector('canvas[data-image-format]')?.dataset.imageFormat || ''}]))}))(document.querySelector('`+sel+`'))`, &got)
+	if !strings.HasSuffix(got.Shard, file.Name) || got.Title != got.Shard {
+		t.Errorf("%s row %d: header's shard %q (title %q), want %s", set, g, got.Shard, got.Title, file.Name)
+	}
+	c := got.Cells
+	if c["id"].Text != fmt.Sprint(want.ID) {
+		t.Errorf("%s row %d: id %+v, want %d", set, g, c["id"], want.ID)
+	}
+	switch file.Variant {
+	case "labelText":
+		if e := c["label"].Err; !strings.Contains(e, "utf8") || !strings.Contains(e, "int64") || !strings.Contains(e, file.Name) {
+			t.Errorf("%s row %d: label %+v, want the error naming utf8 in %s and int64", set, g, c["label"], file.Name)
+		}
+	default:
+		if c["label"].Text != fmt.Sprint(want.Label) || c["label"].Err != "" {
+			t.Errorf("%s row %d: label %+v, want %d (%s)", set, g, c["label"], want.Label, want.LabelName)
+		}
+	}
+	switch file.Variant {
+	case "noCaption":
+		if !c["caption"].Null || c["caption"].Err != "" {
+			t.Errorf("%s row %d: caption %+v, want null", set, g, c["caption"])
+		}
+	default:
+		if c["caption"].Text != want.Caption {
+			t.Errorf("%s row %d: caption %+v, want %q", set, g, c["caption"], want.Caption)
+		}
+	}
+	h := c["heatmap"]
+	if text := nestedText(want.Heatmap.Shape, want.Heatmap.Values, 32); !h.Tensor || h.Shape != "4,4" || !slices.Contains(h.Summary, text) {
+		t.Errorf("%s row %d: heatmap %+v, want [4,4] listing %s", set, g, h, text)
+	}
+	im := c["image"]
+	if !im.Tensor || im.ImageFormat != "PNG" || im.Shape != fmt.Sprintf("%d,%d,3", tw.Image.Height, tw.Image.Width) {
+		t.Errorf("%s row %d: image %+v, want a %dx%d PNG", set, g, im, tw.Image.Width, tw.Image.Height)
+	}
+	b.waitDrawn(g, "image")
+	w, hh, pix := b.canvas(g, "image")
+	if w != tw.Image.Width || hh != tw.Image.Height {
+		t.Errorf("%s row %d: thumbnail %dx%d", set, g, w, hh)
+		return
+	}
+	for p := range w * hh {
+		px := [4]int(pix[p*4 : p*4+4])
+		if exp := [4]int{want.Image.Pixels[p*3], want.Image.Pixels[p*3+1], want.Image.Pixels[p*3+2], 255}; px != exp {
+			t.Errorf("%s row %d: image pixel (%d, %d) = %v, want %v", set, g, p/w, p%w, px, exp)
+			break
+		}
+	}
+}
+
+// checkDatasetRows checks every row of the set, shard after shard.
+func (b *browser) checkDatasetRows(tw shardsTwin, set string) {
+	b.t.Helper()
+	for g := range tw.Rows {
+		b.checkDatasetRow(tw, set, g)
+	}
+}
+
+// waitAllOpen waits until every file of the dataset is open and its rows
+// counted: the row count exact, the files' list all exact.
+func (b *browser) waitAllOpen(rows int) {
+	b.t.Helper()
+	b.waitFor(fmt.Sprintf(`(n => n?.dataset.exact === 'true' && n.textContent === '%d')(document.querySelector('[data-role=num-rows]'))
+		&& document.querySelector('[data-role=progress][data-task=index]') === null`, rows))
+}
+
+// shardListRow is a row of the schema panel's list of files.
+type shardListRow struct {
+	Shard, Rows, Exact, Cells string
+}
+
+// checkShardList opens the schema panel and checks its list of files:
+// one row per shard, in order, with its rows (exact) and first row.
+func (b *browser) checkShardList(tw shardsTwin, set string) {
+	t := b.t
+	t.Helper()
+	b.waitFor(`document.querySelector('[data-role=shards] tr[data-shard]') !== null`)
+	var got []shardListRow
+	b.eval(`[...document.querySelectorAll('[data-role=shards] tr[data-shard]')].map(r => ({Shard: r.dataset.shard, Rows: r.dataset.rows,
+		Exact: r.dataset.exact, Cells: [...r.children].map(c => c.textContent).join('|')}))`, &got)
+	var want []shardListRow
+	for _, f := range tw.Sets[set].Files {
+		want = append(want, shardListRow{Shard: f.Name, Rows: fmt.Sprint(f.Rows), Exact: "true",
+			Cells: fmt.Sprintf("%s|%s|%s|%d|%d", f.Name, f.Format, humanBytes(f.Size), f.Start, f.Rows)})
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: the list of files\n got %+v\nwant %+v", set, got, want)
+	}
+}
+
+// humanBytes writes n as the page does (decode.HumanBytes): bytes below
+// 1 KiB, else KiB, MiB, GiB with one decimal.
+func humanBytes(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f, units := float64(n)/1024, []string{"KiB", "MiB", "GiB", "TiB"}
+	u := 0
+	for f >= 1024 && u < len(units)-1 {
+		f, u = f/1024, u+1
+	}
+	return fmt.Sprintf("%.1f %s", f, units[u])
+}
+
+// TestDatasetPicked picks the 3 Parquet shards of a Hugging Face-like
+// dataset at once: one table of their rows in order, every row of every
+// shard as the writer wrote it (text, labels, captions, tensor values,
+// image pixels, the row header's file), the row count exact once every
+// file is open, the "Files" fact, the schema panel's list of files; sort
+// by label and a filter of captions across the shards give the rows the
+// twin says; the inspector on a row of the last shard shows its tensor,
+// and its link, opened in a fresh page with the same files picked, opens
+// the inspector on that row again.
+func TestDatasetPicked(t *testing.T) {
+	skipWithoutSite(t)
+	tw := loadShardsTwin(t)
+	b := newBrowser(t)
+	b.uploadAll(tw.shardPaths("parquet"))
+	b.waitOpened("3 files")
+	b.waitAllOpen(len(tw.Rows))
+	b.screenshot("dataset-open")
+	var facts struct{ Format, Shards, ShardsText, Title, Rows string }
+	b.eval(`(q => ({Format: q('[data-role=format]').textContent, Shards: q('[data-role=num-shards]').dataset.shards,
+		ShardsText: q('[data-role=num-shards]').textContent, Title: q('[data-role=num-shards]').title, Rows: q('[data-role=num-rows]').textContent}))(
+		s => document.querySelector('[data-role=file-info] ' + s))`, &facts)
+	if want := (struct{ Format, Shards, ShardsText, Title, Rows string }{"Parquet", "3", "3", "3 of 3 files open", "15"}); facts != want {
+		t.Errorf("file facts %+v, want %+v", facts, want)
+	}
+	b.checkDatasetRows(tw, "parquet")
+
+	b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
+	b.checkShardList(tw, "parquet")
+	b.screenshot("dataset-shard-list")
+	for _, theme := range []string{"light", "dark"} {
+		b.setTheme(theme)
+		for _, v := range b.axe() {
+			t.Errorf("%s theme, the list of files open: axe %s (%s): %s at %v", theme, v.ID, v.Impact, v.Help, v.Nodes)
+		}
+	}
+	b.setTheme("light")
+	b.run(chromedp.Click(`[data-action=close-schema]`, chromedp.ByQuery))
+
+	// Sort by label: stable, across the shards.
+	byLabel := slices.Clone(tw.Rows)
+	slices.SortStableFunc(byLabel, func(a, c shardRow) int { return cmp.Compare(a.Label, c.Label) })
+	labelHead := `[role=columnheader][data-col="2"]`
+	b.run(chromedp.Click(labelHead+` [data-action=sort]`, chromedp.ByQuery))
+	b.waitQuery(`document.querySelector('` + labelHead + `').getAttribute('aria-sort') === 'ascending'`)
+	b.checkDatasetOrder("sort by label", byLabel)
+
+	// A filter of captions, with the sort kept.
+	var red []shardRow
+	for _, r := range byLabel {
+		if strings.Contains(r.Caption, "red") {
+			red = append(red, r)
+		}
+	}
+	b.query("caption contains 'RED'")
+	b.waitQuery(fmt.Sprintf(`document.querySelector('[data-role=num-rows]').dataset.matches === '%d'`, len(red)))
+	b.checkDatasetOrder("filter caption contains red", red)
+	b.run(chromedp.Click(`[data-role=query-result] [data-action=clear-query]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=query-result]') === null && !document.querySelector('[data-role=num-rows]').dataset.query`)
+
+	// The inspector on a row of the last shard.
+	last := tw.Sets["parquet"].Files[2]
+	g := last.Start + 1
+	b.inspectHeatmap(tw, g)
+	b.waitFor(`document.documentElement.dataset.address === 'settled'`)
+	addr := b.address()
+	if addr.Get("f") != "heatmap" || addr.Get("r") != fmt.Sprint(g) || addr.Has("url") {
+		t.Errorf("the address %v, want f=heatmap, r=%d and no url", addr, g)
+	}
+	b.screenshot("dataset-inspector")
+
+	// The link in a fresh page: the same files picked open the inspector
+	// on the same row.
+	fresh := newBrowserWith(t, "?"+addr.Encode(), "")
+	fresh.uploadAll(tw.shardPaths("parquet"))
+	fresh.waitFor(fmt.Sprintf(`document.querySelector('[data-role=inspector][data-field=heatmap][data-row="%d"] [data-role=stats]') !== null`, g))
+	fresh.checkHeatmapStats(tw, g)
+}
+
+// inspectHeatmap opens the inspector on row g's heatmap and checks its
+// statistics.
+func (b *browser) inspectHeatmap(tw shardsTwin, g int) {
+	b.t.Helper()
+	b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(g), chromedp.ByQuery),
+		chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
+	cell := fmt.Sprintf(`[data-row="%d"] [data-tensor][data-field=heatmap]`, g)
+	b.waitFor(`document.querySelector('` + cell + `') !== null`)
+	b.run(chromedp.Click(cell, chromedp.ByQuery))
+	b.waitFor(fmt.Sprintf(`document.querySelector('[data-role=inspector][data-field=heatmap][data-row="%d"] [data-role=stats]') !== null`, g))
+	b.checkHeatmapStats(tw, g)
+}
+
+// checkHeatmapStats checks the inspector's statistics of row g's heatmap:
+// its minimum and maximum, from the twin.
+func (b *browser) checkHeatmapStats(tw shardsTwin, g int) {
+	b.t.Helper()
+	vals := tw.Rows[g].Heatmap.Values
+	var got struct{ Min, Max string }
+	b.eval(`(s => ({Min: s.dataset.min, Max: s.dataset.max}))(document.querySelector('[data-role=inspector] [data-role=stats]'))`, &got)
+	if want := (struct{ Min, Max string }{fmt.Sprint(vals[0]), fmt.Sprint(vals[len(vals)-1])}); got != want {
+		b.t.Errorf("row %d's heatmap in the inspector: %+v, want %+v", g, got, want)
+	}
+}
+
+// checkDatasetOrder checks the grid's positions show want's rows, each
+// with its global row number and id.
+func (b *browser) checkDatasetOrder(when string, want []shardRow) {
+	b.t.Helper()
+	got := b.gridRows(len(want))
+	for p, w := range want {
+		if g := got[p]; g.Row != int64(w.Row) || g.Head != fmt.Sprint(w.Row) || g.ID != fmt.Sprint(w.ID) {
+			b.t.Errorf("%s: position %d shows row %d (header %q, id %s); want row %d, id %d", when, p, g.Row, g.Head, g.ID, w.Row, w.ID)
+		}
+	}
+}
+
+// setTheme emulates the system's light or dark theme.
+func (b *browser) setTheme(theme string) {
+	b.t.Helper()
+	b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}))
+}
