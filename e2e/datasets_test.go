@@ -252,8 +252,43 @@ func TestDatasetPicked(t *testing.T) {
 	skipWithoutSite(t)
 	tw := loadShardsTwin(t)
 	b := newBrowser(t)
+	files := tw.Sets["parquet"].Files
+	b.holdReads(files[1].Name, files[2].Name)
 	b.uploadAll(tw.shardPaths("parquet"))
-	b.waitOpened("3 files")
+	b.waitFor(fmt.Sprintf(`document.querySelector('[data-state=ready] [data-role=file-info] h2')?.textContent === '3 files'
+		&& document.querySelector('[data-row="%d"] [data-field=id]') !== null`, files[0].Rows-1))
+	// The first file only is open: its rows show, the next file's first
+	// row waits for it to open (loading), the rows after it are not
+	// placed yet (indexing), the count is an estimate, the progress says
+	// how many files are open.
+	b.waitFor(`document.querySelector('[data-role=progress][data-task=index]')?.textContent.includes("Opening the dataset's files: 1 of 3 files open")`)
+	var early struct {
+		Exact, Count string
+		Rows         map[int]string // the rows drawn: an id, or why not
+	}
+	b.eval(`({Exact: document.querySelector('[data-role=num-rows]').dataset.exact, Count: document.querySelector('[data-role=num-rows]').textContent,
+		Rows: Object.fromEntries([...document.querySelectorAll('[data-row]')].map(r => [r.dataset.row,
+			r.querySelector('[data-field=id]')?.textContent ?? r.querySelector('.cell.loading')?.textContent ?? '?']))})`, &early)
+	if early.Exact != "false" || !strings.HasPrefix(early.Count, "≈") || len(early.Rows) < 7 {
+		t.Errorf("with the first file open only: %+v, want an estimated count and 7 rows or more drawn", early)
+	}
+	// The second file's estimate (from its size) is 5 rows: those wait for
+	// it to open in its place; the rows after it are not placed yet.
+	est := int(float64(files[1].Size)*float64(files[0].Rows)/float64(files[0].Size) + 0.5)
+	for r, got := range early.Rows {
+		want := "indexing…"
+		switch {
+		case r < files[0].Rows:
+			want = fmt.Sprint(tw.Rows[r].ID)
+		case r < files[0].Rows+est:
+			want = "loading…"
+		}
+		if got != want {
+			t.Errorf("with the first file open only, row %d shows %q, want %q", r, got, want)
+		}
+	}
+	b.screenshot("dataset-first-file")
+	b.release()
 	b.waitAllOpen(len(tw.Rows))
 	b.screenshot("dataset-open")
 	var facts struct{ Format, Shards, ShardsText, Title, Rows string }
@@ -315,6 +350,30 @@ func TestDatasetPicked(t *testing.T) {
 	fresh.uploadAll(tw.shardPaths("parquet"))
 	fresh.waitFor(fmt.Sprintf(`document.querySelector('[data-role=inspector][data-field=heatmap][data-row="%d"] [data-role=stats]') !== null`, g))
 	fresh.checkHeatmapStats(tw, g)
+}
+
+// holdReads makes the page's reads of the files named (Blob.arrayBuffer
+// of the File or of its slices) wait until release: their shards cannot
+// open meanwhile.
+func (b *browser) holdReads(names ...string) {
+	b.t.Helper()
+	list, _ := json.Marshal(names)
+	b.eval(`(() => {
+		const held = new Set(`+string(list)+`);
+		let release;
+		const released = new Promise(r => { release = r; });
+		window.__releaseReads = () => { held.clear(); release(); return true; };
+		const slice = Blob.prototype.slice, read = Blob.prototype.arrayBuffer;
+		Blob.prototype.slice = function (...args) { const part = slice.apply(this, args); part.__from = this.name ?? this.__from; return part; };
+		Blob.prototype.arrayBuffer = function () { return held.has(this.name ?? this.__from) ? released.then(() => read.call(this)) : read.call(this); };
+		return true;
+	})()`, nil)
+}
+
+// release lets the reads holdReads held go.
+func (b *browser) release() {
+	b.t.Helper()
+	b.eval(`window.__releaseReads()`, nil)
 }
 
 // inspectHeatmap opens the inspector on row g's heatmap and checks its

@@ -235,8 +235,8 @@ const indexReport = 100 * time.Millisecond
 func (v *Viewer) index(ctx app.Context, f *decode.File) {
 	ictx, cancel := context.WithCancel(context.Background())
 	label := "Indexing record batches"
-	if f.Shards() != nil {
-		label = "Opening the dataset's files"
+	if shards := f.Shards(); shards != nil {
+		label = "Opening the dataset's files: " + shardsText(shards) // from the start: the next report comes when a file is done
 	}
 	v.work = work{task: taskIndex, cancel: cancel, progress: &progress{Label: label, Total: f.Size}}
 	last := time.Now() // touched by the indexing goroutine only
