@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -44,16 +45,17 @@ func isDataFile(name string) bool {
 
 // blobShards makes the files (name, Blob) dropped or picked the shards of
 // a dataset named name, in natural order of their names; the files that
-// are not Arrow or Parquet by name are returned apart (only when more
-// than one file was given: one file is opened whatever its name).
-func blobShards(name string, names []string, blobs []app.Value) (src source, skipped []string) {
+// are not Arrow or Parquet by name are returned apart (only when they are
+// a folder's or more than one file was given: one file dropped or picked
+// is opened whatever its name).
+func blobShards(name string, names []string, blobs []app.Value, folder bool) (src source, skipped []string) {
 	type file struct {
 		name string
 		blob app.Value
 	}
 	var files []file
 	for i, n := range names {
-		if len(names) > 1 && !isDataFile(n) {
+		if (folder || len(names) > 1) && !isDataFile(n) {
 			skipped = append(skipped, n)
 			continue
 		}
@@ -115,6 +117,32 @@ func shardsText(shards []decode.ShardInfo) string {
 		}
 	}
 	return fmt.Sprintf("%d of %d files open", open, len(shards))
+}
+
+// skippedText is the warning that lists the files dropped or picked with
+// a dataset's that it does not open (the first 8).
+func skippedText(skipped []string) string {
+	list := strings.Join(headOf(skipped, 8), ", ")
+	if len(skipped) == 1 {
+		return "1 file skipped (not Arrow or Parquet by its name, or unreadable): " + list
+	}
+	return fmt.Sprintf("%d files skipped (not Arrow or Parquet by their names, or unreadable): %s", len(skipped), list)
+}
+
+// shardFormats names the formats of a dataset's files open, each once, in
+// the order of the files: "Parquet, Arrow IPC file"; first is the
+// dataset's (its first file's) while none is open.
+func shardFormats(shards []decode.ShardInfo, first decode.Format) string {
+	var formats []string
+	for _, s := range shards {
+		if s.File != nil && !slices.Contains(formats, string(s.File.Format)) {
+			formats = append(formats, string(s.File.Format))
+		}
+	}
+	if len(formats) == 0 {
+		return string(first)
+	}
+	return strings.Join(formats, ", ")
 }
 
 // naturalLess orders shard names. TODO(merge): listing.NaturalLess.

@@ -3,8 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -185,7 +183,7 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 	v.opened.src.stop()
 	v.opened = openedFile{file: o.f, src: o.src}
 	if len(o.src.skipped) > 0 {
-		o.f.AddWarning(fmt.Sprintf("%d files skipped (not Arrow or Parquet by their names, or unreadable): %s", len(o.src.skipped), strings.Join(headOf(o.src.skipped, 8), ", ")))
+		o.f.AddWarning(skippedText(o.src.skipped))
 	}
 	v.opened.rows, v.opened.exact = o.f.Rows()
 	v.status.state = stateReady

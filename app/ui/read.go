@@ -63,21 +63,26 @@ func readFiles(ctx app.Context, files app.Value, skipped []string) {
 			names[i] = p.String()
 		}
 	}
-	openFiles(ctx, names, blobs, skipped)
+	openFiles(ctx, names, blobs, skipped, false)
 }
 
 // openFiles hands files (their paths and Blobs) to the Viewer as the
-// shards of one dataset; skipped are files already left out.
-func openFiles(ctx app.Context, names []string, blobs []app.Value, skipped []string) {
-	src, more := blobShards(datasetName(names), names, blobs)
+// shards of one dataset; skipped are files already left out; folder says
+// they are a dropped folder's (opened by their names, even one).
+func openFiles(ctx app.Context, names []string, blobs []app.Value, skipped []string, folder bool) {
+	src, more := blobShards(datasetName(names), names, blobs, folder)
 	skipped = append(skipped, more...)
 	if len(src.Shards) == 0 {
-		actionOpenFailed.send(ctx, fmt.Sprintf("no Arrow or Parquet files among the %d dropped (%s): tensorview opens .arrow, .arrows, .feather, .ipc and .parquet files", len(skipped), strings.Join(headOf(skipped, 5), ", ")))
+		actionOpenFailed.send(ctx, openFailure{What: src.Name, Why: fmt.Sprintf("no Arrow or Parquet file among them (%s): tensorview opens .arrow, .arrows, .feather, .ipc and .parquet files", strings.Join(headOf(skipped, 5), ", "))})
 		return
 	}
 	src.skipped = skipped
 	actionOpen.send(ctx, src)
 }
+
+// openFailure is what was dropped or picked that cannot be opened (its
+// name as the page names it), and why.
+type openFailure struct{ What, Why string }
 
 // datasetName names the dataset of files names: their folder when they
 // share one, else "n files".
