@@ -206,9 +206,10 @@ type shardListRow struct {
 	Shard, Rows, Exact, Cells string
 }
 
-// checkShardList opens the schema panel and checks its list of files:
-// one row per shard, in order, with its rows (exact) and first row.
-func (b *browser) checkShardList(tw shardsTwin, set string) {
+// checkShardList checks the schema panel's list of files: one row per
+// shard, in order, named prefix + its name, with its format, size, first
+// row and rows (exact).
+func (b *browser) checkShardList(tw shardsTwin, set, prefix string) {
 	t := b.t
 	t.Helper()
 	b.waitFor(`document.querySelector('[data-role=shards] tr[data-shard]') !== null`)
@@ -217,8 +218,8 @@ func (b *browser) checkShardList(tw shardsTwin, set string) {
 		Exact: r.dataset.exact, Cells: [...r.children].map(c => c.textContent).join('|')}))`, &got)
 	var want []shardListRow
 	for _, f := range tw.Sets[set].Files {
-		want = append(want, shardListRow{Shard: f.Name, Rows: fmt.Sprint(f.Rows), Exact: "true",
-			Cells: fmt.Sprintf("%s|%s|%s|%d|%d", f.Name, f.Format, humanBytes(f.Size), f.Start, f.Rows)})
+		want = append(want, shardListRow{Shard: prefix + f.Name, Rows: fmt.Sprint(f.Rows), Exact: "true",
+			Cells: fmt.Sprintf("%s|%s|%s|%d|%d", prefix+f.Name, f.Format, humanBytes(f.Size), f.Start, f.Rows)})
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("%s: the list of files\n got %+v\nwant %+v", set, got, want)
@@ -301,7 +302,7 @@ func TestDatasetPicked(t *testing.T) {
 	b.checkDatasetRows(tw, "parquet")
 
 	b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
-	b.checkShardList(tw, "parquet")
+	b.checkShardList(tw, "parquet", "")
 	b.screenshot("dataset-shard-list")
 	for _, theme := range []string{"light", "dark"} {
 		b.setTheme(theme)
@@ -417,4 +418,151 @@ func (b *browser) checkDatasetOrder(when string, want []shardRow) {
 func (b *browser) setTheme(theme string) {
 	b.t.Helper()
 	b.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}))
+}
+
+// datasetFacts are the top bar's facts of a dataset.
+type datasetFacts struct{ Name, Format, Shards, Rows string }
+
+func (b *browser) datasetFacts() datasetFacts {
+	b.t.Helper()
+	var f datasetFacts
+	b.eval(`(q => ({Name: q('h2').textContent, Format: q('[data-role=format]').textContent, Shards: q('[data-role=num-shards]').dataset.shards,
+		Rows: q('[data-role=num-rows]').textContent}))(s => document.querySelector('[data-role=file-info] ' + s))`, &f)
+	return f
+}
+
+// TestDatasetMixed picks a dataset whose shards are a Parquet file, an
+// Arrow IPC file and an Arrow IPC stream: one table, every row as
+// written, each file's format in the list of files, all three in the
+// top bar.
+func TestDatasetMixed(t *testing.T) {
+	skipWithoutSite(t)
+	tw := loadShardsTwin(t)
+	b := newBrowser(t)
+	b.uploadAll(tw.shardPaths("mixed"))
+	b.waitOpened("3 files")
+	b.waitAllOpen(len(tw.Rows))
+	want := datasetFacts{Name: "3 files", Format: "Parquet, Arrow IPC file, Arrow IPC stream", Shards: "3", Rows: fmt.Sprint(len(tw.Rows))}
+	if got := b.datasetFacts(); got != want {
+		t.Errorf("facts %+v, want %+v", got, want)
+	}
+	b.checkDatasetRows(tw, "mixed")
+	b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
+	b.checkShardList(tw, "mixed", "")
+	b.screenshot("dataset-mixed")
+}
+
+// TestDatasetMismatch picks a dataset whose second shard's label is a
+// string where the first shard's is an int64, and whose third shard has
+// no caption: the second shard's label cells show an error naming both
+// types and files, the others' labels their values; the third shard's
+// captions are null; the warnings say so.
+func TestDatasetMismatch(t *testing.T) {
+	skipWithoutSite(t)
+	tw := loadShardsTwin(t)
+	files := tw.Sets["mismatch"].Files
+	b := newBrowser(t)
+	b.uploadAll(tw.shardPaths("mismatch"))
+	b.waitOpened("3 files")
+	b.waitAllOpen(len(tw.Rows))
+	b.checkDatasetRows(tw, "mismatch")
+	var warnings []string
+	b.eval(`[...document.querySelectorAll('[data-role=file-warnings] .warning')].map(w => w.textContent)`, &warnings)
+	want := fmt.Sprintf(`column "label" is utf8 in %s, int64 in %s: its cells there show this error`, files[1].Name, files[0].Name)
+	if !slices.Contains(warnings, want) {
+		t.Errorf("warnings %q, want %q among them", warnings, want)
+	}
+	b.checkDatasetRow(tw, "mismatch", files[1].Start)
+	b.screenshot("dataset-mismatch")
+}
+
+// dropFolder drops a folder named dir holding the files of testdata/path
+// named names, as a browser does: a drop event whose dataTransfer's item
+// gives a FileSystemDirectoryEntry (webkitGetAsEntry). Chromium cannot
+// make real entries from a script, so these are fakes with the same
+// interface: isFile, isDirectory, name, fullPath, file(ok, fail), and a
+// directory reader whose readEntries answers in pages of two entries, then
+// an empty page (the end), asynchronously; the entries come in reverse
+// order of names, as a file system may list them. The Files hold the
+// fixtures' bytes.
+func (b *browser) dropFolder(dir, path string, names []string) {
+	b.t.Helper()
+	list, _ := json.Marshal(names)
+	var ok bool
+	b.eval(fmt.Sprintf(`(async (dir, base, names) => {
+		const files = await Promise.all(names.map(async n => new File([await (await fetch(base + n)).blob()], n)));
+		const later = f => setTimeout(f, 0);
+		const fileEntry = (f, at) => ({isFile: true, isDirectory: false, name: f.name, fullPath: at + '/' + f.name,
+			file: (ok, fail) => later(() => ok(f))});
+		const dirEntry = (name, at, children) => ({isFile: false, isDirectory: true, name, fullPath: at,
+			createReader: () => { let next = 0; return {readEntries: (ok, fail) => later(() => { ok(children.slice(next, next + 2)); next += 2; })}; }});
+		const root = dirEntry(dir, '/' + dir, files.reverse().map(f => fileEntry(f, '/' + dir)));
+		const item = {kind: 'file', type: '', webkitGetAsEntry: () => root, getAsFile: () => null};
+		const dt = {items: [item], files: [], types: ['Files'], dropEffect: 'copy', effectAllowed: 'all'};
+		const zone = document.querySelector('[data-role=dropzone]');
+		const over = new DragEvent('dragover', {bubbles: true, cancelable: true});
+		Object.defineProperty(over, 'dataTransfer', {value: dt});
+		zone.dispatchEvent(over);
+		const drop = new DragEvent('drop', {bubbles: true, cancelable: true});
+		Object.defineProperty(drop, 'dataTransfer', {value: dt});
+		return zone.dispatchEvent(drop) === false;
+	})(%q, %q, %s)`, dir, b.data+path+"/", list), &ok)
+	if !ok {
+		b.t.Fatal("the drop zone did not take the folder's drop (preventDefault not called)")
+	}
+}
+
+// TestDatasetFolder drops the folder of the Parquet shards, which also
+// holds notes.txt: the shards open as one dataset named after the folder,
+// in order of their names whatever order the folder lists them in, every
+// row as written (the files named by their paths in the folder), notes.txt
+// listed as skipped in the warnings.
+func TestDatasetFolder(t *testing.T) {
+	skipWithoutSite(t)
+	tw := loadShardsTwin(t)
+	set := tw.Sets["parquet"]
+	var names []string
+	for _, f := range set.Files {
+		names = append(names, f.Name)
+	}
+	names = append(names, set.Skipped...)
+	b := newBrowser(t)
+	b.dropFolder("parquet", "shards/parquet", names)
+	b.waitOpened("parquet")
+	b.waitAllOpen(len(tw.Rows))
+	want := datasetFacts{Name: "parquet", Format: "Parquet", Shards: "3", Rows: fmt.Sprint(len(tw.Rows))}
+	if got := b.datasetFacts(); got != want {
+		t.Errorf("facts %+v, want %+v", got, want)
+	}
+	var warnings []string
+	b.eval(`[...document.querySelectorAll('[data-role=file-warnings] .warning')].map(w => w.textContent)`, &warnings)
+	if skipped := "1 file skipped (not Arrow or Parquet by its name, or unreadable): parquet/notes.txt"; !slices.Contains(warnings, skipped) {
+		t.Errorf("warnings %q, want %q", warnings, skipped)
+	}
+	b.checkDatasetRows(tw, "parquet")
+	b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
+	b.checkShardList(tw, "parquet", "parquet/")
+	b.screenshot("dataset-folder")
+
+	// A folder of no Arrow or Parquet file, and an empty folder: each
+	// its own message.
+	for _, c := range []struct {
+		dir, path string
+		names     []string
+		want      string
+	}{
+		{"notes", "shards/parquet", set.Skipped, "Cannot open notes. no Arrow or Parquet file among them (notes/notes.txt): tensorview opens .arrow, .arrows, .feather, .ipc and .parquet files"},
+		{"empty", "shards/parquet", []string{}, "Cannot open the dropped folder. it holds no files"},
+	} {
+		b.run(chromedp.Navigate(b.base))
+		b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
+		b.dropFolder(c.dir, c.path, c.names)
+		b.waitFor(`document.querySelector('[data-state=error] [role=alert]') !== null`)
+		var text string
+		b.eval(`document.querySelector('[role=alert]').textContent`, &text)
+		if text != c.want {
+			t.Errorf("a dropped folder %q: the page says %q, want %q", c.dir, text, c.want)
+		}
+	}
+	b.screenshot("dataset-folder-empty")
 }
