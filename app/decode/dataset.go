@@ -58,9 +58,10 @@ const maxFirstTries = 8
 // rows of each shard after those of the shards before it, its columns
 // those of the first shard that opened (by field name in the others).
 type dataset struct {
-	f      *File // the dataset's own File
-	opt    Options
-	shards []*shard
+	f        *File // the dataset's own File
+	opt      Options
+	shards   []*shard
+	schemaOf string // the name of the shard whose schema is the dataset's
 
 	mu          sync.Mutex
 	perRow      float64 // bytes per row of the first shard opened, for estimates
@@ -83,7 +84,8 @@ type shard struct {
 	indexErr error // why indexing the file stopped: its count stays as it is
 	// cols maps the dataset's columns to the shard's (-1: not in it); bad
 	// says, per dataset column, why the shard's column cannot be read as
-	// the dataset's (another type), or "".
+	// the dataset's, or "": its type there and the dataset's ("utf8 in
+	// b.parquet, int64 in a.parquet"; mismatch makes the message).
 	cols []int
 	bad  []string
 }
@@ -145,7 +147,7 @@ func OpenDataset(ctx context.Context, name string, shards []Shard, opt Options) 
 	for _, s := range d.shards[:min(len(d.shards), maxFirstTries)] {
 		sf, err := d.openShard(ctx, s)
 		if err == nil {
-			first = sf
+			first, d.schemaOf = sf, s.Name
 			break
 		}
 		if ctx.Err() != nil {
@@ -251,8 +253,8 @@ func (d *dataset) mapColumns(s *shard) {
 		sc := idx[0]
 		s.cols[c] = sc
 		if other := schema.Field(sc).Type; !arrow.TypeEqual(other, fld.Type) {
-			s.bad[c] = fmt.Sprintf("column %q is %s in %s, %s in %s", truncate(fld.Name, 40), other, s.Name, fld.Type, d.shards[0].Name)
-			mismatched = append(mismatched, s.bad[c])
+			s.bad[c] = fmt.Sprintf("%s in %s, %s in %s", other, s.Name, fld.Type, d.schemaOf)
+			mismatched = append(mismatched, d.mismatch(c, s.bad[c]))
 		}
 	}
 	var extra []string
@@ -268,6 +270,12 @@ func (d *dataset) mapColumns(s *shard) {
 	if len(extra) > 0 {
 		d.f.notes.warn(fmt.Sprintf("%s has columns the dataset's first file has not, not shown: %s", s.Name, strings.Join(extra, ", ")))
 	}
+}
+
+// mismatch is the error of dataset column c in a shard whose column of
+// that name is of another type (bad: the types and files).
+func (d *dataset) mismatch(c int, bad string) string {
+	return fmt.Sprintf("column %q is %s", truncate(d.f.Schema.Field(c).Name, 40), bad)
 }
 
 // estimate is the estimated row count of shard s, not open: its size over

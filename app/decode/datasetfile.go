@@ -2,6 +2,7 @@ package decode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -82,7 +83,7 @@ func (d *dataset) value(row int64, col int) (Value, error) {
 	_, cols, bad := d.opened(s)
 	switch {
 	case bad[col] != "":
-		return Value{}, fmt.Errorf("%s", bad[col])
+		return Value{}, errors.New(d.mismatch(col, bad[col]))
 	case cols[col] < 0:
 		return d.f.ValueIn(col, array.MakeArrayOfNull(memory.DefaultAllocator, d.f.Schema.Field(col).Type, 1), 0)
 	}
@@ -227,6 +228,13 @@ func (d *dataset) readColumns(ctx context.Context, i int, cols []int) (arrow.Rec
 	whole := cols == nil
 	if whole {
 		cols = d.allCols()
+	}
+	for _, c := range cols {
+		if !whole && bad[c] != "" {
+			// A scan of this column: its rows here are unread, and
+			// said so, rather than nulls that match nothing.
+			return nil, &ColumnError{Batch: i, Column: c, Name: d.f.Schema.Field(c).Name, Err: bad[c]}
+		}
 	}
 	got, pos := shardCols(cols, scols, bad)
 	var rec arrow.RecordBatch
@@ -472,7 +480,7 @@ func (d *dataset) nested(row int64, col int) (*File, error) {
 	_, cols, bad := d.opened(s)
 	switch {
 	case bad[col] != "":
-		return nil, fmt.Errorf("%s", bad[col])
+		return nil, errors.New(d.mismatch(col, bad[col]))
 	case cols[col] < 0:
 		return nil, fmt.Errorf("%s has no column %q", s.Name, d.f.fields[col].Name)
 	}
