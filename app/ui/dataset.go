@@ -44,11 +44,12 @@ func isDataFile(name string) bool {
 }
 
 // blobShards makes the files (name, Blob) dropped or picked the shards of
-// a dataset named name, in natural order of their names; the files that
+// a dataset (named after them: datasetName), in natural order of their
+// names; the files that
 // are not Arrow or Parquet by name are returned apart (only when they are
 // a folder's or more than one file was given: one file dropped or picked
 // is opened whatever its name).
-func blobShards(name string, names []string, blobs []app.Value, folder bool) (src source, skipped []string) {
+func blobShards(names []string, blobs []app.Value, folder bool) (src source, skipped []string) {
 	type file struct {
 		name string
 		blob app.Value
@@ -62,7 +63,11 @@ func blobShards(name string, names []string, blobs []app.Value, folder bool) (sr
 		files = append(files, file{n, blobs[i]})
 	}
 	sort.SliceStable(files, func(i, j int) bool { return naturalLess(files[i].name, files[j].name) })
-	src = source{Name: name}
+	kept := make([]string, len(files))
+	for i, f := range files {
+		kept[i] = f.name
+	}
+	src = source{Name: datasetName(kept)}
 	for _, f := range files {
 		b := f.blob
 		src.Shards = append(src.Shards, shardSource{Name: f.name, Size: int64(b.Get("size").Float()),

@@ -45,3 +45,24 @@ func TestShardFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestDatasetName: a dataset of files is named after the folder they all
+// are in, else its one file, else their count.
+func TestDatasetName(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"a.parquet", "b.parquet"}, "2 files"},
+		{[]string{"d/a.parquet", "d/b.parquet"}, "d"},
+		{[]string{"d/train/a.parquet", "d/test/b.parquet", "d/c.arrow"}, "d"},
+		{[]string{"d/train/a.parquet", "d/train/b.parquet"}, "d/train"},
+		{[]string{"d/a.parquet", "e/b.parquet"}, "2 files"},
+		{[]string{"x.parquet"}, "x.parquet"},
+		{[]string{"d/x.parquet"}, "d"},
+	} {
+		if got := datasetName(tc.names); got != tc.want {
+			t.Errorf("datasetName(%q) = %q, want %q", tc.names, got, tc.want)
+		}
+	}
+}
