@@ -438,9 +438,26 @@ func (b *browser) datasetFacts() datasetFacts {
 func TestDatasetMixed(t *testing.T) {
 	skipWithoutSite(t)
 	tw := loadShardsTwin(t)
+	files := tw.Sets["mixed"].Files
 	b := newBrowser(t)
+	b.holdReads(files[1].Name, files[2].Name)
 	b.uploadAll(tw.shardPaths("mixed"))
-	b.waitOpened("3 files")
+	b.waitFor(fmt.Sprintf(`document.querySelector('[data-state=ready] [data-role=file-info] h2')?.textContent === '3 files'
+		&& document.querySelector('[data-row="%d"] [data-field=id]') !== null`, files[0].Rows-1))
+	// A sort asked for before the other files open waits for them, then
+	// sorts every row: by label, descending (stable).
+	labelHead := `[role=columnheader][data-col="2"]`
+	b.run(chromedp.Click(labelHead+` [data-action=sort]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=query-bar] [data-role=progress][data-task=sort]') !== null`)
+	b.release()
+	b.waitQuery(`document.querySelector('` + labelHead + `').getAttribute('aria-sort') === 'ascending'`)
+	b.run(chromedp.Click(labelHead+` [data-action=sort]`, chromedp.ByQuery))
+	b.waitQuery(`document.querySelector('` + labelHead + `').getAttribute('aria-sort') === 'descending'`)
+	byLabel := slices.Clone(tw.Rows)
+	slices.SortStableFunc(byLabel, func(a, c shardRow) int { return cmp.Compare(c.Label, a.Label) })
+	b.checkDatasetOrder("sort by label, descending", byLabel)
+	b.run(chromedp.Click(`[data-role=query-result] [data-action=clear-query]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=query-result]') === null && !document.querySelector('[data-role=num-rows]').dataset.query`)
 	b.waitAllOpen(len(tw.Rows))
 	want := datasetFacts{Name: "3 files", Format: "Parquet, Arrow IPC file, Arrow IPC stream", Shards: "3", Rows: fmt.Sprint(len(tw.Rows))}
 	if got := b.datasetFacts(); got != want {
@@ -474,6 +491,24 @@ func TestDatasetMismatch(t *testing.T) {
 	}
 	b.checkDatasetRow(tw, "mismatch", files[1].Start)
 	b.screenshot("dataset-mismatch")
+
+	// A filter of labels: the rows of the other files that match; the
+	// second file's rows cannot be evaluated, and the result says so.
+	var zero []shardRow
+	for _, r := range tw.Rows {
+		if r.Label == 0 && r.Shard != 1 {
+			zero = append(zero, r)
+		}
+	}
+	b.query("label = 0")
+	b.waitQuery(fmt.Sprintf(`document.querySelector('[data-role=num-rows]').dataset.matches === '%d'`, len(zero)))
+	b.checkDatasetOrder("filter label = 0", zero)
+	var note string
+	b.eval(`document.querySelector('[data-role=query-note]')?.textContent ?? ''`, &note)
+	if !strings.Contains(note, files[1].Name) || !strings.Contains(note, "utf8") {
+		t.Errorf("the filter's note says %q, want the second file's rows not evaluated (label is utf8 there)", note)
+	}
+	b.screenshot("dataset-mismatch-filter")
 }
 
 // dropFolder drops a folder named dir holding the files of testdata/path
@@ -512,6 +547,24 @@ func (b *browser) dropFolder(dir, path string, names []string) {
 	}
 }
 
+// dropFiles drops the files of testdata/path named names at once (a
+// DataTransfer of Files, as several files dragged from a file manager).
+func (b *browser) dropFiles(path string, names []string) {
+	b.t.Helper()
+	list, _ := json.Marshal(names)
+	var ok bool
+	b.eval(fmt.Sprintf(`(async (base, names) => {
+		const dt = new DataTransfer();
+		for (const n of names) dt.items.add(new File([await (await fetch(base + n)).blob()], n));
+		const zone = document.querySelector('[data-role=dropzone]');
+		zone.dispatchEvent(new DragEvent('dragover', {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return zone.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true})) === false;
+	})(%q, %s)`, b.data+path+"/", list), &ok)
+	if !ok {
+		b.t.Fatal("the drop zone did not take the drop (preventDefault not called)")
+	}
+}
+
 // TestDatasetFolder drops the folder of the Parquet shards, which also
 // holds notes.txt: the shards open as one dataset named after the folder,
 // in order of their names whatever order the folder lists them in, every
@@ -543,6 +596,20 @@ func TestDatasetFolder(t *testing.T) {
 	b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
 	b.checkShardList(tw, "parquet", "parquet/")
 	b.screenshot("dataset-folder")
+
+	// Several files dropped (not a folder): the same dataset, named after
+	// the files it opens; notes.txt skipped.
+	b.run(chromedp.Navigate(b.base))
+	b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
+	b.dropFiles("shards/parquet", names)
+	b.waitOpened("3 files")
+	b.waitAllOpen(len(tw.Rows))
+	warnings = nil
+	b.eval(`[...document.querySelectorAll('[data-role=file-warnings] .warning')].map(w => w.textContent)`, &warnings)
+	if skipped := "1 file skipped (not Arrow or Parquet by its name, or unreadable): notes.txt"; !slices.Contains(warnings, skipped) {
+		t.Errorf("files dropped: warnings %q, want %q", warnings, skipped)
+	}
+	b.checkDatasetRow(tw, "parquet", len(tw.Rows)-1)
 
 	// A folder of no Arrow or Parquet file, and an empty folder: each
 	// its own message.
