@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -334,6 +335,26 @@ func TestDatasetPicked(t *testing.T) {
 	b.run(chromedp.Click(`[data-role=query-result] [data-action=clear-query]`, chromedp.ByQuery))
 	b.waitFor(`document.querySelector('[data-role=query-result]') === null && !document.querySelector('[data-role=num-rows]').dataset.query`)
 
+	// Statistics of the label column: of every row of every file.
+	counts := map[int]int{}
+	for _, r := range tw.Rows {
+		counts[r.Label]++
+	}
+	st := b.openStats(2)
+	if f := st.Figures; f["count"] != fmt.Sprint(len(tw.Rows)) || f["nulls"] != "0" || f["min"] != "0" || f["max"] != "2" || f["distinct"] != "3" {
+		t.Errorf("label's statistics %+v, want %d rows, no null, 0 to 2, 3 distinct", f, len(tw.Rows))
+	}
+	var bars []int64
+	for _, n := range st.Bars {
+		if n > 0 {
+			bars = append(bars, n)
+		}
+	}
+	if want := []int64{int64(counts[0]), int64(counts[1]), int64(counts[2])}; !slices.Equal(bars, want) {
+		t.Errorf("label's histogram's bars %v, want %v", st.Bars, want)
+	}
+	b.closeStats(2)
+
 	// The inspector on a row of the last shard.
 	last := tw.Sets["parquet"].Files[2]
 	g := last.Start + 1
@@ -345,12 +366,33 @@ func TestDatasetPicked(t *testing.T) {
 	}
 	b.screenshot("dataset-inspector")
 
-	// The link in a fresh page: the same files picked open the inspector
-	// on the same row.
+	// The link in a fresh page, with a first row in view and a
+	// comparison with a row of the first file added: the same files
+	// picked open the inspector on the same row, comparing it with row 2
+	// (every element differs by g - 2), over the rows from row 12.
+	addr.Set("row", "12")
+	addr.Set("vs", "heatmap@2")
 	fresh := newBrowserWith(t, "?"+addr.Encode(), "")
 	fresh.uploadAll(tw.shardPaths("parquet"))
-	fresh.waitFor(fmt.Sprintf(`document.querySelector('[data-role=inspector][data-field=heatmap][data-row="%d"] [data-role=stats]') !== null`, g))
-	fresh.checkHeatmapStats(tw, g)
+	fresh.waitFor(`document.querySelector('[data-role=diff-stats][data-max-abs]') !== null`)
+	var diff struct{ Row, MaxAbs, MeanAbs, Differing, Count string }
+	fresh.eval(`(d => ({Row: document.querySelector('[data-role=inspector]').dataset.row, MaxAbs: d.dataset.maxAbs, MeanAbs: d.dataset.meanAbs,
+		Differing: d.dataset.differing, Count: d.dataset.count}))(document.querySelector('[data-role=diff-stats]'))`, &diff)
+	d := fmt.Sprint(g - 2)
+	if want := (struct{ Row, MaxAbs, MeanAbs, Differing, Count string }{fmt.Sprint(g), d, d, "16", "16"}); diff != want {
+		t.Errorf("the link's comparison %+v, want %+v", diff, want)
+	}
+	fresh.screenshot("dataset-link-compare")
+	fresh.run(chromedp.KeyEvent(kb.Escape))
+	fresh.waitFor(`document.querySelector('[data-role=inspector]') === null && document.querySelector('[data-row="12"] [data-field=id]')?.textContent === '` + fmt.Sprint(tw.Rows[12].ID) + `'`)
+	// Row 12 is in view (the last rows cannot scroll to the top: it is
+	// as high as they go).
+	var view struct{ Top, Bottom, ViewTop, ViewBottom float64 }
+	fresh.eval(`(r => ({Top: r.top, Bottom: r.bottom, ViewTop: document.querySelector('[data-role=rows] .rows-header').getBoundingClientRect().bottom,
+		ViewBottom: document.querySelector('[data-role=rows]').getBoundingClientRect().bottom}))(document.querySelector('[data-row="12"]').getBoundingClientRect())`, &view)
+	if view.Top < view.ViewTop-1 || view.Bottom > view.ViewBottom+1 {
+		t.Errorf("the link's row 12 is at %.0f..%.0f px, out of the grid's view %.0f..%.0f", view.Top, view.Bottom, view.ViewTop, view.ViewBottom)
+	}
 }
 
 // holdReads makes the page's reads of the files named (Blob.arrayBuffer
@@ -632,4 +674,123 @@ func TestDatasetFolder(t *testing.T) {
 		}
 	}
 	b.screenshot("dataset-folder-empty")
+}
+
+// TestDatasetBrokenFile picks a dataset whose second file is no Arrow or
+// Parquet file (text with a .arrow name): the other files' rows follow
+// one another, the warnings and the list of files say why that one
+// cannot be opened.
+func TestDatasetBrokenFile(t *testing.T) {
+	skipWithoutSite(t)
+	tw := loadShardsTwin(t)
+	files := tw.Sets["parquet"].Files
+	paths := tw.shardPaths("parquet")
+	broken := filepath.Join(t.TempDir(), files[1].Name[:len(files[1].Name)-len(".parquet")]+".arrow")
+	if err := os.WriteFile(broken, []byte("this is not an Arrow file, only text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t)
+	b.uploadAll([]string{paths[0], broken, paths[2]})
+	b.waitOpened("3 files")
+	rows := files[0].Rows + files[2].Rows
+	b.waitAllOpen(rows)
+	for g := range rows {
+		want := tw.Rows[g]
+		if g >= files[0].Rows {
+			want = tw.Rows[g+files[1].Rows]
+		}
+		b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(g), chromedp.ByQuery),
+			chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
+		b.waitFor(fmt.Sprintf(`document.querySelector('[data-row="%d"] [data-field=id]')?.textContent === '%d'`, g, want.ID))
+	}
+	var warnings []string
+	b.eval(`[...document.querySelectorAll('[data-role=file-warnings] .warning')].map(w => w.textContent)`, &warnings)
+	name := filepath.Base(broken)
+	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.HasPrefix(w, "cannot open "+name+": ") }) {
+		t.Errorf("warnings %q, want one saying %s cannot be opened", warnings, name)
+	}
+	b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
+	var row struct{ Err, Rows, Text string }
+	b.waitFor(`document.querySelector('[data-role=shards] tr[data-error]') !== null`)
+	b.eval(`(r => ({Err: r.dataset.error, Rows: r.dataset.rows, Text: r.querySelector('td').textContent}))(document.querySelector('[data-role=shards] tr[data-error]'))`, &row)
+	if row.Err != "true" || row.Rows != "0" || !strings.HasPrefix(row.Text, "not an Arrow IPC file or stream") {
+		t.Errorf("the list's row of the broken file %+v", row)
+	}
+	b.screenshot("dataset-broken-file")
+	for _, v := range b.axe() {
+		t.Errorf("the list of files with an error: axe %s (%s): %s at %v", v.ID, v.Impact, v.Help, v.Nodes)
+	}
+}
+
+// TestDatasetManyFiles picks 240 files, copies of the mixed set's Arrow
+// IPC file and stream in turn (7 and 3 rows): every file opens, the count
+// is theirs, rows deep in the dataset and a sort over all of it are the
+// copies' rows.
+func TestDatasetManyFiles(t *testing.T) {
+	skipWithoutSite(t)
+	tw := loadShardsTwin(t)
+	src := tw.shardPaths("mixed")[1:]
+	files := tw.Sets["mixed"].Files[1:]
+	dir := t.TempDir()
+	const n = 240
+	var paths []string
+	type copied struct{ shard, start int }
+	var at []copied // each copy's twin shard and its first global row
+	total := 0
+	for i := range n {
+		data, err := os.ReadFile(src[i%2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("part-%05d.arrow", i))
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+		at = append(at, copied{1 + i%2, total})
+		total += files[i%2].Rows
+	}
+	b := newBrowser(t)
+	b.uploadAll(paths)
+	b.waitOpened(fmt.Sprintf("%d files", n))
+	b.waitWithin(fmt.Sprintf(`(n => n?.dataset.exact === 'true' && n.textContent === '%d')(document.querySelector('[data-role=num-rows]'))
+		&& document.querySelector('[data-role=progress][data-task=index]') === null`, total), 2*time.Minute)
+	for _, i := range []int{0, 1, 117, 238, 239} {
+		c := at[i]
+		for _, k := range []int{0, files[c.shard-1].Rows - 1} {
+			g := c.start + k
+			want := tw.Rows[tw.Sets["mixed"].Files[c.shard].Start+k]
+			b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(g), chromedp.ByQuery),
+				chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
+			b.waitFor(fmt.Sprintf(`(r => r?.querySelector('[data-field=id]')?.textContent === '%d' && r.querySelector('[role=rowheader]').dataset.shard === 'part-%05d.arrow')(
+				document.querySelector('[data-row="%d"]'))`, want.ID, i, g))
+		}
+	}
+	// Sort by id, descending: the highest ids first, the copies of a row in
+	// file order.
+	type row struct {
+		g  int
+		id int64
+	}
+	var all []row
+	for i, c := range at {
+		f := tw.Sets["mixed"].Files[c.shard]
+		for k := range f.Rows {
+			all = append(all, row{c.start + k, tw.Rows[f.Start+k].ID})
+		}
+		_ = i
+	}
+	slices.SortStableFunc(all, func(a, c row) int { return cmp.Compare(c.id, a.id) })
+	idHead := `[role=columnheader][data-col="0"]`
+	b.run(chromedp.Click(idHead+` [data-action=sort]`, chromedp.ByQuery))
+	b.waitQuery(`document.querySelector('` + idHead + `').getAttribute('aria-sort') === 'ascending'`)
+	b.run(chromedp.Click(idHead+` [data-action=sort]`, chromedp.ByQuery))
+	b.waitQuery(`document.querySelector('` + idHead + `').getAttribute('aria-sort') === 'descending'`)
+	got := b.gridRows(8)
+	for p := range 8 {
+		if got[p].Row != int64(all[p].g) || got[p].ID != fmt.Sprint(all[p].id) {
+			t.Errorf("sorted by id, descending: position %d shows row %d (id %s), want row %d (id %d)", p, got[p].Row, got[p].ID, all[p].g, all[p].id)
+		}
+	}
+	b.screenshot("dataset-many-files")
 }

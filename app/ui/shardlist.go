@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -40,7 +41,7 @@ func (l *ShardList) Render() app.UI {
 				if s.Err != "" {
 					return tr.Attr("data-error", true).Body(
 						app.Th().Scope("row").Text(s.Name),
-						app.Td().ColSpan(4).Class("error").Text(s.Err),
+						app.Td().ColSpan(4).Class("error").Text(strings.TrimPrefix(s.Err, s.Name+": ")), // the row names it
 					)
 				}
 				return tr.Body(
