@@ -794,3 +794,67 @@ func TestDatasetManyFiles(t *testing.T) {
 	}
 	b.screenshot("dataset-many-files")
 }
+
+// TestDatasetManyParquet picks 12 Parquet files, copies of the 3 shards in
+// turn: 3 Parquet readers run once idle (more while files open), so
+// reading the rows of every file, then the first files' again, stops idle
+// readers and starts them again; every row read is the copy's.
+func TestDatasetManyParquet(t *testing.T) {
+	skipWithoutSite(t)
+	tw := loadShardsTwin(t)
+	src := tw.shardPaths("parquet")
+	files := tw.Sets["parquet"].Files
+	dir := t.TempDir()
+	const n = 12
+	var paths []string
+	starts := make([]int, n)
+	total := 0
+	for i := range n {
+		data, err := os.ReadFile(src[i%3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("train-%05d-of-%05d.parquet", i, n))
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+		starts[i] = total
+		total += files[i%3].Rows
+	}
+	// The page's workers counted: made, and the most running at once.
+	// A cache of 32 KiB keeps a few row groups: reading a file again reads
+	// it again, through its reader.
+	b := newBrowserWith(t, "?cache="+fmt.Sprint(32.0/1024), `(() => {
+		const W = window.Worker;
+		let live = 0;
+		window.__workers = {made: 0, maxLive: 0, live: 0};
+		window.Worker = class extends W {
+			constructor(...args) { super(...args); window.__workers.made++; live++; window.__workers.live = live; window.__workers.maxLive = Math.max(window.__workers.maxLive, live); }
+			terminate() { live--; window.__workers.live = live; return super.terminate(); }
+		};
+	})()`)
+	b.uploadAll(paths)
+	b.waitOpened(fmt.Sprintf("%d files", n))
+	b.waitWithin(fmt.Sprintf(`(n => n?.dataset.exact === 'true' && n.textContent === '%d')(document.querySelector('[data-role=num-rows]'))
+		&& document.querySelector('[data-role=progress][data-task=index]') === null`, total), 2*time.Minute)
+	for _, i := range []int{0, 3, 6, 9, 11, 1, 4, 7, 10, 2, 0, 5, 8, 11, 0} {
+		f := files[i%3]
+		g := starts[i] + f.Rows - 1 // its last row: its last row group
+		want := tw.Rows[f.Start+f.Rows-1]
+		b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(g), chromedp.ByQuery),
+			chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
+		b.waitFor(fmt.Sprintf(`(r => r?.querySelector('[data-field=id]')?.textContent === '%d' && r.querySelector('[data-field=caption] .text')?.textContent === %q)(
+			document.querySelector('[data-row="%d"]'))`, want.ID, want.Caption, g))
+	}
+	b.screenshot("dataset-many-parquet")
+	var workers struct{ Made, MaxLive, Live int }
+	b.eval(`window.__workers`, &workers)
+	t.Logf("Parquet readers: %d started, at most %d at once, %d running at the end", workers.Made, workers.MaxLive, workers.Live)
+	if workers.Made <= n {
+		t.Errorf("%d Parquet readers started for %d files read again: none was stopped and started again", workers.Made, n)
+	}
+	if workers.Live > 3 {
+		t.Errorf("%d Parquet readers run once the reads are done, want 3 at most", workers.Live)
+	}
+}
