@@ -304,9 +304,9 @@ func TestDatasetPicked(t *testing.T) {
 
 	b.run(chromedp.Click(`[data-action=toggle-schema]`, chromedp.ByQuery))
 	b.checkShardList(tw, "parquet", "")
-	b.screenshot("dataset-shard-list")
 	for _, theme := range []string{"light", "dark"} {
 		b.setTheme(theme)
+		b.screenshot("dataset-shard-list-" + theme)
 		for _, v := range b.axe() {
 			t.Errorf("%s theme, the list of files open: axe %s (%s): %s at %v", theme, v.ID, v.Impact, v.Help, v.Nodes)
 		}
