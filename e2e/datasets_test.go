@@ -38,22 +38,7 @@ type shardsTwin struct {
 		} `json:"files"`
 		Skipped []string `json:"skipped"`
 	} `json:"sets"`
-	Rows []struct {
-		Row       int    `json:"row"`
-		Shard     int    `json:"shard"`
-		ID        int64  `json:"id"`
-		Label     int    `json:"label"`
-		LabelName string `json:"label_name"`
-		Caption   string `json:"caption"`
-		Heatmap   struct {
-			Shape  []int `json:"shape"`
-			Values []any `json:"values"`
-		} `json:"heatmap"`
-		Image struct {
-			Path   string `json:"path"`
-			Pixels []int  `json:"pixels"`
-		} `json:"image"`
-	} `json:"rows"`
+	Rows []shardRow `json:"rows"`
 }
 
 func loadShardsTwin(t *testing.T) shardsTwin {
@@ -87,7 +72,7 @@ func (b *browser) uploadAll(paths []string) {
 }
 
 // shardRow is one row of shards_expected.json.
-type shardRow = struct {
+type shardRow struct {
 	Row       int    `json:"row"`
 	Shard     int    `json:"shard"`
 	ID        int64  `json:"id"`
@@ -122,8 +107,7 @@ func (b *browser) checkDatasetRow(tw shardsTwin, set string, g int) {
 	t.Helper()
 	want := tw.Rows[g]
 	file := tw.Sets[set].Files[want.Shard]
-	b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(g), chromedp.ByQuery),
-		chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
+	b.gotoRow(g)
 	sel := fmt.Sprintf(`[data-row="%d"]`, g)
 	b.waitFor(`document.querySelector('` + sel + ` [data-field]') !== null && document.querySelector('` + sel + `[data-loading]') === null`)
 	var got struct {
@@ -184,6 +168,13 @@ func (b *browser) checkDatasetRow(tw shardsTwin, set string, g int) {
 			break
 		}
 	}
+}
+
+// gotoRow types row g into the grid's "go to row" field.
+func (b *browser) gotoRow(g int) {
+	b.t.Helper()
+	b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(g), chromedp.ByQuery),
+		chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
 }
 
 // checkDatasetRows checks every row of the set, shard after shard.
@@ -423,8 +414,7 @@ func (b *browser) release() {
 // statistics.
 func (b *browser) inspectHeatmap(tw shardsTwin, g int) {
 	b.t.Helper()
-	b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(g), chromedp.ByQuery),
-		chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
+	b.gotoRow(g)
 	cell := fmt.Sprintf(`[data-row="%d"] [data-tensor][data-field=heatmap]`, g)
 	b.waitFor(`document.querySelector('` + cell + `') !== null`)
 	b.run(chromedp.Click(cell, chromedp.ByQuery))
@@ -699,8 +689,7 @@ func TestDatasetBrokenFile(t *testing.T) {
 		if g >= files[0].Rows {
 			want = tw.Rows[g+files[1].Rows]
 		}
-		b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(g), chromedp.ByQuery),
-			chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
+		b.gotoRow(g)
 		b.waitFor(fmt.Sprintf(`document.querySelector('[data-row="%d"] [data-field=id]')?.textContent === '%d'`, g, want.ID))
 	}
 	var warnings []string
@@ -760,8 +749,7 @@ func TestDatasetManyFiles(t *testing.T) {
 		for _, k := range []int{0, files[c.shard-1].Rows - 1} {
 			g := c.start + k
 			want := tw.Rows[tw.Sets["mixed"].Files[c.shard].Start+k]
-			b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(g), chromedp.ByQuery),
-				chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
+			b.gotoRow(g)
 			b.waitFor(fmt.Sprintf(`(r => r?.querySelector('[data-field=id]')?.textContent === '%d' && r.querySelector('[role=rowheader]').dataset.shard === 'part-%05d.arrow')(
 				document.querySelector('[data-row="%d"]'))`, want.ID, i, g))
 		}
@@ -842,8 +830,7 @@ func TestDatasetManyParquet(t *testing.T) {
 		f := files[i%3]
 		g := starts[i] + f.Rows - 1 // its last row: its last row group
 		want := tw.Rows[f.Start+f.Rows-1]
-		b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(g), chromedp.ByQuery),
-			chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
+		b.gotoRow(g)
 		b.waitFor(fmt.Sprintf(`(r => r?.querySelector('[data-field=id]')?.textContent === '%d' && r.querySelector('[data-field=caption] .text')?.textContent === %q)(
 			document.querySelector('[data-row="%d"]'))`, want.ID, want.Caption, g))
 	}
