@@ -151,7 +151,7 @@ bench/browser/node_modules: bench/browser/package.json bench/browser/package-loc
 
 # Regenerate the files the non-Go writers write (committed; see testdata/README.md).
 testdata-js: testdata/node_modules
-	cd testdata && node gen_js.mjs && node gen_nongo.mjs && node gen_tensor_message.mjs && node gen_dialects.mjs && node gen_daft_lance.mjs && node gen_turtle.mjs && node gen_images.mjs && node gen_masks.mjs && node gen_compare.mjs && node gen_boxes.mjs && node gen_parquet.mjs
+	cd testdata && node gen_js.mjs && node gen_nongo.mjs && node gen_tensor_message.mjs && node gen_dialects.mjs && node gen_daft_lance.mjs && node gen_turtle.mjs && node gen_images.mjs && node gen_masks.mjs && node gen_compare.mjs && node gen_boxes.mjs && node gen_parquet.mjs && node gen_shards.mjs
 
 # Everything: formatting, vet, unit tests, the browser tests (package e2e)
 # against the static build served under a sub-path, and app/browser's wasm

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -34,9 +35,10 @@ type ShardInfo struct {
 	Size int64 // bytes; -1 while unknown
 	// Start is the global row of the shard's first row, and Rows its row
 	// count: exact when Exact, else estimated (from its size and the bytes
-	// per row of the shards open, until it opens and is indexed).
-	Start, Rows int64
-	Exact       bool
+	// per row of the shards open, until it opens and is indexed). Start is
+	// final when Placed (the shards before it are counted).
+	Start, Rows   int64
+	Exact, Placed bool
 	// File is the shard opened (its own facts: Format, ParquetFacts,
 	// Warnings), nil until it opens or when it could not be.
 	File *File
@@ -56,13 +58,15 @@ const maxFirstTries = 8
 // rows of each shard after those of the shards before it, its columns
 // those of the first shard that opened (by field name in the others).
 type dataset struct {
-	f      *File // the dataset's own File
-	opt    Options
-	shards []*shard
+	f        *File // the dataset's own File
+	opt      Options
+	shards   []*shard
+	schemaOf string // the name of the shard whose schema is the dataset's
 
 	mu          sync.Mutex
 	perRow      float64 // bytes per row of the first shard opened, for estimates
 	gen         int     // counts shard state changes: the layouts below are of gen
+	moves       int     // counts the changes of rowsAt's placement (File.Placement)
 	rowsAt      shardRows
 	batchesAt   shardBatches
 	unknownCols map[string]bool // columns of later shards not in the dataset, warned once each
@@ -74,21 +78,26 @@ type shard struct {
 	id int
 
 	// Guarded by dataset.mu.
-	opening chan struct{} // closed when the open under way ends; nil when none is
-	file    *File
-	err     error
+	opening  chan struct{} // closed when the open under way ends; nil when none is
+	file     *File
+	err      error
+	indexErr error // why indexing the file stopped: its count stays as it is
 	// cols maps the dataset's columns to the shard's (-1: not in it); bad
 	// says, per dataset column, why the shard's column cannot be read as
-	// the dataset's (another type), or "".
+	// the dataset's, or "": its type there and the dataset's ("utf8 in
+	// b.parquet, int64 in a.parquet"; mismatch makes the message).
 	cols []int
 	bad  []string
 }
 
 // shardRows places the shards' rows: starts[s] is shard s's first global
-// row and rows[s] its count; exact when every count is.
+// row and rows[s] its count; exact when every count is. placed[s] says
+// that every shard before s has its final count (exact, or as far as it
+// could be counted), so that shard s's rows are where they stay.
 type shardRows struct {
 	gen          int
 	starts, rows []int64
+	placed       []bool
 	total        int64
 	exact, valid bool
 	stable       bool // no count can change at this gen (every shard opened and exact, or failed)
@@ -138,7 +147,7 @@ func OpenDataset(ctx context.Context, name string, shards []Shard, opt Options) 
 	for _, s := range d.shards[:min(len(d.shards), maxFirstTries)] {
 		sf, err := d.openShard(ctx, s)
 		if err == nil {
-			first = sf
+			first, d.schemaOf = sf, s.Name
 			break
 		}
 		if ctx.Err() != nil {
@@ -244,8 +253,8 @@ func (d *dataset) mapColumns(s *shard) {
 		sc := idx[0]
 		s.cols[c] = sc
 		if other := schema.Field(sc).Type; !arrow.TypeEqual(other, fld.Type) {
-			s.bad[c] = fmt.Sprintf("column %q is %s in %s, %s in %s", truncate(fld.Name, 40), other, s.Name, fld.Type, d.shards[0].Name)
-			mismatched = append(mismatched, s.bad[c])
+			s.bad[c] = fmt.Sprintf("%s in %s, %s in %s", other, s.Name, fld.Type, d.schemaOf)
+			mismatched = append(mismatched, d.mismatch(c, s.bad[c]))
 		}
 	}
 	var extra []string
@@ -261,6 +270,12 @@ func (d *dataset) mapColumns(s *shard) {
 	if len(extra) > 0 {
 		d.f.notes.warn(fmt.Sprintf("%s has columns the dataset's first file has not, not shown: %s", s.Name, strings.Join(extra, ", ")))
 	}
+}
+
+// mismatch is the error of dataset column c in a shard whose column of
+// that name is of another type (bad: the types and files).
+func (d *dataset) mismatch(c int, bad string) string {
+	return fmt.Sprintf("column %q is %s", truncate(d.f.Schema.Field(c).Name, 40), bad)
 }
 
 // estimate is the estimated row count of shard s, not open: its size over
@@ -288,7 +303,9 @@ func (d *dataset) rows() shardRows {
 		return *l
 	}
 	n := len(d.shards)
-	*l = shardRows{gen: d.gen, starts: make([]int64, n), rows: make([]int64, n), exact: true, valid: true, stable: true}
+	old := *l
+	*l = shardRows{gen: d.gen, starts: make([]int64, n), rows: make([]int64, n), placed: make([]bool, n), exact: true, valid: true, stable: true}
+	final := true // every shard so far has its final count
 	for i, s := range d.shards {
 		var rows int64
 		exact := true
@@ -299,12 +316,24 @@ func (d *dataset) rows() shardRows {
 		default:
 			rows, exact = d.estimate(s), false
 		}
-		l.starts[i], l.rows[i] = l.total, rows
+		l.starts[i], l.rows[i], l.placed[i] = l.total, rows, final
 		l.total += rows
 		l.exact = l.exact && exact
 		l.stable = l.stable && exact
+		final = final && (exact || s.indexErr != nil)
+	}
+	if old.valid && (!slices.Equal(old.starts, l.starts) || !slices.Equal(old.rows, l.rows) || !slices.Equal(old.placed, l.placed)) {
+		d.moves++
 	}
 	return *l
+}
+
+// placement is File.Placement for a dataset.
+func (d *dataset) placement() int {
+	d.rows()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.moves
 }
 
 // batches returns the numbering of the dataset's record batches.
@@ -334,20 +363,30 @@ func (d *dataset) batches() shardBatches {
 }
 
 // locate returns the shard that holds global row and the row's index in
-// it (estimated for a shard not yet open).
-func (d *dataset) locate(row int64) (s *shard, local int64, ok bool) {
+// it by the counts known so far (estimated for shards not open or not
+// indexed); placed says that the row's place is final (every shard before
+// its shard has its final count).
+func (d *dataset) locate(row int64) (s *shard, local int64, placed, ok bool) {
 	l := d.rows()
 	if row < 0 || row >= l.total {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
 	i := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > row }) - 1
 	for i > 0 && l.rows[i] == 0 {
 		i--
 	}
 	if i < 0 || row-l.starts[i] >= l.rows[i] {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
-	return d.shards[i], row - l.starts[i], true
+	return d.shards[i], row - l.starts[i], l.placed[i], true
+}
+
+// place is locate for the rows whose place is final: ok is false for the
+// others (as for a file's rows not yet indexed), which are placed as the
+// shards before them open and are indexed.
+func (d *dataset) place(row int64) (s *shard, local int64, ok bool) {
+	s, local, placed, ok := d.locate(row)
+	return s, local, ok && placed
 }
 
 // batch returns the shard and its own index of the dataset's record batch
@@ -379,14 +418,34 @@ func (d *dataset) opened(s *shard) (sf *File, cols []int, bad []string) {
 	return s.file, s.cols, s.bad
 }
 
-// rowFile locates row, opening its shard when needed (the row is then
+// rowFile locates row, first opening and indexing the shards before it
+// when their counts are not known (a global row is only where it stays
+// once they are), then opening its shard when needed (the row is then
 // located again, in the shard's exact rows): the shard's file, the row's
 // index there, and the shard's column maps.
 func (d *dataset) rowFile(ctx context.Context, row int64) (s *shard, sf *File, local int64, err error) {
-	for tries := 0; tries < 8; tries++ {
-		s, local, ok := d.locate(row)
-		if !ok {
-			return nil, nil, 0, fmt.Errorf("no row %d (yet)", row)
+	settled := 0 // d.shards[:settled] have their final counts
+	for range 2*len(d.shards) + 2 {
+		s, local, placed, ok := d.locate(row)
+		if !ok || !placed {
+			// The row's place waits on counts not known yet: those of
+			// the shards before its own or, past the estimated end, of
+			// all.
+			upTo := len(d.shards)
+			if ok {
+				upTo = s.id - 1
+			}
+			if upTo > settled {
+				if err := d.settle(ctx, d.shards[settled:upTo], nil); err != nil {
+					return nil, nil, 0, fmt.Errorf("row %d: %w", row, err)
+				}
+				settled = upTo
+				continue
+			}
+			if !ok {
+				return nil, nil, 0, fmt.Errorf("no row %d", row)
+			}
+			// Counted as far as they can be (an index that stopped).
 		}
 		if sf, _, _ := d.opened(s); sf != nil {
 			return s, sf, local, nil

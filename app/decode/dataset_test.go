@@ -314,7 +314,7 @@ func TestDatasetValues(t *testing.T) {
 		}
 	}
 	info := f.Shards()
-	if len(info) != 5 || info[3].Err == "" || info[3].Rows != 0 || info[2].Start != 12 || info[2].Rows != 9 || !info[2].Exact || info[2].File.Format != Parquet {
+	if len(info) != 5 || info[3].Err == "" || info[3].Rows != 0 || info[2].Start != 12 || info[2].Rows != 9 || !info[2].Exact || !info[2].Placed || info[2].File.Format != Parquet {
 		t.Errorf("Shards = %+v", info)
 	}
 }
@@ -345,8 +345,9 @@ func fieldNames(s *arrow.Schema) string {
 
 // TestDatasetScan: the dataset's record batches, numbered over the shards
 // once indexed, read by ReadColumns and Batch as the dataset's columns
-// (nulls for a column a shard has not or has of another type), their rows
-// placed by BatchRows one after another, equal to the values.
+// (nulls for a column a shard has not; one it has of another type is a
+// ColumnError of ReadColumns, nulls in Batch), their rows placed by
+// BatchRows one after another, equal to the values.
 func TestDatasetScan(t *testing.T) {
 	fx := testShards(t)
 	f := openTestDataset(t, fx, false)
@@ -367,6 +368,19 @@ func TestDatasetScan(t *testing.T) {
 			t.Errorf("BatchRowCount(%d) = %d, %v; want %d", i, n, err, rows)
 		}
 		rec, err := f.ReadColumns(context.Background(), i, []int{0, 2})
+		if i == 7 {
+			// part-13.arrow's id is int32: a scan of it cannot read
+			// it there (rather than take its rows for nulls).
+			var ce *ColumnError
+			if !errors.As(err, &ce) || ce.Column != 0 || ce.Err != "int32 in part-13.arrow, int64 in part-2.arrow" {
+				t.Errorf("ReadColumns(7, id and tensor) = %v, want the ColumnError of id", err)
+			}
+			rec, err = f.ReadColumns(context.Background(), i, []int{2})
+			if err == nil {
+				rec = array.NewRecordBatch(arrow.NewSchema([]arrow.Field{f.Schema.Field(0), f.Schema.Field(2)}, nil),
+					[]arrow.Array{array.MakeArrayOfNull(memory.DefaultAllocator, f.Schema.Field(0).Type, int(rec.NumRows())), rec.Column(0)}, rec.NumRows())
+			}
+		}
 		if err != nil {
 			t.Fatalf("ReadColumns(%d): %v", i, err)
 		}
@@ -498,5 +512,53 @@ func TestDatasetFirstFails(t *testing.T) {
 	}
 	if _, err := OpenDataset(context.Background(), "empty", nil, Options{}); err == nil {
 		t.Error("a dataset of no files: no error")
+	}
+}
+
+// TestDatasetPlaced: a global row is where it stays only once the shards
+// before its own are counted. Before they open, a row past the first
+// shard's is not placed (Window, ShardOf: not ok) unless its shard starts
+// where the counted ones end; reading it opens and counts the shards
+// before it first, so it is the row it will stay (not the row of the
+// estimates, which the shards' sizes make wrong here); Placement counts
+// the changes.
+func TestDatasetPlaced(t *testing.T) {
+	fx := testShards(t)
+	f := openTestDataset(t, fx, true)
+	if _, _, ok := f.Window(3); !ok {
+		t.Error("row 3, of the first shard: not placed")
+	}
+	if _, _, ok := f.Window(13); ok {
+		t.Error("row 13 placed before the shards before its own are counted")
+	}
+	if _, _, ok := f.ShardOf(13); ok {
+		t.Error("ShardOf(13) ok before the shards before it are counted")
+	}
+	p := f.Placement()
+	// Row 13 is part-11.parquet's second row (7 + 5 rows before it).
+	v, err := f.Value(13, 0)
+	if err != nil || valueStr(v.Array, v.Index) != "201" {
+		t.Errorf("row 13's id = %v, %v; want 201", v.Array, err)
+	}
+	if shard, name, ok := f.ShardOf(13); !ok || shard != 2 || name != "part-11.parquet" {
+		t.Errorf("ShardOf(13) = %d, %q, %v after reading it", shard, name, ok)
+	}
+	if _, _, ok := f.Window(13); !ok {
+		t.Error("row 13 not placed after reading it")
+	}
+	if f.Placement() == p {
+		t.Error("Placement did not change as the shards opened")
+	}
+	tn, err := f.Tensor(14, 2)
+	if err != nil || shardTensorText(tn) != tensorText(fx[2].ref["tensor"][2]) {
+		t.Errorf("row 14's tensor = %v, %v; want %s", shardTensorText(tn), err, fx[2].ref["tensor"][2])
+	}
+	// The last row, in a fresh dataset.
+	g := openTestDataset(t, testShards(t), true)
+	if v, err := g.Value(22, 1); err != nil || valueStr(v.Array, v.Index) != "e301" {
+		t.Errorf("row 22's name = %v, %v; want e301 (the last row)", v.Array, err)
+	}
+	if _, err := g.Value(23, 1); err == nil {
+		t.Error("row 23, past the end: no error")
 	}
 }

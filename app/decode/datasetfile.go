@@ -2,6 +2,7 @@ package decode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -29,7 +30,7 @@ func (f *File) Shards() []ShardInfo {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for i, s := range d.shards {
-		out[i] = ShardInfo{Name: s.Name, Size: s.Size, Start: l.starts[i], Rows: l.rows[i], File: s.file}
+		out[i] = ShardInfo{Name: s.Name, Size: s.Size, Start: l.starts[i], Rows: l.rows[i], Placed: l.placed[i], File: s.file}
 		if s.file != nil {
 			out[i].Size = s.file.Size
 			_, out[i].Exact = s.file.Rows()
@@ -41,13 +42,28 @@ func (f *File) Shards() []ShardInfo {
 	return out
 }
 
+// Placement counts the changes of where a dataset's rows are. Its rows
+// are placed as its files open and their rows are counted: a row is
+// placed (Window's ok) once every file before its own has its count, and
+// the rows of a file not yet open, one window, move into its record
+// batches when it opens. A caller that keeps what it found by row (the
+// windows it asked for, cells) asks again when the count changes. Always
+// 0 for a File of one file, whose placed rows never move.
+func (f *File) Placement() int {
+	if f.set == nil {
+		return 0
+	}
+	return f.set.placement()
+}
+
 // ShardOf returns the index in Shards of the shard that holds global row,
-// and its name; ok is false for a File of one file or a row past the end.
+// and its name; ok is false for a File of one file, a row past the end or
+// one not placed yet (Window).
 func (f *File) ShardOf(row int64) (shard int, name string, ok bool) {
 	if f.set == nil {
 		return 0, "", false
 	}
-	s, _, ok := f.set.locate(row)
+	s, _, ok := f.set.place(row)
 	if !ok {
 		return 0, "", false
 	}
@@ -67,7 +83,7 @@ func (d *dataset) value(row int64, col int) (Value, error) {
 	_, cols, bad := d.opened(s)
 	switch {
 	case bad[col] != "":
-		return Value{}, fmt.Errorf("%s", bad[col])
+		return Value{}, errors.New(d.mismatch(col, bad[col]))
 	case cols[col] < 0:
 		return d.f.ValueIn(col, array.MakeArrayOfNull(memory.DefaultAllocator, d.f.Schema.Field(col).Type, 1), 0)
 	}
@@ -94,7 +110,7 @@ func (d *dataset) tensor(row int64, col int) (tensorext.Tensor, error) {
 // numbered over the dataset; a shard not yet open is one window, its
 // placeholder batch's (window -2).
 func (d *dataset) where(row int64) (batch, window int, sf *File, local int64, ok bool) {
-	s, local, ok := d.locate(row)
+	s, local, ok := d.place(row)
 	if !ok {
 		return 0, 0, nil, 0, false
 	}
@@ -109,7 +125,7 @@ func (d *dataset) where(row int64) (batch, window int, sf *File, local int64, ok
 
 // windowState is File.WindowState for a dataset.
 func (d *dataset) windowState(row int64) WindowState {
-	s, local, ok := d.locate(row)
+	s, local, ok := d.place(row)
 	if !ok {
 		return Unread
 	}
@@ -139,7 +155,7 @@ func (d *dataset) load(ctx context.Context, row int64) error {
 
 // await is File.Await for a dataset.
 func (d *dataset) await(ctx context.Context, row int64) error {
-	s, _, ok := d.locate(row)
+	s, _, ok := d.place(row)
 	if !ok {
 		return nil
 	}
@@ -153,7 +169,7 @@ func (d *dataset) await(ctx context.Context, row int64) error {
 			return fmt.Errorf("opening %s: %w", s.Name, ErrCanceled)
 		}
 	}
-	s, local, ok := d.locate(row)
+	s, local, ok := d.place(row)
 	if !ok {
 		return nil
 	}
@@ -164,8 +180,8 @@ func (d *dataset) await(ctx context.Context, row int64) error {
 }
 
 // forget is File.Forget for a dataset: the shared cache's windows, and
-// for Failed the shards that could not be opened (opened again when next
-// asked).
+// for Failed the shards that could not be opened or indexed (again when
+// next asked).
 func (d *dataset) forget(st WindowState) int {
 	n := d.opt.shared.forget(st)
 	if st != Failed {
@@ -174,8 +190,8 @@ func (d *dataset) forget(st WindowState) int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, s := range d.shards {
-		if s.err != nil {
-			s.err = nil
+		if s.err != nil || s.indexErr != nil {
+			s.err, s.indexErr = nil, nil
 			n++
 			d.gen++
 		}
@@ -212,6 +228,13 @@ func (d *dataset) readColumns(ctx context.Context, i int, cols []int) (arrow.Rec
 	whole := cols == nil
 	if whole {
 		cols = d.allCols()
+	}
+	for _, c := range cols {
+		if !whole && bad[c] != "" {
+			// A scan of this column: its rows here are unread, and
+			// said so, rather than nulls that match nothing.
+			return nil, &ColumnError{Batch: i, Column: c, Name: d.f.Schema.Field(c).Name, Err: bad[c]}
+		}
 	}
 	got, pos := shardCols(cols, scols, bad)
 	var rec arrow.RecordBatch
@@ -289,11 +312,9 @@ func (d *dataset) indexed() bool {
 	return true
 }
 
-// index is File.Index for a dataset: it opens the shards not open,
-// shardOpenWidth at a time, in order, and indexes each, calling progress
-// with the bytes of the shards done of all (estimated for shards of
-// unknown size). A shard that cannot be opened or indexed is left with a
-// warning; the rest go on. ctx stops it.
+// index is File.Index for a dataset: it opens the shards not open and
+// indexes each (settle), calling progress with the bytes of the shards
+// done of all (estimated for shards of unknown size). ctx stops it.
 func (d *dataset) index(ctx context.Context, progress func(done, total int64)) error {
 	var total int64
 	for _, s := range d.shards {
@@ -311,24 +332,39 @@ func (d *dataset) index(ctx context.Context, progress func(done, total int64)) e
 		}
 	}
 	step(0)
+	if err := d.settle(ctx, d.shards, func(s *shard) { step(d.sizeOf(s)) }); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.gen++
+	d.mu.Unlock()
+	return nil
+}
+
+// settle opens the shards of list not open and indexes those not indexed,
+// shardOpenWidth at a time, in order, calling done (when not nil) after
+// each: their rows are then counted, and the rows after them placed for
+// good. A shard that cannot be opened keeps its error; one whose index
+// stops is left with a warning, its count as far as it got (and not
+// indexed again); the rest go on. It returns ctx's error when stopped.
+func (d *dataset) settle(ctx context.Context, list []*shard, done func(s *shard)) error {
 	next := make(chan *shard)
 	var wg sync.WaitGroup
-	for range min(shardOpenWidth, len(d.shards)) {
+	for range min(shardOpenWidth, len(list)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for s := range next {
-				sf, err := d.openShard(ctx, s)
-				if err == nil {
-					if err = sf.Index(ctx, nil); err != nil && ctx.Err() == nil {
-						d.f.notes.warn(fmt.Sprintf("%s: indexing stopped: %v", s.Name, err))
-					}
+				if sf, err := d.openShard(ctx, s); err == nil {
+					d.indexShard(ctx, s, sf)
 				}
-				step(d.sizeOf(s))
+				if done != nil {
+					done(s)
+				}
 			}
 		}()
 	}
-	for _, s := range d.shards {
+	for _, s := range list {
 		select {
 		case next <- s:
 		case <-ctx.Done():
@@ -339,13 +375,30 @@ func (d *dataset) index(ctx context.Context, progress func(done, total int64)) e
 	}
 	close(next)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
+	return ctx.Err()
+}
+
+// indexShard indexes shard s, open as sf, unless it is or its index
+// stopped before.
+func (d *dataset) indexShard(ctx context.Context, s *shard, sf *File) {
+	d.mu.Lock()
+	stopped := s.indexErr != nil
+	d.mu.Unlock()
+	if stopped || sf.Indexed() {
+		return
+	}
+	err := sf.Index(ctx, nil)
+	if err == nil || ctx.Err() != nil {
+		return
 	}
 	d.mu.Lock()
+	first := s.indexErr == nil
+	s.indexErr = err
 	d.gen++
 	d.mu.Unlock()
-	return nil
+	if first {
+		d.f.notes.warn(fmt.Sprintf("%s: indexing stopped: %v", s.Name, err))
+	}
 }
 
 // sizeOf is shard s's size, or when unknown the mean of those known.
@@ -427,7 +480,7 @@ func (d *dataset) nested(row int64, col int) (*File, error) {
 	_, cols, bad := d.opened(s)
 	switch {
 	case bad[col] != "":
-		return nil, fmt.Errorf("%s", bad[col])
+		return nil, errors.New(d.mismatch(col, bad[col]))
 	case cols[col] < 0:
 		return nil, fmt.Errorf("%s has no column %q", s.Name, d.f.fields[col].Name)
 	}
@@ -473,7 +526,7 @@ func (d *dataset) batchRowCount(i int) (int64, error) {
 // locateBatch is File.Locate for a dataset: rows of shards not open are
 // not located.
 func (d *dataset) locateBatch(row int64) (batch, local int, ok bool) {
-	s, l, ok := d.locate(row)
+	s, l, ok := d.place(row)
 	if !ok {
 		return 0, 0, false
 	}

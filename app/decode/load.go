@@ -83,7 +83,7 @@ func (f *File) WindowBytes(row int64) int64 {
 		case !ok:
 			return 0
 		case sf == nil: // its shard opens first, then reads the row's window
-			s, _, _ := f.set.locate(row)
+			s, _, _ := f.set.place(row)
 			return f.set.sizeOf(s)
 		}
 		return sf.WindowBytes(local)

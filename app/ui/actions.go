@@ -56,7 +56,7 @@ const (
 	actionOpen         action[source]                  = "tv/open"          // a file to open
 	actionWarmedUp     action[warmUpResult]            = "tv/warmed-up"     // how the warm-up ended (WarmUp)
 	actionOpenURL      action[string]                  = "tv/open-url"      // the address as typed or in ?url=
-	actionOpenFailed   action[string]                  = "tv/open-failed"   // why what was dropped or picked cannot be opened
+	actionOpenFailed   action[openFailure]             = "tv/open-failed"   // what was dropped or picked that cannot be opened, and why
 	actionProgress     action[*progress]               = "tv/progress"      // the download under way
 	actionChanged      action[string]                  = "tv/changed"       // the error: the file changed on the server
 	actionCrumb        action[int]                     = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
@@ -76,8 +76,8 @@ func (v *Viewer) handleActions(ctx app.Context) {
 	actionOpen.handle(ctx, v.open)
 	actionWarmedUp.handle(ctx, v.onWarmedUp)
 	actionOpenURL.handle(ctx, v.openURL)
-	actionOpenFailed.handle(ctx, func(ctx app.Context, msg string) {
-		v.status.failedOn("", msg)
+	actionOpenFailed.handle(ctx, func(ctx app.Context, f openFailure) {
+		v.status.failedOn(f.What, f.Why)
 		ctx.Update()
 	})
 	actionProgress.handle(ctx, v.onProgress)

@@ -123,7 +123,7 @@ func (v *Viewer) runColStats(ctx app.Context, sctx context.Context, f *decode.Fi
 				}
 			})
 		}
-		if err := indexFirst(sctx, f, false); err != nil {
+		if err := indexFirst(sctx, f, false, nil); err != nil {
 			done(nil, scan.Unread{}, err)
 			return
 		}

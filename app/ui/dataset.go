@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -48,24 +49,30 @@ func isDataFile(name string) bool {
 }
 
 // blobShards makes the files (name, Blob) dropped or picked the shards of
-// a dataset named name, in natural order of their names; the files that
-// are not Arrow or Parquet by name are returned apart (only when more
-// than one file was given: one file is opened whatever its name).
-func blobShards(name string, names []string, blobs []app.Value) (src source, skipped []string) {
+// a dataset (named after them: datasetName), in natural order of their
+// names; the files that
+// are not Arrow or Parquet by name are returned apart (only when they are
+// a folder's or more than one file was given: one file dropped or picked
+// is opened whatever its name).
+func blobShards(names []string, blobs []app.Value, folder bool) (src source, skipped []string) {
 	type file struct {
 		name string
 		blob app.Value
 	}
 	var files []file
 	for i, n := range names {
-		if len(names) > 1 && !isDataFile(n) {
+		if (folder || len(names) > 1) && !isDataFile(n) {
 			skipped = append(skipped, n)
 			continue
 		}
 		files = append(files, file{n, blobs[i]})
 	}
 	sort.SliceStable(files, func(i, j int) bool { return listing.NaturalLess(files[i].name, files[j].name) })
-	src = source{Name: name}
+	kept := make([]string, len(files))
+	for i, f := range files {
+		kept[i] = f.name
+	}
+	src = source{Name: datasetName(kept)}
 	for _, f := range files {
 		b := f.blob
 		src.Shards = append(src.Shards, shardSource{Name: f.name, Size: int64(b.Get("size").Float()),
@@ -252,4 +259,30 @@ func urlShard(ctx app.Context, name, addr string, size int64) shardSource {
 		watched := &changeWatch{r: r, onChange: func(err error) { actionChanged.send(ctx, err.Error()) }}
 		return source{Name: name, Size: r.Size(), Reader: watched, URL: addr, Close: r.Close}, nil
 	}}
+}
+
+// skippedText is the warning that lists the files dropped or picked with
+// a dataset's that it does not open (the first 8).
+func skippedText(skipped []string) string {
+	list := strings.Join(headOf(skipped, 8), ", ")
+	if len(skipped) == 1 {
+		return "1 file skipped (not Arrow or Parquet by its name, or unreadable): " + list
+	}
+	return fmt.Sprintf("%d files skipped (not Arrow or Parquet by their names, or unreadable): %s", len(skipped), list)
+}
+
+// shardFormats names the formats of a dataset's files open, each once, in
+// the order of the files: "Parquet, Arrow IPC file"; first is the
+// dataset's (its first file's) while none is open.
+func shardFormats(shards []decode.ShardInfo, first decode.Format) string {
+	var formats []string
+	for _, s := range shards {
+		if s.File != nil && !slices.Contains(formats, string(s.File.Format)) {
+			formats = append(formats, string(s.File.Format))
+		}
+	}
+	if len(formats) == 0 {
+		return string(first)
+	}
+	return strings.Join(formats, ", ")
 }

@@ -72,10 +72,10 @@ func readEntries(ctx app.Context, entries []app.Value) {
 		walk(e)
 	}
 	if len(files) == 0 {
-		actionOpenFailed.send(ctx, "the dropped folder holds no files")
+		actionOpenFailed.send(ctx, openFailure{What: "the dropped folder", Why: "it holds no files"})
 		return
 	}
-	ctx.Dispatch(func(ctx app.Context) { openFiles(ctx, names, files, failed) })
+	ctx.Dispatch(func(ctx app.Context) { openFiles(ctx, names, files, failed, true) })
 }
 
 // await calls start with a callback for the value and one for an error,

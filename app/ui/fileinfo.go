@@ -54,22 +54,29 @@ func (c rowCount) text() string {
 func (f *FileInfo) Render() app.UI {
 	file := f.File
 	pq, isParquet := file.ParquetFacts()
+	format, groups := string(file.Format), pq.RowGroups
+	shards := file.Shards()
+	if shards != nil {
+		// A dataset: its files' formats; of Parquet files only, its
+		// record batches are row groups.
+		format = shardFormats(shards, file.Format)
+		isParquet, groups = format == string(decode.Parquet), f.Batches
+	}
 	fact := func(label string, dd app.HTMLDd) app.UI {
 		return app.Div().Body(app.Dt().Text(label), dd)
 	}
 	return app.Section().Class("file-info").Attr("data-role", "file-info").Body(
 		app.H2().Title(file.Name).Text(file.Name),
 		app.Dl().Body(
-			fact("Format", app.Dd().Attr("data-role", "format").Text(string(file.Format))),
+			fact("Format", app.Dd().Attr("data-role", "format").Text(format)),
 			fact("Size", app.Dd().Attr("data-bytes", file.Size).Text(decode.HumanBytes(file.Size))),
-			app.If(file.Shards() != nil, func() app.UI {
-				shards := file.Shards()
+			app.If(shards != nil, func() app.UI {
 				return fact("Files", app.Dd().Attr("data-role", "num-shards").Attr("data-shards", len(shards)).Title(shardsText(shards)).Text(len(shards)))
 			}),
 			app.If(!isParquet, func() app.UI {
 				return fact("Record batches", app.Dd().Attr("data-role", "batches").Text(f.Batches))
 			}).Else(func() app.UI {
-				return fact("Row groups", app.Dd().Attr("data-role", "row-groups").Text(pq.RowGroups))
+				return fact("Row groups", app.Dd().Attr("data-role", "row-groups").Text(groups))
 			}),
 			fact("Rows", f.numRows()),
 			fact("Columns", app.Dd().Text(len(file.Fields()))),

@@ -3,8 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -188,7 +186,7 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 		o.f.AddWarning(n)
 	}
 	if len(o.src.skipped) > 0 {
-		o.f.AddWarning(fmt.Sprintf("%d files skipped (not Arrow or Parquet by their names, or unreadable): %s", len(o.src.skipped), strings.Join(headOf(o.src.skipped, 8), ", ")))
+		o.f.AddWarning(skippedText(o.src.skipped))
 	}
 	v.opened.rows, v.opened.exact = o.f.Rows()
 	v.status.state = stateReady
@@ -238,8 +236,8 @@ const indexReport = 100 * time.Millisecond
 func (v *Viewer) index(ctx app.Context, f *decode.File) {
 	ictx, cancel := context.WithCancel(context.Background())
 	label := "Indexing record batches"
-	if f.Shards() != nil {
-		label = "Opening the dataset's files"
+	if shards := f.Shards(); shards != nil {
+		label = "Opening the dataset's files: " + shardsText(shards) // from the start: the next report comes when a file is done
 	}
 	v.work = work{task: taskIndex, cancel: cancel, progress: &progress{Label: label, Total: f.Size}}
 	last := time.Now() // touched by the indexing goroutine only

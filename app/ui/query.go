@@ -236,7 +236,20 @@ func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, q *queryState, 
 				q.gen++
 			})
 		}
-		if err := indexFirst(qctx, f, plan.sort != nil); err != nil {
+		// Waiting for the index (a dataset's files to open) shows as
+		// the scan's progress, with Cancel.
+		label, last := indexFirstLabel(f), time.Time{}
+		if err := indexFirst(qctx, f, plan.sort != nil, func(done, total int64) {
+			if done < total && time.Since(last) < queryReport {
+				return
+			}
+			last = time.Now()
+			ctx.Dispatch(func(ctx app.Context) {
+				if current() && (q.progress == nil || q.progress.Label == label) {
+					q.progress = &progress{Label: label, Done: done, Total: total}
+				}
+			})
+		}); err != nil {
 			fail(err)
 			return
 		}

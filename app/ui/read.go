@@ -64,37 +64,50 @@ func readFiles(ctx app.Context, files app.Value, skipped []string) {
 			names[i] = p.String()
 		}
 	}
-	openFiles(ctx, names, blobs, skipped)
+	openFiles(ctx, names, blobs, skipped, false)
 }
 
 // openFiles hands files (their paths and Blobs) to the Viewer as the
-// shards of one dataset; skipped are files already left out.
-func openFiles(ctx app.Context, names []string, blobs []app.Value, skipped []string) {
-	src, more := blobShards(datasetName(names), names, blobs)
+// shards of one dataset; skipped are files already left out; folder says
+// they are a dropped folder's (opened by their names, even one).
+func openFiles(ctx app.Context, names []string, blobs []app.Value, skipped []string, folder bool) {
+	src, more := blobShards(names, blobs, folder)
 	skipped = append(skipped, more...)
 	if len(src.Shards) == 0 {
-		actionOpenFailed.send(ctx, fmt.Sprintf("no Arrow or Parquet files among the %d dropped (%s): tensorview opens .arrow, .arrows, .feather, .ipc and .parquet files", len(skipped), strings.Join(headOf(skipped, 5), ", ")))
+		actionOpenFailed.send(ctx, openFailure{What: datasetName(names), Why: fmt.Sprintf("no Arrow or Parquet file among them (%s): tensorview opens .arrow, .arrows, .feather, .ipc and .parquet files", strings.Join(headOf(skipped, 5), ", "))})
 		return
 	}
 	src.skipped = skipped
 	actionOpen.send(ctx, src)
 }
 
-// datasetName names the dataset of files names: their folder when they
-// share one, else "n files".
+// openFailure is what was dropped or picked that cannot be opened (its
+// name as the page names it), and why.
+type openFailure struct{ What, Why string }
+
+// datasetName names the dataset of files names (paths, "/"-separated):
+// the folder they all are in ("data/train" and "data/test" are in
+// "data"), else its one file's name, else "n files".
 func datasetName(names []string) string {
-	dir := ""
+	var common []string
 	for i, n := range names {
-		d := n[:max(0, strings.LastIndex(n, "/"))]
+		dir := strings.Split(n, "/")
+		dir = dir[:len(dir)-1]
 		if i == 0 {
-			dir = d
-		} else if d != dir {
-			dir = ""
-			break
+			common = dir
+			continue
 		}
+		k := 0
+		for k < min(len(common), len(dir)) && common[k] == dir[k] {
+			k++
+		}
+		common = common[:k]
 	}
-	if dir != "" {
-		return dir
+	switch {
+	case len(common) > 0:
+		return strings.Join(common, "/")
+	case len(names) == 1:
+		return names[0]
 	}
 	return fmt.Sprintf("%d files", len(names))
 }

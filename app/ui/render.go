@@ -120,7 +120,8 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 		rows, _ = shown.Rows()
 	}
 	table := &RowsTable{File: shown, Rows: rows, Start: v.startRow,
-		Order: q.order, OrderGen: q.gen, Sort: q.plan.shown(), Heads: q.heads, Masks: v.shownMasks()}
+		Order: q.order, OrderGen: q.gen, Sort: q.plan.shown(), Heads: q.heads, Masks: v.shownMasks(),
+		Placement: shown.Placement()}
 	if q.order != nil {
 		table.Rows = q.order.Len()
 	}

@@ -141,6 +141,7 @@ func (r *RowsTable) fetch(ctx app.Context) {
 	f := r.File
 	from, to := r.span()
 	asked := map[[2]int]bool{}
+	placed := f.Placement()
 	for _, row := range toLoad(f, r.Order, from, to, asked) {
 		loads.Add(1)
 		ctx.Async(func() {
@@ -152,6 +153,16 @@ func (r *RowsTable) fetch(ctx app.Context) {
 				// statistics): redraw when that load ends, without
 				// starting another (a Cancelled load ends at once).
 				_ = f.Await(context.Background(), row)
+			}
+			if f.Placement() != placed && lctx.Err() == nil {
+				// A dataset's file opened (this load's, or another's):
+				// its rows, and those after it, are in windows not
+				// asked for yet.
+				ctx.Dispatch(func(ctx app.Context) {
+					if r.File == f {
+						r.fetch(ctx)
+					}
+				})
 			}
 			if loads.Add(-1) == 0 {
 				// The rows drawn are in: read ahead now.

@@ -44,6 +44,10 @@ type RowsTable struct {
 	// whether each is drawn (thumbmaskplan.go); an image column's header
 	// turns its mask on and off (masktoggle.go).
 	Masks []thumbMask
+	// Placement is File.Placement when the parent drew the table: a
+	// dataset's rows placed again as its files open (OnUpdate loads the
+	// rows drawn where they are now).
+	Placement int
 
 	shown  *decode.File  // the file the state below belongs to
 	gen    int           // the OrderGen the state below belongs to
@@ -54,6 +58,7 @@ type RowsTable struct {
 	sel    gridSelection // the tensor cells selected to compare (gridselect.go)
 	loads  rowLoads      // the reads under way (rowloads.go)
 	cache  cellCache     // the summarised cells of the rows drawn lately (rowcells.go)
+	placed int           // the File.Placement the cells kept belong to
 	thumbs thumbQueue    // the decoding budget of image thumbnails
 }
 
@@ -176,6 +181,10 @@ func (r *RowsTable) cells(row int64, columns int) []summary.Cell {
 		r.geom.dpr = app.Window().Get("devicePixelRatio").Float()
 	}
 	box := r.geom.box(r.File.HasPreviews())
+	if p := r.File.Placement(); p != r.placed {
+		r.placed = p // a dataset's rows moved: what was kept by row may be another row's
+		r.cache.clear()
+	}
 	return r.cache.get(row, cellKey{box: box, masks: masksKey(r.Masks)}, func() []summary.Cell {
 		c := make([]summary.Cell, columns)
 		for i := range c {

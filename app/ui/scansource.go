@@ -70,11 +70,20 @@ var _ scan.BoundsSource = fileSource{}
 // scanning it) or of a dataset (its record batches are numbered once its
 // files are open). A filter or statistics of an IPC file start at once,
 // reading the batches' headers as they go while the page indexes the rest.
-func indexFirst(ctx context.Context, f *decode.File, sorting bool) error {
+// progress (when not nil) sees the index's progress (File.Index).
+func indexFirst(ctx context.Context, f *decode.File, sorting bool, progress func(done, total int64)) error {
 	if f.Indexed() || (!sorting && f.Format == decode.IPCFile && f.Shards() == nil) {
 		return nil
 	}
-	return f.Index(ctx, nil)
+	return f.Index(ctx, progress)
+}
+
+// indexFirstLabel is the progress line of a scan waiting for indexFirst.
+func indexFirstLabel(f *decode.File) string {
+	if f.Shards() != nil {
+		return "Opening the dataset's files first"
+	}
+	return "Indexing record batches first"
 }
 
 // batchTensors reads the tensors and image sizes of a batch ReadColumns

@@ -280,7 +280,7 @@ func TestFileSourceUnindexed(t *testing.T) {
 	}
 	defer f.Close()
 	ctx := context.Background()
-	if err := indexFirst(ctx, f, false); err != nil || f.Indexed() {
+	if err := indexFirst(ctx, f, false, nil); err != nil || f.Indexed() {
 		t.Fatalf("indexFirst for a filter: %v, indexed %v; want no index", err, f.Indexed())
 	}
 	if label, _ := scanLabel(f, "Filtering", []string{"score"}); !strings.Contains(label, "reading ≈ ") {
@@ -309,7 +309,7 @@ func TestFileSourceUnindexed(t *testing.T) {
 			t.Fatalf("row %d as the grid reads it: %v", row, err)
 		}
 	}
-	if err := indexFirst(ctx, f, true); err != nil || !f.Indexed() {
+	if err := indexFirst(ctx, f, true, nil); err != nil || !f.Indexed() {
 		t.Errorf("indexFirst for a sort: %v, indexed %v", err, f.Indexed())
 	}
 	if label, _ := scanLabel(f, "Sorting", []string{"score"}); strings.Contains(label, "≈") {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -9,8 +10,9 @@ import (
 )
 
 // ShardList lists the files of a dataset in the schema panel, in the
-// order their rows come: each file's name, format, size, first row and
-// rows (≈ until it is open and indexed), or why it could not be opened.
+// order their rows come: each file's name, format, size, first row (≈
+// until the files before it are counted) and rows (≈ until it is open and
+// indexed), or why it could not be opened.
 // The table is [data-role=shards], a row per file [data-shard=<name>].
 type ShardList struct {
 	app.Compo
@@ -39,14 +41,14 @@ func (l *ShardList) Render() app.UI {
 				if s.Err != "" {
 					return tr.Attr("data-error", true).Body(
 						app.Th().Scope("row").Text(s.Name),
-						app.Td().ColSpan(4).Class("error").Text(s.Err),
+						app.Td().ColSpan(4).Class("error").Text(strings.TrimPrefix(s.Err, s.Name+": ")), // the row names it
 					)
 				}
 				return tr.Body(
 					app.Th().Scope("row").Text(s.Name),
 					app.Td().Text(format),
 					app.Td().Text(size),
-					app.Td().Text(s.Start),
+					app.Td().Text(rowsText(s.Start, s.Placed)),
 					app.Td().Text(rowsText(s.Rows, s.Exact)),
 				)
 			})),
