@@ -1,0 +1,86 @@
+package e2e
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/tensorview/tensorview/internal/hubfake"
+)
+
+// TestDatasetHF opens a Hugging Face dataset by ?hf= from an emulated Hub
+// (internal/hubfake: the API's listing, the resolve redirects to a CDN of
+// expiring signed addresses, no preflight or custom header allowed): the
+// split's 3 Parquet shards as one table, every row of every shard equal
+// to the writer's values (shards_expected.json), the config and split
+// picked said, each shard resolved once however many reads, the file list
+// with the sizes the tree listing gives; a gated dataset, a missing one and
+// a rate limit each say what to do.
+func TestDatasetHF(t *testing.T) {
+	skipWithoutSite(t)
+	tw := loadShardsTwin(t)
+	hub := hubfake.Start(t, hubfake.Options{Expiry: time.Hour})
+	var files []hubfake.File
+	for _, p := range tw.shardPaths("parquet") {
+		files = append(files, hubfake.File{Path: p})
+	}
+	split := []hubfake.Split{{Name: "train", Files: files}}
+	hub.Add("tv/shards", hubfake.Dataset{Configs: []hubfake.Config{{Name: "default", Splits: split}}})
+	hub.Add("tv/gated", hubfake.Dataset{Configs: []hubfake.Config{{Name: "default", Splits: split}}, Access: hubfake.Gated})
+	api := url.QueryEscape(hub.APIURL())
+
+	b := newBrowser(t)
+	b.run(chromedp.Navigate(b.base + "?hf=tv/shards&hub=" + api))
+	b.waitOpened("tv/shards · default/train")
+	b.waitAllOpen(len(tw.Rows))
+	names := []string{"default/train/0.parquet", "default/train/1.parquet", "default/train/2.parquet"} // as the listing names them
+	b.checkDatasetRows(tw, "parquet", names...)
+	if n := hub.Count(hubfake.Resolve); n != 3 {
+		t.Errorf("%d resolves for 3 shards read many times, want one each", n)
+	}
+	var warnings string
+	b.eval(`document.querySelector('[data-role=file-warnings]')?.textContent ?? ''`, &warnings)
+	if !strings.Contains(warnings, "default") || !strings.Contains(warnings, "train") {
+		t.Errorf("warnings %q: want the config and split picked said", warnings)
+	}
+	var sizes []string
+	b.eval(`[...document.querySelectorAll('[data-role=shards] tr[data-shard] td:nth-child(3)')].map(e => e.textContent)`, &sizes)
+	for i, f := range tw.Sets["parquet"].Files {
+		if i >= len(sizes) || sizes[i] != humanBytes(f.Size) {
+			t.Errorf("shard %d's size %v, want %s", i, sizes, humanBytes(f.Size))
+			break
+		}
+	}
+	var search string
+	b.eval(`location.search`, &search)
+	if q, _ := url.ParseQuery(strings.TrimPrefix(search, "?")); q.Get("hf") != "tv/shards" || q.Get("hub") != hub.APIURL() {
+		t.Errorf("address %q: want hf and hub kept", search)
+	}
+	b.screenshot("dataset-hf")
+
+	// The signed addresses expire: the next reads resolve each file again
+	// once (a fresh page on the link reads them all again).
+	hub.Advance(2 * time.Hour)
+	fresh := newBrowser(t)
+	fresh.run(chromedp.Navigate(fresh.base + search))
+	fresh.waitOpened("tv/shards · default/train")
+	fresh.waitAllOpen(len(tw.Rows))
+	fresh.checkDatasetRow(tw, "parquet", len(tw.Rows)-1, names...)
+
+	for _, tc := range []struct{ query, want string }{
+		{"?hf=tv/gated&hub=" + api, "gated"},
+		{"?hf=tv/missing&hub=" + api, "tv/missing"},
+		{"?hf=not%20a%20name", "not a name"},
+	} {
+		b.run(chromedp.Navigate(b.base + tc.query))
+		if text := b.waitAlert(); !strings.Contains(text, tc.want) {
+			t.Errorf("%s: the alert says %q, want it to name %q", tc.query, text, tc.want)
+		}
+	}
+	if v := hub.Violations(); len(v) > 0 {
+		t.Errorf("requests a browser would refuse: %v", v)
+	}
+}
