@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -82,5 +83,28 @@ func TestDatasetHF(t *testing.T) {
 	}
 	if v := hub.Violations(); len(v) > 0 {
 		t.Errorf("requests a browser would refuse: %v", v)
+	}
+
+	// The start page's form: a dataset's page address names the Hub too.
+	b.run(chromedp.Navigate(b.base))
+	b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=hf-input]') !== null`)
+	b.screenshot("start-hf-form")
+	b.run(chromedp.SendKeys(`[data-role=hf-input]`, hub.APIURL()+"/datasets/tv/shards", chromedp.ByQuery),
+		chromedp.Click(`[data-action=open-hf-go]`, chromedp.ByQuery))
+	b.waitOpened("tv/shards · default/train")
+	b.eval(`location.search`, &search)
+	if q, _ := url.ParseQuery(strings.TrimPrefix(search, "?")); q.Get("hf") != "tv/shards" || q.Get("hub") != hub.APIURL() {
+		t.Errorf("the form went to %q", search)
+	}
+
+	// A Hub that has had too many requests says to wait.
+	busy := hubfake.Start(t, hubfake.Options{RateLimit: 1})
+	busy.Add("tv/shards", hubfake.Dataset{Configs: []hubfake.Config{{Name: "default", Splits: split}}})
+	if resp, err := http.Get(busy.APIURL() + "/api/datasets/tv/shards/parquet"); err == nil {
+		resp.Body.Close() // the one request of the window
+	}
+	b.run(chromedp.Navigate(b.base + "?hf=tv/shards&hub=" + url.QueryEscape(busy.APIURL())))
+	if text := b.waitAlert(); !strings.Contains(text, "HTTP 429") || !strings.Contains(text, "wait") {
+		t.Errorf("rate limited: the alert says %q", text)
 	}
 }

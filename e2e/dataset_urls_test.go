@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -21,7 +22,11 @@ import (
 func TestDatasetURLs(t *testing.T) {
 	skipWithoutSite(t)
 	js := filepath.Join("..", "testdata", "js_images.arrow")
-	host := newFileHost(t, map[string]string{"part-1.arrow": js, "part-2.arrow": js})
+	list := filepath.Join(t.TempDir(), "files.txt") // for urls=, below
+	if err := os.WriteFile(list, []byte("# the dataset's files\npart-2.arrow\n\npart-1.arrow\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	host := newFileHost(t, map[string]string{"part-1.arrow": js, "part-2.arrow": js, "files.txt": list})
 	want := loadExpected(t)
 	b := newBrowser(t)
 	first, second := host.url("range", "part-1.arrow"), host.url("range", "part-2.arrow")
@@ -73,4 +78,17 @@ func TestDatasetURLs(t *testing.T) {
 		t.Errorf("the address's files %v, want the link's %v", q["url"], []string{second, first})
 	}
 	b.screenshot("dataset-urls")
+
+	// The same files by a list of links (urls=): relative to the list,
+	// comments and blank lines skipped, in natural order.
+	b.run(chromedp.Navigate(b.base + "?urls=" + url.QueryEscape(host.url("range", "files.txt"))))
+	b.waitOpened("2 files")
+	b.waitFor(`document.querySelector('[data-role=num-rows]')?.dataset.exact === 'true'`)
+	b.eval(`[...document.querySelectorAll('[data-row] .row-index')].map(e => e.dataset.shard)`, &heads)
+	if strings.Join(heads, " ") != "part-1.arrow part-1.arrow part-1.arrow part-2.arrow part-2.arrow part-2.arrow" {
+		t.Errorf("urls=: row headers' files %v", heads)
+	}
+	if got := b.tensorCells("rgb"); !reflect.DeepEqual(got, wantRGB) {
+		t.Errorf("urls=: rgb cells\n got %+v\nwant %+v", got, wantRGB)
+	}
 }

@@ -32,7 +32,7 @@ func (d *DropZone) Render() app.UI {
 	}
 	return app.Div().Class(class).Attr("data-role", "dropzone").
 		Body(
-			app.P().Class("drop-hint").Text("Drop an Arrow IPC file or stream (.arrow, .arrows, .feather) or a Parquet file here, or"),
+			app.P().Class("drop-hint").Text("Drop Arrow IPC files or streams (.arrow, .arrows, .feather), Parquet files or a folder of them here, or"),
 			app.Label().Class("button").Body(
 				app.Text("Open file…"),
 				app.Input().Type("file").Accept(Accepted).Multiple(true).Attr("data-role", "file-input").Class("visually-hidden").OnChange(d.onPick),
