@@ -79,6 +79,15 @@ func TestDatasetURLs(t *testing.T) {
 	}
 	b.screenshot("dataset-urls")
 
+	// The file column (the dataset's last) filters like any other.
+	b.query("file = 'part-2.arrow'")
+	b.waitQuery(`document.querySelector('[data-role=num-rows]').dataset.matches === '3'`)
+	var shown []string
+	b.eval(`[...document.querySelectorAll('[data-row]')].map(e => e.dataset.row + ':' + e.querySelector('[data-field=file]')?.textContent)`, &shown)
+	if strings.Join(shown, " ") != "3:part-2.arrow 4:part-2.arrow 5:part-2.arrow" {
+		t.Errorf("rows of file part-2.arrow: %v", shown)
+	}
+
 	// The same files by a list of links (urls=): relative to the list,
 	// comments and blank lines skipped, in natural order.
 	b.run(chromedp.Navigate(b.base + "?urls=" + url.QueryEscape(host.url("range", "files.txt"))))

@@ -58,6 +58,9 @@ const maxFirstTries = 8
 // rows of each shard after those of the shards before it, its columns
 // those of the first shard that opened (by field name in the others).
 type dataset struct {
+	// fileCol is the dataset's last column, the file each row is in
+	// (fileField), which no shard has.
+	fileCol int
 	f        *File // the dataset's own File
 	opt      Options
 	shards   []*shard
@@ -158,7 +161,9 @@ func OpenDataset(ctx context.Context, name string, shards []Shard, opt Options) 
 	if first == nil {
 		return nil, fmt.Errorf("%s: none of its first %d files opens: %s", name, len(errs), strings.Join(errs, "; "))
 	}
-	f = &File{Name: name, Size: size, Format: first.Format, Schema: first.Schema, budget: opt.Budget,
+	schema := withFileField(first.Schema)
+	d.fileCol = schema.NumFields() - 1
+	f = &File{Name: name, Size: size, Format: first.Format, Schema: schema, budget: opt.Budget,
 		meter: &meter{}, cache: opt.shared, set: d}
 	d.f = f
 	f.describe()
@@ -246,6 +251,9 @@ func (d *dataset) mapColumns(s *shard) {
 	var mismatched []string
 	for c, fld := range d.f.Schema.Fields() {
 		s.cols[c] = -1
+		if c == d.fileCol {
+			continue // the dataset's own
+		}
 		idx := schema.FieldIndices(fld.Name)
 		if len(idx) == 0 {
 			continue
@@ -484,16 +492,20 @@ func shardCols(cols []int, scols []int, bad []string) (got []int, pos []int) {
 }
 
 // remap builds the record batch of the dataset's columns cols from rec,
-// which holds a shard's columns at pos (-1: a column of nulls).
-func (d *dataset) remap(rec arrow.RecordBatch, cols, pos []int) arrow.RecordBatch {
+// which holds shard s's columns at pos (-1: a column of nulls, or the
+// file column).
+func (d *dataset) remap(rec arrow.RecordBatch, s *shard, cols, pos []int) arrow.RecordBatch {
 	fields := make([]arrow.Field, len(cols))
 	arrs := make([]arrow.Array, len(cols))
 	n := int(rec.NumRows())
 	for j, c := range cols {
 		fields[j] = d.f.Schema.Field(c)
-		if pos[j] >= 0 {
+		switch {
+		case c == d.fileCol:
+			arrs[j] = fileArray(s.Name, n)
+		case pos[j] >= 0:
 			arrs[j] = rec.Column(pos[j])
-		} else {
+		default:
 			arrs[j] = array.MakeArrayOfNull(memory.DefaultAllocator, fields[j].Type, n)
 		}
 	}
@@ -523,4 +535,36 @@ func (d *dataset) each(fn func(s *shard, sf *File)) {
 func (d *dataset) close() {
 	d.each(func(_ *shard, sf *File) { sf.Close() })
 	d.opt.shared.close()
+}
+
+// FileMetadataKey marks a dataset's file column in its field's metadata
+// (OpenDataset): the column of the file each row is in, which the dataset
+// adds after its first file's columns.
+const FileMetadataKey = "tensorview:dataset_file"
+
+// fileType is the file column's type: the file's name, dictionary-encoded
+// (one value per file).
+var fileType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+
+// withFileField is schema with the dataset's file column after its fields,
+// named "file" (or "file_", "file__"… when the schema has a field so
+// named).
+func withFileField(schema *arrow.Schema) *arrow.Schema {
+	name := "file"
+	for schema.HasField(name) {
+		name += "_"
+	}
+	md := arrow.NewMetadata([]string{FileMetadataKey}, []string{"the file of the dataset that holds the row"})
+	fields := append(slices.Clone(schema.Fields()), arrow.Field{Name: name, Type: fileType, Metadata: md})
+	smd := schema.Metadata()
+	return arrow.NewSchema(fields, &smd)
+}
+
+// fileArray is n rows of the file column, all file name.
+func fileArray(name string, n int) arrow.Array {
+	dict := array.NewStringBuilder(memory.DefaultAllocator)
+	dict.Append(name)
+	idx := array.NewInt32Builder(memory.DefaultAllocator)
+	idx.AppendValues(make([]int32, n), nil)
+	return array.NewDictionaryArray(fileType, idx.NewArray(), dict.NewArray())
 }

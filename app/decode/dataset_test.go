@@ -243,7 +243,7 @@ func TestDatasetValues(t *testing.T) {
 			t.Errorf("after open, %s opened %d times, want %d", s.name, s.opens.Load(), max(want, 0))
 		}
 	}
-	if got := fieldNames(f.Schema); got != "id name tensor" {
+	if got := fieldNames(f.Schema); got != "id name tensor file" {
 		t.Errorf("columns %q, want the first shard's", got)
 	}
 	if n, exact := f.Rows(); exact || n <= 7 {
@@ -286,6 +286,10 @@ func TestDatasetValues(t *testing.T) {
 					}
 				case err != nil:
 					t.Errorf("row %d %s: %v", row, fld.Name, err)
+				case fld.Name == "file": // the dataset's: the row's file
+					if got := valueStr(v.Array, v.Index); got != s.name {
+						t.Errorf("row %d file = %s, want %s", row, got, s.name)
+					}
 				case !has:
 					if !v.Array.IsNull(v.Index) {
 						t.Errorf("row %d %s = %s, want null (not in %s)", row, fld.Name, valueStr(v.Array, v.Index), s.name)
@@ -367,7 +371,7 @@ func TestDatasetScan(t *testing.T) {
 		if n, err := f.BatchRowCount(i); err != nil || n != rows {
 			t.Errorf("BatchRowCount(%d) = %d, %v; want %d", i, n, err, rows)
 		}
-		rec, err := f.ReadColumns(context.Background(), i, []int{0, 2})
+		rec, err := f.ReadColumns(context.Background(), i, []int{0, 2, 3})
 		if i == 7 {
 			// part-13.arrow's id is int32: a scan of it cannot read
 			// it there (rather than take its rows for nulls).
@@ -375,10 +379,10 @@ func TestDatasetScan(t *testing.T) {
 			if !errors.As(err, &ce) || ce.Column != 0 || ce.Err != "int32 in part-13.arrow, int64 in part-2.arrow" {
 				t.Errorf("ReadColumns(7, id and tensor) = %v, want the ColumnError of id", err)
 			}
-			rec, err = f.ReadColumns(context.Background(), i, []int{2})
+			rec, err = f.ReadColumns(context.Background(), i, []int{2, 3})
 			if err == nil {
-				rec = array.NewRecordBatch(arrow.NewSchema([]arrow.Field{f.Schema.Field(0), f.Schema.Field(2)}, nil),
-					[]arrow.Array{array.MakeArrayOfNull(memory.DefaultAllocator, f.Schema.Field(0).Type, int(rec.NumRows())), rec.Column(0)}, rec.NumRows())
+				rec = array.NewRecordBatch(arrow.NewSchema([]arrow.Field{f.Schema.Field(0), f.Schema.Field(2), f.Schema.Field(3)}, nil),
+					[]arrow.Array{array.MakeArrayOfNull(memory.DefaultAllocator, f.Schema.Field(0).Type, int(rec.NumRows())), rec.Column(0), rec.Column(1)}, rec.NumRows())
 			}
 		}
 		if err != nil {
@@ -388,11 +392,11 @@ func TestDatasetScan(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Batch(%d): %v", i, err)
 		}
-		if rec.NumRows() != rows || whole.NumRows() != rows || whole.NumCols() != 3 || !whole.Schema().Equal(f.Schema) {
+		if rec.NumRows() != rows || whole.NumRows() != rows || whole.NumCols() != 4 || !whole.Schema().Equal(f.Schema) {
 			t.Fatalf("batch %d: %d/%d rows, schema %v", i, rec.NumRows(), whole.NumRows(), whole.Schema())
 		}
 		for r := range int(rows) {
-			for j, c := range []int{0, 2} {
+			for j, c := range []int{0, 2, 3} {
 				v, err := f.Value(start+int64(r), c)
 				want := "null" // the value's error: a null in a scan
 				if err == nil {
@@ -504,7 +508,7 @@ func TestDatasetCancel(t *testing.T) {
 func TestDatasetFirstFails(t *testing.T) {
 	fx := testShards(t)
 	f := openTestDataset(t, []*shardFixture{fx[3], fx[1], fx[0]}, true)
-	if got := fieldNames(f.Schema); got != "tensor extra name id" {
+	if got := fieldNames(f.Schema); got != "tensor extra name id file" {
 		t.Errorf("columns %q, want part-10's", got)
 	}
 	if _, err := OpenDataset(context.Background(), "broken", []Shard{fx[3].shard(t, true)}, Options{}); err == nil || !strings.Contains(err.Error(), "part-12.arrow") {

@@ -82,6 +82,8 @@ func (d *dataset) value(row int64, col int) (Value, error) {
 	}
 	_, cols, bad := d.opened(s)
 	switch {
+	case col == d.fileCol:
+		return d.f.ValueIn(col, fileArray(s.Name, 1), 0)
 	case bad[col] != "":
 		return Value{}, errors.New(d.mismatch(col, bad[col]))
 	case cols[col] < 0:
@@ -252,7 +254,7 @@ func (d *dataset) readColumns(ctx context.Context, i int, cols []int) (arrow.Rec
 	if err != nil {
 		return nil, err
 	}
-	return d.remap(rec, cols, pos), nil
+	return d.remap(rec, s, cols, pos), nil
 }
 
 // columnBytes is File.ColumnBytes for a dataset.
