@@ -60,7 +60,7 @@ const maxFirstTries = 8
 type dataset struct {
 	// fileCol is the dataset's last column, the file each row is in
 	// (fileField), which no shard has.
-	fileCol int
+	fileCol  int
 	f        *File // the dataset's own File
 	opt      Options
 	shards   []*shard
