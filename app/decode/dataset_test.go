@@ -566,3 +566,43 @@ func TestDatasetPlaced(t *testing.T) {
 		t.Error("row 23, past the end: no error")
 	}
 }
+
+// TestDatasetManyShards: 10,000 files open as one table, indexed, every
+// shard's first row where it belongs (a test of the dataset's
+// bookkeeping at the scale of a large listing, not of speed).
+func TestDatasetManyShards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 files")
+	}
+	fx := testShards(t)[0] // 7 rows in 3 batches
+	const n = 10000
+	shards := make([]Shard, n)
+	for i := range shards {
+		shards[i] = fx.shard(t, i%2 == 0) // half of the sizes unknown
+		shards[i].Name = fmt.Sprintf("part-%05d.arrow", i)
+	}
+	f, err := OpenDataset(context.Background(), "many", shards, Options{Budget: 8 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var last int64
+	if err := f.Index(context.Background(), func(done, total int64) { last = done }); err != nil {
+		t.Fatal(err)
+	}
+	if rows, exact := f.Rows(); rows != 7*n || !exact || f.NumBatches() != 3*n {
+		t.Fatalf("Rows = %d, %v, batches %d; want %d rows, exact, %d batches", rows, exact, f.NumBatches(), 7*n, 3*n)
+	}
+	for _, i := range []int{0, 1, 4999, 9998, 9999} {
+		row := int64(7*i + 6)
+		if s, name, ok := f.ShardOf(row); !ok || s != i || name != fmt.Sprintf("part-%05d.arrow", i) {
+			t.Errorf("ShardOf(%d) = %d, %q, %v", row, s, name, ok)
+		}
+		if v, err := f.Value(row, 0); err != nil || valueStr(v.Array, v.Index) != "6" {
+			t.Errorf("row %d's id = %v, %v; want 6", row, v.Array, err)
+		}
+	}
+	if last == 0 {
+		t.Error("Index reported no progress")
+	}
+}
