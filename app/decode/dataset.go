@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/tensorview/tensorview/internal/nullarray"
 )
 
 // Shard is one file of a dataset (OpenDataset): an Arrow IPC file or
@@ -506,7 +507,7 @@ func (d *dataset) remap(rec arrow.RecordBatch, s *shard, cols, pos []int) arrow.
 		case pos[j] >= 0:
 			arrs[j] = rec.Column(pos[j])
 		default:
-			arrs[j] = array.MakeArrayOfNull(memory.DefaultAllocator, fields[j].Type, n)
+			arrs[j] = nullarray.Make(memory.DefaultAllocator, fields[j].Type, n)
 		}
 	}
 	md := d.f.Schema.Metadata()

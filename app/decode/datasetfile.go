@@ -7,9 +7,9 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/tensorview/tensorview/internal/nullarray"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -87,7 +87,7 @@ func (d *dataset) value(row int64, col int) (Value, error) {
 	case bad[col] != "":
 		return Value{}, errors.New(d.mismatch(col, bad[col]))
 	case cols[col] < 0:
-		return d.f.ValueIn(col, array.MakeArrayOfNull(memory.DefaultAllocator, d.f.Schema.Field(col).Type, 1), 0)
+		return d.f.ValueIn(col, nullarray.Make(memory.DefaultAllocator, d.f.Schema.Field(col).Type, 1), 0)
 	}
 	return sf.value(local, cols[col])
 }
