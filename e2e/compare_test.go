@@ -86,28 +86,7 @@ func (b *browser) panePixels(side string) (w, h int, pix []int) {
 // first pixels that differ when it does not come.
 func (b *browser) waitPane(what, side string, w, h int, want []int) {
 	b.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		gw, gh, got := b.panePixels(side)
-		if gw == w && gh == h && reflect.DeepEqual(got, want) {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.screenshot(b.t.Name())
-			if gw != w || gh != h {
-				b.t.Fatalf("%s: pane %s is %d×%d, want %d×%d", what, side, gw, gh, w, h)
-			}
-			n := 0
-			for p := 0; p < len(want) && n < 5; p += 4 {
-				if !reflect.DeepEqual(got[p:p+4], want[p:p+4]) {
-					b.t.Errorf("%s: pane %s pixel (x %d, y %d) = %v, want %v", what, side, p/4%w, p/4/w, got[p:p+4], want[p:p+4])
-					n++
-				}
-			}
-			b.t.FailNow()
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	b.waitPixels(fmt.Sprintf("%s: pane %s", what, side), func() (int, int, []int) { return b.panePixels(side) }, w, h, want)
 }
 
 // hoverPane moves the mouse over pixel (x, y) of pane side and returns its

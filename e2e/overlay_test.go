@@ -121,16 +121,25 @@ func (b *browser) slicePixels() (w, h int, pix []int) {
 // and reports the first pixels that differ when it does not come.
 func (b *browser) waitPicture(what string, w, h int, want []int) {
 	b.t.Helper()
+	b.waitPixels(what+": the picture", b.slicePixels, w, h, want)
+}
+
+// waitPixels waits (15 s at most) until read gives want, w × h RGBA: a
+// canvas drawn after an image decode or a worker's answer, which the page
+// does not signal. When it does not come, it reports the size or the
+// first pixels that differ, named by what, and stops the test.
+func (b *browser) waitPixels(what string, read func() (int, int, []int), w, h int, want []int) {
+	b.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		gw, gh, got := b.slicePixels()
+		gw, gh, got := read()
 		if gw == w && gh == h && reflect.DeepEqual(got, want) {
 			return
 		}
 		if time.Now().After(deadline) {
 			b.screenshot(b.t.Name())
 			if gw != w || gh != h {
-				b.t.Fatalf("%s: the picture is %d×%d, want %d×%d", what, gw, gh, w, h)
+				b.t.Fatalf("%s is %d×%d, want %d×%d", what, gw, gh, w, h)
 			}
 			n := 0
 			for p := 0; p < len(want) && n < 5; p += 4 {

@@ -7,7 +7,6 @@ import (
 	"math"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -43,28 +42,7 @@ func (m masks) thumb(w, h int, masked bool) []int {
 // reports the first pixels that differ when it does not come.
 func (b *browser) waitThumb(what string, row, w, h int, want []int) {
 	b.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		gw, gh, got := b.canvas(row, "image")
-		if gw == w && gh == h && reflect.DeepEqual(got, want) {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.screenshot(b.t.Name())
-			if gw != w || gh != h {
-				b.t.Fatalf("%s: row %d's thumbnail is %d×%d, want %d×%d", what, row, gw, gh, w, h)
-			}
-			n := 0
-			for p := 0; p < len(want) && n < 5; p += 4 {
-				if !reflect.DeepEqual(got[p:p+4], want[p:p+4]) {
-					b.t.Errorf("%s: row %d's pixel (x %d, y %d) = %v, want %v", what, row, p/4%w, p/4/w, got[p:p+4], want[p:p+4])
-					n++
-				}
-			}
-			b.t.FailNow()
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	b.waitPixels(fmt.Sprintf("%s: row %d's thumbnail", what, row), func() (int, int, []int) { return b.canvas(row, "image") }, w, h, want)
 }
 
 // maskCell is what an image cell and its header say of the mask over its
