@@ -359,6 +359,11 @@ func TestDatasetPicked(t *testing.T) {
 	if addr.Get("f") != "heatmap" || addr.Get("r") != fmt.Sprint(g) || addr.Has("url") {
 		t.Errorf("the address %v, want f=heatmap, r=%d and no url", addr, g)
 	}
+	var in string
+	b.eval(`document.querySelector('[data-role=inspector-shard]')?.textContent ?? ''`, &in)
+	if want := "in " + tw.Sets["parquet"].Files[tw.Rows[g].Shard].Name; in != want {
+		t.Errorf("the inspector says %q of its file, want %q", in, want)
+	}
 	b.screenshot("dataset-inspector")
 
 	// The link in a fresh page, with a first row in view and a

@@ -328,6 +328,7 @@ func (in *Inspector) Render() app.UI {
 			TabIndex(-1).OnKeyDown(in.onKeyDown).Body(
 			app.Header().Class("inspector-head").Body(
 				app.H2().Text(fmt.Sprintf("%s, row %d", field.Name, in.Row)),
+				in.shardNote(),
 				app.Button().Type("button").Class("close").Attr("data-action", "close").Aria("label", "Close").Text("×").
 					OnClick(func(ctx app.Context, e app.Event) { in.close(ctx) }),
 			),
@@ -335,6 +336,15 @@ func (in *Inspector) Render() app.UI {
 				Else(func() app.UI { return in.body() }),
 		),
 	)
+}
+
+// shardNote names the file of a dataset the row is in, nothing for a
+// file of its own.
+func (in *Inspector) shardNote() app.UI {
+	_, name, ok := in.File.ShardOf(in.Row)
+	return app.If(ok, func() app.UI {
+		return app.Span().Class("inspector-shard").Attr("data-role", "inspector-shard").Text("in " + name)
+	})
 }
 
 func (in *Inspector) body() app.UI {
