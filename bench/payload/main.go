@@ -1,6 +1,8 @@
-// Command payload reports the size of the wasm. It is build-time code, run
-// natively from the Makefile (make size).
+// Command payload reports the size of the wasm and packs it. It is
+// build-time code, run natively from the Makefile (make size, make wasm).
 //
+//	go run ./bench/payload pack WASM            # joins WASM's data segments in place
+//	                                            # (internal/wasmpack: smaller compressed)
 //	go run ./bench/payload size [-syms W] WASM  # raw, gzip and brotli sizes of WASM; with -syms, the
 //	                                            # biggest packages of W (the same build without -s -w)
 //	    [-base OLD -base-syms OLDW -base-dir DIR -base-name NAME]
@@ -25,6 +27,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tensorview/tensorview/app/site"
+	"github.com/tensorview/tensorview/internal/wasmpack"
 )
 
 // brotliQuality is the quality of the brotli size reported.
@@ -36,6 +39,11 @@ func main() {
 	}
 	var err error
 	switch os.Args[1] {
+	case "pack":
+		if len(os.Args) != 3 {
+			usage()
+		}
+		err = pack(os.Args[2])
 	case "size":
 		fl := flag.NewFlagSet("size", flag.ExitOnError)
 		syms := fl.String("syms", "", "the same wasm built without -s -w, to sum code size per package")
@@ -67,8 +75,22 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: payload size [-brotli Q] [-syms UNSTRIPPED.wasm [-pkg .] [-top N]] [-base OLD.wasm [-base-syms OLD-UNSTRIPPED.wasm -base-dir DIR] [-base-name NAME]] FILE.wasm")
+	fmt.Fprintln(os.Stderr, "usage: payload pack FILE.wasm")
+	fmt.Fprintln(os.Stderr, "       payload size [-brotli Q] [-syms UNSTRIPPED.wasm [-pkg .] [-top N]] [-base OLD.wasm [-base-syms OLD-UNSTRIPPED.wasm -base-dir DIR] [-base-name NAME]] FILE.wasm")
 	os.Exit(2)
+}
+
+// pack joins the data segments of the wasm file at path (wasmpack.Pack).
+func pack(path string) error {
+	w, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	p, err := wasmpack.Pack(w, wasmpack.Gap)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.WriteFile(path, p, 0o644)
 }
 
 // build is a wasm file, the same build with function names (syms, may be
