@@ -60,7 +60,7 @@ func count(t *testing.T, m []byte) int {
 
 func TestPack(t *testing.T) {
 	a := segment{0x10, []byte{1, 2, 3}}
-	b := segment{0x10 + 3 + 4, []byte{4}}          // 4 zero bytes after a
+	b := segment{0x10 + 3 + 4, []byte{4}}         // 4 zero bytes after a
 	c := segment{0x10 + 3 + 4 + 1 + 5, []byte{5}} // 5 after b
 	far := segment{200000, bytes.Repeat([]byte{7}, 300)}
 	tests := []struct {
