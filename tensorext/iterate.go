@@ -120,33 +120,41 @@ func gather2[T any](dst, src []T, b block) {
 }
 
 // deinterleave writes dst[c*n + j] = src[pos + j*step + c] for c < nc, j < n
-// (nc <= 4 <= step).
+// (nc <= 4 <= step). Packed channels (step == nc) go through
+// deinterleaveVec first, which does all but a tail where it can.
 func deinterleave[T any](dst, src []T, pos, nc, n, step int) {
-	src = src[pos : pos+(n-1)*step+nc]
+	j0 := 0
+	if step == nc {
+		j0 = deinterleaveVec(asBytes(dst[:nc*n]), asBytes(src[pos:pos+nc*n]), sizeOf[T](), nc, n)
+	}
+	if j0 == n {
+		return
+	}
+	src = src[pos+j0*step : pos+(n-1)*step+nc]
 	switch nc {
 	case 2:
-		d0, d1 := dst[:n], dst[n:2*n]
+		d0, d1 := dst[j0:n], dst[n+j0:2*n]
 		d1 = d1[:len(d0)]
 		for j := range d0 {
 			s := src[j*step : j*step+2]
 			d0[j], d1[j] = s[0], s[1]
 		}
 	case 3:
-		d0, d1, d2 := dst[:n], dst[n:2*n], dst[2*n:3*n]
+		d0, d1, d2 := dst[j0:n], dst[n+j0:2*n], dst[2*n+j0:3*n]
 		d1, d2 = d1[:len(d0)], d2[:len(d0)]
 		for j := range d0 {
 			s := src[j*step : j*step+3]
 			d0[j], d1[j], d2[j] = s[0], s[1], s[2]
 		}
 	case 4:
-		d0, d1, d2, d3 := dst[:n], dst[n:2*n], dst[2*n:3*n], dst[3*n:4*n]
+		d0, d1, d2, d3 := dst[j0:n], dst[n+j0:2*n], dst[2*n+j0:3*n], dst[3*n+j0:4*n]
 		d1, d2, d3 = d1[:len(d0)], d2[:len(d0)], d3[:len(d0)]
 		for j := range d0 {
 			s := src[j*step : j*step+4]
 			d0[j], d1[j], d2[j], d3[j] = s[0], s[1], s[2], s[3]
 		}
 	default: // nc == 1
-		d0 := dst[:n]
+		d0 := dst[j0:n]
 		for j := range d0 {
 			d0[j] = src[j*step]
 		}
@@ -154,33 +162,63 @@ func deinterleave[T any](dst, src []T, pos, nc, n, step int) {
 }
 
 // interleave writes dst[j*nc + c] = src[pos + c*step + j] for c < nc, j < n
-// (nc <= 4 <= step).
+// (nc <= 4 <= step), through interleaveVec first, which does all but a tail
+// where it can.
 func interleave[T any](dst, src []T, pos, n, nc, step int) {
+	if nc == 1 {
+		copy(dst[:n], src[pos:pos+n])
+		return
+	}
+	j0 := interleaveVec(asBytes(dst[:n*nc]), asBytes(src[pos:pos+(nc-1)*step+n]), sizeOf[T](), nc, n, step)
+	if j0 == n {
+		return
+	}
+	pos += j0
+	dst = dst[j0*nc : n*nc]
 	switch nc {
 	case 2:
-		s0, s1 := src[pos:pos+n], src[pos+step:pos+step+n]
+		s0, s1 := src[pos:pos+n-j0], src[pos+step:pos+step+n-j0]
 		s1 = s1[:len(s0)]
 		for j := range s0 {
 			d := dst[2*j : 2*j+2]
 			d[0], d[1] = s0[j], s1[j]
 		}
 	case 3:
-		s0, s1, s2 := src[pos:pos+n], src[pos+step:pos+step+n], src[pos+2*step:pos+2*step+n]
+		s0, s1, s2 := src[pos:pos+n-j0], src[pos+step:pos+step+n-j0], src[pos+2*step:pos+2*step+n-j0]
 		s1, s2 = s1[:len(s0)], s2[:len(s0)]
 		for j := range s0 {
 			d := dst[3*j : 3*j+3]
 			d[0], d[1], d[2] = s0[j], s1[j], s2[j]
 		}
-	case 4:
-		s0, s1, s2, s3 := src[pos:pos+n], src[pos+step:pos+step+n], src[pos+2*step:pos+2*step+n], src[pos+3*step:pos+3*step+n]
+	default: // nc == 4
+		s0, s1, s2, s3 := src[pos:pos+n-j0], src[pos+step:pos+step+n-j0], src[pos+2*step:pos+2*step+n-j0], src[pos+3*step:pos+3*step+n-j0]
 		s1, s2, s3 = s1[:len(s0)], s2[:len(s0)], s3[:len(s0)]
 		for j := range s0 {
 			d := dst[4*j : 4*j+4]
 			d[0], d[1], d[2], d[3] = s0[j], s1[j], s2[j], s3[j]
 		}
-	default: // nc == 1
-		copy(dst[:n], src[pos:pos+n])
 	}
+}
+
+// sizeOf returns the size in bytes of a T.
+func sizeOf[T any]() int {
+	var zero T
+	return int(unsafe.Sizeof(zero))
+}
+
+// asBytes reinterprets a slice of T as its bytes.
+func asBytes[T any](s []T) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*sizeOf[T]())
+}
+
+// widthLog2 returns log2(w) for w in 1, 2, 4, 8, 16, else -1.
+func widthLog2(w int) int {
+	for l := 0; l <= 4; l++ {
+		if w == 1<<l {
+			return l
+		}
+	}
+	return -1
 }
 
 // castSlice reinterprets a byte slice as a slice of T.
