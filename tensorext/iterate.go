@@ -75,7 +75,7 @@ func forEachBlock(offset int, shape, strides []int, fn func(block)) {
 // over src into dst, which has exactly product(shape) elements, in row-major
 // order of shape. The positions must be valid in src.
 func gather[T any](dst, src []T, offset int, shape, strides []int) {
-	if len(dst) == 0 {
+	if len(dst) == 0 || gatherCrossed(dst, src, offset, shape, strides) {
 		return
 	}
 	d := 0
@@ -105,6 +105,9 @@ func gather2[T any](dst, src []T, b block) {
 		// The converse (channels first read as channels last): read n0
 		// streams once, in order, and write dst in order.
 		interleave(dst, src, b.pos, b.n1, n0, s0)
+	case crosses(b.s1, s0):
+		// A transpose: the source runs along the rows.
+		tile2D(dst, n0, src, b.pos, b.n1, b.s1, n0, s0)
 	default:
 		pos := b.pos
 		for i := 0; i < b.n1; i++ {
@@ -236,63 +239,55 @@ func aligned(b []byte, a uintptr) bool {
 	return len(b) == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%a == 0
 }
 
-// copyBlocksBytes copies blocks of w-byte elements from src to dst. Filler
-// blocks are zeroed.
-func copyBlocksBytes(dst, src []byte, w int, blocks func(func(block))) {
-	d := 0
-	word := func(b block, k int, copyFn func(block, int)) {
-		if b.pos < 0 {
-			clear(dst[d*w : (d+k)*w])
-		} else {
-			copyFn(b, d)
-		}
-	}
-	typed := func(size uintptr, fn func(b block, d int)) bool {
-		if !aligned(dst, size) || !aligned(src, size) {
-			return false
-		}
-		blocks(func(b block) {
-			k := b.n1 * b.n0
-			word(b, k, fn)
-			d += k
-		})
-		return true
-	}
-	switch w {
-	case 1:
-		if typed(1, func(b block, d int) { gather2(dst[d:d+b.n1*b.n0], src, b) }) {
-			return
-		}
-	case 2:
-		ds, ss := castSlice[uint16](dst), castSlice[uint16](src)
-		if typed(2, func(b block, d int) { gather2(ds[d:d+b.n1*b.n0], ss, b) }) {
-			return
-		}
-	case 4:
-		ds, ss := castSlice[uint32](dst), castSlice[uint32](src)
-		if typed(4, func(b block, d int) { gather2(ds[d:d+b.n1*b.n0], ss, b) }) {
-			return
-		}
-	case 8:
-		ds, ss := castSlice[uint64](dst), castSlice[uint64](src)
-		if typed(8, func(b block, d int) { gather2(ds[d:d+b.n1*b.n0], ss, b) }) {
-			return
-		}
-	case 16:
-		ds, ss := castSlice[[2]uint64](dst), castSlice[[2]uint64](src)
-		if typed(8, func(b block, d int) { gather2(ds[d:d+b.n1*b.n0], ss, b) }) {
-			return
-		}
+// copyBlocksBytes copies the w-byte elements that s names from src to dst.
+// Filler blocks are zeroed.
+func copyBlocksBytes(dst, src []byte, w int, s flatSource) {
+	switch {
+	case w == 1:
+		copyTyped[uint8](dst, src, s)
+		return
+	case w == 2 && aligned(dst, 2) && aligned(src, 2):
+		copyTyped[uint16](dst, src, s)
+		return
+	case w == 4 && aligned(dst, 4) && aligned(src, 4):
+		copyTyped[uint32](dst, src, s)
+		return
+	case w == 8 && aligned(dst, 8) && aligned(src, 8):
+		copyTyped[uint64](dst, src, s)
+		return
+	case w == 16 && aligned(dst, 8) && aligned(src, 8):
+		copyTyped[[2]uint64](dst, src, s)
+		return
 	}
 	// Any width, any alignment: an element is an extra innermost dimension
 	// of w bytes with stride 1.
-	d = 0
-	blocks(func(b block) {
+	d := 0
+	s.blocks(func(b block) {
 		k := b.n1 * b.n0
 		if b.pos < 0 {
 			clear(dst[d*w : (d+k)*w])
 		} else {
 			gather(dst[d*w:(d+k)*w], src, b.pos*w, []int{b.n1, b.n0, w}, []int{b.s1 * w, b.s0 * w, 1})
+		}
+		d += k
+	})
+}
+
+// copyTyped is copyBlocksBytes for elements of type T, on buffers aligned
+// for it: the view's elements with gather, else block by block.
+func copyTyped[T any](dst, src []byte, s flatSource) {
+	ds, ss := castSlice[T](dst), castSlice[T](src)
+	if s.view != nil {
+		gather(ds, ss, s.view.Offset, s.view.Shape, s.view.Strides)
+		return
+	}
+	d := 0
+	s.blocks(func(b block) {
+		k := b.n1 * b.n0
+		if b.pos < 0 {
+			clear(ds[d : d+k])
+		} else {
+			gather2(ds[d:d+k], ss, b)
 		}
 		d += k
 	})
