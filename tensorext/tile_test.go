@@ -254,3 +254,62 @@ func TestGatherBlocked(t *testing.T) {
 		useAVX2 = saved
 	}
 }
+
+// FuzzCopyContiguousView copies arbitrary strided views (up to 5 dimensions,
+// sizes 0-69, strides -128..127, any offset) of a 7000-element array of one
+// of the types of TestCopyContiguousBlocked, with or without AVX2: a view
+// inside the array matches the naive walk, one outside fails with the range
+// error.
+func FuzzCopyContiguousView(f *testing.F) {
+	for _, seed := range [][]byte{
+		{0, 2, 0, 0, 40, 3, 3, 1, 0},               // uint8 [40,3] strides [3,1]
+		{0, 2, 0, 0, 3, 1, 40, 3, 1},               // its transpose, AVX2 on
+		{2, 3, 0, 9, 7, 1, 9, 7, 11, 63, 0},        // float32 3-D
+		{3, 4, 1, 0, 5, 1, 6, 5, 7, 30, 8, 210, 1}, // int64 4-D reversal-like
+		{5, 2, 0, 200, 12, 0x81, 13, 12, 0},        // fsb(3) negative stride
+		{6, 1, 0, 0, 65, 1, 1},                     // bool
+	} {
+		f.Add(seed)
+	}
+	types := []arrow.DataType{
+		arrow.PrimitiveTypes.Uint8, arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Int64,
+		&arrow.Decimal128Type{Precision: 38, Scale: 0}, &arrow.FixedSizeBinaryType{ByteWidth: 3}, arrow.FixedWidthTypes.Boolean,
+	}
+	const maxLen = 7000
+	vals := make([]arrow.Array, len(types))
+	for i, dt := range types {
+		vals[i] = tileValues(memory.DefaultAllocator, dt, maxLen, func(k int) bool { return k%5 == 2 })
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		next := func() int {
+			if len(b) == 0 {
+				return 0
+			}
+			v := b[0]
+			b = b[1:]
+			return int(v)
+		}
+		tt := Tensor{Values: vals[next()%len(types)]}
+		nd := next() % 6
+		avx := next()%2 == 1
+		tt.Offset = next()<<8 | next()
+		tt.Offset %= maxLen
+		for k := 0; k < nd; k++ {
+			tt.Shape = append(tt.Shape, next()%70)
+			tt.Strides = append(tt.Strides, int(int8(next())))
+		}
+		if n, ok := product(tt.Shape); !ok || n > 50000 {
+			return
+		}
+		saved := useAVX2
+		useAVX2 = avx && saved
+		defer func() { useAVX2 = saved }()
+		if _, _, _, err := checkView(tt); err != nil {
+			if _, err2 := CopyContiguous(memory.DefaultAllocator, tt); err2 == nil {
+				t.Fatalf("shape %v strides %v offset %d: no error", tt.Shape, tt.Strides, tt.Offset)
+			}
+			return
+		}
+		checkCopy(t, memory.DefaultAllocator, tt)
+	})
+}
