@@ -184,11 +184,11 @@ func VariableToFixed(mem memory.Allocator, arr *VariableShapeTensorArray) (*Fixe
 		}
 	}
 	if valuesData == nil {
-		flat, err := copyFlat(mem, values, n*size, func(fn func(block)) {
+		flat, err := copyFlat(mem, values, n*size, flatSource{blocks: func(fn func(block)) {
 			for _, s := range starts {
 				fn(block{pos: s, n1: 1, n0: size, s0: 1})
 			}
-		})
+		}})
 		if err != nil {
 			return nil, err
 		}

@@ -78,16 +78,26 @@ func CopyContiguous(mem memory.Allocator, t Tensor) (arrow.Array, error) {
 			forEachBlock(t.Offset, t.Shape, t.Strides, fn)
 		}
 	}
-	return copyFlat(mem, t.Values, n, blocks)
+	return copyFlat(mem, t.Values, n, flatSource{blocks: blocks, view: &t})
 }
 
-// copyFlat builds a new array of n elements of values' type from the blocks
-// of values that blocks enumerates (in destination order). Filler blocks
-// become zero values (nulls for types that are not fixed-width).
-func copyFlat(mem memory.Allocator, values arrow.Array, n int, blocks func(func(block))) (arrow.Array, error) {
+// flatSource says which elements copyFlat copies: blocks enumerates them in
+// destination order, as blocks of values. When view is set, the same
+// elements are the strided view (view.Offset, view.Shape, view.Strides),
+// which copyBlocksBytes copies with gather: that can tile across blocks.
+type flatSource struct {
+	blocks func(func(block))
+	view   *Tensor
+}
+
+// copyFlat builds a new array of n elements of values' type from the
+// elements of values that src names. Filler blocks become zero values (nulls
+// for types that are not fixed-width).
+func copyFlat(mem memory.Allocator, values arrow.Array, n int, src flatSource) (arrow.Array, error) {
+	blocks := src.blocks
 	dt := values.DataType()
 	if ext, ok := values.(array.ExtensionArray); ok {
-		st, err := copyFlat(mem, ext.Storage(), n, blocks)
+		st, err := copyFlat(mem, ext.Storage(), n, src)
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +147,7 @@ func copyFlat(mem memory.Allocator, values arrow.Array, n int, blocks func(func(
 		}
 		out = memory.NewResizableBuffer(mem)
 		out.Resize(n * w)
-		copyBlocksBytes(out.Bytes(), srcValues[off*w:], w, blocks)
+		copyBlocksBytes(out.Bytes(), srcValues[off*w:], w, src)
 	}
 	defer out.Release()
 

@@ -75,7 +75,7 @@ func forEachBlock(offset int, shape, strides []int, fn func(block)) {
 // over src into dst, which has exactly product(shape) elements, in row-major
 // order of shape. The positions must be valid in src.
 func gather[T any](dst, src []T, offset int, shape, strides []int) {
-	if len(dst) == 0 {
+	if len(dst) == 0 || gatherCrossed(dst, src, offset, shape, strides) {
 		return
 	}
 	d := 0
@@ -105,6 +105,9 @@ func gather2[T any](dst, src []T, b block) {
 		// The converse (channels first read as channels last): read n0
 		// streams once, in order, and write dst in order.
 		interleave(dst, src, b.pos, b.n1, n0, s0)
+	case crosses(b.s1, s0):
+		// A transpose: the source runs along the rows.
+		tile2D(dst, n0, src, b.pos, b.n1, b.s1, n0, s0)
 	default:
 		pos := b.pos
 		for i := 0; i < b.n1; i++ {
@@ -120,33 +123,41 @@ func gather2[T any](dst, src []T, b block) {
 }
 
 // deinterleave writes dst[c*n + j] = src[pos + j*step + c] for c < nc, j < n
-// (nc <= 4 <= step).
+// (nc <= 4 <= step). Packed channels (step == nc) go through
+// deinterleaveVec first, which does all but a tail where it can.
 func deinterleave[T any](dst, src []T, pos, nc, n, step int) {
-	src = src[pos : pos+(n-1)*step+nc]
+	j0 := 0
+	if step == nc {
+		j0 = deinterleaveVec(asBytes(dst[:nc*n]), asBytes(src[pos:pos+nc*n]), sizeOf[T](), nc, n)
+	}
+	if j0 == n {
+		return
+	}
+	src = src[pos+j0*step : pos+(n-1)*step+nc]
 	switch nc {
 	case 2:
-		d0, d1 := dst[:n], dst[n:2*n]
+		d0, d1 := dst[j0:n], dst[n+j0:2*n]
 		d1 = d1[:len(d0)]
 		for j := range d0 {
 			s := src[j*step : j*step+2]
 			d0[j], d1[j] = s[0], s[1]
 		}
 	case 3:
-		d0, d1, d2 := dst[:n], dst[n:2*n], dst[2*n:3*n]
+		d0, d1, d2 := dst[j0:n], dst[n+j0:2*n], dst[2*n+j0:3*n]
 		d1, d2 = d1[:len(d0)], d2[:len(d0)]
 		for j := range d0 {
 			s := src[j*step : j*step+3]
 			d0[j], d1[j], d2[j] = s[0], s[1], s[2]
 		}
 	case 4:
-		d0, d1, d2, d3 := dst[:n], dst[n:2*n], dst[2*n:3*n], dst[3*n:4*n]
+		d0, d1, d2, d3 := dst[j0:n], dst[n+j0:2*n], dst[2*n+j0:3*n], dst[3*n+j0:4*n]
 		d1, d2, d3 = d1[:len(d0)], d2[:len(d0)], d3[:len(d0)]
 		for j := range d0 {
 			s := src[j*step : j*step+4]
 			d0[j], d1[j], d2[j], d3[j] = s[0], s[1], s[2], s[3]
 		}
 	default: // nc == 1
-		d0 := dst[:n]
+		d0 := dst[j0:n]
 		for j := range d0 {
 			d0[j] = src[j*step]
 		}
@@ -154,33 +165,63 @@ func deinterleave[T any](dst, src []T, pos, nc, n, step int) {
 }
 
 // interleave writes dst[j*nc + c] = src[pos + c*step + j] for c < nc, j < n
-// (nc <= 4 <= step).
+// (nc <= 4 <= step), through interleaveVec first, which does all but a tail
+// where it can.
 func interleave[T any](dst, src []T, pos, n, nc, step int) {
+	if nc == 1 {
+		copy(dst[:n], src[pos:pos+n])
+		return
+	}
+	j0 := interleaveVec(asBytes(dst[:n*nc]), asBytes(src[pos:pos+(nc-1)*step+n]), sizeOf[T](), nc, n, step)
+	if j0 == n {
+		return
+	}
+	pos += j0
+	dst = dst[j0*nc : n*nc]
 	switch nc {
 	case 2:
-		s0, s1 := src[pos:pos+n], src[pos+step:pos+step+n]
+		s0, s1 := src[pos:pos+n-j0], src[pos+step:pos+step+n-j0]
 		s1 = s1[:len(s0)]
 		for j := range s0 {
 			d := dst[2*j : 2*j+2]
 			d[0], d[1] = s0[j], s1[j]
 		}
 	case 3:
-		s0, s1, s2 := src[pos:pos+n], src[pos+step:pos+step+n], src[pos+2*step:pos+2*step+n]
+		s0, s1, s2 := src[pos:pos+n-j0], src[pos+step:pos+step+n-j0], src[pos+2*step:pos+2*step+n-j0]
 		s1, s2 = s1[:len(s0)], s2[:len(s0)]
 		for j := range s0 {
 			d := dst[3*j : 3*j+3]
 			d[0], d[1], d[2] = s0[j], s1[j], s2[j]
 		}
-	case 4:
-		s0, s1, s2, s3 := src[pos:pos+n], src[pos+step:pos+step+n], src[pos+2*step:pos+2*step+n], src[pos+3*step:pos+3*step+n]
+	default: // nc == 4
+		s0, s1, s2, s3 := src[pos:pos+n-j0], src[pos+step:pos+step+n-j0], src[pos+2*step:pos+2*step+n-j0], src[pos+3*step:pos+3*step+n-j0]
 		s1, s2, s3 = s1[:len(s0)], s2[:len(s0)], s3[:len(s0)]
 		for j := range s0 {
 			d := dst[4*j : 4*j+4]
 			d[0], d[1], d[2], d[3] = s0[j], s1[j], s2[j], s3[j]
 		}
-	default: // nc == 1
-		copy(dst[:n], src[pos:pos+n])
 	}
+}
+
+// sizeOf returns the size in bytes of a T.
+func sizeOf[T any]() int {
+	var zero T
+	return int(unsafe.Sizeof(zero))
+}
+
+// asBytes reinterprets a slice of T as its bytes.
+func asBytes[T any](s []T) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*sizeOf[T]())
+}
+
+// widthLog2 returns log2(w) for w in 1, 2, 4, 8, 16, else -1.
+func widthLog2(w int) int {
+	for l := 0; l <= 4; l++ {
+		if w == 1<<l {
+			return l
+		}
+	}
+	return -1
 }
 
 // castSlice reinterprets a byte slice as a slice of T.
@@ -198,63 +239,55 @@ func aligned(b []byte, a uintptr) bool {
 	return len(b) == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%a == 0
 }
 
-// copyBlocksBytes copies blocks of w-byte elements from src to dst. Filler
-// blocks are zeroed.
-func copyBlocksBytes(dst, src []byte, w int, blocks func(func(block))) {
-	d := 0
-	word := func(b block, k int, copyFn func(block, int)) {
-		if b.pos < 0 {
-			clear(dst[d*w : (d+k)*w])
-		} else {
-			copyFn(b, d)
-		}
-	}
-	typed := func(size uintptr, fn func(b block, d int)) bool {
-		if !aligned(dst, size) || !aligned(src, size) {
-			return false
-		}
-		blocks(func(b block) {
-			k := b.n1 * b.n0
-			word(b, k, fn)
-			d += k
-		})
-		return true
-	}
-	switch w {
-	case 1:
-		if typed(1, func(b block, d int) { gather2(dst[d:d+b.n1*b.n0], src, b) }) {
-			return
-		}
-	case 2:
-		ds, ss := castSlice[uint16](dst), castSlice[uint16](src)
-		if typed(2, func(b block, d int) { gather2(ds[d:d+b.n1*b.n0], ss, b) }) {
-			return
-		}
-	case 4:
-		ds, ss := castSlice[uint32](dst), castSlice[uint32](src)
-		if typed(4, func(b block, d int) { gather2(ds[d:d+b.n1*b.n0], ss, b) }) {
-			return
-		}
-	case 8:
-		ds, ss := castSlice[uint64](dst), castSlice[uint64](src)
-		if typed(8, func(b block, d int) { gather2(ds[d:d+b.n1*b.n0], ss, b) }) {
-			return
-		}
-	case 16:
-		ds, ss := castSlice[[2]uint64](dst), castSlice[[2]uint64](src)
-		if typed(8, func(b block, d int) { gather2(ds[d:d+b.n1*b.n0], ss, b) }) {
-			return
-		}
+// copyBlocksBytes copies the w-byte elements that s names from src to dst.
+// Filler blocks are zeroed.
+func copyBlocksBytes(dst, src []byte, w int, s flatSource) {
+	switch {
+	case w == 1:
+		copyTyped[uint8](dst, src, s)
+		return
+	case w == 2 && aligned(dst, 2) && aligned(src, 2):
+		copyTyped[uint16](dst, src, s)
+		return
+	case w == 4 && aligned(dst, 4) && aligned(src, 4):
+		copyTyped[uint32](dst, src, s)
+		return
+	case w == 8 && aligned(dst, 8) && aligned(src, 8):
+		copyTyped[uint64](dst, src, s)
+		return
+	case w == 16 && aligned(dst, 8) && aligned(src, 8):
+		copyTyped[[2]uint64](dst, src, s)
+		return
 	}
 	// Any width, any alignment: an element is an extra innermost dimension
 	// of w bytes with stride 1.
-	d = 0
-	blocks(func(b block) {
+	d := 0
+	s.blocks(func(b block) {
 		k := b.n1 * b.n0
 		if b.pos < 0 {
 			clear(dst[d*w : (d+k)*w])
 		} else {
 			gather(dst[d*w:(d+k)*w], src, b.pos*w, []int{b.n1, b.n0, w}, []int{b.s1 * w, b.s0 * w, 1})
+		}
+		d += k
+	})
+}
+
+// copyTyped is copyBlocksBytes for elements of type T, on buffers aligned
+// for it: the view's elements with gather, else block by block.
+func copyTyped[T any](dst, src []byte, s flatSource) {
+	ds, ss := castSlice[T](dst), castSlice[T](src)
+	if s.view != nil {
+		gather(ds, ss, s.view.Offset, s.view.Shape, s.view.Strides)
+		return
+	}
+	d := 0
+	s.blocks(func(b block) {
+		k := b.n1 * b.n0
+		if b.pos < 0 {
+			clear(ds[d : d+k])
+		} else {
+			gather2(ds[d:d+k], ss, b)
 		}
 		d += k
 	})
