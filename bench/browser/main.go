@@ -168,6 +168,10 @@ type config struct {
 	scrollMs, scrollPx       int
 	queryRows                int      // the query layout's rows (BENCH_QUERY_ROWS)
 	queries                  []string // sort and/or filter (BENCH_QUERIES)
+	shards                   int      // the dataset layout's shards (BENCH_SHARDS)
+	shardSize                string   // and their size (BENCH_SHARD_SIZE)
+	ways                     []string // the links it opens them by (BENCH_WAYS)
+	net                      netShape // between the page and the dataset's servers (BENCH_NET)
 }
 
 func env(k, def string) string {
@@ -198,6 +202,8 @@ func loadConfig() (config, error) {
 		viewers:    list(env("BENCH_VIEWERS", "tensorview,arrow-js,duckdb")),
 		sources:    list(env("BENCH_SOURCES", "file,url")),
 		queries:    list(env("BENCH_QUERIES", "sort,filter")),
+		shardSize:  env("BENCH_SHARD_SIZE", "100M"),
+		ways:       list(env("BENCH_WAYS", strings.Join(allWays, ","))),
 		genOnly:    os.Getenv("BENCH_GEN_ONLY") != "",
 		profileDir: os.Getenv("BENCH_PROFILE"),
 		traceDir:   os.Getenv("BENCH_TRACE"),
@@ -227,6 +233,20 @@ func loadConfig() (config, error) {
 		if q != opSort && q != opFilter {
 			return c, fmt.Errorf("BENCH_QUERIES: %q is neither %s nor %s", q, opSort, opFilter)
 		}
+	}
+	if c.shards, err = parseShards(env("BENCH_SHARDS", "20")); err != nil {
+		return c, fmt.Errorf("BENCH_SHARDS: %w", err)
+	}
+	if _, err := parseSize(c.shardSize); err != nil {
+		return c, fmt.Errorf("BENCH_SHARD_SIZE: %w", err)
+	}
+	for _, w := range c.ways {
+		if !has(allWays, w) {
+			return c, fmt.Errorf("BENCH_WAYS: %q is none of %s", w, strings.Join(allWays, ", "))
+		}
+	}
+	if c.net, err = parseNet(os.Getenv("BENCH_NET")); err != nil {
+		return c, fmt.Errorf("BENCH_NET: %w", err)
 	}
 	if c.genOnly {
 		return c, nil
@@ -357,15 +377,21 @@ func run() error {
 	nodeModules = filepath.Dir(c.arrowJS)
 	var files []benchFile
 	var qfiles []queryFile
+	var sets []*shardSet
 	if has(c.layouts, layoutQuery) {
 		if qfiles, err = queryFiles(c); err != nil {
 			return err
 		}
 	}
+	if has(c.layouts, layoutDataset) {
+		if sets, err = shardFiles(c); err != nil {
+			return err
+		}
+	}
 	for _, size := range c.sizes {
 		for _, layout := range c.layouts {
-			if layout == layoutQuery {
-				continue // not a size's: BENCH_QUERY_ROWS rows
+			if layout == layoutQuery || layout == layoutDataset {
+				continue // not a size's: BENCH_QUERY_ROWS rows, BENCH_SHARDS shards
 			}
 			f, err := plan(c.dir, size, layout)
 			if err != nil {
@@ -392,8 +418,18 @@ func run() error {
 
 	// The static build under its base path, the files, and apache-arrow.
 	served, engine := &httpmeter.Meter{}, &httpmeter.Meter{}
+	var ds *dsServer
+	if len(sets) > 0 {
+		if ds, err = startDatasets(c, sets); err != nil {
+			return err
+		}
+		defer ds.close()
+	}
 	mux := benchMux(c, c.dist, served)
 	duckdbRoutes(mux, engine)
+	if ds != nil {
+		ds.routes(mux)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -411,7 +447,11 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		bsrv := &http.Server{Handler: benchMux(c, c.baseline, served)}
+		bmux := benchMux(c, c.baseline, served)
+		if ds != nil {
+			ds.routes(bmux)
+		}
+		bsrv := &http.Server{Handler: bmux}
 		go bsrv.Serve(bln)
 		defer bsrv.Close()
 		baseOrigin = "http://" + bln.Addr().String()
@@ -424,6 +464,14 @@ func run() error {
 	var qrows []*qRow
 	if len(qfiles) > 0 {
 		qrows = runQueries(c, origin, qfiles, served, engine)
+	}
+	var dsrows []*dsRow
+	if ds != nil {
+		origins := []string{origin}
+		if baseOrigin != "" {
+			origins = append(origins, baseOrigin)
+		}
+		dsrows = runDatasets(c, ds, origins)
 	}
 	var results []result
 	for _, f := range files {
@@ -482,11 +530,20 @@ func run() error {
 	if len(qrows) > 0 {
 		printQueryTable(os.Stdout, c, qfiles, qrows)
 	}
+	if len(dsrows) > 0 {
+		printDatasetTable(os.Stdout, c, sets, dsrows)
+	}
 	stamp := time.Now().Format("20060102-150405")
 	if len(qrows) > 0 {
 		out := filepath.Join(c.dir, "queries-"+stamp+".json")
 		if err := writeQueryJSON(out, qfiles, qrows); err == nil {
 			logf("query results in %s", out)
+		}
+	}
+	if len(dsrows) > 0 {
+		out := filepath.Join(c.dir, "datasets-"+stamp+".json")
+		if err := writeDatasetJSON(out, c, sets, dsrows); err == nil {
+			logf("dataset results in %s", out)
 		}
 	}
 	if len(results) == 0 {

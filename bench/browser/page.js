@@ -159,6 +159,39 @@
         rowsTitle: (document.querySelector('.rows h2') || {}).textContent || '' };
     },
 
+    // watchLink, run at a document's start (the dataset layout adds it to
+    // the page before navigating to a link), times the link's first
+    // previews from the navigation's start: row 0 with its preview drawn,
+    // then the frame that shows it (as firstPreviews). It resolves
+    // window.__benchLink with ms (that frame), domMs (the canvas in the
+    // page) and at (the frame's time as ms since the epoch, for the
+    // server's timeline), or the page's error: a [role=alert] that is not
+    // one of the file's warnings (a dataset's notes are warnings).
+    watchLink(timeoutMs) {
+      const failed = () => {
+        const a = [...document.querySelectorAll('[role=alert]')].find((e) => !e.closest('[data-role=file-warnings]'));
+        return a ? { error: a.textContent.trim() } : null;
+      };
+      window.__benchFailed = failed;
+      window.__benchLink = (async () => {
+        if (document.readyState === 'loading') await new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true }));
+        const r = await this.waitFor(() => this.drawn('[data-row="0"]') ? 'ok' : failed(), timeoutMs);
+        const shown = r.timeout ? r.t : await this.painted(r.t);
+        window.__benchFirstAt = shown;
+        return { ms: shown, domMs: r.t, at: performance.timeOrigin + shown, timeout: !!r.timeout, error: r.v && r.v.error || '' };
+      })();
+    },
+
+    // allOpen waits, after watchLink's first previews, for the row count
+    // to be exact (a dataset: every file open): ms since the navigation's
+    // start, at as ms since the epoch, rows the count shown.
+    async allOpen(timeoutMs) {
+      const sel = '[data-role=num-rows][data-exact=true]';
+      const r = await this.waitFor(() => document.querySelector(sel) || window.__benchFailed(), timeoutMs);
+      if (r.timeout || (r.v && r.v.error)) return { timeout: !!r.timeout, error: r.v && r.v.error || '' };
+      return { ms: r.t, at: performance.timeOrigin + r.t, rows: +r.v.textContent.replace(/[^0-9]/g, '') };
+    },
+
     // floorFile measures the I/O floor of a first screen: once a file input
     // of its own (input[data-bench=floor], added outside go-app's elements)
     // changes, the time from that change event to having read the file's
