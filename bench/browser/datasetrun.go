@@ -40,6 +40,9 @@ type dsResult struct {
 	RendererPeak  float64 `json:"renderer_peak_bytes"`
 	PageError     string  `json:"page_error,omitempty"`
 	HubViolations int     `json:"hub_violations,omitempty"`
+	// Marks are page.js linkMarks' times (ms from the navigation's start),
+	// read at the first previews.
+	Marks map[string]float64 `json:"marks,omitempty"`
 }
 
 func (r *dsResult) ok() bool { return r.Status == "" }
@@ -137,6 +140,7 @@ func measureDataset(c config, ds *dsServer, origin string, s *shardSet, way, bui
 	if r.Status = phaseStatus(err, first.Timeout, first.Error); r.Status == "" {
 		r.FirstMs, r.DomMs = first.Ms, first.DomMs
 		r.FirstBytes, r.FirstRequests = ds.tl.Before(epochTime(first.At))
+		_ = t.eval(10*time.Second, `__bench.linkMarks()`, &r.Marks)
 		var all struct {
 			Ms, At  float64
 			Rows    int64

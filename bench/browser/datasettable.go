@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 )
 
@@ -100,6 +101,48 @@ func printDatasetTable(w io.Writer, c config, sets []*shardSet, rows []*dsRow) {
 		for i, n := range notes {
 			fmt.Fprintf(w, "[%d] %s\n", i+1, n)
 		}
+	}
+	printDatasetMarks(w, rows)
+}
+
+// printDatasetMarks writes, per row, the median time from the navigation's
+// start of each of page.js linkMarks' marks, in the order they came.
+func printDatasetMarks(w io.Writer, rows []*dsRow) {
+	header := false
+	for _, row := range rows {
+		var marks []map[string]float64
+		names := map[string]bool{}
+		for _, r := range row.runs {
+			if r.ok() && len(r.Marks) > 0 {
+				marks = append(marks, r.Marks)
+				for k := range r.Marks {
+					names[k] = true
+				}
+			}
+		}
+		if len(marks) == 0 {
+			continue
+		}
+		if !header {
+			fmt.Fprint(w, "\nmarks (ms from the navigation's start; median of the runs, [range]; tv: marks from a perfmarks build):\n\n")
+			header = true
+		}
+		order := sortedKeys(names)
+		sort.SliceStable(order, func(i, j int) bool {
+			mi, _ := medianMark(marks, order[i])
+			mj, _ := medianMark(marks, order[j])
+			return mi < mj
+		})
+		var parts []string
+		for _, k := range order {
+			m, rng := medianMark(marks, k)
+			parts = append(parts, fmt.Sprintf("%s %.0f%s", strings.TrimPrefix(k, "tv:"), m, rng))
+		}
+		build := ""
+		if row.build != "" {
+			build = " (" + row.build + ")"
+		}
+		fmt.Fprintf(w, "- %s by %s%s: %s\n", row.set.Format, row.way, build, strings.Join(parts, ", "))
 	}
 }
 

@@ -192,6 +192,24 @@
       return { ms: r.t, at: performance.timeOrigin + r.t, rows: +r.v.textContent.replace(/[^0-9]/g, '') };
     },
 
+    // linkMarks is, in ms from the navigation's start, the page's own
+    // performance marks "tv:…" (a perfmarks build; the first of each
+    // name), when app.wasm finished downloading (res:app.wasm) and when the
+    // page first asked the dataset's servers for anything from its main
+    // thread (res:first-data: a shard, a list of links, the Hub's API).
+    linkMarks() {
+      const out = {};
+      for (const m of performance.getEntriesByType('mark')) {
+        if (m.name.startsWith('tv:') && !(m.name in out)) out[m.name] = m.startTime;
+      }
+      for (const e of performance.getEntriesByType('resource')) {
+        const path = new URL(e.name).pathname;
+        if (path.endsWith('/app.wasm')) out['res:app.wasm'] = e.responseEnd;
+        if (/^\/(bench\/shards|api\/datasets|datasets|repos)\//.test(path) && !('res:first-data' in out)) out['res:first-data'] = e.startTime;
+      }
+      return out;
+    },
+
     // floorFile measures the I/O floor of a first screen: once a file input
     // of its own (input[data-bench=floor], added outside go-app's elements)
     // changes, the time from that change event to having read the file's
