@@ -85,21 +85,64 @@
 // and prints a table of its own, the bytes read against the bytes of the
 // columns the query needs (JSON in BENCH_DIR/queries-<time>.json).
 //
+// The dataset layout (BENCH_LAYOUTS=dataset; issue 29) measures a dataset
+// of BENCH_SHARDS shards (20) of BENCH_SHARD_SIZE (100M) each against its
+// first shard alone. To spare the disk, each format has ONE shard file,
+// served under every shard's name (train-00000-of-00020.arrow, …): the
+// shards' bytes are identical. The Arrow shard is the b256 layout's file
+// of that size; the Parquet shard holds its first rows (about the same
+// bytes) in row groups of 100 rows, snappy (Hugging Face's settings for
+// image datasets; parquet-wasm 0.8.0 in Node.js, a page index, the tensor
+// type in ARROW:schema). Both are served with Range and CORS from the
+// page's origin, and by an emulated Hub (internal/hubfake: the API's
+// listing and tree on one local origin, 302s to signed addresses on a CDN
+// origin), the Arrow shards under .parquet names there (tensorview tells
+// the format from the bytes). For each format, each way of BENCH_WAYS,
+// in turns, a fresh browser opens a link, timed from the navigation's
+// start (the app's download and start included):
+//
+//   - first: ?url=<the first shard>, the file alone (the baseline);
+//   - url: ?url=<shard 0>&url=<shard 1>&… (all the shards);
+//   - hf: ?hf=bench/ds&hub=<the emulated Hub> (bench/ds-arrow for Arrow);
+//   - urls: ?urls=<a text file of the shards' links>;
+//
+// until the frame that shows row 0's preview (first previews; the ratio
+// to the first shard alone is the issue's goal, ≤ 1.2×), with the bytes
+// the dataset's servers sent and the requests that reached them until
+// then (a timeline of the server, cut at the page's time of that frame);
+// then until the row count is exact ([data-role=num-rows][data-exact=true]:
+// every shard open), with the bytes and requests until then and the wasm
+// memory. BENCH_NET shapes the network between the page and the
+// dataset's servers (the shards, the list and the emulated Hub; not the
+// app's own files): "40Mbit,20ms" sends every body at 40 Mbit/s over one
+// shared link and answers every request 20 ms late. With BENCH_BASELINE,
+// each way is measured in both builds, in turns. It prints a table of its
+// own, with the page's marks below it (app.wasm downloaded, the first
+// request for data, and a perfmarks build's own), and writes JSON to
+// BENCH_DIR/datasets-<time>.json; BENCH_TRACE keeps a trace of each run
+// to its first previews (dataset.<format>.<way>[.baseline].trace.json,
+// its long tasks logged).
+//
 // Environment:
 //
 //	BENCH_DIR        where the files and results go (/tmp/tensorview-bench)
 //	BENCH_SIZES      file sizes, binary units (100M,1G,6G)
-//	BENCH_LAYOUTS    b256, single, single32, jpeg4k, parquet and/or query
-//	                 (b256,single); single32 is one batch capped at 14266
+//	BENCH_LAYOUTS    b256, single, single32, jpeg4k, parquet, query and/or
+//	                 dataset (b256,single); single32 is one batch capped at 14266
 //	                 rows so int32 lengths suffice; jpeg4k is a binary
 //	                 column of 3840×2160 JPEGs (thumbnails decoded from bytes
 //	                 while scrolling); parquet is a Parquet file of the same
 //	                 rows (Node.js and testdata/node_modules write it);
 //	                 query is the sort and filter benchmark above (not
-//	                 per size: BENCH_QUERY_ROWS)
+//	                 per size: BENCH_QUERY_ROWS); dataset the datasets
+//	                 above (BENCH_SHARDS of BENCH_SHARD_SIZE)
 //	BENCH_QUERY_ROWS the query layout's rows (10M; 1M, 200K, …; at most
 //	                 2^24)
 //	BENCH_QUERIES    sort and/or filter (sort,filter)
+//	BENCH_SHARDS     the dataset layout's shards (20)
+//	BENCH_SHARD_SIZE their size, binary units (100M)
+//	BENCH_WAYS       first, url, hf and/or urls (all four)
+//	BENCH_NET        the dataset layout's network, e.g. 40Mbit,20ms (none)
 //	BENCH_VIEWERS    tensorview, arrow-js and/or duckdb
 //	                 (tensorview,arrow-js,duckdb); for parquet files
 //	                 arrow-js (or parquet-wasm) means parquet-wasm's
