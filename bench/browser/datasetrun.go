@@ -48,6 +48,13 @@ type dsResult struct {
 func (r *dsResult) ok() bool { return r.Status == "" }
 
 func dsFirst(r *dsResult) (float64, bool) { return r.FirstMs, r.ok() }
+
+// dsAfterWasm is the time from app.wasm downloaded to the first previews:
+// without the download's spread, which every way shares.
+func dsAfterWasm(r *dsResult) (float64, bool) {
+	w, ok := r.Marks["res:app.wasm"]
+	return r.FirstMs - w, r.ok() && ok
+}
 func dsAll(r *dsResult) (float64, bool) {
 	return r.AllOpenMs, r.ok() && r.AllStatus == "" && r.Check == ""
 }

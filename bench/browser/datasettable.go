@@ -41,8 +41,8 @@ func printDatasetTable(w io.Writer, c config, sets []*shardSet, rows []*dsRow) {
 			s.N, mbf(float64(s.File.Bytes)*float64(s.N)))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| shards | way | build | first previews ms | × first shard alone | MB before the first previews (requests) | all open ms | MB until all open (requests) | rows | wasm MB then | renderer peak RSS MB |")
-	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Fprintln(w, "| shards | way | build | first previews ms | × first shard alone | after app.wasm downloaded ms | MB before the first previews (requests) | all open ms | MB until all open (requests) | rows | wasm MB then | renderer peak RSS MB |")
+	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	var notes []string
 	note := func(s string) string {
 		notes = append(notes, s)
@@ -65,7 +65,7 @@ func printDatasetTable(w io.Writer, c config, sets []*shardSet, rows []*dsRow) {
 		}
 		cells := []string{row.set.Format, wayText(row.way, row.set.N), build}
 		if !m.ok() {
-			cells = append(cells, short(m.Status)+note(fmt.Sprintf("%s by %s: %s%s", row.set.Format, row.way, m.Status, pageErr(m.PageError))), "", "", "", "", "", "", "")
+			cells = append(cells, short(m.Status)+note(fmt.Sprintf("%s by %s: %s%s", row.set.Format, row.way, m.Status, pageErr(m.PageError))), "", "", "", "", "", "", "", "")
 			fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
 			continue
 		}
@@ -76,7 +76,13 @@ func printDatasetTable(w io.Writer, c config, sets []*shardSet, rows []*dsRow) {
 				ratio += fmt.Sprintf(" (%.2f–%.2f)", lo/a, hi/a)
 			}
 		}
-		cells = append(cells, msf(m.FirstMs)+spread(row.runs, dsFirst), ratio,
+		after := "–"
+		if a := median(row.runs, dsAfterWasm); a != nil {
+			if v, ok := dsAfterWasm(a); ok {
+				after = msf(v) + spread(row.runs, dsAfterWasm)
+			}
+		}
+		cells = append(cells, msf(m.FirstMs)+spread(row.runs, dsFirst), ratio, after,
 			fmt.Sprintf("%.1f (%d)", float64(m.FirstBytes)/1e6, m.FirstRequests))
 		if all := median(row.runs, dsAll); all != nil && all.AllStatus == "" && all.Check == "" {
 			cells = append(cells, msf(all.AllOpenMs)+spread(row.runs, dsAll), fmt.Sprintf("%.1f (%d)", float64(all.AllBytes)/1e6, all.AllRequests),
