@@ -17,9 +17,10 @@ import (
 // expiring signed addresses, no preflight or custom header allowed): the
 // split's 3 Parquet shards as one table, every row of every shard equal
 // to the writer's values (shards_expected.json), the config and split
-// picked said, each shard resolved once however many reads, the file list
-// with the sizes the tree listing gives; a gated dataset, a missing one and
-// a rate limit each say what to do.
+// picked said, each shard resolved once however many reads, the listing
+// asked for once, while the wasm loads (web/boot.js), the file list with
+// the sizes the tree listing gives; a gated dataset, a missing one and a
+// rate limit each say what to do.
 func TestDatasetHF(t *testing.T) {
 	skipWithoutSite(t)
 	tw := loadShardsTwin(t)
@@ -41,6 +42,22 @@ func TestDatasetHF(t *testing.T) {
 	b.checkDatasetRows(tw, "parquet", names...)
 	if n := hub.Count(hubfake.Resolve); n != 3 {
 		t.Errorf("%d resolves for 3 shards read many times, want one each", n)
+	}
+	// The listing was asked for once, by web/boot.js before go-app's loader
+	// asked for the wasm, and handed to the app (which would otherwise ask
+	// again).
+	if n := hub.Count(hubfake.Listing); n != 1 {
+		t.Errorf("%d requests for the listing, want 1 (web/boot.js's, taken by the app)", n)
+	}
+	var started struct{ Listing, Wasm float64 }
+	b.eval(`(() => {
+		const all = performance.getEntriesByType('resource');
+		const at = (f) => { const e = all.find(f); return e ? e.startTime : -1; };
+		return { listing: at((e) => new URL(e.name).pathname === '/api/datasets/tv/shards/parquet'),
+			wasm: at((e) => new URL(e.name).pathname.endsWith('/app.wasm')) };
+	})()`, &started)
+	if started.Listing < 0 || started.Wasm < 0 || started.Listing >= started.Wasm {
+		t.Errorf("the listing's request started at %.0f ms, the wasm's at %.0f ms: want the listing first (-1: not seen)", started.Listing, started.Wasm)
 	}
 	var warnings string
 	b.eval(`document.querySelector('[data-role=file-warnings]')?.textContent ?? ''`, &warnings)

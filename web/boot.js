@@ -14,7 +14,13 @@
 //     script's listeners on the old page hear it;
 //   - a sample clicked or a URL submitted becomes the page's address
 //     ("?url=…", history.pushState, no reload), which the app opens when it
-//     starts, as it opens any link.
+//     starts, as it opens any link;
+//   - a link to a dataset's listing (?hf=, the Hub's list of its Parquet
+//     files; ?urls=, a list of links) fetches it while the wasm downloads
+//     and starts: the same plain GET the app makes first, handed to it by
+//     prefetched(url) (app/browser's Fetcher asks). Only an address the
+//     app builds the same way is fetched; when the app first asks for
+//     another, this one is aborted.
 //
 // A link to a file (?url=…) or an embed (embed=1) keeps go-app's loader
 // over the page until the app starts (web/style.css, :root[data-boot=link]).
@@ -39,7 +45,19 @@
     document.addEventListener(type, fn, true);
     listeners.push([type, fn]);
   };
+  let prefetch = null; // {url, response: Promise<Response>, abort: AbortController}
   window.tensorviewBoot = {
+    // prefetched hands the app what was fetched for url while it started
+    // ({response, abort}), once; asked for another address first, it
+    // aborts that fetch and returns null.
+    prefetched(url) {
+      const p = prefetch;
+      prefetch = null;
+      if (!p) return null;
+      if (p.url === url) return { response: p.response, abort: p.abort };
+      p.abort.abort();
+      return null;
+    },
     // queued names the file waiting for the app, or returns null.
     queued() {
       return queued ? queued.file.name : null;
@@ -67,9 +85,57 @@
     if (v && v.getAttribute("data-ready") !== "true") v.setAttribute("data-state", "loading");
   };
 
+  // listingURL is the address the app first GETs for a dataset link
+  // (app/listing.Hub's listing of ?hf=, app/ui's list of ?urls=), or null
+  // when the link names none or one this script cannot build exactly as
+  // the app does (a name the Hub refuses, a hub= or urls= address not
+  // written in its normal form).
+  const listingURL = (params) => {
+    if (params.has("hf")) {
+      const id = params.get("hf");
+      const part = /^[A-Za-z0-9_]([A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?$/; // app/listing.CheckDataset
+      const parts = id.split("/");
+      if (parts.length > 2 || id.includes("--") || id.includes("..") || id.endsWith(".git") || !parts.every((p) => part.test(p))) return null;
+      let base = "https://huggingface.co";
+      const hub = (params.get("hub") || "").trim();
+      if (hub !== "") {
+        let u;
+        try {
+          u = new URL(hub);
+        } catch (e) {
+          return null;
+        }
+        base = (u.protocol + "//" + u.host + u.pathname).replace(/\/$/, "");
+        if ((u.protocol !== "http:" && u.protocol !== "https:") || hub.replace(/\/$/, "") !== base) return null;
+      }
+      let addr = base + "/api/datasets/" + id + "/parquet";
+      const config = params.get("config") || "";
+      const split = params.get("split") || "";
+      if (config !== "" && split !== "") {
+        if (!/^[A-Za-z0-9_.-]+$/.test(config) || !/^[A-Za-z0-9_.-]+$/.test(split)) return null;
+        addr += "/" + config + "/" + split;
+      }
+      return addr;
+    }
+    const list = params.get("urls");
+    if (list === null || !/^https?:\/\//.test(list)) return null;
+    try {
+      return new URL(list).href === list ? list : null;
+    } catch (e) {
+      return null;
+    }
+  };
+
   const params = new URLSearchParams(location.search);
   if (params.has("url") || params.has("urls") || params.has("hf") || params.get("embed") === "1") {
     root.setAttribute("data-boot", "link");
+    const addr = listingURL(params);
+    if (addr !== null && typeof fetch === "function") {
+      const abort = new AbortController();
+      const response = fetch(addr, { signal: abort.signal });
+      response.catch(() => {}); // the app sees a failure when it takes it
+      prefetch = { url: addr, response, abort };
+    }
     document.addEventListener("DOMContentLoaded", () => {
       const v = viewer();
       if (v && v.getAttribute("data-ready") !== "true") v.setAttribute("data-state", "loading");

@@ -17,8 +17,10 @@ import (
 // the response's URL is where the redirects led (response.url). A
 // rejected fetch is told apart as a CORS refusal
 // (a second, no-cors fetch of the same URL gets an answer), the browser
-// being offline, or a network error. Fetch blocks its goroutine: call it
-// from ctx.Async, never from a JavaScript callback.
+// being offline, or a network error. A plain GET that web/boot.js made
+// while the app started (a dataset link's listing) is taken from it
+// instead of made again. Fetch blocks its goroutine: call it from
+// ctx.Async, never from a JavaScript callback.
 type Fetcher struct{}
 
 type fetchResult struct {
@@ -29,14 +31,20 @@ type fetchResult struct {
 // Fetch implements remote.Fetcher.
 func (Fetcher) Fetch(ctx context.Context, req remote.Request) (*remote.Response, error) {
 	abort := app.Window().Get("AbortController").New()
-	opts := map[string]any{"signal": abort.Get("signal")}
-	if req.Head {
-		opts["method"] = "HEAD"
-	} else if h := req.Header(); h != "" {
-		opts["headers"] = map[string]any{"Range": h}
+	var fetched app.Value
+	if pre := bootPrefetched(req); pre.Truthy() {
+		abort, fetched = pre.Get("abort"), pre.Get("response")
+	} else {
+		opts := map[string]any{"signal": abort.Get("signal")}
+		if req.Head {
+			opts["method"] = "HEAD"
+		} else if h := req.Header(); h != "" {
+			opts["headers"] = map[string]any{"Range": h}
+		}
+		fetched = app.Window().Call("fetch", req.URL, opts)
 	}
 	done := make(chan fetchResult, 1)
-	Then(app.Window().Call("fetch", req.URL, opts), func(resp app.Value) {
+	Then(fetched, func(resp app.Value) {
 		done <- fetchResult{resp: resp}
 	}, func(reason string) {
 		done <- fetchResult{err: reason}
@@ -76,6 +84,17 @@ func (Fetcher) Fetch(ctx context.Context, req remote.Request) (*remote.Response,
 		URL:           r.resp.Get("url").String(),
 		Header:        header,
 	}, nil
+}
+
+// bootPrefetched is what web/boot.js fetched for req while the app
+// started ({response, abort}: a dataset link's listing), or undefined:
+// only a plain GET can be one.
+func bootPrefetched(req remote.Request) app.Value {
+	boot := app.Window().Get("tensorviewBoot")
+	if !req.Get || req.Head || !boot.Truthy() || boot.Get("prefetched").Type() != app.TypeFunction {
+		return app.Undefined()
+	}
+	return boot.Call("prefetched", req.URL)
 }
 
 // diagnose tells why a fetch was rejected (browsers give the page one

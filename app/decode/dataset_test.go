@@ -606,3 +606,47 @@ func TestDatasetManyShards(t *testing.T) {
 		t.Error("Index reported no progress")
 	}
 }
+
+// TestDatasetLateSizes: sizes given after the dataset opened (a listing's)
+// place the rows of the shards not open by them, and sum to Size; -1 and
+// missing sizes leave a shard's as it was; a File of one file ignores them.
+func TestDatasetLateSizes(t *testing.T) {
+	fx := testShards(t)
+	f := openTestDataset(t, fx, false)
+	before := f.Shards()
+	if before[1].Size != -1 || f.Size != 0 {
+		t.Fatalf("before: shard 1's size %d, the dataset's %d; want -1 and 0", before[1].Size, f.Size)
+	}
+	// Shard 1 (5 rows) said to be 3 times the first's bytes (7 rows): 21 rows.
+	sizes := []int64{int64(len(fx[0].data)), 3 * int64(len(fx[0].data)), -1}
+	f.SetShardSizes(sizes)
+	after := f.Shards()
+	if after[1].Size != sizes[1] || after[2].Size != -1 || after[4].Size != -1 {
+		t.Errorf("sizes after: %d, %d, %d; want %d, -1, -1", after[1].Size, after[2].Size, after[4].Size, sizes[1])
+	}
+	if after[1].Rows != 21 || after[1].Exact {
+		t.Errorf("shard 1's estimate %d (exact %v), want 21 from its size", after[1].Rows, after[1].Exact)
+	}
+	if after[2].Start != 7+21 {
+		t.Errorf("shard 2 starts at %d, want %d", after[2].Start, 7+21)
+	}
+	if want := sizes[0] + sizes[1]; f.Size != want {
+		t.Errorf("Size %d, want %d", f.Size, want)
+	}
+	// Opening it makes its count exact whatever its size said.
+	if err := f.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if n, exact := f.Rows(); n != 7+5+9+2 || !exact {
+		t.Errorf("indexed: %d rows (exact %v), want 23", n, exact)
+	}
+	one, err := OpenReader("one.arrow", bytes.NewReader(fx[0].data), int64(len(fx[0].data)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	one.SetShardSizes([]int64{1})
+	if one.Size != int64(len(fx[0].data)) || one.Shards() != nil {
+		t.Errorf("a file's Size %d after SetShardSizes, want %d", one.Size, len(fx[0].data))
+	}
+}

@@ -56,6 +56,32 @@ func (f *File) Placement() int {
 	return f.set.placement()
 }
 
+// SetShardSizes gives the sizes in bytes of a dataset's files learned
+// after it opened (a listing's, such as the Hugging Face Hub's tree):
+// sizes[i] is Shards()[i]'s, -1 leaves it as it was. The files not open
+// yet are estimated by them from then on, and Size is their sum. Call it
+// where f's fields are read (the page's UI goroutine). A File of one file
+// is left as it is.
+func (f *File) SetShardSizes(sizes []int64) {
+	d := f.set
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var total int64
+	for i, s := range d.shards {
+		if i < len(sizes) && sizes[i] >= 0 {
+			s.Size = sizes[i]
+		}
+		if s.Size > 0 {
+			total += s.Size
+		}
+	}
+	f.Size = total
+	d.gen++
+}
+
 // ShardOf returns the index in Shards of the shard that holds global row,
 // and its name; ok is false for a File of one file, a row past the end or
 // one not placed yet (Window).
@@ -277,11 +303,11 @@ func (d *dataset) columnsBytes(cols []int) (n int64, exact bool, err error) {
 		sf, scols, bad := d.opened(s)
 		if sf == nil {
 			d.mu.Lock()
-			failed := s.err != nil
+			failed, size := s.err != nil, s.Size
 			d.mu.Unlock()
 			if !failed {
 				exact = false
-				unopenedSize += max(0, s.Size)
+				unopenedSize += max(0, size)
 			}
 			continue
 		}

@@ -162,8 +162,9 @@ func (v *Viewer) openDatasetLink(ctx app.Context, spec string, params url.Values
 
 // datasetLinkSource lists the files a dataset link names (params) as
 // shards: url parameters as they are, a list of links (urls), or a
-// Hugging Face dataset's split (hf) with the shards' sizes when its tree
-// listing gives them. Relative addresses are of page. It blocks.
+// Hugging Face dataset's split (hf), whose shards' sizes its tree listing
+// gives in the background (src.sizes). Relative addresses are of page. It
+// blocks.
 func datasetLinkSource(octx context.Context, ctx app.Context, page string, params url.Values) (source, error) {
 	var src source
 	links := params["url"]
@@ -173,7 +174,10 @@ func datasetLinkSource(octx context.Context, ctx app.Context, page string, param
 		if err != nil {
 			return src, err
 		}
-		_ = listing.HubSizes(octx, browser.Fetcher{}, l) // without them, shards are estimated by the first's rows
+		// The sizes come while the first file opens: they only refine the
+		// estimates of the files not open yet.
+		sctx, cancel := context.WithCancel(context.Background())
+		src.Close, src.sizes = cancel, hubSizes(sctx, l)
 		src.Name = l.Dataset + " · " + l.Config + "/" + l.Split
 		if l.Picked != "" {
 			src.notes = append(src.notes, l.Picked)
@@ -220,6 +224,38 @@ func datasetLinkSource(octx context.Context, ctx app.Context, page string, param
 	}
 	src.Name = datasetName(names)
 	return src, nil
+}
+
+// hubSizes asks the Hub's tree listing for the sizes of l's shards in the
+// background, within ctx: they come once on the channel, in l.Shards'
+// order (-1 where it does not say).
+func hubSizes(ctx context.Context, l *listing.HubListing) <-chan []int64 {
+	lc := *l
+	lc.Shards = slices.Clone(l.Shards)
+	out := make(chan []int64, 1)
+	go func() {
+		_ = listing.HubSizes(ctx, browser.Fetcher{}, &lc) // without them, shards are estimated by the first's rows
+		sizes := make([]int64, len(lc.Shards))
+		for i, s := range lc.Shards {
+			sizes[i] = s.Size
+		}
+		out <- sizes
+	}()
+	return out
+}
+
+// lateSizes gives dataset f the sizes of its files once they come on
+// sizes, on the UI goroutine (where f's fields are read).
+func (v *Viewer) lateSizes(ctx app.Context, f *decode.File, sizes <-chan []int64) {
+	ctx.Async(func() {
+		s := <-sizes
+		ctx.Dispatch(func(ctx app.Context) {
+			f.SetShardSizes(s)
+			if v.opened.file == f {
+				v.opened.rows, v.opened.exact = f.Rows()
+			}
+		})
+	})
 }
 
 // maxListBytes bounds a list of links (urls=).

@@ -90,6 +90,9 @@ func (v *Viewer) openSource(ctx app.Context, gen int, src source, budget int64) 
 	var err error
 	if len(src.Shards) > 0 {
 		f, src, err = openDataset(src, budget)
+		if err == nil && src.sizes != nil {
+			v.lateSizes(ctx, f, src.sizes)
+		}
 	} else if sniff(src) == decode.Parquet {
 		ctx.Dispatch(func(ctx app.Context) {
 			if gen == v.opens && v.status.state == stateLoading {

@@ -25,6 +25,9 @@ type source struct {
 	Shards  []shardSource
 	skipped []string // files dropped with the shards that are not Arrow or Parquet
 	notes   []string // what listing the shards noticed (a config picked, links skipped)
+	// sizes, when set, brings the shards' sizes learned after they were
+	// listed (decode.File.SetShardSizes), once.
+	sizes <-chan []int64
 }
 
 // stop stops the source's reads, if it has any to stop.

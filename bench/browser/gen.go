@@ -246,7 +246,7 @@ func write(path string, f benchFile) error {
 	switch f.Layout {
 	case layoutJPEG4K:
 		return writeJPEG(path, f)
-	case layoutParquet:
+	case layoutParquet, layoutShardParquet:
 		return writeParquet(path, f)
 	}
 	schema, typ, err := schemaOf()

@@ -85,21 +85,64 @@
 // and prints a table of its own, the bytes read against the bytes of the
 // columns the query needs (JSON in BENCH_DIR/queries-<time>.json).
 //
+// The dataset layout (BENCH_LAYOUTS=dataset; issue 29) measures a dataset
+// of BENCH_SHARDS shards (20) of BENCH_SHARD_SIZE (100M) each against its
+// first shard alone. To spare the disk, each format has ONE shard file,
+// served under every shard's name (train-00000-of-00020.arrow, …): the
+// shards' bytes are identical. The Arrow shard is the b256 layout's file
+// of that size; the Parquet shard holds its first rows (about the same
+// bytes) in row groups of 100 rows, snappy (Hugging Face's settings for
+// image datasets; parquet-wasm 0.8.0 in Node.js, a page index, the tensor
+// type in ARROW:schema). Both are served with Range and CORS from the
+// page's origin, and by an emulated Hub (internal/hubfake: the API's
+// listing and tree on one local origin, 302s to signed addresses on a CDN
+// origin), the Arrow shards under .parquet names there (tensorview tells
+// the format from the bytes). For each format, each way of BENCH_WAYS,
+// in turns, a fresh browser opens a link, timed from the navigation's
+// start (the app's download and start included):
+//
+//   - first: ?url=<the first shard>, the file alone (the baseline);
+//   - url: ?url=<shard 0>&url=<shard 1>&… (all the shards);
+//   - hf: ?hf=bench/ds&hub=<the emulated Hub> (bench/ds-arrow for Arrow);
+//   - urls: ?urls=<a text file of the shards' links>;
+//
+// until the frame that shows row 0's preview (first previews; the ratio
+// to the first shard alone is the issue's goal, ≤ 1.2×), with the bytes
+// the dataset's servers sent and the requests that reached them until
+// then (a timeline of the server, cut at the page's time of that frame);
+// then until the row count is exact ([data-role=num-rows][data-exact=true]:
+// every shard open), with the bytes and requests until then and the wasm
+// memory. BENCH_NET shapes the network between the page and the
+// dataset's servers (the shards, the list and the emulated Hub; not the
+// app's own files): "40Mbit,20ms" sends every body at 40 Mbit/s over one
+// shared link and answers every request 20 ms late. With BENCH_BASELINE,
+// each way is measured in both builds, in turns. It prints a table of its
+// own, with the page's marks below it (app.wasm downloaded, the first
+// request for data, and a perfmarks build's own), and writes JSON to
+// BENCH_DIR/datasets-<time>.json; BENCH_TRACE keeps a trace of each run
+// to its first previews (dataset.<format>.<way>[.baseline].trace.json,
+// its long tasks logged).
+//
 // Environment:
 //
 //	BENCH_DIR        where the files and results go (/tmp/tensorview-bench)
 //	BENCH_SIZES      file sizes, binary units (100M,1G,6G)
-//	BENCH_LAYOUTS    b256, single, single32, jpeg4k, parquet and/or query
-//	                 (b256,single); single32 is one batch capped at 14266
+//	BENCH_LAYOUTS    b256, single, single32, jpeg4k, parquet, query and/or
+//	                 dataset (b256,single); single32 is one batch capped at 14266
 //	                 rows so int32 lengths suffice; jpeg4k is a binary
 //	                 column of 3840×2160 JPEGs (thumbnails decoded from bytes
 //	                 while scrolling); parquet is a Parquet file of the same
 //	                 rows (Node.js and testdata/node_modules write it);
 //	                 query is the sort and filter benchmark above (not
-//	                 per size: BENCH_QUERY_ROWS)
+//	                 per size: BENCH_QUERY_ROWS); dataset the datasets
+//	                 above (BENCH_SHARDS of BENCH_SHARD_SIZE)
 //	BENCH_QUERY_ROWS the query layout's rows (10M; 1M, 200K, …; at most
 //	                 2^24)
 //	BENCH_QUERIES    sort and/or filter (sort,filter)
+//	BENCH_SHARDS     the dataset layout's shards (20)
+//	BENCH_SHARD_SIZE their size, binary units (100M)
+//	BENCH_WAYS       first, url, hf and/or urls (all four)
+//	BENCH_NET        the dataset layout's network, e.g. 40Mbit,20ms (none)
 //	BENCH_VIEWERS    tensorview, arrow-js and/or duckdb
 //	                 (tensorview,arrow-js,duckdb); for parquet files
 //	                 arrow-js (or parquet-wasm) means parquet-wasm's
@@ -168,6 +211,10 @@ type config struct {
 	scrollMs, scrollPx       int
 	queryRows                int      // the query layout's rows (BENCH_QUERY_ROWS)
 	queries                  []string // sort and/or filter (BENCH_QUERIES)
+	shards                   int      // the dataset layout's shards (BENCH_SHARDS)
+	shardSize                string   // and their size (BENCH_SHARD_SIZE)
+	ways                     []string // the links it opens them by (BENCH_WAYS)
+	net                      netShape // between the page and the dataset's servers (BENCH_NET)
 }
 
 func env(k, def string) string {
@@ -198,6 +245,8 @@ func loadConfig() (config, error) {
 		viewers:    list(env("BENCH_VIEWERS", "tensorview,arrow-js,duckdb")),
 		sources:    list(env("BENCH_SOURCES", "file,url")),
 		queries:    list(env("BENCH_QUERIES", "sort,filter")),
+		shardSize:  env("BENCH_SHARD_SIZE", "100M"),
+		ways:       list(env("BENCH_WAYS", strings.Join(allWays, ","))),
 		genOnly:    os.Getenv("BENCH_GEN_ONLY") != "",
 		profileDir: os.Getenv("BENCH_PROFILE"),
 		traceDir:   os.Getenv("BENCH_TRACE"),
@@ -227,6 +276,20 @@ func loadConfig() (config, error) {
 		if q != opSort && q != opFilter {
 			return c, fmt.Errorf("BENCH_QUERIES: %q is neither %s nor %s", q, opSort, opFilter)
 		}
+	}
+	if c.shards, err = parseShards(env("BENCH_SHARDS", "20")); err != nil {
+		return c, fmt.Errorf("BENCH_SHARDS: %w", err)
+	}
+	if _, err := parseSize(c.shardSize); err != nil {
+		return c, fmt.Errorf("BENCH_SHARD_SIZE: %w", err)
+	}
+	for _, w := range c.ways {
+		if !has(allWays, w) {
+			return c, fmt.Errorf("BENCH_WAYS: %q is none of %s", w, strings.Join(allWays, ", "))
+		}
+	}
+	if c.net, err = parseNet(os.Getenv("BENCH_NET")); err != nil {
+		return c, fmt.Errorf("BENCH_NET: %w", err)
 	}
 	if c.genOnly {
 		return c, nil
@@ -357,15 +420,21 @@ func run() error {
 	nodeModules = filepath.Dir(c.arrowJS)
 	var files []benchFile
 	var qfiles []queryFile
+	var sets []*shardSet
 	if has(c.layouts, layoutQuery) {
 		if qfiles, err = queryFiles(c); err != nil {
 			return err
 		}
 	}
+	if has(c.layouts, layoutDataset) {
+		if sets, err = shardFiles(c); err != nil {
+			return err
+		}
+	}
 	for _, size := range c.sizes {
 		for _, layout := range c.layouts {
-			if layout == layoutQuery {
-				continue // not a size's: BENCH_QUERY_ROWS rows
+			if layout == layoutQuery || layout == layoutDataset {
+				continue // not a size's: BENCH_QUERY_ROWS rows, BENCH_SHARDS shards
 			}
 			f, err := plan(c.dir, size, layout)
 			if err != nil {
@@ -392,8 +461,18 @@ func run() error {
 
 	// The static build under its base path, the files, and apache-arrow.
 	served, engine := &httpmeter.Meter{}, &httpmeter.Meter{}
+	var ds *dsServer
+	if len(sets) > 0 {
+		if ds, err = startDatasets(c, sets); err != nil {
+			return err
+		}
+		defer ds.close()
+	}
 	mux := benchMux(c, c.dist, served)
 	duckdbRoutes(mux, engine)
+	if ds != nil {
+		ds.routes(mux)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -411,7 +490,11 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		bsrv := &http.Server{Handler: benchMux(c, c.baseline, served)}
+		bmux := benchMux(c, c.baseline, served)
+		if ds != nil {
+			ds.routes(bmux)
+		}
+		bsrv := &http.Server{Handler: bmux}
 		go bsrv.Serve(bln)
 		defer bsrv.Close()
 		baseOrigin = "http://" + bln.Addr().String()
@@ -424,6 +507,14 @@ func run() error {
 	var qrows []*qRow
 	if len(qfiles) > 0 {
 		qrows = runQueries(c, origin, qfiles, served, engine)
+	}
+	var dsrows []*dsRow
+	if ds != nil {
+		origins := []string{origin}
+		if baseOrigin != "" {
+			origins = append(origins, baseOrigin)
+		}
+		dsrows = runDatasets(c, ds, origins)
 	}
 	var results []result
 	for _, f := range files {
@@ -482,11 +573,20 @@ func run() error {
 	if len(qrows) > 0 {
 		printQueryTable(os.Stdout, c, qfiles, qrows)
 	}
+	if len(dsrows) > 0 {
+		printDatasetTable(os.Stdout, c, sets, dsrows)
+	}
 	stamp := time.Now().Format("20060102-150405")
 	if len(qrows) > 0 {
 		out := filepath.Join(c.dir, "queries-"+stamp+".json")
 		if err := writeQueryJSON(out, qfiles, qrows); err == nil {
 			logf("query results in %s", out)
+		}
+	}
+	if len(dsrows) > 0 {
+		out := filepath.Join(c.dir, "datasets-"+stamp+".json")
+		if err := writeDatasetJSON(out, c, sets, dsrows); err == nil {
+			logf("dataset results in %s", out)
 		}
 	}
 	if len(results) == 0 {

@@ -159,6 +159,57 @@
         rowsTitle: (document.querySelector('.rows h2') || {}).textContent || '' };
     },
 
+    // watchLink, run at a document's start (the dataset layout adds it to
+    // the page before navigating to a link), times the link's first
+    // previews from the navigation's start: row 0 with its preview drawn,
+    // then the frame that shows it (as firstPreviews). It resolves
+    // window.__benchLink with ms (that frame), domMs (the canvas in the
+    // page) and at (the frame's time as ms since the epoch, for the
+    // server's timeline), or the page's error: a [role=alert] that is not
+    // one of the file's warnings (a dataset's notes are warnings).
+    watchLink(timeoutMs) {
+      const failed = () => {
+        const a = [...document.querySelectorAll('[role=alert]')].find((e) => !e.closest('[data-role=file-warnings]'));
+        return a ? { error: a.textContent.trim() } : null;
+      };
+      window.__benchFailed = failed;
+      window.__benchLink = (async () => {
+        if (document.readyState === 'loading') await new Promise((r) => document.addEventListener('DOMContentLoaded', r, { once: true }));
+        const r = await this.waitFor(() => this.drawn('[data-row="0"]') ? 'ok' : failed(), timeoutMs);
+        const shown = r.timeout ? r.t : await this.painted(r.t);
+        window.__benchFirstAt = shown;
+        return { ms: shown, domMs: r.t, at: performance.timeOrigin + shown, timeout: !!r.timeout, error: r.v && r.v.error || '' };
+      })();
+    },
+
+    // allOpen waits, after watchLink's first previews, for the row count
+    // to be exact (a dataset: every file open): ms since the navigation's
+    // start, at as ms since the epoch, rows the count shown.
+    async allOpen(timeoutMs) {
+      const sel = '[data-role=num-rows][data-exact=true]';
+      const r = await this.waitFor(() => document.querySelector(sel) || window.__benchFailed(), timeoutMs);
+      if (r.timeout || (r.v && r.v.error)) return { timeout: !!r.timeout, error: r.v && r.v.error || '' };
+      return { ms: r.t, at: performance.timeOrigin + r.t, rows: +r.v.textContent.replace(/[^0-9]/g, '') };
+    },
+
+    // linkMarks is, in ms from the navigation's start, the page's own
+    // performance marks "tv:…" (a perfmarks build; the first of each
+    // name), when app.wasm finished downloading (res:app.wasm) and when the
+    // page first asked the dataset's servers for anything from its main
+    // thread (res:first-data: a shard, a list of links, the Hub's API).
+    linkMarks() {
+      const out = {};
+      for (const m of performance.getEntriesByType('mark')) {
+        if (m.name.startsWith('tv:') && !(m.name in out)) out[m.name] = m.startTime;
+      }
+      for (const e of performance.getEntriesByType('resource')) {
+        const path = new URL(e.name).pathname;
+        if (path.endsWith('/app.wasm')) out['res:app.wasm'] = e.responseEnd;
+        if (/^\/(bench\/shards|api\/datasets|datasets|repos)\//.test(path) && !('res:first-data' in out)) out['res:first-data'] = e.startTime;
+      }
+      return out;
+    },
+
     // floorFile measures the I/O floor of a first screen: once a file input
     // of its own (input[data-bench=floor], added outside go-app's elements)
     // changes, the time from that change event to having read the file's

@@ -39,15 +39,20 @@ var benchModules = filepath.Join("bench", "browser", "node_modules")
 
 // writeParquet streams the rows to parquet_gen.mjs in Node.js, one row
 // group at a time as an Arrow IPC stream: memory holds one row group on
-// each side.
+// each side. The dataset layout's shard is snappy, the parquet layout's
+// file ZSTD.
 func writeParquet(path string, f benchFile) error {
+	codec := "ZSTD"
+	if f.Layout == layoutShardParquet {
+		codec = "SNAPPY"
+	}
 	schema, typ, err := schemaOf()
 	if err != nil {
 		return err
 	}
 	mem := memory.NewGoAllocator()
 	chunk := make([]uint8, min(pqRowGroupRows, f.Rows)*tensorBytes)
-	return pipeParquet(path, schema, pqOptions{rowGroupRows: pqRowGroupRows, codec: "ZSTD"}, f.Rows,
+	return pipeParquet(path, schema, pqOptions{rowGroupRows: pqRowGroupRows, codec: codec}, f.Rows,
 		func(first, n int) (arrow.RecordBatch, error) { return batch(mem, schema, typ, chunk, first, n) })
 }
 

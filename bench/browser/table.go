@@ -309,13 +309,13 @@ func printMarks(w io.Writer, results []result) {
 			order = append(order, k)
 		}
 		sort.Slice(order, func(i, j int) bool {
-			mi, _ := medianMark(all, order[i])
-			mj, _ := medianMark(all, order[j])
+			mi, _ := medianMark(marksOf(all), order[i])
+			mj, _ := medianMark(marksOf(all), order[j])
 			return mi < mj
 		})
 		var parts, main []string
 		for _, k := range order {
-			m, rng := medianMark(all, k)
+			m, rng := medianMark(marksOf(all), k)
 			if c, ok := strings.CutPrefix(k, "main:"); ok {
 				main = append(main, fmt.Sprintf("%s %.0f%s", strings.TrimSuffix(c, "Duration"), m, rng))
 				continue
@@ -334,10 +334,21 @@ func printMarks(w io.Writer, results []result) {
 	}
 }
 
-func medianMark(all []*tvResult, name string) (float64, string) {
+// marksOf is the runs' marks.
+func marksOf(all []*tvResult) []map[string]float64 {
+	out := make([]map[string]float64, len(all))
+	for i, t := range all {
+		out[i] = t.Marks
+	}
+	return out
+}
+
+// medianMark is the median of the mark name over the runs' marks, and
+// " [lo–hi]" when more than one has it.
+func medianMark(marks []map[string]float64, name string) (float64, string) {
 	var vs []float64
-	for _, t := range all {
-		if v, ok := t.Marks[name]; ok {
+	for _, m := range marks {
+		if v, ok := m[name]; ok {
 			vs = append(vs, v)
 		}
 	}
