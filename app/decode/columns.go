@@ -78,7 +78,9 @@ func (e *ColumnError) Error() string {
 // screen is: a column found broken fails the call with a *ColumnError
 // (also shown in Fields, as for the rows on screen). ctx stops it between
 // reads and within big ones (shown in Reading), with an error wrapping
-// ErrCanceled. Panics are recovered into errors (ErrPanic).
+// ErrCanceled. Panics are recovered into errors (ErrPanic). No columns
+// (cols empty) give a record batch of the batch's row count and no
+// column, nothing read but its header.
 func (f *File) ReadColumns(ctx context.Context, i int, cols []int) (rec arrow.RecordBatch, err error) {
 	defer guard(&err, "reading columns of %s %d", f.batchNoun(), i)
 	if err := f.checkCols(cols); err != nil {
@@ -91,6 +93,14 @@ func (f *File) ReadColumns(ctx context.Context, i int, cols []int) (rec arrow.Re
 		return nil, ErrCanceled
 	case f.meter.isClosed():
 		return nil, errClosed
+	case len(cols) == 0:
+		// No column: the batch's rows alone (its header), nothing read.
+		n, err := f.BatchRowCount(i)
+		if err != nil {
+			return nil, err
+		}
+		md := f.Schema.Metadata()
+		return array.NewRecordBatch(arrow.NewSchema(nil, &md), nil, n), nil
 	case f.pq != nil:
 		return f.parquetColumns(ctx, i, cols)
 	case f.Format == IPCTensor:

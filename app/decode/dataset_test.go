@@ -33,7 +33,7 @@ type shardFixture struct {
 }
 
 // shard is the fixture as a Shard, counting its opens.
-func (s *shardFixture) shard(t *testing.T, size bool) Shard {
+func (s *shardFixture) shard(t testing.TB, size bool) Shard {
 	sz := int64(len(s.data))
 	if !size {
 		sz = -1
@@ -49,7 +49,7 @@ func (s *shardFixture) shard(t *testing.T, size bool) Shard {
 }
 
 // datasetTensorType is the tensor column's type in the test shards.
-func datasetTensorType(t *testing.T) arrow.DataType {
+func datasetTensorType(t testing.TB) arrow.DataType {
 	ft, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Float32, []int{2, 2}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func datasetTensorType(t *testing.T) arrow.DataType {
 // makeShard writes rows of columns (name → JSON of the values) as an IPC
 // file of batches of batch rows, or as Parquet with row groups of batch
 // rows, and reads its reference back with arrow-go.
-func makeShard(t *testing.T, name string, fields []arrow.Field, cols map[string]string, rows, batch int, parquet bool) *shardFixture {
+func makeShard(t testing.TB, name string, fields []arrow.Field, cols map[string]string, rows, batch int, parquet bool) *shardFixture {
 	t.Helper()
 	schema := arrow.NewSchema(fields, nil)
 	var arrs []arrow.Array
@@ -150,7 +150,7 @@ func fixedTensors(ext arrow.ExtensionType, lists *array.List) arrow.Array {
 }
 
 // concatRecords joins record batches into one.
-func concatRecords(t *testing.T, schema *arrow.Schema, recs []arrow.RecordBatch) arrow.RecordBatch {
+func concatRecords(t testing.TB, schema *arrow.Schema, recs []arrow.RecordBatch) arrow.RecordBatch {
 	t.Helper()
 	var cols []arrow.Array
 	var n int64
@@ -183,7 +183,7 @@ func valueStr(a arrow.Array, i int) string {
 // whose columns agree by name (in other orders; the Parquet file without
 // "name", the second IPC file with a column "extra"), a file that is not
 // Arrow, and one whose "id" is int32.
-func testShards(t *testing.T) []*shardFixture {
+func testShards(t testing.TB) []*shardFixture {
 	tt := datasetTensorType(t)
 	id := arrow.Field{Name: "id", Type: arrow.PrimitiveTypes.Int64, Nullable: true}
 	name := arrow.Field{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}
