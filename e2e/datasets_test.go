@@ -844,6 +844,11 @@ func TestDatasetManyParquet(t *testing.T) {
 			document.querySelector('[data-row="%d"]'))`, want.ID, want.Caption, g))
 	}
 	b.screenshot("dataset-many-parquet")
+	// The idle readers are stopped as each read ends (off the page's
+	// reads' path): at most 3 stay.
+	if err := b.pollWithin(`window.__workers.live <= 3`, 10*time.Second); err != nil {
+		t.Log("readers still running past 3:", err)
+	}
 	var workers struct{ Made, MaxLive, Live int }
 	b.eval(`window.__workers`, &workers)
 	t.Logf("Parquet readers: %d started, at most %d at once, %d running at the end", workers.Made, workers.MaxLive, workers.Live)

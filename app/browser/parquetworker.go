@@ -90,16 +90,20 @@ var live struct {
 // is held.
 func admit(p *parquetWorker) {
 	live.mu.Lock()
-	var others []*parquetWorker
-	for _, o := range live.workers {
-		if o != p {
-			others = append(others, o)
-		}
-	}
-	live.workers = append(others, p)
+	live.workers = append(slices.DeleteFunc(live.workers, func(o *parquetWorker) bool { return o == p }), p)
+	live.mu.Unlock()
+	trim(p)
+}
+
+// trim stops the idle workers that have waited longest, but keep, while
+// more than maxLiveWorkers run (a worker busy with a request is never
+// stopped, so more may run for a while: trim runs again as each request
+// ends). No worker's mu is held.
+func trim(keep *parquetWorker) {
+	live.mu.Lock()
 	var idle []*parquetWorker
 	if len(live.workers) > maxLiveWorkers {
-		idle = append(idle, others...)
+		idle = slices.DeleteFunc(slices.Clone(live.workers), func(o *parquetWorker) bool { return o == keep })
 	}
 	live.mu.Unlock()
 	slices.SortFunc(idle, func(a, b *parquetWorker) int { return a.lastUsed().Compare(b.lastUsed()) })
@@ -361,6 +365,7 @@ func (p *parquetWorker) open(ctx context.Context) (metaJSON string, schema []byt
 	if _, err := p.running(ctx); err != nil {
 		return "", nil, err
 	}
+	go trim(p) // others opened meanwhile may be idle now
 	p.mu.Lock()
 	opened := p.opened
 	p.mu.Unlock()
@@ -382,6 +387,7 @@ func (p *parquetWorker) request(ctx context.Context, build func() app.Value) (ap
 			p.used = time.Now()
 			p.mu.Unlock()
 			<-p.turn
+			go trim(p) // more may have started while others were busy
 		}()
 	case <-ctx.Done():
 		return nil, ctx.Err()
