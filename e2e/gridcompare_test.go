@@ -110,7 +110,7 @@ func TestCompareFromGrid(t *testing.T) {
 
 	// Two columns of a row, by Ctrl+click.
 	b.ctrlClick(cellSel("target", 0))
-	b.waitFor(`document.querySelector('[data-role=selection]').dataset.count === '1'`)
+	b.waitFor(`document.querySelector('[data-role=selection]')?.dataset.count === '1'`)
 	if got, want := b.selection(), (selection{Count: "1", Selected: []string{"target@0"},
 		Status: "target, row 0 selected: select another tensor cell (Ctrl+click or Shift+Space) to compare"}); !reflect.DeepEqual(got, want) {
 		t.Errorf("one selected: %+v, want %+v", got, want)
@@ -119,7 +119,7 @@ func TestCompareFromGrid(t *testing.T) {
 		t.Errorf("Ctrl+click opened the inspector")
 	}
 	b.ctrlClick(cellSel("prediction", 0))
-	b.waitFor(`document.querySelector('[data-role=selection]').dataset.count === '2'`)
+	b.waitFor(`document.querySelector('[data-role=selection]')?.dataset.count === '2'`)
 	if got, want := b.selection(), (selection{Count: "2", Status: "2 cells selected", Compare: "Compare target, row 0 with prediction, row 0",
 		Selected: []string{"target@0", "prediction@0"}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("two selected: %+v, want %+v", got, want)
@@ -152,7 +152,7 @@ func TestCompareFromGrid(t *testing.T) {
 	// A column in two rows.
 	b.ctrlClick(cellSel("target", 0))
 	b.ctrlClick(cellSel("target", 1))
-	b.waitFor(`document.querySelector('[data-role=selection]').dataset.count === '2'`)
+	b.waitFor(`document.querySelector('[data-role=selection]')?.dataset.count === '2'`)
 	if s := b.selection(); s.Compare != "Compare target, row 0 with target, row 1" {
 		t.Errorf("target in two rows: %+v", s)
 	}
@@ -166,14 +166,14 @@ func TestCompareFromGrid(t *testing.T) {
 	// Ctrl+click again unselects; Escape in the grid unselects all.
 	b.ctrlClick(cellSel("image", 1))
 	b.ctrlClick(cellSel("reconstruction", 1))
-	b.waitFor(`document.querySelector('[data-role=selection]').dataset.count === '2'`)
+	b.waitFor(`document.querySelector('[data-role=selection]')?.dataset.count === '2'`)
 	b.ctrlClick(cellSel("image", 1))
-	b.waitFor(`document.querySelector('[data-role=selection]').dataset.count === '1'`)
+	b.waitFor(`document.querySelector('[data-role=selection]')?.dataset.count === '1'`)
 	if s := b.selection(); !reflect.DeepEqual(s.Selected, []string{"reconstruction@1"}) {
 		t.Errorf("after unselecting image: %+v", s)
 	}
 	b.run(chromedp.KeyEvent(kb.Escape))
-	b.waitFor(`document.querySelector('[data-role=selection]').dataset.count === '0' && document.querySelector('[data-role=rows] [aria-selected=true]') === null`)
+	b.waitFor(`document.querySelector('[data-role=selection]')?.dataset.count === '0' && document.querySelector('[data-role=rows] [aria-selected=true]') === null`)
 
 	// By keyboard: another column of another row. Target row 2 holds row
 	// 0's values (gen_compare.mjs), so target row 2 − prediction row 0 is
@@ -183,11 +183,11 @@ func TestCompareFromGrid(t *testing.T) {
 	}
 	shiftSpace := chromedp.KeyEvent(" ", chromedp.KeyModifiers(input.ModifierShift))
 	b.run(chromedp.Focus(cellSel("target", 2), chromedp.ByQuery), shiftSpace)
-	b.waitFor(`document.querySelector('[data-role=selection]').dataset.count === '1'`)
+	b.waitFor(`document.querySelector('[data-role=selection]')?.dataset.count === '1'`)
 	b.run(chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.ArrowRight))
 	b.waitFor(fmt.Sprintf(`document.activeElement?.matches(%q)`, cellSel("prediction", 0)))
 	b.run(shiftSpace)
-	b.waitFor(`document.querySelector('[data-role=selection]').dataset.count === '2'`)
+	b.waitFor(`document.querySelector('[data-role=selection]')?.dataset.count === '2'`)
 	if got, want := b.selection(), (selection{Count: "2", Status: "2 cells selected", Compare: "Compare target, row 2 with prediction, row 0",
 		Selected: []string{"prediction@0", "target@2"}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("by keyboard: %+v, want %+v", got, want)
@@ -223,7 +223,7 @@ func TestCompareFromGrid(t *testing.T) {
 		r2, _ := strconv.Atoi(c.second[1])
 		b.ctrlClick(cellSel(c.first[0], r1))
 		b.ctrlClick(cellSel(c.second[0], r2))
-		b.waitFor(`document.querySelector('[data-role=selection]').dataset.count === '2'`)
+		b.waitFor(`document.querySelector('[data-role=selection]')?.dataset.count === '2'`)
 		b.run(chromedp.Click(`[data-action=compare-selected]`, chromedp.ByQuery))
 		b.waitFor(fmt.Sprintf(`document.querySelector('[data-role=inspector][data-field=%q][data-row=%q] [data-role=compare-note]')?.textContent === %q`, c.field, c.row, c.want))
 		b.screenshot("grid-compare-mismatch-" + c.first[0])
@@ -234,7 +234,8 @@ func TestCompareFromGrid(t *testing.T) {
 	// On a phone the bar wraps within the window.
 	b.ctrlClick(cellSel("image", 0))
 	b.ctrlClick(cellSel("reconstruction", 0))
+	b.waitFor(`document.querySelector('[data-role=selection]')?.dataset.count === '2'`)
 	b.run(emulation.SetDeviceMetricsOverride(360, 740, 1, true))
-	b.waitFor(`(r => r.width > 0 && r.right <= 360)(document.querySelector('[data-action=compare-selected]').getBoundingClientRect())`)
+	b.waitFor(`(r => r !== undefined && r.width > 0 && r.right <= 360)(document.querySelector('[data-action=compare-selected]')?.getBoundingClientRect())`)
 	b.screenshot("grid-selection-360")
 }
