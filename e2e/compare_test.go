@@ -7,14 +7,11 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
@@ -325,17 +322,7 @@ func TestCompare(t *testing.T) {
 	}
 
 	// A − B as .npy: float64, the fixture's values (−Inf included).
-	b.run(chromedp.Click(`[data-action=download-diff-npy]`, chromedp.ByQuery))
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the .npy download did not complete")
-	}
-	data, err := os.ReadFile(filepath.Join(downloads, "target-row0-minus-prediction-row0.npy"))
-	if err != nil {
-		entries, _ := os.ReadDir(downloads)
-		t.Fatalf("%v (downloads: %v)", err, entries)
-	}
+	data := b.download(`[data-action=download-diff-npy]`, downloads, done, "target-row0-minus-prediction-row0.npy")
 	shape, vals := readNPYFloat64(t, data)
 	if !reflect.DeepEqual(shape, e.Shape) || len(vals) != len(e.Diff) {
 		t.Fatalf(".npy of shape %v with %d values, want %v", shape, len(vals), e.Shape)

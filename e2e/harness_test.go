@@ -330,6 +330,25 @@ func (b *browser) allowDownloads() (dir string, done chan string) {
 	return dir, done
 }
 
+// download clicks the button sel, waits (30 s at most) for the browser to
+// finish the download allowDownloads set up (dir, done), and returns the
+// bytes of the file named name it saved.
+func (b *browser) download(sel, dir string, done chan string, name string) []byte {
+	b.t.Helper()
+	b.run(chromedp.Click(sel, chromedp.ByQuery))
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		b.t.Fatalf("the download of %s did not complete", name)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		entries, _ := os.ReadDir(dir)
+		b.t.Fatalf("%v (downloads: %v)", err, entries)
+	}
+	return data
+}
+
 // setValue sets a form control's value and fires its input and change events.
 func (b *browser) setValue(selector, value string) {
 	b.t.Helper()

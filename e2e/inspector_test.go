@@ -7,13 +7,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
@@ -99,17 +96,7 @@ func TestInspector(t *testing.T) {
 		t.Errorf("column stats %+v, want 2 rows from 0 to 11234", col)
 	}
 	b.screenshot("inspector")
-	b.run(chromedp.Click(`[data-action=download-npy]`, chromedp.ByQuery))
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the .npy download did not complete")
-	}
-	got, err := os.ReadFile(filepath.Join(downloads, "t-row1.npy"))
-	if err != nil {
-		entries, _ := os.ReadDir(downloads)
-		t.Fatalf("%v (downloads: %v)", err, entries)
-	}
+	got := b.download(`[data-action=download-npy]`, downloads, done, "t-row1.npy")
 	if want := npyFloat32([]int{2, 3, 4, 5}, row1); !bytes.Equal(got, want) {
 		t.Errorf("downloaded .npy (%d bytes) differs from the expected %d bytes", len(got), len(want))
 	}

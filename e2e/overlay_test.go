@@ -8,8 +8,6 @@ import (
 	"image/color"
 	"image/png"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -225,13 +223,7 @@ func TestMaskOverlay(t *testing.T) {
 	b.waitPicture("the mask again", W, H, m.shown(def))
 	// Exported: the picture with its overlay, as a PNG of the same pixels.
 	downloads, done := b.allowDownloads()
-	b.run(chromedp.Click(`[data-action=download-png]`, chromedp.ByQuery))
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the PNG download did not complete")
-	}
-	if pix := readPNGPixels(t, filepath.Join(downloads, "image-row0.png")); !reflect.DeepEqual(pix, m.shown(def)) {
+	if pix := readPNGPixels(t, b.download(`[data-action=download-png]`, downloads, done, "image-row0.png")); !reflect.DeepEqual(pix, m.shown(def)) {
 		t.Errorf("the exported PNG's pixels differ from the overlay's")
 	}
 
@@ -410,12 +402,8 @@ func TestMaskOverlayHF(t *testing.T) {
 }
 
 // readPNGPixels decodes a PNG file into its RGBA values, row by row.
-func readPNGPixels(t *testing.T, path string) []int {
+func readPNGPixels(t *testing.T, data []byte) []int {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
