@@ -308,7 +308,7 @@ type claimedSource struct {
 }
 
 func (s claimedSource) BatchRows(int) (int64, error) { return s.rows, nil }
-func (s claimedSource) Rows() (int64, bool)         { return s.rows, true }
+func (s claimedSource) Rows() (int64, bool)          { return s.rows, true }
 
 // TestSortTooManyRows: a file claiming more rows than MaxSortRows (a
 // fuzzed header claimed 171,798,691,840) is refused with
