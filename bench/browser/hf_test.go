@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -196,5 +197,55 @@ func checkHFParquet(t *testing.T, path string, rows int, pageIndex bool) {
 	}
 	if first != rows {
 		t.Errorf("%s: %d rows, want %d", path, first, rows)
+	}
+}
+
+// TestHFTable prints runs of two readers on a file by URL and dropped, a
+// failed run and a baseline, and checks the rows: medians, ranges, the
+// ratio to hyparquet, the data read against the rows in view.
+func TestHFTable(t *testing.T) {
+	f := &hfFile{benchFile: benchFile{Path: "/b/hf-3000.parquet", Layout: layoutHFParquet, Rows: 3000, Batches: 30, Bytes: 227e6},
+		Format: "parquet", ViewBytes: 5e5}
+	sent := func(data, engine, shell int64) map[string]hfBytes {
+		return map[string]hfBytes{kindData: {data, 4}, kindEngine: {engine, 10}, kindShell: {shell, 3}}
+	}
+	rows := []*hfRow{
+		{file: f, source: sourceURL, viewer: viewerHyparquet, runs: []*hfResult{
+			{Ms: 500, Sent: sent(8e6, 6e4, 1e4)}, {Ms: 400, Sent: sent(8e6, 6e4, 1e4)}, {Ms: 600, Sent: sent(8e6, 6e4, 1e4)}}},
+		{file: f, source: sourceURL, viewer: viewerTensorview, runs: []*hfResult{
+			{Ms: 1000, Sent: sent(2e6, 1.7e6, 4.4e6)}, {Status: "timeout"}, {Ms: 1200, Sent: sent(2e6, 1.7e6, 4.4e6)}}},
+		{file: f, source: sourceFile, viewer: viewerHyparquet, runs: []*hfResult{{Ms: 100, Sent: sent(0, 0, 0)}}},
+		{file: f, source: sourceFile, viewer: viewerTensorview, build: "baseline", runs: []*hfResult{{Check: "1 rows read, want 8"}}},
+	}
+	var b strings.Builder
+	printHFTable(&b, config{repeat: 3}, []*hfFile{f}, rows)
+	for _, want := range []string{
+		"- HF-like, Parquet (no page index): /b/hf-3000.parquet, 227.0 MB, 3000 rows in 30 row groups; the first 8 rows hold 0.50 MB",
+		"| HF-like, Parquet (no page index) | by URL | hyparquet 1.33.0 | 500 (400–600) | – | 8.00 (4) | 16.0× | 0.06 (10) | 0.01 (3) |",
+		"| HF-like, Parquet (no page index) | by URL | tensorview | 1000 (1000–1200) | 2.00× (2.00–2.40) | 2.00 (4) | 4.0× | 1.70 (10) | 4.40 (3) |",
+		"| HF-like, Parquet (no page index) | dropped | hyparquet 1.33.0 | 100 | – | – (a File) | – | 0.00 (10) | 0.00 (3) |",
+		"| HF-like, Parquet (no page index) | dropped | tensorview (baseline) | error [1] |",
+		"[1] HF-like, Parquet (no page index), dropped, tensorview (baseline): 1 rows read, want 8",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in\n%s", want, b.String())
+		}
+	}
+}
+
+// TestDropPageIndexErrors: a file that is not Parquet is refused, and left
+// as it was.
+func TestDropPageIndexErrors(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.parquet")
+	for _, data := range []string{"", "PAR1", "PAR1 nothing PAR2", "PAR1\xff\xff\xff\xffPAR1"} {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dropPageIndex(path); err == nil {
+			t.Errorf("%q: no error", data)
+		}
+		if got, _ := os.ReadFile(path); string(got) != data {
+			t.Errorf("%q: rewritten as %q", data, got)
+		}
 	}
 }

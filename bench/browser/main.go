@@ -215,6 +215,8 @@ type config struct {
 	shardSize                string   // and their size (BENCH_SHARD_SIZE)
 	ways                     []string // the links it opens them by (BENCH_WAYS)
 	net                      netShape // between the page and the dataset's servers (BENCH_NET)
+	hfRows                   int      // the hf layout's rows (BENCH_HF_ROWS)
+	hfTensors                []string // sizes of the parquet layout's files the hf layout compares too (BENCH_HF_TENSORS)
 }
 
 func env(k, def string) string {
@@ -242,7 +244,7 @@ func loadConfig() (config, error) {
 		arrowJS:    env("ARROW_JS_DIR", filepath.Join("testdata", "node_modules", "apache-arrow")),
 		sizes:      list(env("BENCH_SIZES", "100M,1G,6G")),
 		layouts:    list(env("BENCH_LAYOUTS", "b256,single")),
-		viewers:    list(env("BENCH_VIEWERS", "tensorview,arrow-js,duckdb")),
+		viewers:    list(env("BENCH_VIEWERS", "tensorview,arrow-js,duckdb,hyparquet")),
 		sources:    list(env("BENCH_SOURCES", "file,url")),
 		queries:    list(env("BENCH_QUERIES", "sort,filter")),
 		shardSize:  env("BENCH_SHARD_SIZE", "100M"),
@@ -290,6 +292,15 @@ func loadConfig() (config, error) {
 	}
 	if c.net, err = parseNet(os.Getenv("BENCH_NET")); err != nil {
 		return c, fmt.Errorf("BENCH_NET: %w", err)
+	}
+	if c.hfRows, err = parseHFRows(env("BENCH_HF_ROWS", "3000")); err != nil {
+		return c, fmt.Errorf("BENCH_HF_ROWS: %w", err)
+	}
+	c.hfTensors = hfSizes(env("BENCH_HF_TENSORS", "100M"))
+	for _, size := range c.hfTensors {
+		if _, err := parseSize(size); err != nil {
+			return c, fmt.Errorf("BENCH_HF_TENSORS: %w", err)
+		}
 	}
 	if c.genOnly {
 		return c, nil
@@ -421,6 +432,19 @@ func run() error {
 	var files []benchFile
 	var qfiles []queryFile
 	var sets []*shardSet
+	var hfs []*hfFile
+	if has(c.layouts, layoutHF) {
+		if hfs, err = hfFiles(c.dir, c.hfRows); err != nil {
+			return err
+		}
+		for _, size := range c.hfTensors {
+			f, err := hfTensorFile(c, size)
+			if err != nil {
+				return err
+			}
+			hfs = append(hfs, f)
+		}
+	}
 	if has(c.layouts, layoutQuery) {
 		if qfiles, err = queryFiles(c); err != nil {
 			return err
@@ -433,8 +457,8 @@ func run() error {
 	}
 	for _, size := range c.sizes {
 		for _, layout := range c.layouts {
-			if layout == layoutQuery || layout == layoutDataset {
-				continue // not a size's: BENCH_QUERY_ROWS rows, BENCH_SHARDS shards
+			if layout == layoutQuery || layout == layoutDataset || layout == layoutHF {
+				continue // not a size's: BENCH_QUERY_ROWS rows, BENCH_SHARDS shards, BENCH_HF_ROWS rows
 			}
 			f, err := plan(c.dir, size, layout)
 			if err != nil {
@@ -504,6 +528,12 @@ func run() error {
 		logf("no apache-arrow bundle (make testdata/node_modules installs it): %v", err)
 	}
 
+	var hfrows []*hfRow
+	if len(hfs) > 0 {
+		if hfrows, err = runHF(c, hfs); err != nil {
+			return err
+		}
+	}
 	var qrows []*qRow
 	if len(qfiles) > 0 {
 		qrows = runQueries(c, origin, qfiles, served, engine)
@@ -576,6 +606,9 @@ func run() error {
 	if len(dsrows) > 0 {
 		printDatasetTable(os.Stdout, c, sets, dsrows)
 	}
+	if len(hfrows) > 0 {
+		printHFTable(os.Stdout, c, hfs, hfrows)
+	}
 	stamp := time.Now().Format("20060102-150405")
 	if len(qrows) > 0 {
 		out := filepath.Join(c.dir, "queries-"+stamp+".json")
@@ -587,6 +620,12 @@ func run() error {
 		out := filepath.Join(c.dir, "datasets-"+stamp+".json")
 		if err := writeDatasetJSON(out, c, sets, dsrows); err == nil {
 			logf("dataset results in %s", out)
+		}
+	}
+	if len(hfrows) > 0 {
+		out := filepath.Join(c.dir, "hf-"+stamp+".json")
+		if err := writeHFJSON(out, c, hfs, hfrows); err == nil {
+			logf("hf results in %s", out)
 		}
 	}
 	if len(results) == 0 {
@@ -658,14 +697,7 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 	}
 	defer t.cancel()
 	defer func() { r.PageError = t.lastError() }()
-	var ok struct{ Timeout bool }
-	err = t.run(time.Minute, chromedp.Navigate(origin+c.base))
-	if err == nil {
-		err = t.eval(time.Minute, `__bench.waitFor(() => document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]'), 55000)`, &ok)
-	}
-	if err == nil && ok.Timeout {
-		err = fmt.Errorf("the page did not start (no drop zone)")
-	}
+	err = t.openEmpty(origin+c.base, false)
 	if err == nil {
 		// Let the service worker finish caching the site first.
 		err = t.eval(10*time.Second, `__bench.sleep(1000)`, nil)
