@@ -249,3 +249,27 @@ func TestDropPageIndexErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestHFClassify: what the hf server counts as data, engine and app.
+func TestHFClassify(t *testing.T) {
+	s := &hfServer{}
+	for path, want := range map[string]string{
+		"/bench/files/hf-3000.parquet":                      kindData,
+		"/bench/npm/hyparquet/src/read.js":                  kindEngine,
+		"/tensorview/web/parquet-worker.js":                 kindEngine,
+		"/tensorview/web/parquet/parquet_wasm_bg.wasm":      kindEngine,
+		"/tensorview/web/parquet/hyparquet/metadata.js":     kindEngine,
+		"/tensorview/web/app.wasm":                          kindShell,
+		"/tensorview/":                                      kindShell,
+		"/tensorview/app-worker.js":                         kindShell,
+		"/bench/hyparquet.html":                             kindShell,
+		"/bench/hyparquet-view.js":                          kindShell,
+		"/tensorview/web/samples/js_parquet_like.arrow":     kindShell,
+		"/tensorview/web/vendor/flechette.min.js":           kindShell,
+		"/tensorview/web/hyparquet/hyparquet-engine.min.js": kindEngine,
+	} {
+		if got := s.classify(path); got != want {
+			t.Errorf("%s: %s, want %s", path, got, want)
+		}
+	}
+}

@@ -96,8 +96,14 @@ func (s *hfServer) classify(path string) string {
 		return kindData
 	case strings.HasPrefix(path, "/bench/npm/"):
 		return kindEngine
-	case strings.Contains(path, "/web/") && strings.Contains(strings.ToLower(path[strings.Index(path, "/web/"):]), "parquet"):
-		return kindEngine
+	}
+	// tensorview's Parquet reader: the scripts and wasm of web/ that name
+	// Parquet (web/parquet-worker.js, web/parquet/…).
+	if _, rest, ok := strings.Cut(path, "/web/"); ok && strings.Contains(strings.ToLower(rest), "parquet") {
+		switch filepath.Ext(rest) {
+		case ".js", ".mjs", ".wasm":
+			return kindEngine
+		}
 	}
 	return kindShell
 }
