@@ -187,7 +187,24 @@ type hfResult struct {
 	// the requests that reached it until then.
 	Sent      map[string]hfBytes `json:"sent"`
 	PageError string             `json:"page_error,omitempty"`
+	// Marks are times (ms, counted as Ms is) the page's main thread saw:
+	// app.wasm downloaded, the viewer's engine modules downloaded, the
+	// first request for the file's bytes (hfMarksJS).
+	Marks map[string]float64 `json:"marks,omitempty"`
 }
+
+// hfMarksJS reads the marks from the page's resource timing (its main
+// thread's requests; a worker's are its own).
+const hfMarksJS = `(() => {
+  const out = {};
+  for (const e of performance.getEntriesByType('resource')) {
+    const p = new URL(e.name).pathname;
+    if (p.endsWith('/app.wasm')) out['app.wasm downloaded'] = e.responseEnd;
+    if (p.startsWith('/bench/npm/')) out['engine downloaded'] = Math.max(out['engine downloaded'] || 0, e.responseEnd);
+    if (p.startsWith('/bench/files/') && !('first data request' in out)) out['first data request'] = e.startTime;
+  }
+  return out;
+})()`
 
 func (r *hfResult) ok() bool { return r.Status == "" && r.Check == "" }
 
@@ -339,7 +356,7 @@ func measureHyparquet(c config, s *hfServer, origin string, f *hfFile, source st
 	if source == sourceFile {
 		res.fromChoice(p0)
 	}
-	r.finish(t, s, err, res)
+	r.finish(t, s, err, res, p0)
 	if r.Status == "" {
 		r.Check = checkFirstRow(f, res)
 	}
@@ -383,10 +400,23 @@ func (t *tab) clockOffset() (float64, error) {
 }
 
 // finish fills r from a page's report res (or err), with what the server
-// sent until the frame that showed the image (res.At, on the page's clock).
-func (r *hfResult) finish(t *tab, s *hfServer, err error, res firstImage) {
+// sent until the frame that showed the image (res.At, on the page's clock)
+// and the page's marks (from p0 on: the choice of a dropped file, 0 by
+// URL).
+func (r *hfResult) finish(t *tab, s *hfServer, err error, res firstImage, p0 float64) {
 	if r.Status = phaseStatus(err, res.Timeout, res.Error); r.Status == "" {
 		r.Ms, r.DomMs = res.Ms, res.DomMs
+		var marks map[string]float64
+		if t.eval(10*time.Second, hfMarksJS, &marks) == nil {
+			for k, v := range marks {
+				if v >= p0 {
+					if r.Marks == nil {
+						r.Marks = map[string]float64{}
+					}
+					r.Marks[k] = v - p0
+				}
+			}
+		}
 		off, err := t.clockOffset()
 		if err != nil {
 			r.Status = status(err)
@@ -436,6 +466,7 @@ func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source
 	defer t.cancel()
 	r := &hfResult{}
 	var res firstImage
+	var p0 float64
 	if source == sourceURL {
 		err = t.run(10*time.Second, chromedp.ActionFunc(func(ctx context.Context) error {
 			_, err := page.AddScriptToEvaluateOnNewDocument(fmt.Sprintf(`__bench.watchLink(%d)`, ms(c.timeout))).Do(ctx)
@@ -455,7 +486,6 @@ func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source
 			err = t.eval(10*time.Second, fmt.Sprintf(`window.__benchFirst = __bench.firstPreviews(%d).then((r) => ({...r, at: performance.timeOrigin + window.__benchFirstAt, origin: performance.timeOrigin})), true`, ms(c.timeout)), nil)
 		}
 		s.reset()
-		var p0 float64
 		if err == nil {
 			p0, err = t.pageNow()
 		}
@@ -467,7 +497,7 @@ func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source
 		}
 		res.fromChoice(p0)
 	}
-	r.finish(t, s, err, res)
+	r.finish(t, s, err, res, p0)
 	r.PageError = t.lastError()
 	return r
 }

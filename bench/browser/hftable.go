@@ -97,6 +97,17 @@ func printHFTable(w io.Writer, c config, files []*hfFile, rows []*hfRow) {
 			fmt.Fprintf(w, "[%d] %s\n", i+1, n)
 		}
 	}
+	var lines []marksLine
+	for _, row := range rows {
+		l := marksLine{label: fmt.Sprintf("%s, %s, %s", row.file.label(), hfSourceText(row.source), hfReader(row))}
+		for _, r := range row.runs {
+			if r.ok() && len(r.Marks) > 0 {
+				l.marks = append(l.marks, r.Marks)
+			}
+		}
+		lines = append(lines, l)
+	}
+	printMarkLines(w, "marks (ms, from the navigation by URL, from the choice dropped; the page's main thread's requests; median of the runs, [range])", lines)
 }
 
 // writeHFJSON writes the files and every run to path.
