@@ -53,11 +53,15 @@ samples:
 # web/parquet-worker.js imports the first time a Parquet file is opened
 # (never at page load; the service worker keeps it once fetched).
 PARQUET_WASM := testdata/node_modules/parquet-wasm
-# npm's hyparquet (pinned there too): its footer parser, with which the
-# worker reads the row groups' column statistics that parquet-wasm does not
-# expose (a filter skips the row groups where no row can match).
+# npm's hyparquet (pinned there too): the pure-JS Parquet reader
+# web/parquet-engine.js bridges to Arrow IPC, every source file but its
+# Node.js file reader; hyparquet-compressors' gzip, brotli and LZ4
+# decompressors and fzstd (its ZSTD), loaded only for files that use them.
 HYPARQUET := testdata/node_modules/hyparquet
-HYPARQUET_FILES := metadata.js constants.js convert.js schema.js thrift.js geoparquet.js wkb.js
+HYPARQUET_FILES := $(filter-out node.js,$(notdir $(wildcard $(HYPARQUET)/src/*.js)))
+HYCOMP := testdata/node_modules/hyparquet-compressors
+HYCOMP_FILES := $(filter-out index.js compressors.js,$(notdir $(wildcard $(HYCOMP)/src/*.js)))
+FZSTD := testdata/node_modules/fzstd
 vendor: testdata/node_modules
 	@mkdir -p web/vendor web/parquet
 	@cp testdata/node_modules/@uwdata/flechette/dist/flechette.min.js web/vendor/
@@ -68,6 +72,11 @@ vendor: testdata/node_modules
 	@mkdir -p web/parquet/hyparquet
 	@cp $(addprefix $(HYPARQUET)/src/,$(HYPARQUET_FILES)) web/parquet/hyparquet/
 	@cp $(HYPARQUET)/LICENSE web/parquet/hyparquet/LICENSE
+	@mkdir -p web/parquet/compressors
+	@cp $(addprefix $(HYCOMP)/src/,$(HYCOMP_FILES)) web/parquet/compressors/
+	@cp $(HYCOMP)/LICENSE web/parquet/compressors/LICENSE
+	@cp $(FZSTD)/esm/index.mjs web/parquet/compressors/fzstd.js
+	@cp $(FZSTD)/LICENSE web/parquet/compressors/fzstd.LICENSE
 
 # Serve the app at http://127.0.0.1:$(PORT).
 run: wasm

@@ -1,0 +1,399 @@
+// tensorview's Parquet engine: hyparquet (pure JavaScript, vendored into
+// web/parquet/hyparquet/ by `make vendor`) reads the pages, and this module
+// bridges what it decodes to Arrow IPC streams with @uwdata/flechette
+// (web/vendor/flechette.min.js), in the Arrow schema arrow-rs (parquet-wasm,
+// the fallback engine) reads the same file as: the file's ARROW:schema when
+// it has one (extension types and other field metadata kept), else
+// Parquet's types mapped the way arrow-rs maps them. web/parquet-worker.js
+// runs it; testdata/parquet_conformance.mjs checks it against parquet-wasm
+// on every Parquet file of the test corpus, value by value.
+//
+// What it reads (anything else: decline gives the reason and the worker
+// opens the file with parquet-wasm instead):
+//
+//   Arrow types   Bool, Int8/16/32/64, UInt8/16/32/64, Float32/64, Utf8,
+//                 LargeUtf8, Binary, LargeBinary, and List, LargeList,
+//                 FixedSizeList and Struct of them; extension types over
+//                 those (their field metadata travels as it is)
+//   Parquet       BOOLEAN, INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY leaves
+//                 (annotated as integers or strings, or not at all), LIST
+//                 and plain groups
+//   codecs        UNCOMPRESSED, SNAPPY (hyparquet's), GZIP, BROTLI, LZ4,
+//                 LZ4_RAW (hyparquet-compressors), ZSTD (fzstd): each
+//                 loaded only when the file uses it
+//
+// Declined, for parquet-wasm: dictionaries, decimals, dates, times,
+// timestamps, durations, intervals, Float16, fixed-size binary, maps,
+// unions, views, INT96, FIXED_LEN_BYTE_ARRAY, JSON, BSON, UUID, ENUM and
+// the geospatial and variant annotations, the LZO codec, column chunks in
+// other files. A read hyparquet fails on (a corrupt page, an encoding it
+// lacks) goes to parquet-wasm too (the worker does that), so its errors
+// are the ones users saw before.
+
+import { parquetMetadata, parquetSchema } from "./parquet/hyparquet/metadata.js";
+import { prepareParquetRead, readParquetPlan } from "./parquet/hyparquet/scan.js";
+import { assembleAsync } from "./parquet/hyparquet/rowgroup.js";
+import { flatten } from "./parquet/hyparquet/utils.js";
+import "./vendor/flechette.min.js"; // a UMD build: it sets globalThis.fl
+
+export { parquetMetadata };
+
+const fl = globalThis.fl;
+const T = fl.Type;
+
+// Values are decoded raw: byte arrays as Uint8Array (text decoded below,
+// for the Arrow type asked), integers as they are stored.
+const rawParsers = {
+  stringFromBytes: (b) => b,
+  jsonFromBytes: (b) => b,
+  uuidFromBytes: (b) => b,
+  geometryFromBytes: (b) => b,
+  geographyFromBytes: (b) => b,
+  timestampFromMilliseconds: (v) => v,
+  timestampFromMicroseconds: (v) => v,
+  timestampFromNanoseconds: (v) => v,
+  dateFromDays: (v) => v,
+};
+
+// Decompressors by Parquet codec name, loaded when a file uses them;
+// SNAPPY and UNCOMPRESSED are hyparquet's own.
+const codecLoaders = {
+  GZIP: async () => {
+    const m = await import("./parquet/compressors/gzip.js");
+    return (input, length) => m.gunzip(input, new Uint8Array(length));
+  },
+  BROTLI: async () => (await import("./parquet/compressors/brotli.js")).decompressBrotli,
+  LZ4: async () => (await import("./parquet/compressors/lz4.js")).decompressLz4,
+  LZ4_RAW: async () => (await import("./parquet/compressors/lz4.js")).decompressLz4Raw,
+  ZSTD: async () => {
+    const m = await import("./parquet/compressors/fzstd.js");
+    return (input) => m.decompress(input);
+  },
+};
+const builtinCodecs = new Set(["UNCOMPRESSED", "SNAPPY"]);
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+// decodeArrowSchema reads ARROW:schema (base64 of an IPC Schema message,
+// with or without its continuation marker) as a flechette schema.
+function decodeArrowSchema(b64) {
+  const bin = atob(b64);
+  let bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  if (bytes.length >= 4 && new DataView(bytes.buffer).getInt32(0, true) !== -1) {
+    // Pre-0.15 framing: a length, then the message; add the marker.
+    const framed = new Uint8Array(bytes.length + 4);
+    framed.set([0xff, 0xff, 0xff, 0xff]);
+    framed.set(bytes, 4);
+    bytes = framed;
+  }
+  const stream = new Uint8Array(bytes.length + 8);
+  stream.set(bytes);
+  stream.set([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0], bytes.length);
+  return fl.tableFromIPC(stream).schema;
+}
+
+// Parquet schema nodes (hyparquet's SchemaTree) and their kinds.
+const ann = (el) => el.logical_type?.type ?? el.converted_type;
+function isList(node) {
+  const el = node.element;
+  if (el.converted_type !== "LIST" && el.logical_type?.type !== "LIST") return false;
+  if (node.children.length !== 1) return false;
+  const rep = node.children[0];
+  return rep.element.repetition_type === "REPEATED";
+}
+// listItem is the node of a LIST's items: the repeated group's one child
+// (three levels), or the repeated node itself (two levels).
+function listItem(node) {
+  const rep = node.children[0];
+  if (rep.children.length === 1 && !(rep.children.length > 1)) {
+    // A repeated group of one field named array or <list>_tuple is itself
+    // the item (the specification's backward-compatibility rules).
+    const n = rep.element.name;
+    if (n === "array" || n === node.element.name + "_tuple") return rep;
+    return rep.children[0];
+  }
+  return rep;
+}
+
+// leafReason says why a Parquet leaf cannot be read as Arrow type t, or
+// "" when it can.
+function leafReason(el, t) {
+  const a = ann(el);
+  const p = el.type;
+  const intAnn = el.logical_type?.type === "INTEGER"
+    ? { bits: el.logical_type.bitWidth, signed: el.logical_type.isSigned }
+    : { INT_8: { bits: 8, signed: true }, INT_16: { bits: 16, signed: true }, INT_32: { bits: 32, signed: true }, INT_64: { bits: 64, signed: true },
+        UINT_8: { bits: 8, signed: false }, UINT_16: { bits: 16, signed: false }, UINT_32: { bits: 32, signed: false }, UINT_64: { bits: 64, signed: false } }[el.converted_type];
+  if (a && !intAnn && !["UTF8", "STRING"].includes(a)) return `the Parquet annotation ${a} of ${el.name}`;
+  switch (t.typeId) {
+    case T.Bool:
+      return p === "BOOLEAN" && !a ? "" : "mismatch";
+    case T.Int: {
+      const storage = t.bitWidth === 64 ? "INT64" : "INT32";
+      if (p !== storage) return "mismatch";
+      const want = intAnn ?? { bits: t.bitWidth === 64 ? 64 : 32, signed: true };
+      return want.bits === t.bitWidth && want.signed === t.signed ? "" : "mismatch";
+    }
+    case T.Float:
+      if (t.precision === 1) return p === "FLOAT" && !a ? "" : "mismatch";
+      if (t.precision === 2) return p === "DOUBLE" && !a ? "" : "mismatch";
+      return "Float16";
+    case T.Utf8:
+    case T.LargeUtf8:
+    case T.Binary:
+    case T.LargeBinary:
+      return p === "BYTE_ARRAY" && !intAnn ? "" : "mismatch";
+  }
+  return "unsupported";
+}
+
+const typeNames = { [T.Dictionary]: "dictionary", [T.Decimal]: "decimal", [T.Date]: "date", [T.Time]: "time", [T.Timestamp]: "timestamp",
+  [T.Interval]: "interval", [T.Duration]: "duration", [T.Map]: "map", [T.Union]: "union", [T.FixedSizeBinary]: "fixed-size binary",
+  [T.Null]: "null", [T.Float]: "float16" };
+
+// checkField says why the Arrow field f cannot be read from Parquet node
+// (the node of the same name), or "" when it can.
+function checkField(f, node) {
+  const t = f.type;
+  const el = node.element;
+  const where = `column ${JSON.stringify(node.path.join("."))}`;
+  switch (t.typeId) {
+    case T.List:
+    case T.LargeList:
+    case T.FixedSizeList: {
+      if (!isList(node)) return `${where}: an Arrow list not stored as a Parquet LIST`;
+      return checkField(t.children[0], listItem(node));
+    }
+    case T.Struct: {
+      if (!node.children.length || el.converted_type || el.logical_type) return `${where}: an Arrow struct not stored as a Parquet group`;
+      if (el.repetition_type === "REPEATED") return `${where}: a repeated group`;
+      if (t.children.length !== node.children.length) return `${where}: ${t.children.length} struct fields for ${node.children.length} Parquet fields`;
+      for (let i = 0; i < t.children.length; i++) {
+        if (t.children[i].name !== node.children[i].element.name) return `${where}: struct field ${t.children[i].name} is not Parquet's ${node.children[i].element.name}`;
+        const r = checkField(t.children[i], node.children[i]);
+        if (r) return r;
+      }
+      return "";
+    }
+  }
+  if (node.children.length) return `${where}: a Parquet group read as ${typeNames[t.typeId] ?? "type " + t.typeId}`;
+  if (el.repetition_type === "REPEATED") return `${where}: a repeated leaf outside a LIST`;
+  const r = leafReason(el, t);
+  if (r === "mismatch") return `${where}: Parquet ${el.type} ${ann(el) ?? ""} read as Arrow ${typeNames[t.typeId] ?? "type " + t.typeId}`;
+  if (r === "unsupported") return `${where}: the Arrow type ${typeNames[t.typeId] ?? "type " + t.typeId}`;
+  if (r) return `${where}: ${r}`;
+  return "";
+}
+
+// arrowField maps Parquet node to the Arrow field arrow-rs reads it as
+// when the file has no ARROW:schema; null when this engine cannot.
+function arrowField(node) {
+  const el = node.element;
+  const nullable = el.repetition_type !== "REQUIRED";
+  const meta = el.field_id !== undefined ? new Map([["PARQUET:field_id", String(el.field_id)]]) : null;
+  if (el.repetition_type === "REPEATED") return null;
+  if (isList(node)) {
+    const item = listItem(node);
+    if (item.element.repetition_type === "REPEATED" && !item.children.length) {
+      // Two levels: the repeated leaf is the item, never null.
+      const t = leafType(item.element);
+      return t && fl.field(el.name, fl.list(fl.field(item.element.name, t, false)), nullable, meta);
+    }
+    const child = arrowField(item.element.repetition_type === "REPEATED" ? { ...item, element: { ...item.element, repetition_type: "REQUIRED" } } : item);
+    return child && fl.field(el.name, fl.list(child), nullable, meta);
+  }
+  if (node.children.length) {
+    if (el.converted_type || el.logical_type) return null;
+    const kids = node.children.map(arrowField);
+    if (kids.some((k) => !k)) return null;
+    return fl.field(el.name, fl.struct(kids), nullable, meta);
+  }
+  const t = leafType(el);
+  return t && fl.field(el.name, t, nullable, meta);
+}
+
+function leafType(el) {
+  const a = ann(el);
+  switch (el.type) {
+    case "BOOLEAN":
+      return a ? null : fl.bool();
+    case "INT32":
+    case "INT64": {
+      const lt = el.logical_type;
+      const conv = { INT_8: [8, true], INT_16: [16, true], INT_32: [32, true], INT_64: [64, true], UINT_8: [8, false], UINT_16: [16, false], UINT_32: [32, false], UINT_64: [64, false] };
+      let [bits, signed] = [el.type === "INT64" ? 64 : 32, true];
+      if (lt?.type === "INTEGER") [bits, signed] = [lt.bitWidth, lt.isSigned];
+      else if (conv[el.converted_type]) [bits, signed] = conv[el.converted_type];
+      else if (a) return null;
+      return fl.int(bits, signed);
+    }
+    case "FLOAT":
+      return a ? null : fl.float32();
+    case "DOUBLE":
+      return a ? null : fl.float64();
+    case "BYTE_ARRAY":
+      if (a === "UTF8" || a === "STRING") return fl.utf8();
+      return a ? null : fl.binary();
+  }
+  return null;
+}
+
+// open reads a file's footer (tail: the file's last bytes, its footer
+// among them; hyparquet's metadata) and the Arrow schema to read it as. It
+// returns {metadata, schema, declined}: declined is why this engine does
+// not read the file ("" when it does).
+export function open(tail) {
+  const metadata = parquetMetadata(tail, { parsers: rawParsers, geoparquet: false });
+  const tree = parquetSchema(metadata);
+  const kv = metadata.key_value_metadata ?? [];
+  const declined = (why) => ({ metadata, schema: null, declined: why });
+  const codecs = new Set();
+  for (const rg of metadata.row_groups) {
+    for (const c of rg.columns) {
+      if (c.file_path) return declined("column chunks in other files");
+      if (!c.meta_data) return declined("a column chunk without metadata (encrypted?)");
+      codecs.add(c.meta_data.codec);
+    }
+  }
+  for (const c of codecs) {
+    if (!builtinCodecs.has(c) && !codecLoaders[c]) return declined(`the ${c} codec`);
+  }
+  let fields;
+  const metadataMap = new Map();
+  for (const { key, value } of kv) if (key !== "ARROW:schema") metadataMap.set(key, value ?? "");
+  const hint = kv.find((e) => e.key === "ARROW:schema");
+  if (hint) {
+    let s;
+    try {
+      s = decodeArrowSchema(hint.value ?? "");
+    } catch (err) {
+      return declined(`its ARROW:schema cannot be read (${err.message})`);
+    }
+    if (s.fields.length !== tree.children.length) return declined(`its ARROW:schema has ${s.fields.length} fields for ${tree.children.length} Parquet columns`);
+    for (let i = 0; i < s.fields.length; i++) {
+      const f = s.fields[i];
+      if (f.name !== tree.children[i].element.name) return declined(`ARROW:schema's field ${f.name} is not Parquet's ${tree.children[i].element.name}`);
+      const r = checkField(f, tree.children[i]);
+      if (r) return declined(r);
+    }
+    fields = s.fields;
+    for (const [k, v] of s.metadata ?? []) metadataMap.set(k, v);
+  } else {
+    fields = tree.children.map(arrowField);
+    const bad = fields.findIndex((f) => !f);
+    if (bad >= 0) return declined(`column ${JSON.stringify(tree.children[bad].element.name)}: its Parquet type ${tree.children[bad].element.type ?? "group"} ${ann(tree.children[bad].element) ?? ""}`);
+  }
+  const schema = { version: fl.Version.V5, endianness: fl.Endianness.Little, fields, metadata: metadataMap.size ? metadataMap : null };
+  return { metadata, schema, declined: "", codecs: [...codecs] };
+}
+
+// loadCodecs loads the decompressors for codecs (names), for read.
+export async function loadCodecs(codecs) {
+  const out = {};
+  await Promise.all(codecs.filter((c) => codecLoaders[c]).map(async (c) => {
+    out[c] = await codecLoaders[c]();
+  }));
+  return out;
+}
+
+// schemaIPC is schema as an Arrow IPC stream holding only its Schema message.
+export function schemaIPC(schema) {
+  const table = new fl.Table(schema, schema.fields.map((f) => new fl.Column([], f.type)));
+  return fl.tableToIPC(table, { format: "stream" });
+}
+
+// adapter returns the function that turns a value hyparquet decoded into
+// what flechette's builder for t takes, or null when it takes it as it is.
+function adapter(t) {
+  switch (t.typeId) {
+    case T.Utf8:
+    case T.LargeUtf8:
+      return (v) => (v instanceof Uint8Array ? utf8.decode(v) : v);
+    case T.Binary:
+    case T.LargeBinary:
+      return (v) => (typeof v === "string" ? new TextEncoder().encode(v) : v);
+    case T.List:
+    case T.LargeList:
+    case T.FixedSizeList: {
+      const inner = adapter(t.children[0].type);
+      const n = t.typeId === T.FixedSizeList ? t.stride : -1;
+      return (v) => {
+        if (v == null) return v;
+        if (n >= 0 && v.length !== n) throw new Error(`a list of ${v.length} values in a column of fixed-size lists of ${n}`);
+        return inner ? Array.from(v, (x) => (x == null ? x : inner(x))) : v;
+      };
+    }
+    case T.Struct: {
+      const kids = t.children.map((c) => [c.name, adapter(c.type)]);
+      if (kids.every(([, a]) => !a)) return null;
+      return (v) => {
+        if (v == null) return v;
+        const o = {};
+        for (const [name, a] of kids) {
+          const x = v[name];
+          o[name] = a && x != null ? a(x) : x;
+        }
+        return o;
+      };
+    }
+  }
+  return null;
+}
+
+// read reads rows [offset, offset+limit) of row group rowGroup of the
+// top-level fields named (null: all) and returns them as an Arrow IPC
+// stream (Uint8Array): the schema of those fields, then one record batch.
+// file is hyparquet's AsyncBuffer over the file; opened is open's answer;
+// compressors are loadCodecs's.
+export async function read(file, opened, compressors, rowGroup, offset, limit, names) {
+  const { metadata, schema } = opened;
+  const fields = names ? names.map((n) => {
+    const f = schema.fields.find((x) => x.name === n);
+    if (!f) throw new Error(`no column ${JSON.stringify(n)}`);
+    return f;
+  }) : schema.fields;
+  const rg = metadata.row_groups[rowGroup];
+  if (!rg) throw new Error(`no row group ${rowGroup}`);
+  const rows = Number(rg.num_rows);
+  const start = Math.max(0, Math.min(offset, rows));
+  const end = Math.max(start, Math.min(offset + limit, rows));
+  let groupStart = 0;
+  for (let i = 0; i < rowGroup; i++) groupStart += Number(metadata.row_groups[i].num_rows);
+  const columns = new Map();
+  if (end > start && fields.length) {
+    const opts = {
+      file, metadata, columns: fields.map((f) => f.name), rowStart: groupStart + start, rowEnd: groupStart + end,
+      useOffsetIndex: true, utf8: false, parsers: rawParsers, compressors,
+    };
+    const prepared = await prepareParquetRead(opts);
+    const groups = readParquetPlan(prepared.options, prepared.plan);
+    const tree = parquetSchema(metadata);
+    const assembled = groups.map((g) => assembleAsync(g, tree, rawParsers));
+    const results = await Promise.allSettled(assembled.flatMap((g) => g.asyncColumns.map((c) => c.data)));
+    const failed = results.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+    for (const g of assembled) {
+      const selectStart = g.selectStart ?? groupStart + start - g.groupStart;
+      const selectEnd = g.selectEnd ?? groupStart + end - g.groupStart;
+      for (const c of g.asyncColumns) {
+        const { data, skipped } = await c.data;
+        const values = flatten(data);
+        const part = values.slice(selectStart - skipped, selectEnd - skipped);
+        const name = c.pathInSchema[0];
+        const prev = columns.get(name);
+        columns.set(name, prev ? [...prev, ...part] : part);
+      }
+    }
+  }
+  const n = end - start;
+  const cols = fields.map((f) => {
+    let values = columns.get(f.name) ?? [];
+    if (n && values.length !== n) throw new Error(`column ${f.name}: ${values.length} values decoded for ${n} rows`);
+    const a = adapter(f.type);
+    if (a) values = Array.from(values, (v) => (v == null ? v : a(v)));
+    return fl.columnFromValues(values, f.type);
+  });
+  const table = new fl.Table({ ...schema, fields }, cols);
+  return fl.tableToIPC(table, { format: "stream" });
+}
