@@ -53,15 +53,16 @@ samples:
 # web/parquet-worker.js imports the first time a Parquet file is opened
 # (never at page load; the service worker keeps it once fetched).
 PARQUET_WASM := testdata/node_modules/parquet-wasm
-# npm's hyparquet (pinned there too): the pure-JS Parquet reader
-# web/parquet-engine.js bridges to Arrow IPC, every source file but its
-# Node.js file reader; hyparquet-compressors' gzip, brotli and LZ4
-# decompressors and fzstd (its ZSTD), loaded only for files that use them.
+# The Parquet engine web/parquet-worker.js imports: app/browser/parquetengine.js
+# bundled by esbuild (pinned there too) with what it imports of npm's
+# hyparquet (the pure-JS Parquet reader), @uwdata/flechette (Arrow IPC) into
+# web/parquet/engine/parquet-engine.js (minified), and hyparquet-compressors'
+# gzip, brotli and LZ4 and fzstd (ZSTD) into chunks beside it, imported only
+# for files that use them; hyparquet's footer parser for parquet-wasm's
+# files too (metadata.js and what it imports, unbundled as before).
 HYPARQUET := testdata/node_modules/hyparquet
-HYPARQUET_FILES := $(filter-out node.js,$(notdir $(wildcard $(HYPARQUET)/src/*.js)))
-HYCOMP := testdata/node_modules/hyparquet-compressors
-HYCOMP_FILES := $(filter-out index.js compressors.js,$(notdir $(wildcard $(HYCOMP)/src/*.js)))
-FZSTD := testdata/node_modules/fzstd
+HYPARQUET_FILES := metadata.js constants.js convert.js schema.js thrift.js geoparquet.js wkb.js
+ESBUILD_ALIASES := --alias:hyparquet-src=./$(HYPARQUET)/src --alias:hyparquet-compressors-src=./testdata/node_modules/hyparquet-compressors/src
 vendor: testdata/node_modules
 	@mkdir -p web/vendor web/parquet
 	@cp testdata/node_modules/@uwdata/flechette/dist/flechette.min.js web/vendor/
@@ -72,11 +73,13 @@ vendor: testdata/node_modules
 	@mkdir -p web/parquet/hyparquet
 	@cp $(addprefix $(HYPARQUET)/src/,$(HYPARQUET_FILES)) web/parquet/hyparquet/
 	@cp $(HYPARQUET)/LICENSE web/parquet/hyparquet/LICENSE
-	@mkdir -p web/parquet/compressors
-	@cp $(addprefix $(HYCOMP)/src/,$(HYCOMP_FILES)) web/parquet/compressors/
-	@cp $(HYCOMP)/LICENSE web/parquet/compressors/LICENSE
-	@cp $(FZSTD)/esm/index.mjs web/parquet/compressors/fzstd.js
-	@cp $(FZSTD)/LICENSE web/parquet/compressors/fzstd.LICENSE
+	@rm -rf web/parquet/engine && mkdir -p web/parquet/engine
+	@NODE_PATH=testdata/node_modules testdata/node_modules/.bin/esbuild app/browser/parquetengine.js --bundle --splitting \
+	  --format=esm --minify --chunk-names='[name]' --entry-names=parquet-engine --log-level=warning $(ESBUILD_ALIASES) --outdir=web/parquet/engine
+	@cp testdata/node_modules/hyparquet-compressors/LICENSE web/parquet/engine/hyparquet-compressors.LICENSE
+	@cp testdata/node_modules/fzstd/LICENSE web/parquet/engine/fzstd.LICENSE
+	@cp $(HYPARQUET)/LICENSE web/parquet/engine/hyparquet.LICENSE
+	@cp testdata/node_modules/@uwdata/flechette/LICENSE web/parquet/engine/flechette.LICENSE
 
 # Serve the app at http://127.0.0.1:$(PORT).
 run: wasm

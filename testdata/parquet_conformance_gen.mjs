@@ -13,6 +13,8 @@
 //                         score, label and a 224×224×3 uint8
 //                         fixed_shape_tensor; ZSTD, a page index, 32 KiB
 //                         pages, 4-row row groups
+//   declined.parquet      a timestamp and a date column, which the engine
+//                         declines (parquet-wasm reads the file)
 //   types_<codec>.parquet integers of every width, floats, bool, strings
 //                         and binaries (large ones too), lists of structs,
 //                         large lists, nulls, dictionary pages; one per
@@ -26,12 +28,10 @@ import * as pw from 'parquet-wasm';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { seeded } from './parquet_worker_node.mjs';
 
 const [out] = process.argv.slice(2);
-let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
-const bytes = (n) => Uint8Array.from(range(n, () => Math.floor(rand() * 256)));
+const { rand, range, bytes } = seeded();
 const fst = (shape) => new Map([['ARROW:extension:name', 'arrow.fixed_shape_tensor'], ['ARROW:extension:metadata', JSON.stringify({ shape })]]);
 
 // write writes a flechette table with parquet-wasm (arrow-rs).
@@ -136,3 +136,10 @@ const typeCols = [
 for (const codec of ['UNCOMPRESSED', 'GZIP', 'BROTLI', 'LZ4_RAW', 'ZSTD']) {
   write(`types_${codec.toLowerCase()}.parquet`, typeFields, typeCols, { codec, rowGroup: 8 });
 }
+
+// Types the engine leaves to parquet-wasm.
+write('declined.parquet', [
+  fl.field('id', fl.int32()),
+  fl.field('when', fl.timestamp(fl.TimeUnit.MICROSECOND, 'UTC')),
+  fl.field('day', fl.dateDay()),
+], [range(5, (i) => i), range(5, (i) => (i === 2 ? null : 1.7e12 + i * 1000)), range(5, (i) => 1.7e12 + i * 864e5)]);

@@ -19,9 +19,6 @@ if (!isMainThread) {
   globalThis.onmessage = null;
   globalThis.addEventListener = (type, fn) => { (listeners[type] ??= []).push(fn); };
   globalThis.postMessage = (msg, transfer) => parentPort.postMessage(msg, transfer);
-  // web/vendor/flechette.min.js is a UMD build that sets globalThis.fl
-  // in a browser's module; Node.js loads it as CommonJS instead.
-  globalThis.fl = await import('@uwdata/flechette');
   globalThis.tensorviewParquetWasm = readFileSync(join(workerData.web, 'parquet', 'parquet_wasm_bg.wasm'));
   process.on('uncaughtException', (error) => {
     for (const fn of listeners.error ?? []) fn({ error, message: String(error?.message ?? error), preventDefault() {} });
@@ -79,4 +76,19 @@ export function parquetWorker(web) {
     },
     close: () => w.terminate(),
   };
+}
+
+// seeded returns the test files' number source, the same on every run:
+// rand (xorshift32, numbers in [0, 1)), range(n, f) (an array of f(i))
+// and bytes(n) (n random bytes).
+export function seeded(seed = 0x9e3779b9) {
+  const rand = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 4294967296;
+  };
+  const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
+  const bytes = (n) => Uint8Array.from(range(n, () => Math.floor(rand() * 256)));
+  return { rand, range, bytes };
 }

@@ -57,8 +57,9 @@
 //                                 memory in bytes, which never shrinks (0
 //                                 while it is not loaded: hyparquet's
 //                                 memory is the garbage-collected heap's)
-//   {id, error, trapped}          why it failed; trapped: the wasm instance
-//                                 trapped (RuntimeError) and is unusable
+//   {id, error, trapped, engine}  why it failed; trapped: the wasm instance
+//                                 trapped (RuntimeError) and is unusable;
+//                                 engine: the one whose read failed
 //
 // Requests are answered one at a time, in the order they came.
 //   {op: "range", rid, start, end}
@@ -123,13 +124,23 @@ function pageRead(start, end) {
   });
 }
 
+// ReadError is a failure to read the file's bytes (the network, the
+// Blob), not to decode them: a read that fails so does not go to the
+// other engine (which would ask for the same bytes again).
+class ReadError extends Error {}
+
 // bytesAt returns a promise of bytes [start, end) of the open file (an
 // ArrayBuffer), from what is held or else read (and kept).
 async function bytesAt(start, end) {
   const hit = held(start, end);
   if (hit) return hit;
-  const buf = await file.readRaw(start, end);
-  if (buf.byteLength !== end - start) throw new Error(`asked for bytes ${start} to ${end}, got ${buf.byteLength}`);
+  let buf;
+  try {
+    buf = await file.readRaw(start, end);
+  } catch (err) {
+    throw new ReadError(String(err?.message ?? err));
+  }
+  if (buf.byteLength !== end - start) throw new ReadError(`asked for bytes ${start} to ${end}, got ${buf.byteLength}`);
   keep(start, buf);
   return buf.slice(0);
 }
@@ -268,7 +279,7 @@ async function open(msg) {
     pf: null,
   };
   // The engine's modules load while the footer is read.
-  const engine = msg.engine === "parquet-wasm" ? null : import("./parquet-engine.js");
+  const engine = msg.engine === "parquet-wasm" ? null : import("./parquet/engine/parquet-engine.js");
   engine?.catch(() => {}); // awaited below; a failure to load shows there
   const footer = await readFooter(size);
   let declined = msg.engine === "parquet-wasm" ? "asked for" : "";
@@ -406,15 +417,24 @@ function asyncBuffer() {
 
 async function read(msg) {
   if (!file) throw new Error("no file is open");
+  try {
+    return await readWith(msg);
+  } catch (err) {
+    throw Object.assign(err instanceof Error ? err : new Error(String(err)), { engine: file.lastEngine });
+  }
+}
+
+async function readWith(msg) {
   let ipc;
-  let engine = file.engine;
+  let engine = (file.lastEngine = file.engine);
   if (engine === "hyparquet") {
     try {
       ipc = await file.eng.read(asyncBuffer(), file.opened, file.compressors, msg.rowGroup, msg.offset, msg.limit, msg.columns ?? null);
-    } catch {
+    } catch (err) {
+      if (err instanceof ReadError) throw err;
       // A page hyparquet cannot decode (corrupt, or an encoding it lacks):
       // parquet-wasm reads it, or says why not.
-      engine = "parquet-wasm";
+      engine = file.lastEngine = "parquet-wasm";
     }
   }
   if (!ipc) ipc = await wasmRead(msg);
@@ -431,7 +451,7 @@ let current = null;
 
 function trapped(err) {
   if (current !== null) {
-    postMessage({ id: current, error: String(err?.message ?? err), trapped: true });
+    postMessage({ id: current, error: String(err?.message ?? err), trapped: true, engine: "parquet-wasm" });
     current = null;
   }
 }
@@ -451,7 +471,7 @@ onmessage = (e) => {
       const [answer, transfer] = await (msg.op === "open" ? open(msg) : read(msg));
       postMessage(answer, transfer);
     } catch (err) {
-      postMessage({ id: msg.id, error: String(err?.message ?? err), trapped: err instanceof WebAssembly.RuntimeError });
+      postMessage({ id: msg.id, error: String(err?.message ?? err), trapped: err instanceof WebAssembly.RuntimeError, engine: err?.engine ?? "" });
     }
     current = null;
   });

@@ -1,10 +1,9 @@
-// tensorview's Parquet engine: hyparquet (pure JavaScript, vendored into
-// web/parquet/hyparquet/ by `make vendor`) reads the pages, and this module
-// bridges what it decodes to Arrow IPC streams with @uwdata/flechette
-// (web/vendor/flechette.min.js), in the Arrow schema arrow-rs (parquet-wasm,
-// the fallback engine) reads the same file as: the file's ARROW:schema when
-// it has one (extension types and other field metadata kept), else
-// Parquet's types mapped the way arrow-rs maps them. web/parquet-worker.js
+// tensorview's Parquet engine: npm's hyparquet (pure JavaScript) reads the
+// pages, and this module bridges what it decodes to Arrow IPC streams with
+// @uwdata/flechette, in the Arrow schema arrow-rs (parquet-wasm, the
+// fallback engine) reads the same file as: the file's ARROW:schema when it
+// has one (extension types and other field metadata kept), else Parquet's
+// types mapped the way arrow-rs maps them. web/parquet-worker.js
 // runs it; testdata/parquet_conformance.mjs checks it against parquet-wasm
 // on every Parquet file of the test corpus, value by value.
 //
@@ -20,25 +19,26 @@
 //                 and plain groups
 //   codecs        UNCOMPRESSED, SNAPPY (hyparquet's), GZIP, BROTLI, LZ4,
 //                 LZ4_RAW (hyparquet-compressors), ZSTD (fzstd): each
-//                 loaded only when the file uses it
+//                 loaded only when the file uses it (bundled by `make
+//                 vendor` with esbuild into web/parquet/engine/, the
+//                 decompressors as chunks of their own)
 //
 // Declined, for parquet-wasm: dictionaries, decimals, dates, times,
 // timestamps, durations, intervals, Float16, fixed-size binary, maps,
 // unions, views, INT96, FIXED_LEN_BYTE_ARRAY, JSON, BSON, UUID, ENUM and
-// the geospatial and variant annotations, the LZO codec, column chunks in
-// other files. A read hyparquet fails on (a corrupt page, an encoding it
-// lacks) goes to parquet-wasm too (the worker does that), so its errors
-// are the ones users saw before.
+// the geospatial and variant annotations, column chunks in other files. A
+// read hyparquet fails on (a corrupt page, an encoding or a codec it lacks
+// such as LZO, which the page never asks for) goes to parquet-wasm too (the
+// worker does that), so its errors are the ones users saw before.
 
-import { parquetMetadata, parquetSchema } from "./parquet/hyparquet/metadata.js";
-import { prepareParquetRead, readParquetPlan } from "./parquet/hyparquet/scan.js";
-import { assembleAsync } from "./parquet/hyparquet/rowgroup.js";
-import { flatten } from "./parquet/hyparquet/utils.js";
-import "./vendor/flechette.min.js"; // a UMD build: it sets globalThis.fl
+import { parquetMetadata, parquetSchema } from "hyparquet-src/metadata.js";
+import { prepareParquetRead, readParquetPlan } from "hyparquet-src/scan.js";
+import { assembleAsync } from "hyparquet-src/rowgroup.js";
+import { flatten } from "hyparquet-src/utils.js";
+import * as fl from "@uwdata/flechette";
 
 export { parquetMetadata };
 
-const fl = globalThis.fl;
 const T = fl.Type;
 
 // Values are decoded raw: byte arrays as Uint8Array (text decoded below,
@@ -59,14 +59,14 @@ const rawParsers = {
 // SNAPPY and UNCOMPRESSED are hyparquet's own.
 const codecLoaders = {
   GZIP: async () => {
-    const m = await import("./parquet/compressors/gzip.js");
+    const m = await import("hyparquet-compressors-src/gzip.js");
     return (input, length) => m.gunzip(input, new Uint8Array(length));
   },
-  BROTLI: async () => (await import("./parquet/compressors/brotli.js")).decompressBrotli,
-  LZ4: async () => (await import("./parquet/compressors/lz4.js")).decompressLz4,
-  LZ4_RAW: async () => (await import("./parquet/compressors/lz4.js")).decompressLz4Raw,
+  BROTLI: async () => (await import("hyparquet-compressors-src/brotli.js")).decompressBrotli,
+  LZ4: async () => (await import("hyparquet-compressors-src/lz4.js")).decompressLz4,
+  LZ4_RAW: async () => (await import("hyparquet-compressors-src/lz4.js")).decompressLz4Raw,
   ZSTD: async () => {
-    const m = await import("./parquet/compressors/fzstd.js");
+    const m = await import("fzstd");
     return (input) => m.decompress(input);
   },
 };
@@ -256,9 +256,9 @@ export function open(tail) {
       codecs.add(c.meta_data.codec);
     }
   }
-  for (const c of codecs) {
-    if (!builtinCodecs.has(c) && !codecLoaders[c]) return declined(`the ${c} codec`);
-  }
+  // A codec hyparquet lacks (LZO) is not declined: the page never asks
+  // for the columns that use it (decode.ParquetCodecs), and a read of one
+  // fails and goes to parquet-wasm, which says why.
   let fields;
   const metadataMap = new Map();
   for (const { key, value } of kv) if (key !== "ARROW:schema") metadataMap.set(key, value ?? "");
