@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tensorview/tensorview/app/site"
 )
 
 // vendored runs `make vendor` (web/parquet/: the engine's bundle and
@@ -31,6 +33,27 @@ func vendored(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return web
+}
+
+// TestParquetEngineOnDemand: every file of the engine's bundle is one the
+// service worker keeps once fetched (site.OnDemand), and every one it
+// lists exists.
+func TestParquetEngineOnDemand(t *testing.T) {
+	web := vendored(t)
+	built, err := filepath.Glob(filepath.Join(web, "parquet", "engine", "*.js"))
+	if err != nil || len(built) == 0 {
+		t.Fatalf("no bundle in web/parquet/engine: %v", err)
+	}
+	for _, f := range built {
+		if p := "/web/parquet/engine/" + filepath.Base(f); !slices.Contains(site.OnDemand, p) {
+			t.Errorf("%s is not in site.OnDemand", p)
+		}
+	}
+	for _, p := range site.OnDemand {
+		if _, err := os.Stat(filepath.Join(web, strings.TrimPrefix(p, "/web/"))); err != nil {
+			t.Errorf("site.OnDemand lists %s: %v", p, err)
+		}
+	}
 }
 
 // runNode runs a script of testdata/ (where its npm packages are) and
