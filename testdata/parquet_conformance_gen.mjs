@@ -71,10 +71,10 @@ write('hf_like.parquet', [
 
 writeFileSync(join(out, 'hf_like_hyparquet.parquet'), new Uint8Array(parquetWriteBuffer({
   columnData: [
-    { name: 'image', data: hf.image },
-    { name: 'label', data: hf.label },
-    { name: 'caption', data: hf.caption },
-    { name: 'tensor', data: hf.tensor.map((t) => t && t.map((x) => (Number.isNaN(x) ? 0 : x))) },
+    { name: 'image', data: hf.image, offsetIndex: false },
+    { name: 'label', data: hf.label, offsetIndex: false },
+    { name: 'caption', data: hf.caption, offsetIndex: false },
+    { name: 'tensor', data: hf.tensor.map((t) => t && t.map((x) => (Number.isNaN(x) ? 0 : x))), offsetIndex: false },
   ],
   schema: [
     { name: 'root', num_children: 4 },
@@ -88,7 +88,6 @@ writeFileSync(join(out, 'hf_like_hyparquet.parquet'), new Uint8Array(parquetWrit
     { name: 'element', type: 'FLOAT', repetition_type: 'REQUIRED' },
   ],
   rowGroupSize: 10,
-  pageIndex: false,
 })));
 console.log(join(out, 'hf_like_hyparquet.parquet'));
 

@@ -4,7 +4,8 @@
 // {name, ok, detail}; the exit status is 1 when one fails.
 //
 //   hf_big.parquet     hyparquet-writer: 400 rows of Hugging Face images
-//                      (3 KB each) in 100-row row groups, no page index
+//                      (3 KB each) in 100-row row groups, 32 KiB pages, no
+//                      page index
 //   many_groups.parquet  4000 one-row row groups: a footer larger than the
 //                      worker's first read of the tail
 //   paged.parquet      parquet-wasm: 40 rows of 64×64×3 uint8 tensors,
@@ -13,7 +14,9 @@
 // The checks: opening reads the footer with one read of the file's tail
 // when it fits, two when it does not; a read asks only for the column
 // chunks of the columns named; a second window of the same row group is
-// served from the bytes kept; with a page index, a window of rows asks
+// served from the bytes kept; without a page index, a window of a big
+// chunk's first rows reads its first pages only, and the next window the
+// pages after them (with parquet-wasm's values); with a page index, a window of rows asks
 // only for the pages that hold them (and the chunk's offset index).
 //
 // Usage: node parquet_requests.mjs WEB_DIR OUT_DIR
@@ -22,6 +25,7 @@ import * as fl from '@uwdata/flechette';
 import * as pw from 'parquet-wasm';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { parquetMetadata, readOffsetIndex } from 'hyparquet';
+import { tableFromIPC } from 'apache-arrow';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetWorker, seeded } from './parquet_worker_node.mjs';
@@ -29,6 +33,9 @@ import { parquetWorker, seeded } from './parquet_worker_node.mjs';
 const [web, out] = process.argv.slice(2);
 const TAIL = 256 << 10; // web/parquet-worker.js's TAIL
 const { rand, range, bytes } = seeded();
+
+// rowsOf decodes an Arrow IPC stream (apache-arrow) into plain rows.
+const rowsOf = (ipc) => tableFromIPC(ipc).toArray().map((r) => JSON.stringify(r.toJSON(), (_, v) => (typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Array.from(v) : v)));
 
 const results = [];
 const check = (name, ok, detail) => results.push({ name, ok: !!ok, detail });
@@ -39,9 +46,9 @@ const within = (r, lo, hi) => lo <= r[0] && r[1] <= hi;
 const hfRows = 400;
 const hf = new Uint8Array(parquetWriteBuffer({
   columnData: [
-    { name: 'image', data: range(hfRows, (i) => ({ bytes: bytes(3000), path: `img_${i}.jpg` })) },
-    { name: 'label', data: range(hfRows, (i) => BigInt(i % 10)) },
-    { name: 'caption', data: range(hfRows, (i) => `caption ${i}`) },
+    { name: 'image', data: range(hfRows, (i) => ({ bytes: bytes(3000), path: `img_${i}.jpg` })), offsetIndex: false },
+    { name: 'label', data: range(hfRows, (i) => BigInt(i % 10)), offsetIndex: false },
+    { name: 'caption', data: range(hfRows, (i) => `caption ${i}`), offsetIndex: false },
   ],
   schema: [
     { name: 'root', num_children: 3 },
@@ -52,7 +59,7 @@ const hf = new Uint8Array(parquetWriteBuffer({
     { name: 'caption', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
   ],
   rowGroupSize: 100,
-  pageIndex: false,
+  pageSize: 32 << 10,
 }));
 writeFileSync(join(out, 'hf_big.parquet'), hf);
 {
@@ -61,7 +68,7 @@ writeFileSync(join(out, 'hf_big.parquet'), hf);
   try {
     const o = await w.request({ op: 'open', data: hf, keepBytes: 8 << 20 });
     check('hf_big: opened by hyparquet', o.engine === 'hyparquet' && !o.error, o.error ?? o.engine);
-    check('hf_big: the footer in one read of the tail', JSON.stringify(w.ranges) === JSON.stringify([[hf.length - TAIL, hf.length]]), w.ranges);
+    check("hf_big: the footer in one read of the tail", JSON.stringify(w.ranges) === JSON.stringify([[hf.length - TAIL, hf.length]]), w.ranges.slice());
     const label = md.row_groups[2].columns.find((c) => c.meta_data.path_in_schema[0] === 'label').meta_data;
     const lo = Number(label.dictionary_page_offset ?? label.data_page_offset);
     const hi = lo + Number(label.total_compressed_size);
@@ -79,6 +86,30 @@ writeFileSync(join(out, 'hf_big.parquet'), hf);
     const ihi = Math.max(...img.map((m) => Number(m.dictionary_page_offset ?? m.data_page_offset) + Number(m.total_compressed_size)));
     const asked3 = w.ranges.slice(n);
     check('hf_big: a read of the image column asks only for its chunks', !r3.error && asked3.length > 0 && asked3.every((x) => within(x, ilo, ihi)), { asked: asked3, chunks: [ilo, ihi], error: r3.error });
+    // Rows 0..4, then 5..39, of row group 1's images: the first pages of
+    // the chunk, then only the rest; the values parquet-wasm's.
+    const img1 = md.row_groups[1].columns.find((c) => c.meta_data.path_in_schema.join('.') === 'image.bytes').meta_data;
+    const b0 = Number(img1.dictionary_page_offset ?? img1.data_page_offset);
+    const b1 = b0 + Number(img1.total_compressed_size);
+    const pw = parquetWorker(web);
+    try {
+      await pw.request({ op: 'open', data: hf, keepBytes: 0, engine: 'parquet-wasm' });
+      let prev = 0;
+      for (const [offset, limit] of [[0, 5], [5, 35]]) {
+        n = w.ranges.length;
+        const got = await w.request({ op: 'read', rowGroup: 1, offset, limit, columns: ['image'] });
+        const want = await pw.request({ op: 'read', rowGroup: 1, offset, limit, columns: ['image'] });
+        const asked = w.ranges.slice(n).filter((x) => x[0] < b1 && x[1] > b0);
+        const read = asked.reduce((t, x) => t + x[1] - x[0], 0);
+        const same = !got.error && !want.error && JSON.stringify(rowsOf(got.ipc)) === JSON.stringify(rowsOf(want.ipc));
+        check(`hf_big: rows ${offset}..${offset + limit} of the images read only the pages that hold them, once`,
+          same && asked.length > 0 && asked.every((x) => x[0] >= prev) && read <= Math.max(64 << 10, (b1 - b0) * (offset + limit + 15) / 100),
+          { asked, chunk: [b0, b1], read, same, error: got.error ?? want.error });
+        prev = Math.max(prev, ...asked.map((x) => x[1]));
+      }
+    } finally {
+      await pw.close();
+    }
   } finally {
     await w.close();
   }
@@ -93,7 +124,6 @@ const mg = new Uint8Array(parquetWriteBuffer({
     { name: 'name', data: range(mgRows, (i) => `n${i}`), type: 'STRING' },
   ],
   rowGroupSize: 1,
-  pageIndex: false,
 }));
 writeFileSync(join(out, 'many_groups.parquet'), mg);
 {

@@ -134,13 +134,30 @@ class ReadError extends Error {}
 async function bytesAt(start, end) {
   const hit = held(start, end);
   if (hit) return hit;
+  // The first part kept (a column chunk's first pages, read for an
+  // earlier window): only the rest is read.
+  let from = start;
+  let head = null;
+  for (const e of kept.values()) {
+    const to = e.start + e.buf.byteLength;
+    if (e.start <= start && start < to && to > from) {
+      from = to;
+      head = e;
+    }
+  }
   let buf;
   try {
-    buf = await file.readRaw(start, end);
+    buf = await file.readRaw(from, end);
   } catch (err) {
     throw new ReadError(String(err?.message ?? err));
   }
-  if (buf.byteLength !== end - start) throw new ReadError(`asked for bytes ${start} to ${end}, got ${buf.byteLength}`);
+  if (buf.byteLength !== end - from) throw new ReadError(`asked for bytes ${from} to ${end}, got ${buf.byteLength}`);
+  if (head) {
+    const all = new Uint8Array(end - start);
+    all.set(new Uint8Array(head.buf, start - head.start), 0);
+    all.set(new Uint8Array(buf), from - start);
+    buf = all.buffer;
+  }
   keep(start, buf);
   return buf.slice(0);
 }

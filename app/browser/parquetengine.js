@@ -32,8 +32,10 @@
 // worker does that), so its errors are the ones users saw before.
 
 import { parquetMetadata, parquetSchema } from "hyparquet-src/metadata.js";
-import { prepareParquetRead, readParquetPlan } from "hyparquet-src/scan.js";
-import { assembleAsync } from "hyparquet-src/rowgroup.js";
+import { prepareParquetRead } from "hyparquet-src/scan.js";
+import { prefetchAsyncBuffer } from "hyparquet-src/plan.js";
+import { assembleAsync, readRowGroup } from "hyparquet-src/rowgroup.js";
+import { parquetHeader } from "hyparquet-src/column.js";
 import { flatten } from "hyparquet-src/utils.js";
 import * as fl from "@uwdata/flechette";
 
@@ -341,6 +343,103 @@ function adapter(t) {
   return null;
 }
 
+// prefixMin is the size from which a column chunk a window of rows reads
+// without a page index is read only as far as the pages that hold the
+// window (readPrefix): a smaller one is read whole, with its neighbours.
+const prefixMin = 256 << 10;
+
+// windowBuffer is the file as hyparquet reads plan (a window of rows of
+// one row group) from it: the column chunks read whole are fetched at once,
+// neighbours joined (as hyparquet's own plan does); a chunk without a page
+// index that the window does not read to its end, of prefixMin bytes or
+// more and without lists (its pages count rows), only up to the page that
+// holds the window's last row; chunks with a page index (offset index) are
+// left to hyparquet, which reads the index and then the pages the window
+// needs.
+function windowBuffer(file, plan, tree) {
+  if (plan.groups.length !== 1) return prefetchAsyncBuffer(file, plan);
+  const g = plan.groups[0];
+  const prefixes = new Map();
+  const whole = [];
+  for (const chunk of g.chunks) {
+    if ("offsetIndex" in chunk || "pageLocations" in chunk) continue;
+    const { startByte: s, endByte: e } = chunk.range;
+    let node = tree;
+    let lists = false;
+    for (const name of chunk.columnMetadata.path_in_schema) {
+      node = node.children.find((c) => c.element.name === name);
+      if (!node || node.element.repetition_type === "REPEATED") lists = true;
+      if (!node) break;
+    }
+    if (g.selectEnd < g.groupRows && e - s >= prefixMin && !lists) {
+      prefixes.set(`${s}-${e}`, readPrefix(file, s, e, g.selectEnd, g.groupRows));
+    } else {
+      whole.push({ startByte: s, endByte: e });
+    }
+  }
+  const rest = prefetchAsyncBuffer(file, { fetches: coalesce(whole) });
+  return { byteLength: file.byteLength, slice: (a, b) => prefixes.get(`${a}-${b}`) ?? rest.slice(a, b) };
+}
+
+// coalesce joins byte ranges at most 8 KiB apart into ranges of at most
+// 2 MiB (hyparquet's plan's limits).
+function coalesce(ranges) {
+  const out = [];
+  for (const r of [...ranges].sort((a, b) => a.startByte - b.startByte)) {
+    const last = out[out.length - 1];
+    if (last && r.startByte <= last.endByte + (8 << 10) && Math.max(last.endByte, r.endByte) - last.startByte <= 2 << 20) {
+      last.endByte = Math.max(last.endByte, r.endByte);
+    } else {
+      out.push({ ...r });
+    }
+  }
+  return out;
+}
+
+// readPrefix reads column chunk [s, e) (of a row group of rows rows) as
+// far as the end of the page that holds row need-1: a first read sized by
+// the rows' share of the chunk, then, when its pages do not reach that row,
+// up to the end of the page it stops in (or twice as much when it stops in
+// a page's header), until they do or the chunk ends. Its pages count rows
+// (num_values: the chunk has no lists; num_rows in a v2 page).
+async function readPrefix(file, s, e, need, rows) {
+  let buf = await file.slice(s, Math.min(e, s + Math.max(64 << 10, Math.ceil(((e - s) * need) / rows * 1.25))));
+  for (;;) {
+    const { cut, more } = pagesEnd(buf, need);
+    if (cut >= 0) return cut === buf.byteLength ? buf : buf.slice(0, cut);
+    if (s + buf.byteLength >= e) return buf;
+    const next = await file.slice(s + buf.byteLength, Math.min(e, s + Math.max(more, buf.byteLength + (16 << 10))));
+    const both = new Uint8Array(buf.byteLength + next.byteLength);
+    both.set(new Uint8Array(buf), 0);
+    both.set(new Uint8Array(next), buf.byteLength);
+    buf = both.buffer;
+  }
+}
+
+// pagesEnd returns where the page of buf (a column chunk's first bytes)
+// that holds row need-1 ends (cut), or -1 and how many of the chunk's
+// bytes to read next (more: to the end of the page buf ends in, or twice
+// buf's length when it ends in a page's header).
+function pagesEnd(buf, need) {
+  const reader = { view: new DataView(buf), offset: 0 };
+  let rows = 0;
+  while (reader.offset < buf.byteLength) {
+    let h;
+    try {
+      h = parquetHeader(reader);
+    } catch {
+      return { cut: -1, more: 2 * buf.byteLength }; // a header cut by the end of buf
+    }
+    const end = reader.offset + h.compressed_page_size;
+    if (end > buf.byteLength) return { cut: -1, more: end + 256 }; // and the next page's header
+    if (h.type === "DATA_PAGE") rows += h.data_page_header.num_values;
+    else if (h.type === "DATA_PAGE_V2") rows += h.data_page_header_v2.num_rows;
+    reader.offset = end;
+    if (rows >= need) return { cut: end, more: 0 };
+  }
+  return { cut: -1, more: 2 * buf.byteLength };
+}
+
 // read reads rows [offset, offset+limit) of row group rowGroup of the
 // top-level fields named (null: all) and returns them as an Arrow IPC
 // stream (Uint8Array): the schema of those fields, then one record batch.
@@ -367,8 +466,10 @@ export async function read(file, opened, compressors, rowGroup, offset, limit, n
       useOffsetIndex: true, utf8: false, parsers: rawParsers, compressors,
     };
     const prepared = await prepareParquetRead(opts);
-    const groups = readParquetPlan(prepared.options, prepared.plan);
     const tree = parquetSchema(metadata);
+    const { plan } = prepared;
+    const ropts = { ...prepared.options, file: windowBuffer(file, plan, tree) };
+    const groups = plan.groups.map((g) => readRowGroup(ropts, plan, g));
     const assembled = groups.map((g) => assembleAsync(g, tree, rawParsers));
     const results = await Promise.allSettled(assembled.flatMap((g) => g.asyncColumns.map((c) => c.data)));
     const failed = results.find((r) => r.status === "rejected");
