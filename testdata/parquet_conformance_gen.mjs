@@ -16,8 +16,9 @@
 //   declined.parquet      a timestamp and a date column, which the engine
 //                         declines (parquet-wasm reads the file)
 //   types_<codec>.parquet integers of every width, floats, bool, strings
-//                         and binaries (large ones too), lists of structs,
-//                         large lists, nulls, dictionary pages; one per
+//                         and binaries (large ones too), lists of numbers,
+//                         of structs, large lists, fixed-size lists, nulls
+//                         and empty lists, dictionary pages; one per
 //                         codec: UNCOMPRESSED, GZIP, BROTLI, LZ4_RAW, ZSTD
 //
 // Usage: node parquet_conformance_gen.mjs OUT_DIR (prints the paths).
@@ -116,6 +117,9 @@ const typeFields = [
   fl.field('ragged', fl.largeList(fl.field('item', fl.list(fl.field('item', fl.int16()))))),
   fl.field('pair', fl.fixedSizeList(fl.field('item', fl.int32(), false), 2), false),
   fl.field('deep', fl.struct([fl.field('inner', fl.struct([fl.field('v', fl.int32())])), fl.field('w', fl.float32())])),
+  fl.field('nums', fl.list(fl.field('item', fl.float64()))),
+  fl.field('ids', fl.list(fl.field('item', fl.int64(), false)), false),
+  fl.field('bytes8', fl.fixedSizeList(fl.field('item', fl.uint8()), 3)),
 ];
 const nul = (i, k, v) => ((i + k) % 5 === 0 ? null : v);
 const typeCols = [
@@ -131,6 +135,9 @@ const typeCols = [
   range(m, (i) => nul(i, 0, range(i % 3, (k) => (k === 1 ? null : range(k + (i % 2), (j) => (j === 1 ? null : j - i)))))),
   range(m, (i) => [i, -i]),
   range(m, (i) => nul(i, 1, { inner: i % 4 === 0 ? null : { v: i % 3 === 0 ? null : i }, w: i / 4 })),
+  range(m, (i) => nul(i, 2, range(i % 5, (k) => (k === 2 ? null : k * 1.5 - i)))),
+  range(m, (i) => range(i % 4, (k) => BigInt(k - i) * 3000000000n)),
+  range(m, (i) => nul(i, 3, [i % 256, i === 7 ? null : 255 - i, 128])),
 ];
 for (const codec of ['UNCOMPRESSED', 'GZIP', 'BROTLI', 'LZ4_RAW', 'ZSTD']) {
   write(`types_${codec.toLowerCase()}.parquet`, typeFields, typeCols, { codec, rowGroup: 8 });

@@ -36,6 +36,10 @@ import { prepareParquetRead } from "hyparquet-src/scan.js";
 import { prefetchAsyncBuffer } from "hyparquet-src/plan.js";
 import { assembleAsync, readRowGroup } from "hyparquet-src/rowgroup.js";
 import { parquetHeader } from "hyparquet-src/column.js";
+import { decompressPage } from "hyparquet-src/datapage.js";
+import { readRleBitPackedHybrid } from "hyparquet-src/encoding.js";
+import { readPlain } from "hyparquet-src/plain.js";
+import { readOffsetIndex } from "hyparquet-src/indexes.js";
 import { flatten } from "hyparquet-src/utils.js";
 import * as fl from "@uwdata/flechette";
 
@@ -440,12 +444,236 @@ function pagesEnd(buf, need) {
   return { cut: -1, more: 2 * buf.byteLength };
 }
 
+// Lists of numbers (tensors: a fixed_shape_tensor is a FixedSizeList, a
+// Parquet LIST) are read apart from hyparquet's assembly, which builds a
+// JavaScript array per row (slow for a 224×224×3 image: 150,528 numbers):
+// listColumn decodes the chunk's pages itself, with hyparquet's page
+// decoders, its levels into byte arrays, straight into Arrow buffers.
+
+// numberArrays are the typed arrays of Arrow's number types, by bit
+// width and sign (floats apart).
+const intArrays = { 8: [Uint8Array, Int8Array], 16: [Uint16Array, Int16Array], 32: [Uint32Array, Int32Array], 64: [BigUint64Array, BigInt64Array] };
+function numberArray(t) {
+  if (t.typeId === T.Int) return intArrays[t.bitWidth][t.signed ? 1 : 0];
+  if (t.typeId === T.Float) return t.precision === 1 ? Float32Array : t.precision === 2 ? Float64Array : null;
+  return null;
+}
+
+// listLeaf returns the Parquet nodes of a top-level field read by
+// listColumn ({list, item}: a three-level LIST of a number leaf, List or
+// FixedSizeList of a number type), or null.
+function listLeaf(f, node) {
+  const t = f.type;
+  if (t.typeId !== T.List && t.typeId !== T.FixedSizeList) return null;
+  if (!numberArray(t.children[0].type) || !isList(node)) return null;
+  const rep = node.children[0];
+  if (rep.children.length !== 1) return null;
+  const item = rep.children[0];
+  if (item.children.length || item.element.repetition_type === "REPEATED") return null;
+  return { list: node, item };
+}
+
+class Unsupported extends Error {}
+
+// listPages reads what listColumn decodes of column chunk chunk (of a row
+// group of rows rows) for rows [start, end): the whole chunk, or, for a
+// window (narrowed) of a chunk with a page index, its dictionary page and
+// the pages that hold the window's rows (the offset index says where). It
+// returns the bytes and the row the first data page among them starts at.
+async function listPages(file, chunk, rows, narrowed, start, end) {
+  const meta = chunk.meta_data;
+  const s = Number(meta.dictionary_page_offset || meta.data_page_offset);
+  const e = s + Number(meta.total_compressed_size);
+  if (!narrowed || !chunk.offset_index_offset) return [await file.slice(s, e), 0];
+  const at = Number(chunk.offset_index_offset);
+  const index = await file.slice(at, at + chunk.offset_index_length);
+  const pages = readOffsetIndex({ view: new DataView(index), offset: 0 }).page_locations;
+  let first = -1;
+  let last = -1;
+  pages.forEach((p, i) => {
+    const from = Number(p.first_row_index);
+    const to = i + 1 < pages.length ? Number(pages[i + 1].first_row_index) : rows;
+    if (from < end && to > start) {
+      if (first < 0) first = i;
+      last = i;
+    }
+  });
+  if (first < 0) return [await file.slice(s, e), 0];
+  const from = Number(pages[first].offset);
+  const to = Number(pages[last].offset) + pages[last].compressed_page_size;
+  const dict = Number(pages[0].offset) > s; // a dictionary page before the data pages
+  if (!dict || first === 0) return [await file.slice(dict ? s : from, to), Number(pages[first].first_row_index)];
+  const [head, body] = await Promise.all([file.slice(s, Number(pages[0].offset)), file.slice(from, to)]);
+  const both = new Uint8Array(head.byteLength + body.byteLength);
+  both.set(new Uint8Array(head), 0);
+  both.set(new Uint8Array(body), head.byteLength);
+  return [both.buffer, Number(pages[first].first_row_index)];
+}
+
+const bitWidth = (n) => 32 - Math.clz32(n);
+
+// listColumn decodes rows [start, end) of a column chunk (buf, its bytes
+// from the chunk's first page on; meta its ColumnMetaData) of a field read
+// by listLeaf as a flechette Column of type t. It throws Unsupported for an
+// encoding it does not decode (hyparquet's general path then reads it).
+function listColumn(buf, meta, t, { list, item }, start, end, compressors) {
+  const el = item.element;
+  const listOpt = list.element.repetition_type === "OPTIONAL";
+  const itemOpt = el.repetition_type === "OPTIONAL";
+  const defList = listOpt ? 1 : 0; // present but empty
+  const maxDef = defList + 1 + (itemOpt ? 1 : 0);
+  const rows = end - start;
+  const Values = numberArray(t.children[0].type);
+  const stride = t.typeId === T.FixedSizeList ? t.stride : -1;
+  let child = new Values(stride >= 0 ? rows * stride : 1024);
+  let childValid = null; // a byte per child slot, once one is null
+  const offsets = stride >= 0 ? null : new Int32Array(rows + 1);
+  const listNull = new Uint8Array(rows);
+  let nullRows = 0;
+  let pos = 0; // child slots written
+  let row = -1; // the row group's row of the last level read
+  let dictionary = null;
+  const reader = { view: new DataView(buf), offset: 0 };
+  const grow = (n) => {
+    if (n <= child.length) return;
+    const bigger = new Values(Math.max(n, 2 * child.length));
+    bigger.set(child);
+    child = bigger;
+    if (childValid) {
+      const v = new Uint8Array(bigger.length);
+      v.set(childValid);
+      childValid = v;
+    }
+  };
+  const setNull = (k) => {
+    if (!childValid) childValid = new Uint8Array(child.length).fill(1);
+    childValid[k] = 0;
+  };
+  const values = (r, encoding, type, n, bytes) => {
+    if (encoding === "PLAIN") return readPlain(r, type, n, el.type_length);
+    if (encoding === "PLAIN_DICTIONARY" || encoding === "RLE_DICTIONARY") {
+      if (!dictionary) throw new Error("a dictionary-encoded page without a dictionary page");
+      const width = r.view.getUint8(r.offset++);
+      const idx = new Int32Array(n);
+      if (width) readRleBitPackedHybrid(r, width, idx, bytes - 1);
+      const out = new Array(n);
+      for (let i = 0; i < n; i++) out[i] = dictionary[idx[i]];
+      return out;
+    }
+    throw new Unsupported(encoding);
+  };
+  while (reader.offset < buf.byteLength - 1 && row < end) {
+    const h = parquetHeader(reader);
+    const page = new Uint8Array(buf, reader.offset, h.compressed_page_size);
+    reader.offset += h.compressed_page_size;
+    if (h.type === "DICTIONARY_PAGE") {
+      const bytes = decompressPage(page, Number(h.uncompressed_page_size), meta.codec, compressors);
+      dictionary = readPlain({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 }, meta.type, h.dictionary_page_header.num_values, el.type_length);
+      continue;
+    }
+    let n, rep, def, vals;
+    if (h.type === "DATA_PAGE") {
+      const d = h.data_page_header;
+      n = d.num_values;
+      const bytes = decompressPage(page, Number(h.uncompressed_page_size), meta.codec, compressors);
+      const r = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+      rep = new Uint8Array(n);
+      readRleBitPackedHybrid(r, 1, rep);
+      def = new Uint8Array(n);
+      readRleBitPackedHybrid(r, bitWidth(maxDef), def);
+      let nonNull = 0;
+      for (let i = 0; i < n; i++) if (def[i] === maxDef) nonNull++;
+      vals = values(r, d.encoding, meta.type, nonNull, bytes.byteLength - r.offset);
+    } else if (h.type === "DATA_PAGE_V2") {
+      const d = h.data_page_header_v2;
+      n = d.num_values;
+      const r = { view: new DataView(buf, page.byteOffset, page.byteLength), offset: 0 };
+      rep = new Uint8Array(n);
+      readRleBitPackedHybrid(r, 1, rep, d.repetition_levels_byte_length);
+      def = new Uint8Array(n);
+      readRleBitPackedHybrid(r, bitWidth(maxDef), def, d.definition_levels_byte_length);
+      let bytes = page.subarray(d.repetition_levels_byte_length + d.definition_levels_byte_length);
+      const size = Number(h.uncompressed_page_size) - d.repetition_levels_byte_length - d.definition_levels_byte_length;
+      if (d.is_compressed !== false && size) bytes = decompressPage(bytes, size, meta.codec, compressors);
+      const vr = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+      vals = values(vr, d.encoding, meta.type, d.num_values - d.num_nulls, bytes.byteLength);
+    } else {
+      throw new Unsupported(h.type);
+    }
+    let vi = 0;
+    for (let i = 0; i < n; i++) {
+      const dl = def[i];
+      if (rep[i] === 0) {
+        row++;
+        if (row >= end) break;
+        if (row >= start) {
+          const k = row - start;
+          if (offsets) offsets[k] = pos;
+          else if (k > 0 && pos !== k * stride) throw new Error(`a list of ${pos - (k - 1) * stride} values in a column of fixed-size lists of ${stride}`);
+          if (dl < defList) {
+            listNull[k] = 1;
+            nullRows++;
+            if (stride >= 0) {
+              for (let j = 0; j < stride; j++) setNull(pos + j);
+              pos += stride;
+            }
+          }
+        }
+      }
+      if (row < start) {
+        if (dl === maxDef) vi++;
+        continue;
+      }
+      if (dl <= defList) continue; // a null or empty list
+      if (offsets) grow(pos + 1);
+      else if (pos >= rows * stride) throw new Error(`a list of more than ${stride} values in a column of fixed-size lists of ${stride}`);
+      if (dl === maxDef) child[pos] = vals[vi++];
+      else setNull(pos);
+      pos++;
+    }
+  }
+  if (row < end - 1) throw new Error(`column ${meta.path_in_schema.join(".")}: ${row + 1} rows in its chunk, not ${end}`);
+  if (offsets) offsets[rows] = pos;
+  else if (rows && pos !== rows * stride) throw new Error(`a list of ${pos - (rows - 1) * stride} values in a column of fixed-size lists of ${stride}`);
+  const bitmap = (bytes, n) => {
+    const out = new Uint8Array(((n + 63) >> 6) << 3);
+    for (let i = 0; i < n; i++) if (bytes[i]) out[i >> 3] |= 1 << (i & 7);
+    return out;
+  };
+  const ct = t.children[0].type;
+  let childNulls = 0;
+  if (childValid) for (let i = 0; i < pos; i++) if (!childValid[i]) childNulls++;
+  const childBatch = new (fl.batchType(ct))({
+    length: pos, nullCount: childNulls, type: ct,
+    validity: childNulls ? bitmap(childValid, pos) : new Uint8Array(0),
+    values: child.length === pos ? child : child.slice(0, pos),
+  });
+  const valid = new Uint8Array(rows);
+  for (let i = 0; i < rows; i++) valid[i] = listNull[i] ? 0 : 1;
+  const batch = new (fl.batchType(t))({
+    length: rows, nullCount: nullRows, type: t,
+    validity: nullRows ? bitmap(valid, rows) : new Uint8Array(0),
+    offsets: offsets ?? undefined,
+    children: [childBatch],
+  });
+  return new fl.Column(rows ? [batch] : [], t);
+}
+
 // read reads rows [offset, offset+limit) of row group rowGroup of the
 // top-level fields named (null: all) and returns them as an Arrow IPC
 // stream (Uint8Array): the schema of those fields, then one record batch.
 // file is hyparquet's AsyncBuffer over the file; opened is open's answer;
 // compressors are loadCodecs's.
 export async function read(file, opened, compressors, rowGroup, offset, limit, names) {
+  try {
+    return await readWindow(file, opened, compressors, rowGroup, offset, limit, names, true);
+  } catch (err) {
+    if (!(err instanceof Unsupported)) throw err;
+    return readWindow(file, opened, compressors, rowGroup, offset, limit, names, false);
+  }
+}
+
+async function readWindow(file, opened, compressors, rowGroup, offset, limit, names, lists) {
   const { metadata, schema } = opened;
   const fields = names ? names.map((n) => {
     const f = schema.fields.find((x) => x.name === n);
@@ -459,19 +687,35 @@ export async function read(file, opened, compressors, rowGroup, offset, limit, n
   const end = Math.max(start, Math.min(offset + limit, rows));
   let groupStart = 0;
   for (let i = 0; i < rowGroup; i++) groupStart += Number(metadata.row_groups[i].num_rows);
+  const tree = parquetSchema(metadata);
+  // The fields listColumn reads: lists of numbers.
+  const listed = new Map();
+  const narrowed = start > 0 || end < rows;
+  for (const f of lists && end > start ? fields : []) {
+    const node = tree.children.find((c) => c.element.name === f.name);
+    const leaf = node && listLeaf(f, node);
+    const chunks = rg.columns.filter((c) => c.meta_data?.path_in_schema[0] === f.name);
+    if (leaf && chunks.length === 1) listed.set(f.name, { leaf, chunk: chunks[0] });
+  }
+  const lcols = new Map();
+  const listReads = [...listed].map(async ([name, { leaf, chunk }]) => {
+    const [buf, skipped] = await listPages(file, chunk, rows, narrowed, start, end);
+    const t = fields.find((f) => f.name === name).type;
+    lcols.set(name, listColumn(buf, chunk.meta_data, t, leaf, start - skipped, end - skipped, compressors));
+  });
   const columns = new Map();
-  if (end > start && fields.length) {
+  const rest = fields.filter((f) => !listed.has(f.name));
+  if (end > start && rest.length) {
     const opts = {
-      file, metadata, columns: fields.map((f) => f.name), rowStart: groupStart + start, rowEnd: groupStart + end,
+      file, metadata, columns: rest.map((f) => f.name), rowStart: groupStart + start, rowEnd: groupStart + end,
       useOffsetIndex: true, utf8: false, parsers: rawParsers, compressors,
     };
     const prepared = await prepareParquetRead(opts);
-    const tree = parquetSchema(metadata);
     const { plan } = prepared;
     const ropts = { ...prepared.options, file: windowBuffer(file, plan, tree) };
     const groups = plan.groups.map((g) => readRowGroup(ropts, plan, g));
     const assembled = groups.map((g) => assembleAsync(g, tree, rawParsers));
-    const results = await Promise.allSettled(assembled.flatMap((g) => g.asyncColumns.map((c) => c.data)));
+    const results = await Promise.allSettled([...listReads, ...assembled.flatMap((g) => g.asyncColumns.map((c) => c.data))]);
     const failed = results.find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
     for (const g of assembled) {
@@ -486,9 +730,14 @@ export async function read(file, opened, compressors, rowGroup, offset, limit, n
         columns.set(name, prev ? [...prev, ...part] : part);
       }
     }
+  } else {
+    const results = await Promise.allSettled(listReads);
+    const failed = results.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
   }
   const n = end - start;
   const cols = fields.map((f) => {
+    if (lcols.has(f.name)) return lcols.get(f.name);
     let values = columns.get(f.name) ?? [];
     if (n && values.length !== n) throw new Error(`column ${f.name}: ${values.length} values decoded for ${n} rows`);
     const a = adapter(f.type);
