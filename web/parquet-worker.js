@@ -308,7 +308,13 @@ async function open(msg) {
   const footer = await readFooter(size);
   let declined = msg.engine === "parquet-wasm" ? "asked for" : "";
   if (engine) {
-    const eng = await engine;
+    let eng;
+    try {
+      eng = await engine;
+    } catch (err) {
+      // openError (app/browser) passes this on as it is.
+      throw new Error(`the Parquet reader's engine did not load (${err?.message ?? err})`);
+    }
     let opened;
     try {
       opened = eng.open(footer);
