@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { parquetWorker, seeded } from './parquet_worker_node.mjs';
 
 const [web, out] = process.argv.slice(2);
-const TAIL = 256 << 10; // web/parquet-worker.js's TAIL
+const TAIL = 64 << 10; // web/parquet-worker.js's TAIL
 const { rand, range, bytes } = seeded();
 
 // rowsOf decodes an Arrow IPC stream (apache-arrow) into plain rows.

@@ -202,7 +202,7 @@ func TestParquetEngineConformance(t *testing.T) {
 		if r.Engine != "hyparquet" {
 			t.Errorf("%s: read by %s, declined: %s", r.File, r.Engine, r.Declined)
 		}
-		if size := fileSize(t, r.File); len(r.Ranges) != 1 || r.Ranges[0] != [2]int64{max(0, size-256<<10), size} {
+		if size := fileSize(t, r.File); len(r.Ranges) != 1 || r.Ranges[0] != [2]int64{max(0, size-64<<10), size} {
 			t.Errorf("%s: opening it read %v, want its tail, once", name, r.Ranges)
 		}
 	}
