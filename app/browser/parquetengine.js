@@ -112,7 +112,7 @@ function isList(node) {
 // (three levels), or the repeated node itself (two levels).
 function listItem(node) {
   const rep = node.children[0];
-  if (rep.children.length === 1 && !(rep.children.length > 1)) {
+  if (rep.children.length === 1) {
     // A repeated group of one field named array or <list>_tuple is itself
     // the item (the specification's backward-compatibility rules).
     const n = rep.element.name;
@@ -450,7 +450,7 @@ function pagesEnd(buf, need) {
 // listColumn decodes the chunk's pages itself, with hyparquet's page
 // decoders, its levels into byte arrays, straight into Arrow buffers.
 
-// numberArrays are the typed arrays of Arrow's number types, by bit
+// intArrays and numberArray: the typed arrays of Arrow's number types, by bit
 // width and sign (floats apart).
 const intArrays = { 8: [Uint8Array, Int8Array], 16: [Uint16Array, Int16Array], 32: [Uint32Array, Int32Array], 64: [BigUint64Array, BigInt64Array] };
 function numberArray(t) {
