@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -328,9 +329,14 @@ func TestParquetWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	query := "?cache=" + fmt.Sprint(64.0*1024/(1<<20))
+	var mu sync.Mutex
+	var asked []string // the file's requests: method and Range header
 	b := newBrowserServing(t, query, "", func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/windows/windows.parquet" {
+				mu.Lock()
+				asked = append(asked, r.Method+" "+r.Header.Get("Range"))
+				mu.Unlock()
 				http.ServeContent(w, r, "windows.parquet", time.Time{}, bytes.NewReader(data)) // honours Range
 				return
 			}
@@ -360,6 +366,20 @@ func TestParquetWindows(t *testing.T) {
 		b.run(chromedp.Navigate(b.base + query + "&url=" + url.QueryEscape(strings.TrimSuffix(b.data, "testdata/")+"windows/windows.parquet")))
 		b.waitOpened("windows.parquet")
 		check(t, 0, 5, 999, 1000, 1500, 2999, 1)
+		// Every request a GET of one range bytes=a-b: no suffix range, no
+		// other header (no CORS preflight). (The worker's own reads are
+		// checked by app/browser's TestParquetEngineRequests.)
+		mu.Lock()
+		defer mu.Unlock()
+		single := regexp.MustCompile(`^GET bytes=\d+-\d+$`)
+		if len(asked) == 0 {
+			t.Errorf("no request for the file")
+		}
+		for _, a := range asked {
+			if !single.MatchString(a) {
+				t.Errorf("a request %q, want GET with one range bytes=a-b", a)
+			}
+		}
 	})
 }
 
