@@ -353,18 +353,20 @@ function adapter(t) {
 const prefixMin = 256 << 10;
 
 // windowBuffer is the file as hyparquet reads plan (a window of rows of
-// one row group) from it: the column chunks read whole are fetched at once,
-// neighbours joined (as hyparquet's own plan does); a chunk without a page
+// one row group; null: none) from it, and listColumn the byte ranges extra:
+// the column chunks read whole and extra are fetched at once, neighbours
+// joined (as hyparquet's own plan does); a chunk without a page
 // index that the window does not read to its end, of prefixMin bytes or
 // more and without lists (its pages count rows), only up to the page that
 // holds the window's last row; chunks with a page index (offset index) are
 // left to hyparquet, which reads the index and then the pages the window
 // needs.
-function windowBuffer(file, plan, tree) {
-  if (plan.groups.length !== 1) return prefetchAsyncBuffer(file, plan);
+function windowBuffer(file, plan, tree, extra) {
+  if (!plan) return prefetchAsyncBuffer(file, { fetches: coalesce(extra) });
+  if (plan.groups.length !== 1) return prefetchAsyncBuffer(file, { fetches: coalesce([...plan.fetches, ...extra]) });
   const g = plan.groups[0];
   const prefixes = new Map();
-  const whole = [];
+  const whole = [...extra];
   for (const chunk of g.chunks) {
     if ("offsetIndex" in chunk || "pageLocations" in chunk) continue;
     const { startByte: s, endByte: e } = chunk.range;
@@ -385,13 +387,14 @@ function windowBuffer(file, plan, tree) {
   return { byteLength: file.byteLength, slice: (a, b) => prefixes.get(`${a}-${b}`) ?? rest.slice(a, b) };
 }
 
-// coalesce joins byte ranges at most 8 KiB apart into ranges of at most
-// 2 MiB (hyparquet's plan's limits).
+// coalesce joins byte ranges at most 8 KiB apart (hyparquet's plan's
+// gap) into ranges of at most 64 MiB: one request for a row group's
+// columns, however big its tensor column's chunk.
 function coalesce(ranges) {
   const out = [];
   for (const r of [...ranges].sort((a, b) => a.startByte - b.startByte)) {
     const last = out[out.length - 1];
-    if (last && r.startByte <= last.endByte + (8 << 10) && Math.max(last.endByte, r.endByte) - last.startByte <= 2 << 20) {
+    if (last && r.startByte <= last.endByte + (8 << 10) && Math.max(last.endByte, r.endByte) - last.startByte <= 64 << 20) {
       last.endByte = Math.max(last.endByte, r.endByte);
     } else {
       out.push({ ...r });
@@ -697,22 +700,29 @@ async function readWindow(file, opened, compressors, rowGroup, offset, limit, na
     const chunks = rg.columns.filter((c) => c.meta_data?.path_in_schema[0] === f.name);
     if (leaf && chunks.length === 1) listed.set(f.name, { leaf, chunk: chunks[0] });
   }
+  // The chunks listColumn reads whole are fetched with the others.
+  const extra = [];
+  for (const { chunk } of listed.values()) {
+    if (narrowed && chunk.offset_index_offset) continue; // listPages picks its pages
+    const s = Number(chunk.meta_data.dictionary_page_offset || chunk.meta_data.data_page_offset);
+    extra.push({ startByte: s, endByte: s + Number(chunk.meta_data.total_compressed_size) });
+  }
+  const rest = fields.filter((f) => !listed.has(f.name));
+  const prepared = end > start && rest.length ? await prepareParquetRead({
+    file, metadata, columns: rest.map((f) => f.name), rowStart: groupStart + start, rowEnd: groupStart + end,
+    useOffsetIndex: true, utf8: false, parsers: rawParsers, compressors,
+  }) : null;
+  const wfile = windowBuffer(file, prepared?.plan, tree, extra);
   const lcols = new Map();
   const listReads = [...listed].map(async ([name, { leaf, chunk }]) => {
-    const [buf, skipped] = await listPages(file, chunk, rows, narrowed, start, end);
+    const [buf, skipped] = await listPages(wfile, chunk, rows, narrowed, start, end);
     const t = fields.find((f) => f.name === name).type;
     lcols.set(name, listColumn(buf, chunk.meta_data, t, leaf, start - skipped, end - skipped, compressors));
   });
   const columns = new Map();
-  const rest = fields.filter((f) => !listed.has(f.name));
-  if (end > start && rest.length) {
-    const opts = {
-      file, metadata, columns: rest.map((f) => f.name), rowStart: groupStart + start, rowEnd: groupStart + end,
-      useOffsetIndex: true, utf8: false, parsers: rawParsers, compressors,
-    };
-    const prepared = await prepareParquetRead(opts);
+  if (prepared) {
     const { plan } = prepared;
-    const ropts = { ...prepared.options, file: windowBuffer(file, plan, tree) };
+    const ropts = { ...prepared.options, file: wfile };
     const groups = plan.groups.map((g) => readRowGroup(ropts, plan, g));
     const assembled = groups.map((g) => assembleAsync(g, tree, rawParsers));
     const results = await Promise.allSettled([...listReads, ...assembled.flatMap((g) => g.asyncColumns.map((c) => c.data))]);
