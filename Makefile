@@ -53,11 +53,16 @@ samples:
 # web/parquet-worker.js imports the first time a Parquet file is opened
 # (never at page load; the service worker keeps it once fetched).
 PARQUET_WASM := testdata/node_modules/parquet-wasm
-# npm's hyparquet (pinned there too): its footer parser, with which the
-# worker reads the row groups' column statistics that parquet-wasm does not
-# expose (a filter skips the row groups where no row can match).
+# The Parquet engine web/parquet-worker.js imports: app/browser/parquetengine.js
+# bundled by esbuild (pinned there too) with what it imports of npm's
+# hyparquet (the pure-JS Parquet reader), @uwdata/flechette (Arrow IPC) into
+# web/parquet/engine/parquet-engine.js (minified), and hyparquet-compressors'
+# gzip, brotli and LZ4 and fzstd (ZSTD) into chunks beside it, imported only
+# for files that use them; hyparquet's footer parser for parquet-wasm's
+# files too (metadata.js and what it imports, unbundled as before).
 HYPARQUET := testdata/node_modules/hyparquet
 HYPARQUET_FILES := metadata.js constants.js convert.js schema.js thrift.js geoparquet.js wkb.js
+ESBUILD_ALIASES := --alias:hyparquet-src=./$(HYPARQUET)/src --alias:hyparquet-compressors-src=./testdata/node_modules/hyparquet-compressors/src
 vendor: testdata/node_modules
 	@mkdir -p web/vendor web/parquet
 	@cp testdata/node_modules/@uwdata/flechette/dist/flechette.min.js web/vendor/
@@ -68,6 +73,13 @@ vendor: testdata/node_modules
 	@mkdir -p web/parquet/hyparquet
 	@cp $(addprefix $(HYPARQUET)/src/,$(HYPARQUET_FILES)) web/parquet/hyparquet/
 	@cp $(HYPARQUET)/LICENSE web/parquet/hyparquet/LICENSE
+	@rm -rf web/parquet/engine && mkdir -p web/parquet/engine
+	@NODE_PATH=testdata/node_modules testdata/node_modules/.bin/esbuild app/browser/parquetengine.js --bundle --splitting \
+	  --format=esm --minify --chunk-names='[name]' --entry-names=parquet-engine --log-level=warning $(ESBUILD_ALIASES) --outdir=web/parquet/engine
+	@cp testdata/node_modules/hyparquet-compressors/LICENSE web/parquet/engine/hyparquet-compressors.LICENSE
+	@cp testdata/node_modules/fzstd/LICENSE web/parquet/engine/fzstd.LICENSE
+	@cp $(HYPARQUET)/LICENSE web/parquet/engine/hyparquet.LICENSE
+	@cp testdata/node_modules/@uwdata/flechette/LICENSE web/parquet/engine/flechette.LICENSE
 
 # Serve the app at http://127.0.0.1:$(PORT).
 run: wasm

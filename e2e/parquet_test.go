@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -145,15 +146,16 @@ func (b *browser) checkTensorCells(cols map[string]nongoColumn) {
 
 // TestParquet opens testdata/arrowrs_tensors.parquet (written by
 // parquet-wasm, that is arrow-rs's writer, from npm) through the page: the
-// Parquet reader (web/parquet-worker.js and parquet-wasm) is not fetched
-// while the page boots, only when the file is opened; the file facts are
+// Parquet reader (web/parquet-worker.js and its hyparquet engine) is not
+// fetched while the page boots, only when the file is opened, and
+// parquet-wasm not at all; the file facts are
 // the footer's; every tensor cell holds the generator's values (the
 // extension types restored from ARROW:schema); and once the reader was
 // fetched, the service worker serves it when the server no longer does.
 func TestParquet(t *testing.T) {
 	skipWithoutSite(t)
-	// The reader's wasm is held until the page has said it is loading it.
-	log := &requestLog{hold: "parquet_wasm_bg.wasm", release: make(chan struct{})}
+	// The reader's engine is held until the page has said it is loading it.
+	log := &requestLog{hold: "parquet-engine.js", release: make(chan struct{})}
 	released := sync.OnceFunc(func() { close(log.release) })
 	t.Cleanup(released)
 	b := newBrowserServing(t, "", "", log.wrap)
@@ -182,8 +184,10 @@ func TestParquet(t *testing.T) {
 	reader := log.matching("/web/parquet")
 	slices.Sort(reader)
 	base := strings.TrimRight(os.Getenv("TENSORVIEW_BASE"), "/")
-	var wantReader []string // the worker, parquet-wasm and hyparquet's footer parser
-	for _, p := range site.OnDemand {
+	// The worker and its engine: not parquet-wasm (which the engine reads
+	// this file without), nor a decompressor (the file is uncompressed).
+	var wantReader []string
+	for _, p := range append([]string{"/web/parquet-worker.js"}, site.ParquetEngine...) {
 		wantReader = append(wantReader, base+p)
 	}
 	if slices.Sort(wantReader); !slices.Equal(reader, wantReader) {
@@ -206,8 +210,8 @@ func TestParquet(t *testing.T) {
 	})
 
 	t.Run("not a Parquet file", func(t *testing.T) {
-		// "PAR1" then zeros: sniffed as Parquet, refused by parquet-wasm
-		// at open (no footer).
+		// "PAR1" then zeros: sniffed as Parquet, refused by the reader at
+		// open (no footer).
 		path := filepath.Join(t.TempDir(), "broken.parquet")
 		if err := os.WriteFile(path, append([]byte("PAR1"), make([]byte, 60)...), 0o644); err != nil {
 			t.Fatal(err)
@@ -245,7 +249,8 @@ func TestParquet(t *testing.T) {
 }
 
 // TestParquetTrap opens a Parquet file of 3 row groups whose second row
-// group's column chunk of v is overwritten with 0xff bytes: parquet-wasm
+// group's column chunk of v is overwritten with 0xff bytes: the worker's
+// hyparquet engine fails on it and hands the read to parquet-wasm, which
 // traps reading it (RuntimeError: unreachable, seen with parquet-wasm
 // 0.8.0 in Node.js), which leaves its wasm instance unusable. The rows of
 // that row group show the error; the rows of the other row groups show
@@ -324,9 +329,14 @@ func TestParquetWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	query := "?cache=" + fmt.Sprint(64.0*1024/(1<<20))
+	var mu sync.Mutex
+	var asked []string // the file's requests: method and Range header
 	b := newBrowserServing(t, query, "", func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/windows/windows.parquet" {
+				mu.Lock()
+				asked = append(asked, r.Method+" "+r.Header.Get("Range"))
+				mu.Unlock()
 				http.ServeContent(w, r, "windows.parquet", time.Time{}, bytes.NewReader(data)) // honours Range
 				return
 			}
@@ -356,6 +366,20 @@ func TestParquetWindows(t *testing.T) {
 		b.run(chromedp.Navigate(b.base + query + "&url=" + url.QueryEscape(strings.TrimSuffix(b.data, "testdata/")+"windows/windows.parquet")))
 		b.waitOpened("windows.parquet")
 		check(t, 0, 5, 999, 1000, 1500, 2999, 1)
+		// Every request a GET of one range bytes=a-b: no suffix range, no
+		// other header (no CORS preflight). (The worker's own reads are
+		// checked by app/browser's TestParquetEngineRequests.)
+		mu.Lock()
+		defer mu.Unlock()
+		single := regexp.MustCompile(`^GET bytes=\d+-\d+$`)
+		if len(asked) == 0 {
+			t.Errorf("no request for the file")
+		}
+		for _, a := range asked {
+			if !single.MatchString(a) {
+				t.Errorf("a request %q, want GET with one range bytes=a-b", a)
+			}
+		}
 	})
 }
 

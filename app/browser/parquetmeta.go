@@ -183,9 +183,10 @@ func (m *workerMeta) columnNames(columns []int) ([]string, error) {
 // budget bytes of memory in the Parquet reader, before it starts (its
 // error does not name the row group: decode's error around it does):
 //
-//   - the column chunks' compressed bytes, which arrow-rs fetches whole
-//     unless the file has a page index (parquet-wasm's API does not say
-//     whether it has one, so this counts as if it had none);
+//   - the column chunks' compressed bytes, which the reader may fetch
+//     whole (it reads only a window's pages with a page index, and without
+//     one a big chunk's pages up to the window's last row; this counts as
+//     if it read them whole);
 //   - the decoded rows, estimated as the chunks' share of the row group's
 //     total_byte_size (uncompressed), times limit/rows.
 func (m *workerMeta) readGuard(rg int, offset, limit int64, names []string, budget int64) error {

@@ -30,7 +30,8 @@ func parquetMemLimit(budget int64) int64 {
 }
 
 // OpenParquet opens the Parquet file name of size bytes in a Parquet
-// reader's worker (web/parquet-worker.js, parquet-wasm): it loads the
+// reader's worker (web/parquet-worker.js: hyparquet bridged to Arrow IPC,
+// or parquet-wasm for the files that engine declines): it loads the
 // reader, reads the footer and opens the file with decode.OpenParquet,
 // within the cache budget. A Blob (blob not nil) is handed to the worker
 // as it is; else the file is read through r (a file by URL), the worker
@@ -62,13 +63,13 @@ func OpenParquet(ctx context.Context, name string, blob app.Value, r io.ReaderAt
 	return f, w.Close, nil
 }
 
-// openError says why parquet-wasm could not open a file, in words for
-// the user.
+// openError says why the Parquet reader could not open a file, in words
+// for the user.
 func openError(err error) error {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "encryption"):
-		return fmt.Errorf("the file is encrypted (Parquet modular encryption), which tensorview cannot read (parquet-wasm: %s)", msg)
+		return fmt.Errorf("the file is encrypted (Parquet modular encryption), which tensorview cannot read (%s)", msg)
 	case strings.HasPrefix(msg, "the Parquet reader") || errors.Is(err, context.Canceled):
 		return err
 	}
@@ -107,7 +108,12 @@ func (s *parquetSource) ReadRows(ctx context.Context, rowGroup int, offset, limi
 		if errors.As(err, &trap) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("parquet-wasm failed reading row group %d: %w", rowGroup, err)
+		engine := "the Parquet reader"
+		var ee *engineError
+		if errors.As(err, &ee) {
+			engine = ee.engine
+		}
+		return nil, fmt.Errorf("%s failed reading row group %d: %w", engine, rowGroup, err)
 	}
 	return bytesOf(msg.Get("ipc")), nil
 }

@@ -38,12 +38,20 @@ func (e *trapError) Error() string {
 	return "parquet-wasm crashed (" + e.msg + ": a corrupt page or an encoding it cannot read?) and was restarted"
 }
 
+// engineError is the error of a read that the worker's engine named
+// (hyparquet, or parquet-wasm: web/parquet-worker.js) failed.
+type engineError struct{ engine, msg string }
+
+func (e *engineError) Error() string { return e.msg }
+
 // errClosed is the error of a request after Close.
 var errClosed = errors.New("the Parquet file is closed")
 
 // parquetWorker runs web/parquet-worker.js, one file open in it, and
 // restarts it (re-opening the file) after a request trapped or hung, or
-// after its wasm memory grew past memLimit (it never shrinks). Requests
+// after its wasm memory grew past memLimit (it never shrinks; the worker
+// reports 0 while it reads with hyparquet, whose memory the JavaScript
+// garbage collector frees, and parquet-wasm's once that is loaded). Requests
 // may come from several goroutines; none may come from a JavaScript
 // callback (they block until the worker answers).
 type parquetWorker struct {
@@ -72,7 +80,8 @@ type parquetWorker struct {
 }
 
 // maxLiveWorkers is how many Parquet readers run at once. Each is a Web
-// Worker with its own parquet-wasm instance (tens of MB): the shards of a
+// Worker with its own engine (hyparquet, a few MB of heap, or a
+// parquet-wasm instance, tens of MB): the shards of a
 // dataset (decode.OpenDataset) each have one, so starting another stops
 // the one idle longest, which starts again (opening its file again) when
 // its file is next read.
@@ -252,7 +261,11 @@ func (p *parquetWorker) onMessage(gen int, w app.Value, data app.Value) {
 	}
 	a := workerAnswer{msg: data}
 	if e := data.Get("error"); e.Truthy() {
-		a = workerAnswer{err: errors.New(e.String()), trapped: data.Get("trapped").Truthy()}
+		var err error = errors.New(e.String())
+		if engine := data.Get("engine"); engine.Truthy() {
+			err = &engineError{engine: engine.String(), msg: e.String()}
+		}
+		a = workerAnswer{err: err, trapped: data.Get("trapped").Truthy()}
 	}
 	c.ch <- a
 }

@@ -130,8 +130,8 @@ type ParquetSource interface {
 }
 
 // ParquetCodecs are the compression codecs a ParquetSource decodes (the
-// Parquet specification's CompressionCodec names; parquet-wasm's full
-// build reads all of them). A column whose chunks use another (LZO, the
+// Parquet specification's CompressionCodec names; the page's hyparquet
+// engine and parquet-wasm's full build read all of them). A column whose chunks use another (LZO, the
 // deprecated one) shows an error and is never asked of the source.
 var ParquetCodecs = []string{"UNCOMPRESSED", "SNAPPY", "GZIP", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW"}
 
@@ -510,9 +510,9 @@ func (p *parquetFile) codecs(columns []ParquetColumn, f *File) {
 				if fld.Name != c.Path[0] || p.skip[k] != "" {
 					continue
 				}
-				msg := fmt.Sprintf("column %q is compressed with %s, which tensorview's Parquet reader (parquet-wasm) cannot decode", truncate(fld.Name, maxNameLen), codec)
+				msg := fmt.Sprintf("column %q is compressed with %s, which tensorview's Parquet readers (hyparquet, parquet-wasm) cannot decode", truncate(fld.Name, maxNameLen), codec)
 				if len(c.Path) > 1 {
-					msg = fmt.Sprintf("column %q (its leaf column %s) is compressed with %s, which tensorview's Parquet reader (parquet-wasm) cannot decode",
+					msg = fmt.Sprintf("column %q (its leaf column %s) is compressed with %s, which tensorview's Parquet readers (hyparquet, parquet-wasm) cannot decode",
 						truncate(fld.Name, maxNameLen), truncate(strings.Join(c.Path, "."), maxNameLen), codec)
 				}
 				if p.skip == nil {

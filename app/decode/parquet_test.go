@@ -473,7 +473,7 @@ func TestParquetUnsupportedCodec(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	want := `column "grid" (its leaf column ` + leaf + `) is compressed with LZO, which tensorview's Parquet reader (parquet-wasm) cannot decode`
+	want := `column "grid" (its leaf column ` + leaf + `) is compressed with LZO, which tensorview's Parquet readers (hyparquet, parquet-wasm) cannot decode`
 	if !strings.HasPrefix(leaf, "grid.") || f.Fields()[3].Err != want {
 		t.Errorf("grid: %q, want %q", f.Fields()[3].Err, want)
 	}

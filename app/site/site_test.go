@@ -168,7 +168,10 @@ func TestServiceWorkerOnDemand(t *testing.T) {
 		srv.Close()
 		js := string(body)
 		var paths []string
-		for _, p := range []string{"/web/parquet-worker.js", "/web/parquet/parquet_wasm.js", "/web/parquet/parquet_wasm_bg.wasm",
+		for _, p := range []string{"/web/parquet-worker.js", "/web/parquet/engine/parquet-engine.js",
+			"/web/parquet/engine/gzip.js", "/web/parquet/engine/chunk.js", "/web/parquet/engine/brotli.js",
+			"/web/parquet/engine/lz4.js", "/web/parquet/engine/esm.js",
+			"/web/parquet/parquet_wasm.js", "/web/parquet/parquet_wasm_bg.wasm",
 			"/web/parquet/hyparquet/metadata.js", "/web/parquet/hyparquet/constants.js", "/web/parquet/hyparquet/convert.js",
 			"/web/parquet/hyparquet/schema.js", "/web/parquet/hyparquet/thrift.js", "/web/parquet/hyparquet/geoparquet.js",
 			"/web/parquet/hyparquet/wkb.js"} {

@@ -4,17 +4,17 @@ package site
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // OnDemand are the site's files that the page fetches only when a feature
-// first needs them, paths under the site's root: the Parquet reader
-// (web/parquet-worker.js, the parquet-wasm build `make vendor` copies
-// into web/parquet/, 5 MB, 1.2 MB in brotli, and hyparquet's footer parser
-// in web/parquet/hyparquet/), loaded the first time a Parquet file is
-// opened.
+// first needs them, paths under the site's root: the Parquet reader, loaded
+// the first time a Parquet file is opened: its worker
+// (web/parquet-worker.js) and ParquetEngine, then ParquetWasm only for the
+// files that engine declines.
 //
 // go-app's service worker caches a fixed list at install
 // (Handler.CacheableResources) and answers everything else from the
@@ -24,8 +24,29 @@ import (
 // so a visitor who opened one Parquet file opens the next one offline.
 // A new build (a new Version) drops that cache with the rest, and the
 // reader is fetched again on its next use.
-var OnDemand = []string{
-	"/web/parquet-worker.js",
+var OnDemand = slices.Concat([]string{"/web/parquet-worker.js"}, ParquetEngine, ParquetCodecs, ParquetWasm)
+
+// ParquetEngine is the Parquet worker's engine, which `make vendor`
+// bundles (esbuild) from app/browser/parquetengine.js, hyparquet and
+// flechette: ~100 KB, ~30 KB in brotli.
+var ParquetEngine = []string{"/web/parquet/engine/parquet-engine.js"}
+
+// ParquetCodecs are the engine's decompressors, each fetched the first
+// time a file uses its codec: GZIP (gzip.js and chunk.js, which BROTLI's
+// brotli.js shares), LZ4 and LZ4_RAW (lz4.js), ZSTD (esm.js: fzstd).
+var ParquetCodecs = []string{
+	"/web/parquet/engine/gzip.js",
+	"/web/parquet/engine/chunk.js",
+	"/web/parquet/engine/brotli.js",
+	"/web/parquet/engine/lz4.js",
+	"/web/parquet/engine/esm.js",
+}
+
+// ParquetWasm is parquet-wasm (arrow-rs's Parquet reader compiled to
+// WebAssembly: 5 MB, 1.2 MB in brotli), which the worker imports for the
+// files the engine declines, and hyparquet's footer parser
+// (web/parquet/hyparquet/) that reads their statistics.
+var ParquetWasm = []string{
 	"/web/parquet/parquet_wasm.js",
 	"/web/parquet/parquet_wasm_bg.wasm",
 	"/web/parquet/hyparquet/metadata.js",
