@@ -38,8 +38,20 @@ STRIP ?= -s -w
 	@echo '$(STRIP) $(TAGS)' | cmp -s - $@ || echo '$(STRIP) $(TAGS)' > $@
 FORCE:
 
-web/app.wasm: $(GO_SOURCES) .ldflags
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="$(STRIP)" -o $@ .
+# Packages of the wasm compiled without inlining (-l): the page's
+# components and go-app, and what only they or net/http use: no per-value
+# loops there, while inlining costs code and more so the inline trees and
+# tables of the pclntab in the data section (3.01 -> 2.83 MB brotli 11,
+# make size; docs/benchmarks.md's Payload). The readers, kernels and
+# pictures (app/decode, query, scan, summary, inspect, overlay, tensorext,
+# arrow-go, image, runtime) keep it.
+NOINLINE := github.com/maxence-charriere/go-app/v10/... \
+  $(addprefix github.com/tensorview/tensorview/app/,ui viewstate dialect turtle listing browser) \
+  encoding/json fmt crypto/... mime regexp/... math/big log html
+WASM_GCFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
+
+web/app.wasm: $(GO_SOURCES) .ldflags Makefile
+	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags="$(STRIP)" -o $@ .
 	$(GO) run ./bench/payload pack $@
 
 samples:
@@ -85,7 +97,7 @@ static: wasm
 # side: make size REF=main.
 size: web/app.wasm
 	@$(if $(REF),$(MAKE) --no-print-directory ref-wasm REF=$(REF) &&) \
-	  tmp=$$(mktemp -d) && GOOS=js GOARCH=wasm $(GO) build -trimpath -o $$tmp/app.wasm . && \
+	  tmp=$$(mktemp -d) && GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -o $$tmp/app.wasm . && \
 	  $(GO) run ./bench/payload size -brotli $(BROTLI) -syms $$tmp/app.wasm \
 	    $(if $(REF),-base $(REF_DIR)/app.wasm -base-syms $(REF_DIR)/syms.wasm -base-dir $(REF_DIR)/src -base-name $(REF)) \
 	    web/app.wasm; rc=$$?; rm -rf $$tmp; exit $$rc
