@@ -41,13 +41,17 @@ FORCE:
 # Packages of the wasm compiled without inlining (-l): the page's
 # components and go-app, and what only they or net/http use: no per-value
 # loops there, while inlining costs code and more so the inline trees and
-# tables of the pclntab in the data section (3.01 -> 2.83 MB brotli 11,
-# make size; docs/benchmarks.md's Payload). The readers, kernels and
-# pictures (app/decode, query, scan, summary, inspect, overlay, tensorext,
-# arrow-go, image, runtime) keep it.
+# tables of the pclntab in the data section (make size; docs/benchmarks.md's
+# Payload). The readers' per-value code, the kernels and pictures
+# (app/decode, query, summary, inspect, overlay, tensorext, arrow/array:
+# -l there made app/query's sort and filter 10 % slower), image,
+# reflect and syscall/js (go-app's diff) and the runtime keep it.
 NOINLINE := github.com/maxence-charriere/go-app/v10/... \
-  $(addprefix github.com/tensorview/tensorview/app/,ui viewstate dialect turtle listing browser) \
-  encoding/json fmt crypto/... mime regexp/... math/big log html
+  $(addprefix github.com/tensorview/tensorview/app/,ui viewstate dialect turtle listing browser remote scan) \
+  $(addprefix github.com/tensorview/tensorview/internal/,extbase ipcverify flatbuf) \
+  github.com/apache/arrow-go/v18/arrow/ipc \
+  encoding/json fmt crypto/... mime/... regexp/... math/big log html net/url net/textproto time \
+  internal/fmtsort os syscall bufio encoding/base64 encoding/hex vendor/golang.org/x/crypto/...
 WASM_GCFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
 
 web/app.wasm: $(GO_SOURCES) .ldflags Makefile
