@@ -30,6 +30,8 @@ func tuneGC(budget int64) {
 	floor := gcFloor(budget)
 	// Before the first collection Go aims at 4 MiB × GOGC/100.
 	debug.SetGCPercent(gcPercent(4<<20, floor))
+	// The heap the last collection marked live (MemStats.HeapAlloc would
+	// count the objects not swept yet too).
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	afterEachGC(func() {
 		metrics.Read(live)
