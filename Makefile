@@ -38,8 +38,24 @@ STRIP ?= -s -w
 	@echo '$(STRIP) $(TAGS)' | cmp -s - $@ || echo '$(STRIP) $(TAGS)' > $@
 FORCE:
 
-web/app.wasm: $(GO_SOURCES) .ldflags
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="$(STRIP)" -o $@ .
+# Packages of the wasm compiled without inlining (-l): the page's
+# components and go-app, and what only they or net/http use: no per-value
+# loops there, while inlining costs code and more so the inline trees and
+# tables of the pclntab in the data section (make size; docs/benchmarks.md's
+# Payload). The readers' per-value code, the kernels and pictures
+# (app/decode, query, summary, inspect, overlay, tensorext, arrow/array:
+# -l there made app/query's sort and filter 10 % slower), image,
+# reflect and syscall/js (go-app's diff) and the runtime keep it.
+NOINLINE := github.com/maxence-charriere/go-app/v10/... \
+  $(addprefix github.com/tensorview/tensorview/app/,ui viewstate dialect turtle listing browser remote scan) \
+  $(addprefix github.com/tensorview/tensorview/internal/,extbase ipcverify flatbuf) \
+  github.com/apache/arrow-go/v18/arrow/ipc \
+  encoding/json fmt crypto/... mime/... regexp/... math/big log html net/url net/textproto time \
+  internal/fmtsort os syscall bufio encoding/base64 encoding/hex vendor/golang.org/x/crypto/...
+WASM_GCFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
+
+web/app.wasm: $(GO_SOURCES) .ldflags Makefile
+	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags="$(STRIP)" -o $@ .
 	$(GO) run ./bench/payload pack $@
 
 samples:
@@ -97,7 +113,7 @@ static: wasm
 # side: make size REF=main.
 size: web/app.wasm
 	@$(if $(REF),$(MAKE) --no-print-directory ref-wasm REF=$(REF) &&) \
-	  tmp=$$(mktemp -d) && GOOS=js GOARCH=wasm $(GO) build -trimpath -o $$tmp/app.wasm . && \
+	  tmp=$$(mktemp -d) && GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -o $$tmp/app.wasm . && \
 	  $(GO) run ./bench/payload size -brotli $(BROTLI) -syms $$tmp/app.wasm \
 	    $(if $(REF),-base $(REF_DIR)/app.wasm -base-syms $(REF_DIR)/syms.wasm -base-dir $(REF_DIR)/src -base-name $(REF)) \
 	    web/app.wasm; rc=$$?; rm -rf $$tmp; exit $$rc
