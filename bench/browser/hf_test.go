@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image/jpeg"
 	"os"
 	"path/filepath"
@@ -200,9 +201,10 @@ func checkHFParquet(t *testing.T, path string, rows int, pageIndex bool) {
 	}
 }
 
-// TestHFTable prints runs of two readers on a file by URL and dropped, a
-// failed run and a baseline, and checks the rows: medians, ranges, the
-// ratio to hyparquet, the data read against the rows in view.
+// TestHFTable prints runs of two readers on a file by URL (cold and warm)
+// and dropped, a failed run and a baseline, and checks the rows: medians,
+// ranges, the ratio to hyparquet's on the same file, source and visit, the
+// data read against the rows in view.
 func TestHFTable(t *testing.T) {
 	f := &hfFile{benchFile: benchFile{Path: "/b/hf-3000.parquet", Layout: layoutHFParquet, Rows: 3000, Batches: 30, Bytes: 227e6},
 		Format: "parquet", ViewBytes: 5e5}
@@ -210,26 +212,99 @@ func TestHFTable(t *testing.T) {
 		return map[string]hfBytes{kindData: {data, 4}, kindEngine: {engine, 10}, kindShell: {shell, 3}}
 	}
 	rows := []*hfRow{
-		{file: f, source: sourceURL, viewer: viewerHyparquet, runs: []*hfResult{
+		{file: f, source: sourceURL, visit: visitCold, viewer: viewerHyparquet, runs: []*hfResult{
 			{Ms: 500, Sent: sent(8e6, 6e4, 1e4)}, {Ms: 400, Sent: sent(8e6, 6e4, 1e4)}, {Ms: 600, Sent: sent(8e6, 6e4, 1e4)}}},
-		{file: f, source: sourceURL, viewer: viewerTensorview, runs: []*hfResult{
+		{file: f, source: sourceURL, visit: visitCold, viewer: viewerTensorview, runs: []*hfResult{
 			{Ms: 1000, Sent: sent(2e6, 1.7e6, 4.4e6)}, {Status: "timeout"}, {Ms: 1200, Sent: sent(2e6, 1.7e6, 4.4e6)}}},
-		{file: f, source: sourceFile, viewer: viewerHyparquet, runs: []*hfResult{{Ms: 100, Sent: sent(0, 0, 0)}}},
-		{file: f, source: sourceFile, viewer: viewerTensorview, build: "baseline", runs: []*hfResult{{Check: "1 rows read, want 8"}}},
+		{file: f, source: sourceURL, visit: visitWarm, viewer: viewerHyparquet, runs: []*hfResult{
+			{Ms: 300, Sent: sent(8e6, 0, 2e3)}, {Ms: 250, Sent: sent(8e6, 0, 2e3)}, {Ms: 350, Sent: sent(8e6, 0, 2e3)}}},
+		{file: f, source: sourceURL, visit: visitWarm, viewer: viewerTensorview, runs: []*hfResult{
+			{Ms: 600, Sent: sent(2e6, 1.7e6, 2e4)}, {Ms: 750, Sent: sent(2e6, 1.7e6, 2e4)}, {Ms: 450, Sent: sent(2e6, 1.7e6, 2e4)}}},
+		{file: f, source: sourceFile, visit: visitCold, viewer: viewerHyparquet, runs: []*hfResult{{Ms: 100, Sent: sent(0, 0, 0)}}},
+		{file: f, source: sourceFile, visit: visitCold, viewer: viewerTensorview, build: "baseline", runs: []*hfResult{{Check: "1 rows read, want 8"}}},
 	}
 	var b strings.Builder
-	printHFTable(&b, config{repeat: 3}, []*hfFile{f}, rows)
+	printHFTable(&b, config{repeat: 3, visits: []string{visitCold, visitWarm}}, []*hfFile{f}, rows)
 	for _, want := range []string{
 		"- HF-like, Parquet (no page index): /b/hf-3000.parquet, 227.0 MB, 3000 rows in 30 row groups; the first 8 rows hold 0.50 MB",
-		"| HF-like, Parquet (no page index) | by URL | hyparquet 1.33.0 | 500 (400–600) | – | 8.00 (4) | 16.0× | 0.06 (10) | 0.01 (3) |",
-		"| HF-like, Parquet (no page index) | by URL | tensorview | 1000 (1000–1200) | 2.00× (2.00–2.40) | 2.00 (4) | 4.0× | 1.70 (10) | 4.40 (3) |",
-		"| HF-like, Parquet (no page index) | dropped | hyparquet 1.33.0 | 100 | – | – (a File) | – | 0.00 (10) | 0.00 (3) |",
-		"| HF-like, Parquet (no page index) | dropped | tensorview (baseline) | error [1] |",
-		"[1] HF-like, Parquet (no page index), dropped, tensorview (baseline): 1 rows read, want 8",
+		"the bytes are the timed visit's",
+		"| file | opened | visit | reader | first row's image drawn ms | × hyparquet |",
+		"| HF-like, Parquet (no page index) | by URL | cold | hyparquet 1.33.0 | 500 (400–600) | – | 8.00 (4) | 16.0× | 0.06 (10) | 0.01 (3) |",
+		"| HF-like, Parquet (no page index) | by URL | cold | tensorview | 1000 (1000–1200) | 2.00× (2.00–2.40) | 2.00 (4) | 4.0× | 1.70 (10) | 4.40 (3) |",
+		"| HF-like, Parquet (no page index) | by URL | warm | hyparquet 1.33.0 | 300 (250–350) | – | 8.00 (4) | 16.0× | 0.00 (10) | 0.00 (3) |",
+		"| HF-like, Parquet (no page index) | by URL | warm | tensorview | 600 (450–750) | 2.00× (1.50–2.50) | 2.00 (4) | 4.0× | 1.70 (10) | 0.02 (3) |",
+		"| HF-like, Parquet (no page index) | dropped | cold | hyparquet 1.33.0 | 100 | – | – (a File) | – | 0.00 (10) | 0.00 (3) |",
+		"| HF-like, Parquet (no page index) | dropped | cold | tensorview (baseline) | error [1] |",
+		"[1] HF-like, Parquet (no page index), dropped, cold, tensorview (baseline): 1 rows read, want 8",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("no %q in\n%s", want, b.String())
 		}
+	}
+	b.Reset()
+	printHFTable(&b, config{repeat: 3, visits: []string{visitCold}}, []*hfFile{f}, rows[:2])
+	if strings.Contains(b.String(), "warm") {
+		t.Errorf("cold visits alone, yet the table speaks of warm ones:\n%s", b.String())
+	}
+}
+
+// TestHFJSON: every row's visit is in the JSON, and the visits measured.
+func TestHFJSON(t *testing.T) {
+	f := &hfFile{benchFile: benchFile{Path: "/b/hf-3000.parquet", Layout: layoutHFParquet}, Format: "parquet"}
+	rows := []*hfRow{
+		{file: f, source: sourceURL, visit: visitCold, viewer: viewerHyparquet, runs: []*hfResult{{Ms: 500}}},
+		{file: f, source: sourceURL, visit: visitWarm, viewer: viewerTensorview, build: "baseline", runs: []*hfResult{{Ms: 300}}},
+	}
+	path := filepath.Join(t.TempDir(), "hf.json")
+	if err := writeHFJSON(path, config{visits: []string{visitCold, visitWarm}}, []*hfFile{f}, rows); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Visits []string
+		Rows   []struct{ Source, Visit, Reader string }
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ Source, Visit, Reader string }{{"url", "cold", "hyparquet 1.33.0"}, {"url", "warm", "tensorview (baseline)"}}
+	if !slices.Equal(got.Visits, []string{"cold", "warm"}) || !slices.Equal(got.Rows, want) {
+		t.Errorf("visits %v, rows %+v; want [cold warm], %+v", got.Visits, got.Rows, want)
+	}
+}
+
+// TestParseVisits: BENCH_VISITS is cold and/or warm, each once, and a
+// dropped file is measured cold only.
+func TestParseVisits(t *testing.T) {
+	for in, want := range map[string][]string{
+		"cold":          {"cold"},
+		"warm":          {"warm"},
+		" cold , warm ": {"cold", "warm"},
+		"warm,cold":     {"warm", "cold"},
+	} {
+		if got, err := parseVisits(in); err != nil || !slices.Equal(got, want) {
+			t.Errorf("%q: %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"":          `no visit in ""`,
+		",":         `no visit in ","`,
+		"hot":       `"hot" is neither cold nor warm`,
+		"cold,Warm": `"Warm" is neither cold nor warm`,
+		"warm,warm": `warm twice in "warm,warm"`,
+	} {
+		if _, err := parseVisits(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %s", in, err, want)
+		}
+	}
+	if got := hfVisits(sourceURL, []string{visitCold, visitWarm}); !slices.Equal(got, []string{visitCold, visitWarm}) {
+		t.Errorf("by URL: %v", got)
+	}
+	if got := hfVisits(sourceFile, []string{visitWarm}); !slices.Equal(got, []string{visitCold}) {
+		t.Errorf("dropped: %v, want [cold]", got)
 	}
 }
 
@@ -267,6 +342,10 @@ func TestHFClassify(t *testing.T) {
 		"/tensorview/web/samples/js_parquet_like.arrow":     kindShell,
 		"/tensorview/web/vendor/flechette.min.js":           kindShell,
 		"/tensorview/web/hyparquet/hyparquet-engine.min.js": kindEngine,
+		// The engine branch's bundle and its decompressors' chunks.
+		"/tensorview/web/parquet/engine/parquet-engine.js": kindEngine,
+		"/tensorview/web/parquet/engine/esm.js":            kindEngine,
+		"/tensorview/web/parquet/engine/chunk.js":          kindEngine,
 	} {
 		if got := s.classify(path); got != want {
 			t.Errorf("%s: %s, want %s", path, got, want)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -44,6 +45,51 @@ const (
 )
 
 var hfKinds = []string{kindData, kindEngine, kindShell}
+
+// The hf layout's visits by URL (BENCH_VISITS).
+const (
+	// visitCold: the link opened in a fresh browser (an empty HTTP cache,
+	// no service worker): everything the reader needs is downloaded.
+	visitCold = "cold"
+	// visitWarm: in the same fresh browser, the reader's page was loaded
+	// once before, without a file (a returning visitor): tensorview's
+	// start page until its service worker controls it with the app cached
+	// (warmTensorview), hyparquet's page until hyparquet is imported
+	// (warmHyparquet); then the network quiet, the server's counts reset,
+	// and the link opened as cold.
+	visitWarm = "warm"
+)
+
+// parseVisits reads BENCH_VISITS: cold and/or warm, each once.
+func parseVisits(s string) ([]string, error) {
+	v := list(s)
+	if len(v) == 0 {
+		return nil, fmt.Errorf("no visit in %q: want cold and/or warm", s)
+	}
+	for i, x := range v {
+		if x != visitCold && x != visitWarm {
+			return nil, fmt.Errorf("%q is neither %s nor %s", x, visitCold, visitWarm)
+		}
+		if slices.Contains(v[:i], x) {
+			return nil, fmt.Errorf("%s twice in %q", x, s)
+		}
+	}
+	return v, nil
+}
+
+// hfVisits are the visits of a source: by URL each of visits; a dropped
+// file only cold (it is always chosen on a page already loaded and timed
+// from the choice, so no visit of the page is in its time).
+func hfVisits(source string, visits []string) []string {
+	if source != sourceURL {
+		return []string{visitCold}
+	}
+	return visits
+}
+
+// cacheHeader is what a CDN sends with a pinned npm version's files (as
+// jsDelivr and unpkg do): kept by the browser for a year.
+const cacheHeader = "public, max-age=31536000, immutable"
 
 // hfServer serves the hf layout's origins: the static build (or the
 // baseline's) under the base path, the files, hyparquet's modules and
@@ -116,12 +162,21 @@ func (s *hfServer) handler(c config, dist string, withViewer bool) http.Handler 
 	mux.Handle(c.base, http.StripPrefix(strings.TrimSuffix(c.base, "/"), pagesserve.Handler(dist, "gzip")))
 	mux.Handle("/bench/files/", http.StripPrefix("/bench/files/", http.FileServer(http.Dir(c.dir))))
 	if withViewer {
-		mux.Handle("/bench/npm/", http.StripPrefix("/bench/npm/", s.gzipped(benchModules)))
+		// The modules as a CDN sends a pinned version, the page as GitHub
+		// Pages sends the app (pagesserve): a warm visit finds them in the
+		// browser's HTTP cache.
+		npm := http.StripPrefix("/bench/npm/", s.gzipped(benchModules))
+		mux.HandleFunc("/bench/npm/", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", cacheHeader)
+			npm.ServeHTTP(w, r)
+		})
 		mux.HandleFunc("/bench/hyparquet-view.js", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", "max-age=600")
 			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 			fmt.Fprint(w, hyparquetViewJS)
 		})
 		mux.HandleFunc("/bench/hyparquet.html", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", "max-age=600")
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprint(w, `<!doctype html><meta charset=utf-8><title>hyparquet</title>
 <script type=importmap>{"imports":{"hyparquet":"/bench/npm/hyparquet/src/index.js","hyparquet-compressors":"/bench/npm/hyparquet-compressors/src/index.js","fzstd":"/bench/npm/fzstd/esm/index.mjs","hysnappy":"/bench/npm/hysnappy/js/index.js"}}</script>
@@ -210,10 +265,11 @@ func (r *hfResult) ok() bool { return r.Status == "" && r.Check == "" }
 
 func hfFirst(r *hfResult) (float64, bool) { return r.Ms, r.ok() }
 
-// hfRow is the runs of one file, source, viewer and build.
+// hfRow is the runs of one file, source, visit, viewer and build.
 type hfRow struct {
 	file   *hfFile
 	source string
+	visit  string // visitCold or visitWarm
 	viewer string
 	build  string // "" or "baseline"
 	runs   []*hfResult
@@ -258,25 +314,28 @@ func runHF(c config, files []*hfFile) ([]*hfRow, error) {
 	var rows []*hfRow
 	for _, f := range files {
 		for _, src := range c.sources {
-			if has(c.viewers, viewerHyparquet) && f.Format == "parquet" {
-				rows = append(rows, &hfRow{file: f, source: src, viewer: viewerHyparquet})
-			}
-			if has(c.viewers, viewerTensorview) {
-				rows = append(rows, &hfRow{file: f, source: src, viewer: viewerTensorview})
-				if c.baseline != "" {
-					rows = append(rows, &hfRow{file: f, source: src, viewer: viewerTensorview, build: "baseline"})
+			for _, v := range hfVisits(src, c.visits) {
+				if has(c.viewers, viewerHyparquet) && f.Format == "parquet" {
+					rows = append(rows, &hfRow{file: f, source: src, visit: v, viewer: viewerHyparquet})
+				}
+				if has(c.viewers, viewerTensorview) {
+					rows = append(rows, &hfRow{file: f, source: src, visit: v, viewer: viewerTensorview})
+					if c.baseline != "" {
+						rows = append(rows, &hfRow{file: f, source: src, visit: v, viewer: viewerTensorview, build: "baseline"})
+					}
 				}
 			}
 		}
 	}
 	inTurns(len(rows), c.repeat, func(k, j int) {
 		row := rows[j]
-		logf("hf: %s%s, %s by %s (run %d of %d)", row.viewer, map[string]string{"baseline": " (baseline)"}[row.build], filepath.Base(row.file.Path), row.source, k+1, c.repeat)
+		logf("hf: %s%s, %s by %s, %s (run %d of %d)", row.viewer, map[string]string{"baseline": " (baseline)"}[row.build], filepath.Base(row.file.Path), row.source, row.visit, k+1, c.repeat)
 		var r *hfResult
+		warm := row.visit == visitWarm
 		if row.viewer == viewerHyparquet {
-			r = measureHyparquet(c, s, origin, row.file, row.source)
+			r = measureHyparquet(c, s, origin, row.file, row.source, warm)
 		} else {
-			r = measureHFTensorview(c, s, origins[row.build], row.file, row.source)
+			r = measureHFTensorview(c, s, origins[row.build], row.file, row.source, warm)
 		}
 		logf("  %+v", *r)
 		row.runs = append(row.runs, r)
@@ -311,16 +370,21 @@ type firstImage struct {
 }
 
 // measureHyparquet opens f in the hyparquet viewer: by URL, a link
-// ?url=…, timed from the navigation's start; dropped, the page loaded
-// and hyparquet imported, then the file chosen, timed from the choice
-// (fromChoice).
-func measureHyparquet(c config, s *hfServer, origin string, f *hfFile, source string) *hfResult {
+// ?url=…, timed from the navigation's start (warm: after warmHyparquet in
+// the same browser); dropped, the page loaded and hyparquet imported, then
+// the file chosen, timed from the choice (fromChoice).
+func measureHyparquet(c config, s *hfServer, origin string, f *hfFile, source string, warm bool) *hfResult {
 	t, err := newTab(time.Minute)
 	if err != nil {
 		return &hfResult{Status: err.Error()}
 	}
 	defer t.cancel()
 	r := &hfResult{}
+	if warm && source == sourceURL {
+		if err := warmHyparquet(t, s, origin); err != nil {
+			return &hfResult{Status: "warm-up: " + status(err), PageError: t.lastError()}
+		}
+	}
 	q := url.Values{}
 	q.Set("rows", fmt.Sprint(hfViewRows))
 	q.Set("image", f.Image)
@@ -336,10 +400,7 @@ func measureHyparquet(c config, s *hfServer, origin string, f *hfFile, source st
 		err = t.run(time.Minute, chromedp.Navigate(origin+"/bench/hyparquet.html?"+q.Encode()))
 	}
 	if err == nil && source == sourceFile {
-		var ready any
-		if err = t.eval(time.Minute, `window.__hpReady`, &ready); err == nil && ready != true {
-			err = fmt.Errorf("hyparquet did not load: %v", ready)
-		}
+		err = hyparquetReady(t)
 		s.quiet(300*time.Millisecond, 30*time.Second)
 		s.reset()
 		if err == nil {
@@ -362,6 +423,66 @@ func measureHyparquet(c config, s *hfServer, origin string, f *hfFile, source st
 	}
 	r.PageError = t.lastError()
 	return r
+}
+
+// hyparquetReady waits until the hyparquet page has imported hyparquet.
+func hyparquetReady(t *tab) error {
+	var ready any
+	err := t.eval(time.Minute, `window.__hpReady`, &ready)
+	if err == nil && ready != true {
+		err = fmt.Errorf("hyparquet did not load: %v", ready)
+	}
+	return err
+}
+
+// warmHyparquet is a warm visit's first load of the hyparquet page: the
+// page without a file until hyparquet is imported (its modules, which the
+// server sends as a CDN does with a year's Cache-Control, and the page's,
+// with GitHub Pages' ten minutes, in the HTTP cache; not
+// hyparquet-compressors, which the page imports only for a file that needs
+// it), then the network quiet.
+func warmHyparquet(t *tab, s *hfServer, origin string) error {
+	err := t.run(time.Minute, chromedp.Navigate(origin+"/bench/hyparquet.html"))
+	if err == nil {
+		err = hyparquetReady(t)
+	}
+	s.quiet(300*time.Millisecond, 30*time.Second)
+	return err
+}
+
+// swCachedJS waits until a service worker controls the page and a cache of
+// it holds app.wasm (go-app's worker caches its resource list at install,
+// then claims the page; as bench/boot's cachedJS), or says why not.
+const swCachedJS = `(async () => {
+  if (!('serviceWorker' in navigator)) return 'no service worker';
+  await navigator.serviceWorker.ready;
+  for (;;) {
+    if (navigator.serviceWorker.controller) {
+      for (const key of await caches.keys()) {
+        const keys = await (await caches.open(key)).keys();
+        if (keys.some((r) => new URL(r.url).pathname.endsWith('/app.wasm'))) return true;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+})()`
+
+// warmTensorview is a warm visit's first load of tensorview: the start
+// page until the app has started (its warm-up over) and its service worker
+// controls it with the build cached (swCachedJS), then the network quiet.
+// The Parquet reader (web/parquet-worker.js, web/parquet/…) is not in the
+// worker's list (app/site OnDemand: cached when first used), so it is not
+// fetched then.
+func warmTensorview(c config, t *tab, s *hfServer, origin string) error {
+	err := t.openEmpty(origin+c.base, true)
+	if err == nil {
+		var ok any
+		if err = t.eval(time.Minute, swCachedJS, &ok); err == nil && ok != true {
+			err = fmt.Errorf("%v", ok)
+		}
+	}
+	s.quiet(500*time.Millisecond, 60*time.Second)
+	return err
 }
 
 // fromChoice makes a dropped file's times count from p0, the page's
@@ -453,12 +574,13 @@ func checkFirstRow(f *hfFile, res firstImage) string {
 }
 
 // measureHFTensorview opens f in tensorview: by URL, the link ?url=…
-// timed from the navigation's start (page.js watchLink); dropped, the app
+// timed from the navigation's start (page.js watchLink; warm: after
+// warmTensorview in the same browser); dropped, the app
 // started and its service worker done caching, then the file chosen
 // through its file input, timed from the choice (fromChoice); until the
 // frame that shows row 0's preview (the image column's thumbnail; page.js
 // firstPreviews).
-func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source string) *hfResult {
+func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source string, warm bool) *hfResult {
 	t, err := newTab(time.Minute)
 	if err != nil {
 		return &hfResult{Status: err.Error()}
@@ -468,6 +590,11 @@ func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source
 	var res firstImage
 	var p0 float64
 	if source == sourceURL {
+		if warm {
+			if err := warmTensorview(c, t, s, origin); err != nil {
+				return &hfResult{Status: "warm-up: " + status(err), PageError: t.lastError()}
+			}
+		}
 		err = t.run(10*time.Second, chromedp.ActionFunc(func(ctx context.Context) error {
 			_, err := page.AddScriptToEvaluateOnNewDocument(fmt.Sprintf(`__bench.watchLink(%d)`, ms(c.timeout))).Do(ctx)
 			return err

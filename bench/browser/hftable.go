@@ -27,20 +27,32 @@ func hfSourceText(source string) string {
 	return "dropped"
 }
 
+// hfVisitText says how the page was visited: cold (a fresh browser) or
+// warm (the reader's page loaded once before).
+func hfVisitText(visit string) string {
+	if visit == visitWarm {
+		return "warm"
+	}
+	return "cold"
+}
+
 // mbReq formats bytes and requests: "1.23 (4)".
 func mbReq(b hfBytes) string {
 	return fmt.Sprintf("%.2f (%d)", float64(b.Bytes)/1e6, b.Requests)
 }
 
 // printHFTable writes the hf layout's runs as a Markdown table: per file,
-// source and reader, the run with the median time to the first image
-// drawn, the range of all runs, its ratio to hyparquet's median on the
-// same file and source, and what the server sent by then.
+// source, visit and reader, the run with the median time to the first
+// image drawn, the range of all runs, its ratio to hyparquet's median on
+// the same file, source and visit, and what the server sent by then.
 func printHFTable(w io.Writer, c config, files []*hfFile, rows []*hfRow) {
 	fmt.Fprintf(w, "\nfirst screens against hyparquet (issue 30): the first %d rows of every column and the first row's image drawn; network (the server's: the data, the engines and the app or page alike): %s; timeout %v; MB are 10^6 bytes",
 		hfViewRows, c.net, c.timeout)
 	if c.repeat > 1 {
 		fmt.Fprintf(w, "; %d runs of each, taking turns: the run with the median time, (the range of all runs)", c.repeat)
+	}
+	if has(c.visits, visitWarm) {
+		fmt.Fprint(w, "; a cold visit is a fresh browser's, a warm one the same after the reader's page was loaded once without a file (tensorview: its service worker controlling it, the app cached; hyparquet: its modules imported); the bytes are the timed visit's")
 	}
 	fmt.Fprint(w, "\n\n")
 	for _, f := range files {
@@ -48,17 +60,18 @@ func printHFTable(w io.Writer, c config, files []*hfFile, rows []*hfRow) {
 			map[string]string{"arrow": "record batches", "parquet": "row groups"}[f.Format], hfViewRows, float64(f.ViewBytes)/1e6)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| file | opened | reader | first row's image drawn ms | × hyparquet | data read MB (requests) | × the rows in view | engine fetched MB (requests) | app or page MB (requests) |")
-	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Fprintln(w, "| file | opened | visit | reader | first row's image drawn ms | × hyparquet | data read MB (requests) | × the rows in view | engine fetched MB (requests) | app or page MB (requests) |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 	var notes []string
 	note := func(s string) string {
 		notes = append(notes, s)
 		return fmt.Sprintf(" [%d]", len(notes))
 	}
-	hyp := map[string]float64{} // file + source → hyparquet's median
+	key := func(row *hfRow) string { return row.file.Path + "\x00" + row.source + "\x00" + hfVisitText(row.visit) }
+	hyp := map[string]float64{} // file, source and visit → hyparquet's median
 	for _, row := range rows {
 		if m := median(row.runs, hfFirst); row.viewer == viewerHyparquet && m != nil && m.ok() {
-			hyp[row.file.Path+row.source] = m.Ms
+			hyp[key(row)] = m.Ms
 		}
 	}
 	for _, row := range rows {
@@ -66,18 +79,18 @@ func printHFTable(w io.Writer, c config, files []*hfFile, rows []*hfRow) {
 		if m == nil {
 			continue
 		}
-		cells := []string{row.file.label(), hfSourceText(row.source), hfReader(row)}
+		cells := []string{row.file.label(), hfSourceText(row.source), hfVisitText(row.visit), hfReader(row)}
 		if !m.ok() {
 			why := m.Status
 			if why == "" {
 				why = m.Check
 			}
-			cells = append(cells, short(why)+note(fmt.Sprintf("%s, %s, %s: %s%s", row.file.label(), hfSourceText(row.source), hfReader(row), why, pageErr(m.PageError))), "", "", "", "", "")
+			cells = append(cells, short(why)+note(fmt.Sprintf("%s, %s, %s, %s: %s%s", row.file.label(), hfSourceText(row.source), hfVisitText(row.visit), hfReader(row), why, pageErr(m.PageError))), "", "", "", "", "")
 			fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
 			continue
 		}
 		ratio := "–"
-		if h := hyp[row.file.Path+row.source]; h > 0 && row.viewer != viewerHyparquet {
+		if h := hyp[key(row)]; h > 0 && row.viewer != viewerHyparquet {
 			ratio = fmt.Sprintf("%.2f×", m.Ms/h)
 			if lo, hi, n := bounds(row.runs, hfFirst); n > 1 {
 				ratio += fmt.Sprintf(" (%.2f–%.2f)", lo/h, hi/h)
@@ -99,7 +112,7 @@ func printHFTable(w io.Writer, c config, files []*hfFile, rows []*hfRow) {
 	}
 	var lines []marksLine
 	for _, row := range rows {
-		l := marksLine{label: fmt.Sprintf("%s, %s, %s", row.file.label(), hfSourceText(row.source), hfReader(row))}
+		l := marksLine{label: fmt.Sprintf("%s, %s, %s, %s", row.file.label(), hfSourceText(row.source), hfVisitText(row.visit), hfReader(row))}
 		for _, r := range row.runs {
 			if r.ok() && len(r.Marks) > 0 {
 				l.marks = append(l.marks, r.Marks)
@@ -115,17 +128,19 @@ func writeHFJSON(path string, c config, files []*hfFile, rows []*hfRow) error {
 	type rowJSON struct {
 		File   string      `json:"file"`
 		Source string      `json:"source"`
+		Visit  string      `json:"visit"` // cold or warm
 		Reader string      `json:"reader"`
 		Runs   []*hfResult `json:"runs"`
 	}
 	out := struct {
 		Network  string    `json:"network"`
+		Visits   []string  `json:"visits"`
 		ViewRows int       `json:"view_rows"`
 		Files    []*hfFile `json:"files"`
 		Rows     []rowJSON `json:"rows"`
-	}{Network: c.net.String(), ViewRows: hfViewRows, Files: files}
+	}{Network: c.net.String(), Visits: c.visits, ViewRows: hfViewRows, Files: files}
 	for _, r := range rows {
-		out.Rows = append(out.Rows, rowJSON{r.file.Path, r.source, hfReader(r), r.runs})
+		out.Rows = append(out.Rows, rowJSON{r.file.Path, r.source, hfVisitText(r.visit), hfReader(r), r.runs})
 	}
 	data, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {

@@ -159,9 +159,22 @@
 // web/*parquet*) and of the rest (the app or the viewer's page). The
 // app is served with the .gz copies make static writes (as GitHub Pages
 // serves it), the file as it is with Range. BENCH_NET shapes all of it:
-// one link for the data, the engines and the app alike. It prints a table
+// one link for the data, the engines and the app alike. By URL, each
+// visit of BENCH_VISITS: cold, the link opened in the fresh browser, or
+// warm, a returning visitor's: in the same fresh browser, the reader's
+// page first loaded once without a file (tensorview's start page until its
+// service worker controls it with the app cached: go-app's worker caches
+// its list at install, index, app.js, wasm_exec.js, app.wasm, boot.js,
+// styles, icons and manifest, but not the Parquet reader, web/parquet*,
+// which it caches only when first used; hyparquet's page until hyparquet
+// is imported, its modules sent with a CDN's year-long Cache-Control and
+// its page with GitHub Pages' ten minutes, kept in the HTTP cache; not
+// hyparquet-compressors, imported only for a file that needs it), the
+// network quiet and the server's counts reset, then the link opened as
+// cold (a dropped file is cold only: it is always chosen on a loaded page
+// and timed from the choice). It prints a table
 // of its own (the first image's time, its ratio to hyparquet's on the
-// same file from the same source, the MB read against what the first 8
+// same file, source and visit, the MB read against what the first 8
 // rows hold) and writes JSON to BENCH_DIR/hf-<time>.json.
 //
 // Environment:
@@ -187,6 +200,9 @@
 //	BENCH_HF_ROWS    the hf layout's rows (3000)
 //	BENCH_HF_TENSORS sizes of the parquet layout's tensor files the hf
 //	                 layout compares too (100M; none)
+//	BENCH_VISITS     the hf layout's visits by URL: cold (a fresh browser)
+//	                 and/or warm (the reader's page loaded once before in
+//	                 the same browser) (cold)
 //	BENCH_NET        the dataset and hf layouts' network, e.g. 40Mbit,20ms
 //	                 (none)
 //	BENCH_VIEWERS    tensorview, arrow-js, duckdb and/or hyparquet
@@ -265,6 +281,7 @@ type config struct {
 	net                      netShape // between the page and the dataset's servers (BENCH_NET)
 	hfRows                   int      // the hf layout's rows (BENCH_HF_ROWS)
 	hfTensors                []string // sizes of the parquet layout's files the hf layout compares too (BENCH_HF_TENSORS)
+	visits                   []string // the hf layout's visits by URL: cold and/or warm (BENCH_VISITS)
 }
 
 func env(k, def string) string {
@@ -345,6 +362,9 @@ func loadConfig() (config, error) {
 		return c, fmt.Errorf("BENCH_HF_ROWS: %w", err)
 	}
 	c.hfTensors = hfSizes(env("BENCH_HF_TENSORS", "100M"))
+	if c.visits, err = parseVisits(env("BENCH_VISITS", visitCold)); err != nil {
+		return c, fmt.Errorf("BENCH_VISITS: %w", err)
+	}
 	for _, size := range c.hfTensors {
 		if _, err := parseSize(size); err != nil {
 			return c, fmt.Errorf("BENCH_HF_TENSORS: %w", err)
