@@ -112,6 +112,7 @@ type File struct {
 	ahead       aheadCache  // the read-ahead ranges of row-window reads
 	layouts     layoutCache // the headers of batches read by row windows or ReadColumns
 	dicts       dictHold    // the dictionaries of the batches read by row windows
+	parts       bodyParts   // the bytes exact row windows read, until their batch is read whole (rest.go)
 	colSchema   colSchema   // the schema message of the columns ReadColumns read last
 }
 

@@ -273,6 +273,7 @@ func (f *File) loadBatch(ctx context.Context, i int, b batchInfo, dicts [][]byte
 	if err != nil {
 		return nil, 0, err
 	}
+	f.parts.forget(b.offset) // its windows are served from it now
 	size := recordBytes(rec)
 	c := f.validate(i, rec)
 	if b.rows >= 0 && rec.NumRows() != b.rows {
