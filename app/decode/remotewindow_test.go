@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -271,5 +273,65 @@ func TestPartsReader(t *testing.T) {
 	p.forget(0)
 	if p.get(0) != nil || p.held != 0 {
 		t.Errorf("after forget: %d parts, %d B held", len(p.get(0)), p.held)
+	}
+}
+
+// gatedLog is a readLog whose reads wait, once armed, until gate is
+// closed.
+type gatedLog struct {
+	readLog
+	armed atomic.Bool
+	gate  chan struct{}
+}
+
+func (g *gatedLog) ReadAt(p []byte, off int64) (int, error) {
+	if g.armed.Load() {
+		<-g.gate
+	}
+	return g.readLog.ReadAt(p, off)
+}
+
+// TestWindowsAwaitTheirBatch: while the rest of a record batch is read
+// (LoadBatchOf), its other windows say Loading and a load of one of them
+// waits for the batch instead of reading its bytes again: after both,
+// no byte of the batch was read twice (its header aside), and the rows
+// read as arrow-go reads them.
+func TestWindowsAwaitTheirBatch(t *testing.T) {
+	const rowsPer = 100
+	data, ref := hfFile(t, 2, rowsPer, 8<<10)
+	r := &gatedLog{readLog: readLog{data: data}, gate: make(chan struct{})}
+	f, err := OpenReader("hf.arrow", r, int64(len(data)), Options{RowWindow: RemoteRowWindow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	const first = rowsPer // batch 1
+	if err := f.Load(first); err != nil {
+		t.Fatal(err)
+	}
+	if s := f.WindowState(first + 50); s != Unread {
+		t.Fatalf("row %d: %s before its batch is read", first+50, s)
+	}
+	r.armed.Store(true)
+	whole := make(chan error, 1)
+	go func() { whole <- f.LoadBatchOf(context.Background(), first) }()
+	for f.WindowState(first+50) != Loading {
+		runtime.Gosched() // until the batch's read has started
+	}
+	row := make(chan error, 1)
+	go func() { row <- f.Load(first + 50) }()
+	close(r.gate)
+	if err := <-whole; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-row; err != nil {
+		t.Fatal(err)
+	}
+	b, _, _ := f.index.batchAt(1)
+	if twice := overlaps(r.since(0), b.offset, b.offset+b.length); twice > 4<<10 {
+		t.Errorf("%d B of the batch read twice", twice)
+	}
+	for _, row := range []int64{first, first + 50, first + rowsPer - 1} {
+		checkRowsEqual(t, f, ref, rowsPer, row)
 	}
 }
