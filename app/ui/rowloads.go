@@ -168,7 +168,7 @@ func (r *RowsTable) fetch(ctx app.Context) {
 				// The rows drawn are in: read the rest of their batches,
 				// and ahead, now.
 				ctx.Dispatch(func(ctx app.Context) {
-					r.readRest(f, lctx)
+					r.readRest(ctx, f, lctx)
 					r.readAhead(f, lctx, nil)
 				})
 			}
@@ -180,7 +180,7 @@ func (r *RowsTable) fetch(ctx app.Context) {
 		r.watch(ctx, f, loads)
 	}
 	if loads.Load() == 0 {
-		r.readRest(f, lctx)
+		r.readRest(ctx, f, lctx)
 		r.readAhead(f, lctx, asked)
 	}
 }
@@ -210,18 +210,24 @@ func toReadWhole(f windows, o rowOrder, from, to int) []int64 {
 }
 
 // readRest reads the rest of the record batches of the rows drawn of f in
-// the background (toReadWhole): by URL the first screen reads only its
-// rows (small row windows), and scrolling on through their batches then
-// finds their rows in. A batch read whole already costs nothing; nothing
+// the background (toReadWhole), once their thumbnails are drawn (the
+// frame that renders the rows come in queues them; decoding the rest
+// must not hold them up): by URL the first screen reads only its rows
+// (small row windows), and scrolling on through their batches then finds
+// their rows in. A batch read whole already costs nothing; nothing
 // redraws when these end.
-func (r *RowsTable) readRest(f *decode.File, lctx context.Context) {
-	if r.File != f || lctx.Err() != nil {
-		return
-	}
-	from, to := r.span()
-	for _, row := range toReadWhole(f, r.Order, from, to) {
-		go func() { _ = f.LoadBatchOf(lctx, row) }()
-	}
+func (r *RowsTable) readRest(ctx app.Context, f *decode.File, lctx context.Context) {
+	ctx.Dispatch(func(app.Context) { // after the frame this dispatch renders
+		r.thumbs.afterIdle(func() {
+			if r.File != f || lctx.Err() != nil {
+				return
+			}
+			from, to := r.span()
+			for _, row := range toReadWhole(f, r.Order, from, to) {
+				go func() { _ = f.LoadBatchOf(lctx, row) }()
+			}
+		})
+	})
 }
 
 // readAhead reads ahead (toPrefetch) past the rows drawn of f, once the
