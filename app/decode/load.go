@@ -171,8 +171,8 @@ func (f *File) Forget(s WindowState) int {
 // Options.RowWindow, any batch) only a window of rows around it (just those
 // bytes of its buffers); a window of a batch since read whole (Batch,
 // LoadBatchOf) is served from the batch, and one of a batch being read
-// whole waits for it (when that read fails, the window is read alone). A row window is loaded
-// once: a caller asking while it loads waits for that load, and one asking
+// whole waits for it (when that read fails, the window is read alone). A
+// row window is loaded once: a caller asking while it loads waits for that load, and one asking
 // after it failed gets the same error (until Forget(Failed)). The error
 // says why the rows cannot be read: no row (yet: not indexed so far), a
 // batch that needs more memory than the budget (wrapping ErrTooLarge),
