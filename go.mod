@@ -14,7 +14,7 @@ require (
 )
 
 require (
-	github.com/apache/thrift v0.24.0 // indirect
+	github.com/apache/thrift v0.24.0
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/chromedp/sysutil v1.1.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect

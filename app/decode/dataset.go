@@ -494,20 +494,30 @@ func shardCols(cols []int, scols []int, bad []string) (got []int, pos []int) {
 
 // remap builds the record batch of the dataset's columns cols from rec,
 // which holds shard s's columns at pos (-1: a column of nulls, or the
-// file column).
+// file column). The nulls are allocated within the cache budget: a batch
+// whose header claims more rows than the budget's nulls hold (a hostile
+// file, read for no column of its own) panics with a refusal, which
+// ReadColumns' guard turns into an error wrapping ErrTooLarge.
 func (d *dataset) remap(rec arrow.RecordBatch, s *shard, cols, pos []int) arrow.RecordBatch {
 	fields := make([]arrow.Field, len(cols))
 	arrs := make([]arrow.Array, len(cols))
 	n := int(rec.NumRows())
+	var mem memory.Allocator
+	budget := func() memory.Allocator {
+		if mem == nil {
+			mem = newBudgetAllocator(d.f.budget, d.f.Size, fmt.Sprintf("the nulls and file names of %d rows of %s", n, s.Name))
+		}
+		return mem
+	}
 	for j, c := range cols {
 		fields[j] = d.f.Schema.Field(c)
 		switch {
 		case c == d.fileCol:
-			arrs[j] = fileArray(s.Name, n)
+			arrs[j] = fileArray(budget(), s.Name, n)
 		case pos[j] >= 0:
 			arrs[j] = rec.Column(pos[j])
 		default:
-			arrs[j] = nullarray.Make(memory.DefaultAllocator, fields[j].Type, n)
+			arrs[j] = nullarray.Make(budget(), fields[j].Type, n)
 		}
 	}
 	md := d.f.Schema.Metadata()
@@ -561,11 +571,11 @@ func withFileField(schema *arrow.Schema) *arrow.Schema {
 	return arrow.NewSchema(fields, &smd)
 }
 
-// fileArray is n rows of the file column, all file name.
-func fileArray(name string, n int) arrow.Array {
-	dict := array.NewStringBuilder(memory.DefaultAllocator)
+// fileArray is n rows of the file column, all file name, allocated from mem.
+func fileArray(mem memory.Allocator, name string, n int) arrow.Array {
+	dict := array.NewStringBuilder(mem)
 	dict.Append(name)
-	idx := array.NewInt32Builder(memory.DefaultAllocator)
-	idx.AppendValues(make([]int32, n), nil)
+	idx := array.NewInt32Builder(mem)
+	idx.AppendEmptyValues(n) // index 0, the one name
 	return array.NewDictionaryArray(fileType, idx.NewArray(), dict.NewArray())
 }

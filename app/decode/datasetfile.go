@@ -109,7 +109,7 @@ func (d *dataset) value(row int64, col int) (Value, error) {
 	_, cols, bad := d.opened(s)
 	switch {
 	case col == d.fileCol:
-		return d.f.ValueIn(col, fileArray(s.Name, 1), 0)
+		return d.f.ValueIn(col, fileArray(memory.DefaultAllocator, s.Name, 1), 0)
 	case bad[col] != "":
 		return Value{}, errors.New(d.mismatch(col, bad[col]))
 	case cols[col] < 0:

@@ -252,16 +252,37 @@ func Filter(ctx context.Context, src Source, f *query.Filter, opt Options) (quer
 	return m, u, err
 }
 
+// MaxSortRows is the most rows Sort orders. Its keys and order take
+// 12–16 bytes a row before the keys' values (10 million rows of a float
+// column peaked at about 650 MB of page memory in bench/browser's query
+// layout), and a page's WebAssembly memory ends at 4 GiB: a sort past
+// this would run out of memory, which ends the page. A record batch
+// header may also claim any row count (171 billion in a fuzzed file).
+const MaxSortRows = 1 << 26
+
+// TooManyRowsError is Sort's error for a file of more than Max rows.
+type TooManyRowsError struct{ Rows, Max int64 }
+
+func (e *TooManyRowsError) Error() string {
+	return fmt.Sprintf("%d rows are too many to sort in the page (at most %d: the page's memory ends at 4 GiB)", e.Rows, e.Max)
+}
+
 // Sort orders every row of the file by s: stable, NaN after numbers, nulls
 // and the rows of unreadable batches (counted in Unread) last, in both
 // directions. Sorting needs the whole column: nothing is shown before the
 // end.
+//
+// A file of more than MaxSortRows rows is not sorted: the error says so
+// before anything is read or allocated.
 func Sort(ctx context.Context, src Source, s *query.Sort, opt Options) (query.Perm, Unread, error) {
 	var u Unread
 	var total int64
 	for i := range src.NumBatches() {
 		n, _ := src.BatchRows(i) // an unreadable batch has no rows to sort
 		total += n
+		if total > MaxSortRows || n < 0 {
+			return query.Perm{}, u, &TooManyRowsError{Rows: total, Max: MaxSortRows}
+		}
 	}
 	keys := s.NewKeys(total)
 	schema := src.Schema()

@@ -299,3 +299,36 @@ func TestFilterSkipsByBounds(t *testing.T) {
 		t.Errorf("progress: %d rows skipped of %d scanned, want 300 of 500", last.Skipped, last.Rows)
 	}
 }
+
+// claimedSource is a source whose one record batch claims rows rows and
+// cannot be read (a hostile header: arrow-go never validated its length).
+type claimedSource struct {
+	*memSource
+	rows int64
+}
+
+func (s claimedSource) BatchRows(int) (int64, error) { return s.rows, nil }
+func (s claimedSource) Rows() (int64, bool)          { return s.rows, true }
+
+// TestSortTooManyRows: a file claiming more rows than MaxSortRows (a
+// fuzzed header claimed 171,798,691,840) is refused with
+// TooManyRowsError before anything is read or its keys allocated (they
+// ran the page out of memory).
+func TestSortTooManyRows(t *testing.T) {
+	base := newSource(t, []int{10}, 1)
+	s, err := query.BindSort(must(query.ParseSort("-score")), query.ColumnsOf(base.Schema()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rows := range []int64{171_798_691_840, MaxSortRows + 1} {
+		src := claimedSource{memSource: base, rows: rows}
+		_, _, err := Sort(context.Background(), src, s, Options{})
+		var tm *TooManyRowsError
+		if !errors.As(err, &tm) || tm.Rows != rows || tm.Max != MaxSortRows {
+			t.Errorf("%d rows: %v", rows, err)
+		}
+		if len(base.asked) != 0 {
+			t.Errorf("%d rows: read %v first", rows, base.asked)
+		}
+	}
+}

@@ -48,6 +48,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/tensorview/tensorview/internal/pagesserve"
 )
 
 // build is one static site under test.
@@ -110,7 +112,7 @@ func run(c config) error {
 		}
 		defer ln.Close()
 		mux := http.NewServeMux()
-		mux.Handle(c.base+"/", http.StripPrefix(c.base, staticHandler(b.dist, c.encoding)))
+		mux.Handle(c.base+"/", http.StripPrefix(c.base, pagesserve.Handler(b.dist, c.encoding)))
 		srv := &http.Server{Handler: mux}
 		go srv.Serve(ln)
 		defer srv.Close()

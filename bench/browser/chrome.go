@@ -218,3 +218,22 @@ func (t *tab) metrics() (map[string]float64, error) {
 	}))
 	return out, err
 }
+
+// openEmpty navigates to tensorview's page at addr and waits for its empty
+// page's drop zone, and when warmedUp for its warm-up to be over too
+// (app/ui/warmup.go: data-warm-up set; a file chosen sooner skips it).
+func (t *tab) openEmpty(addr string, warmedUp bool) error {
+	sel := "[data-state=empty][data-ready=true] [data-role=dropzone]"
+	if warmedUp {
+		sel = `[data-state=empty][data-ready=true]:not([data-warm-up=""]) [data-role=dropzone]`
+	}
+	var ok struct{ Timeout bool }
+	err := t.run(time.Minute, chromedp.Navigate(addr))
+	if err == nil {
+		err = t.eval(time.Minute, fmt.Sprintf(`__bench.waitFor(() => document.querySelector(%q), 55000)`, sel), &ok)
+	}
+	if err == nil && ok.Timeout {
+		err = fmt.Errorf("the page did not start (no drop zone %s)", sel)
+	}
+	return err
+}

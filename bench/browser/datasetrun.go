@@ -83,23 +83,17 @@ func runDatasets(c config, ds *dsServer, origins []string) []*dsRow {
 			}
 		}
 	}
-	for k := 0; k < c.repeat; k++ {
-		for i := range rows {
-			j := i
-			if k%2 == 1 {
-				j = len(rows) - 1 - i
-			}
-			row := rows[j]
-			origin := origins[0]
-			if row.build != "" {
-				origin = origins[1]
-			}
-			logf("dataset: %s shards by %s%s (run %d of %d)", row.set.Format, row.way, map[string]string{"": "", "baseline": " (baseline)"}[row.build], k+1, c.repeat)
-			r := measureDataset(c, ds, origin, row.set, row.way, row.build)
-			logf("  %+v", *r)
-			row.runs = append(row.runs, r)
+	inTurns(len(rows), c.repeat, func(k, j int) {
+		row := rows[j]
+		origin := origins[0]
+		if row.build != "" {
+			origin = origins[1]
 		}
-	}
+		logf("dataset: %s shards by %s%s (run %d of %d)", row.set.Format, row.way, map[string]string{"": "", "baseline": " (baseline)"}[row.build], k+1, c.repeat)
+		r := measureDataset(c, ds, origin, row.set, row.way, row.build)
+		logf("  %+v", *r)
+		row.runs = append(row.runs, r)
+	})
 	return rows
 }
 
@@ -171,6 +165,21 @@ func measureDataset(c config, ds *dsServer, origin string, s *shardSet, way, bui
 	r.PageError = t.lastError()
 	r.HubViolations = len(ds.hub.Violations()) - violations
 	return r
+}
+
+// inTurns calls run(k, j) for each round k of repeat and each of n
+// measurements j, in order in even rounds and in the opposite order in
+// odd ones, so that a slower spell of the machine falls on all of them.
+func inTurns(n, repeat int, run func(k, j int)) {
+	for k := range repeat {
+		for i := range n {
+			j := i
+			if k%2 == 1 {
+				j = n - 1 - i
+			}
+			run(k, j)
+		}
+	}
 }
 
 // epochTime is a time given as ms since the Unix epoch (the page's

@@ -114,41 +114,59 @@ func printDatasetTable(w io.Writer, c config, sets []*shardSet, rows []*dsRow) {
 // printDatasetMarks writes, per row, the median time from the navigation's
 // start of each of page.js linkMarks' marks, in the order they came.
 func printDatasetMarks(w io.Writer, rows []*dsRow) {
-	header := false
+	var lines []marksLine
 	for _, row := range rows {
-		var marks []map[string]float64
-		names := map[string]bool{}
+		l := marksLine{label: row.set.Format + " by " + row.way}
+		if row.build != "" {
+			l.label += " (" + row.build + ")"
+		}
 		for _, r := range row.runs {
 			if r.ok() && len(r.Marks) > 0 {
-				marks = append(marks, r.Marks)
-				for k := range r.Marks {
-					names[k] = true
-				}
+				l.marks = append(l.marks, r.Marks)
 			}
 		}
-		if len(marks) == 0 {
+		lines = append(lines, l)
+	}
+	printMarkLines(w, "marks (ms from the navigation's start; median of the runs, [range]; tv: marks from a perfmarks build)", lines)
+}
+
+// marksLine is a row's marks, one map (name → ms) per run.
+type marksLine struct {
+	label string
+	marks []map[string]float64
+}
+
+// printMarkLines writes under title, per line with marks, the median of each
+// mark over its runs (and their range), in the order they came ("tv:"
+// left out of the names).
+func printMarkLines(w io.Writer, title string, lines []marksLine) {
+	header := false
+	for _, l := range lines {
+		if len(l.marks) == 0 {
 			continue
 		}
 		if !header {
-			fmt.Fprint(w, "\nmarks (ms from the navigation's start; median of the runs, [range]; tv: marks from a perfmarks build):\n\n")
+			fmt.Fprintf(w, "\n%s:\n\n", title)
 			header = true
+		}
+		names := map[string]bool{}
+		for _, m := range l.marks {
+			for k := range m {
+				names[k] = true
+			}
 		}
 		order := sortedKeys(names)
 		sort.SliceStable(order, func(i, j int) bool {
-			mi, _ := medianMark(marks, order[i])
-			mj, _ := medianMark(marks, order[j])
+			mi, _ := medianMark(l.marks, order[i])
+			mj, _ := medianMark(l.marks, order[j])
 			return mi < mj
 		})
 		var parts []string
 		for _, k := range order {
-			m, rng := medianMark(marks, k)
+			m, rng := medianMark(l.marks, k)
 			parts = append(parts, fmt.Sprintf("%s %.0f%s", strings.TrimPrefix(k, "tv:"), m, rng))
 		}
-		build := ""
-		if row.build != "" {
-			build = " (" + row.build + ")"
-		}
-		fmt.Fprintf(w, "- %s by %s%s: %s\n", row.set.Format, row.way, build, strings.Join(parts, ", "))
+		fmt.Fprintf(w, "- %s: %s\n", l.label, strings.Join(parts, ", "))
 	}
 }
 

@@ -123,31 +123,78 @@
 // to its first previews (dataset.<format>.<way>[.baseline].trace.json,
 // its long tasks logged).
 //
+// The hf layout (BENCH_LAYOUTS=hf; issue 30) measures first screens
+// against hyparquet on files as the Hugging Face Hub holds image datasets
+// (hf.go): BENCH_HF_ROWS rows (3000) of image (the Image feature's struct
+// {bytes, path}: distinct 256×256 JPEGs of 50–90 KB), label (a ClassLabel
+// int64), caption (a string) and emb (a 16×16 float32 fixed_shape_tensor),
+// the features in the schema's "huggingface" metadata, as Parquet written
+// by parquet-wasm in Node.js (row groups of 100 rows, snappy, the Arrow
+// schema in ARROW:schema) without a page index (as pyarrow, what datasets
+// writes with, writes by default) and with one, and as an Arrow IPC file
+// in record batches of 100 rows; with them the parquet layout's tensor
+// file of each size of BENCH_HF_TENSORS (100M; "none": none). Each file,
+// from each source, by each viewer, in turns, a fresh browser each, until
+// the frame that shows the first row's image (hfrun.go):
+//
+//   - hyparquet (npm hyparquet 1.33.0, and hyparquet-compressors 1.1.2
+//     imported when a codec needs it, from bench/browser/node_modules on
+//     the same origin as npm ships them, gzipped): a page of its own
+//     (hyparquet_view.js) that imports it, reads the metadata, then the
+//     first 8 rows of every column (parquetReadObjects, useOffsetIndex),
+//     shows them as text and draws the first image (createImageBitmap of
+//     the JPEG, or a tensor's pixels through ImageData); the row read is
+//     checked against the generator's;
+//   - tensorview (and BENCH_BASELINE's): until row 0's preview, the image
+//     column's thumbnail;
+//
+// by URL (a link, ?url=, timed from the navigation's start: the page, the
+// app and the engine's download included; hyparquet through
+// asyncBufferFromUrl: a HEAD request, then Range requests) and dropped
+// (the page loaded, the empty page's warm-up over and the network quiet,
+// then the file chosen through the file input, timed from the choice:
+// tensorview fetches its Parquet engine then, hyparquet has it imported).
+// The server counts, until that frame, the bytes and requests of the data
+// (the file), of the engines (hyparquet's modules; tensorview's
+// web/*parquet*) and of the rest (the app or the viewer's page). The
+// app is served with the .gz copies make static writes (as GitHub Pages
+// serves it), the file as it is with Range. BENCH_NET shapes all of it:
+// one link for the data, the engines and the app alike. It prints a table
+// of its own (the first image's time, its ratio to hyparquet's on the
+// same file from the same source, the MB read against what the first 8
+// rows hold) and writes JSON to BENCH_DIR/hf-<time>.json.
+//
 // Environment:
 //
 //	BENCH_DIR        where the files and results go (/tmp/tensorview-bench)
 //	BENCH_SIZES      file sizes, binary units (100M,1G,6G)
-//	BENCH_LAYOUTS    b256, single, single32, jpeg4k, parquet, query and/or
-//	                 dataset (b256,single); single32 is one batch capped at 14266
+//	BENCH_LAYOUTS    b256, single, single32, jpeg4k, parquet, query, dataset
+//	                 and/or hf (b256,single); single32 is one batch capped at 14266
 //	                 rows so int32 lengths suffice; jpeg4k is a binary
 //	                 column of 3840×2160 JPEGs (thumbnails decoded from bytes
 //	                 while scrolling); parquet is a Parquet file of the same
 //	                 rows (Node.js and testdata/node_modules write it);
 //	                 query is the sort and filter benchmark above (not
 //	                 per size: BENCH_QUERY_ROWS); dataset the datasets
-//	                 above (BENCH_SHARDS of BENCH_SHARD_SIZE)
+//	                 above (BENCH_SHARDS of BENCH_SHARD_SIZE); hf the
+//	                 first screens against hyparquet above
 //	BENCH_QUERY_ROWS the query layout's rows (10M; 1M, 200K, …; at most
 //	                 2^24)
 //	BENCH_QUERIES    sort and/or filter (sort,filter)
 //	BENCH_SHARDS     the dataset layout's shards (20)
 //	BENCH_SHARD_SIZE their size, binary units (100M)
 //	BENCH_WAYS       first, url, hf and/or urls (all four)
-//	BENCH_NET        the dataset layout's network, e.g. 40Mbit,20ms (none)
-//	BENCH_VIEWERS    tensorview, arrow-js and/or duckdb
-//	                 (tensorview,arrow-js,duckdb); for parquet files
+//	BENCH_HF_ROWS    the hf layout's rows (3000)
+//	BENCH_HF_TENSORS sizes of the parquet layout's tensor files the hf
+//	                 layout compares too (100M; none)
+//	BENCH_NET        the dataset and hf layouts' network, e.g. 40Mbit,20ms
+//	                 (none)
+//	BENCH_VIEWERS    tensorview, arrow-js, duckdb and/or hyparquet
+//	                 (tensorview,arrow-js,duckdb,hyparquet); for parquet files
 //	                 arrow-js (or parquet-wasm) means parquet-wasm's
 //	                 readParquet of the whole file; duckdb runs in the
-//	                 query layout only, arrow-js in the others
+//	                 query layout only, hyparquet in the hf layout only,
+//	                 arrow-js in the others
 //	BENCH_SOURCES    file (input[type=file]) and/or url (HTTP) (file,url);
 //	                 DuckDB reads by URL only
 //	BENCH_TIMEOUT    per measurement (120s)
@@ -176,7 +223,8 @@
 //	                 show in rows of their own marked "baseline"
 //	TENSORVIEW_BASE  the path it is served under (read from its app.js)
 //	ARROW_JS_DIR     npm's apache-arrow (testdata/node_modules/apache-arrow);
-//	                 parquet-wasm beside it; @duckdb/duckdb-wasm in bench/browser/node_modules
+//	                 parquet-wasm beside it; @duckdb/duckdb-wasm, hyparquet and
+//	                 hyparquet-compressors in bench/browser/node_modules
 //	CHROMIUM         the browser (chromium on the PATH)
 package main
 
@@ -215,6 +263,8 @@ type config struct {
 	shardSize                string   // and their size (BENCH_SHARD_SIZE)
 	ways                     []string // the links it opens them by (BENCH_WAYS)
 	net                      netShape // between the page and the dataset's servers (BENCH_NET)
+	hfRows                   int      // the hf layout's rows (BENCH_HF_ROWS)
+	hfTensors                []string // sizes of the parquet layout's files the hf layout compares too (BENCH_HF_TENSORS)
 }
 
 func env(k, def string) string {
@@ -242,7 +292,7 @@ func loadConfig() (config, error) {
 		arrowJS:    env("ARROW_JS_DIR", filepath.Join("testdata", "node_modules", "apache-arrow")),
 		sizes:      list(env("BENCH_SIZES", "100M,1G,6G")),
 		layouts:    list(env("BENCH_LAYOUTS", "b256,single")),
-		viewers:    list(env("BENCH_VIEWERS", "tensorview,arrow-js,duckdb")),
+		viewers:    list(env("BENCH_VIEWERS", "tensorview,arrow-js,duckdb,hyparquet")),
 		sources:    list(env("BENCH_SOURCES", "file,url")),
 		queries:    list(env("BENCH_QUERIES", "sort,filter")),
 		shardSize:  env("BENCH_SHARD_SIZE", "100M"),
@@ -290,6 +340,15 @@ func loadConfig() (config, error) {
 	}
 	if c.net, err = parseNet(os.Getenv("BENCH_NET")); err != nil {
 		return c, fmt.Errorf("BENCH_NET: %w", err)
+	}
+	if c.hfRows, err = parseHFRows(env("BENCH_HF_ROWS", "3000")); err != nil {
+		return c, fmt.Errorf("BENCH_HF_ROWS: %w", err)
+	}
+	c.hfTensors = hfSizes(env("BENCH_HF_TENSORS", "100M"))
+	for _, size := range c.hfTensors {
+		if _, err := parseSize(size); err != nil {
+			return c, fmt.Errorf("BENCH_HF_TENSORS: %w", err)
+		}
 	}
 	if c.genOnly {
 		return c, nil
@@ -421,6 +480,19 @@ func run() error {
 	var files []benchFile
 	var qfiles []queryFile
 	var sets []*shardSet
+	var hfs []*hfFile
+	if has(c.layouts, layoutHF) {
+		if hfs, err = hfFiles(c.dir, c.hfRows); err != nil {
+			return err
+		}
+		for _, size := range c.hfTensors {
+			f, err := hfTensorFile(c, size)
+			if err != nil {
+				return err
+			}
+			hfs = append(hfs, f)
+		}
+	}
 	if has(c.layouts, layoutQuery) {
 		if qfiles, err = queryFiles(c); err != nil {
 			return err
@@ -433,8 +505,8 @@ func run() error {
 	}
 	for _, size := range c.sizes {
 		for _, layout := range c.layouts {
-			if layout == layoutQuery || layout == layoutDataset {
-				continue // not a size's: BENCH_QUERY_ROWS rows, BENCH_SHARDS shards
+			if layout == layoutQuery || layout == layoutDataset || layout == layoutHF {
+				continue // not a size's: BENCH_QUERY_ROWS rows, BENCH_SHARDS shards, BENCH_HF_ROWS rows
 			}
 			f, err := plan(c.dir, size, layout)
 			if err != nil {
@@ -504,6 +576,12 @@ func run() error {
 		logf("no apache-arrow bundle (make testdata/node_modules installs it): %v", err)
 	}
 
+	var hfrows []*hfRow
+	if len(hfs) > 0 {
+		if hfrows, err = runHF(c, hfs); err != nil {
+			return err
+		}
+	}
 	var qrows []*qRow
 	if len(qfiles) > 0 {
 		qrows = runQueries(c, origin, qfiles, served, engine)
@@ -576,6 +654,9 @@ func run() error {
 	if len(dsrows) > 0 {
 		printDatasetTable(os.Stdout, c, sets, dsrows)
 	}
+	if len(hfrows) > 0 {
+		printHFTable(os.Stdout, c, hfs, hfrows)
+	}
 	stamp := time.Now().Format("20060102-150405")
 	if len(qrows) > 0 {
 		out := filepath.Join(c.dir, "queries-"+stamp+".json")
@@ -587,6 +668,12 @@ func run() error {
 		out := filepath.Join(c.dir, "datasets-"+stamp+".json")
 		if err := writeDatasetJSON(out, c, sets, dsrows); err == nil {
 			logf("dataset results in %s", out)
+		}
+	}
+	if len(hfrows) > 0 {
+		out := filepath.Join(c.dir, "hf-"+stamp+".json")
+		if err := writeHFJSON(out, c, hfs, hfrows); err == nil {
+			logf("hf results in %s", out)
 		}
 	}
 	if len(results) == 0 {
@@ -658,14 +745,7 @@ func measureTensorview(c config, origin string, f benchFile, source string, serv
 	}
 	defer t.cancel()
 	defer func() { r.PageError = t.lastError() }()
-	var ok struct{ Timeout bool }
-	err = t.run(time.Minute, chromedp.Navigate(origin+c.base))
-	if err == nil {
-		err = t.eval(time.Minute, `__bench.waitFor(() => document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]'), 55000)`, &ok)
-	}
-	if err == nil && ok.Timeout {
-		err = fmt.Errorf("the page did not start (no drop zone)")
-	}
+	err = t.openEmpty(origin+c.base, false)
 	if err == nil {
 		// Let the service worker finish caching the site first.
 		err = t.eval(10*time.Second, `__bench.sleep(1000)`, nil)

@@ -118,9 +118,10 @@
     // drawn is the preview canvas of the rows matching sel once it shows
     // its picture: at once for previews Go draws, once the browser has
     // decoded it for images from bytes (data-image-format; its first
-    // pixel's alpha is then set).
+    // pixel's alpha is then set). The empty page's hidden warm-up table
+    // (app/ui/warmup.go, .warm-up) is not the file's.
     drawn(sel) {
-      const c = document.querySelector(sel + ' canvas[data-preview]');
+      const c = [...document.querySelectorAll(sel + ' canvas[data-preview]')].find((e) => !e.closest('.warm-up'));
       if (!c || !c.dataset.imageFormat) return c;
       return c.getContext('2d').getImageData(0, 0, 1, 1).data[3] > 0 ? c : null;
     },

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -57,12 +58,16 @@ func writeParquet(path string, f benchFile) error {
 }
 
 // pqOptions are parquet_gen.mjs's settings: rows per row group, the
-// compression (a parquet-wasm Compression name: ZSTD, SNAPPY, …) and
-// whether columns are dictionary-encoded.
+// compression (a parquet-wasm Compression name: ZSTD, SNAPPY, …), whether
+// columns are dictionary-encoded, whether to leave out the column index
+// (statistics per column chunk only; arrow-rs still writes the offset
+// index) and key-value metadata for the footer.
 type pqOptions struct {
 	rowGroupRows int
 	codec        string
 	dictionary   bool
+	noPageStats  bool
+	keyValue     map[string]string
 }
 
 // pipeParquet writes rows rows of schema, which next builds a row group
@@ -71,8 +76,19 @@ func pipeParquet(path string, schema *arrow.Schema, o pqOptions, rows int, next 
 	if _, err := os.Stat(filepath.Join(nodeModules, "parquet-wasm", "node", "parquet_wasm.js")); err != nil {
 		return fmt.Errorf("no parquet-wasm in %s (cd testdata && npm ci): %w", nodeModules, err)
 	}
+	stats := "Page"
+	if o.noPageStats {
+		stats = "Chunk"
+	}
+	kv, err := json.Marshal(o.keyValue)
+	if err != nil {
+		return err
+	}
+	if o.keyValue == nil {
+		kv = []byte("{}")
+	}
 	cmd := exec.Command("node", "--input-type=module", "-e", parquetGenJS, "--", nodeModules, path,
-		fmt.Sprint(o.rowGroupRows), o.codec, fmt.Sprint(o.dictionary))
+		fmt.Sprint(o.rowGroupRows), o.codec, fmt.Sprint(o.dictionary), stats, string(kv))
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = os.Stderr, &stderr
 	stdin, err := cmd.StdinPipe()

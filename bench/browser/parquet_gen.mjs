@@ -1,7 +1,7 @@
 // Writes the benchmark's Parquet file with parquet-wasm (arrow-rs's Parquet
 // writer), run by parquet.go as
 //
-//   node --input-type=module -e <this file> <node_modules> <out> <row group rows> [<compression> [<dictionary>]]
+//   node --input-type=module -e <this file> <node_modules> <out> <row group rows> [<compression> [<dictionary> [<statistics> [<key-value JSON>]]]]
 //
 // Its standard input is a sequence of row groups, each an 8-byte
 // little-endian length and an Arrow IPC stream (the schema and one record
@@ -14,13 +14,18 @@
 // ZSTD (a uint8 is an INT32 in Parquet: ZSTD removes the three zero bytes
 // of each, where SNAPPY keeps most of them; image data with noise gains
 // little more); the query layout asks for SNAPPY and dictionaries (true).
+// <statistics> is parquet-wasm's EnabledStatistics name: Page (the default)
+// writes the page index; Chunk writes statistics per column chunk only (and
+// arrow-rs still writes an offset index, which hf.go removes from the
+// footer). <key-value JSON> is an object of strings added to the footer's
+// key-value metadata (the Hugging Face features), beside ARROW:schema.
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 
-const [nodeModules, out, rowGroupRows, codec = 'ZSTD', dictionary = 'false'] = process.argv.slice(1);
+const [nodeModules, out, rowGroupRows, codec = 'ZSTD', dictionary = 'false', statistics = 'Page', keyValue = '{}'] = process.argv.slice(1);
 const pw = await import(pathToFileURL(join(nodeModules, 'parquet-wasm', 'node', 'parquet_wasm.js')).href);
 
 // next returns the next length-prefixed IPC stream from stdin, or null.
@@ -54,12 +59,14 @@ const batches = new ReadableStream({
   },
 }, { highWaterMark: 0 });
 
-const props = new pw.WriterPropertiesBuilder()
+let builder = new pw.WriterPropertiesBuilder()
   .setMaxRowGroupSize(Number(rowGroupRows))
   .setCompression(pw.Compression[codec])
   .setDictionaryEnabled(dictionary === 'true')
-  .setStatisticsEnabled(pw.EnabledStatistics.Page)
-  .setDataPageSizeLimit(1 << 20)
-  .build();
+  .setStatisticsEnabled(pw.EnabledStatistics[statistics])
+  .setDataPageSizeLimit(1 << 20);
+const kv = Object.entries(JSON.parse(keyValue));
+if (kv.length) builder = builder.setKeyValueMetadata(new Map(kv));
+const props = builder.build();
 const bytes = await pw.transformParquetStream(batches, props);
 await pipeline(Readable.fromWeb(bytes), createWriteStream(out));

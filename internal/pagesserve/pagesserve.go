@@ -1,6 +1,9 @@
 //go:build !wasm
 
-package main
+// Package pagesserve serves a static build (make static) for the
+// benchmarks as GitHub Pages does: the precompressed copies make static
+// writes beside each file, when the request accepts their encoding.
+package pagesserve
 
 import (
 	"mime"
@@ -11,13 +14,13 @@ import (
 	"strings"
 )
 
-// staticHandler serves a static build from dist as GitHub Pages does, with
+// Handler serves a static build from dist as GitHub Pages does, with
 // the precompressed copy make static wrote beside each file (name.gz for
 // encoding "gzip", name.br for "br") when the request accepts that encoding,
 // `Vary: Accept-Encoding` and `Cache-Control: max-age=600`. A directory is
 // served as its index.html. Files without a copy, or with encoding
 // "identity", are served as they are (with Range support).
-func staticHandler(dist, encoding string) http.Handler {
+func Handler(dist, encoding string) http.Handler {
 	files := http.FileServer(http.Dir(dist))
 	ext := map[string]string{"gzip": ".gz", "br": ".br"}[encoding]
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -27,7 +30,7 @@ func staticHandler(dist, encoding string) http.Handler {
 		if strings.HasSuffix(r.URL.Path, "/") {
 			name = path.Join(name, "index.html")
 		}
-		if ext == "" || !acceptsEncoding(r.Header.Get("Accept-Encoding"), encoding) {
+		if ext == "" || !AcceptsEncoding(r.Header.Get("Accept-Encoding"), encoding) {
 			files.ServeHTTP(w, r)
 			return
 		}
@@ -52,9 +55,9 @@ func staticHandler(dist, encoding string) http.Handler {
 	})
 }
 
-// acceptsEncoding reports whether an Accept-Encoding header names enc
+// AcceptsEncoding reports whether an Accept-Encoding header names enc
 // (without q=0).
-func acceptsEncoding(header, enc string) bool {
+func AcceptsEncoding(header, enc string) bool {
 	for _, part := range strings.Split(header, ",") {
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if strings.EqualFold(strings.TrimSpace(name), enc) {

@@ -1,0 +1,503 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	_ "embed"
+	"fmt"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/tensorview/tensorview/internal/pagesserve"
+)
+
+// The hf layout's measurements (see hf.go and the package comment): each
+// file, each source (by URL, dropped), each viewer (hyparquet, tensorview,
+// BENCH_BASELINE's tensorview) in turns, a fresh browser each, until the
+// frame that shows the first row's image.
+
+//go:embed hyparquet_view.js
+var hyparquetViewJS string
+
+// Viewers of the hf layout.
+const (
+	viewerHyparquet  = "hyparquet"
+	viewerTensorview = "tensorview"
+)
+
+// What the hf server sends, counted apart.
+const (
+	kindData   = "data"   // the file (/bench/files/)
+	kindEngine = "engine" // a Parquet engine: hyparquet's modules, tensorview's web/*parquet*
+	kindShell  = "shell"  // the rest: the app (index, app.js, app.wasm, …) or the viewer's page
+)
+
+var hfKinds = []string{kindData, kindEngine, kindShell}
+
+// hfServer serves the hf layout's origins: the static build (or the
+// baseline's) under the base path, the files, hyparquet's modules and
+// page; every request behind one network shape (BENCH_NET: the data, the
+// engines and the app shell alike), each kind on a timeline of its own.
+type hfServer struct {
+	shape *shaper
+	tl    map[string]*timeline
+	gz    sync.Map // a module's path → its gzipped bytes
+}
+
+// gzipped serves the files of dir gzipped (when the request accepts gzip;
+// compressed once, at level 9), as a CDN serves npm's packages.
+func (s *hfServer) gzipped(dir string) http.Handler {
+	files := http.FileServer(http.Dir(dir))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := path.Clean("/" + r.URL.Path)
+		if !pagesserve.AcceptsEncoding(r.Header.Get("Accept-Encoding"), "gzip") {
+			files.ServeHTTP(w, r)
+			return
+		}
+		v, ok := s.gz.Load(name)
+		if !ok {
+			raw, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+			if err != nil {
+				files.ServeHTTP(w, r)
+				return
+			}
+			var b bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+			zw.Write(raw)
+			zw.Close()
+			v, _ = s.gz.LoadOrStore(name, b.Bytes())
+		}
+		ctype := mime.TypeByExtension(path.Ext(name))
+		if ctype == "" {
+			ctype = "application/octet-stream"
+		}
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Add("Vary", "Accept-Encoding")
+		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(v.([]byte)))
+	})
+}
+
+// classify tells what a request of path asks for.
+func (s *hfServer) classify(path string) string {
+	switch {
+	case strings.HasPrefix(path, "/bench/files/"):
+		return kindData
+	case strings.HasPrefix(path, "/bench/npm/"):
+		return kindEngine
+	}
+	// tensorview's Parquet reader: the scripts and wasm of web/ that name
+	// Parquet (web/parquet-worker.js, web/parquet/…).
+	if _, rest, ok := strings.Cut(path, "/web/"); ok && strings.Contains(strings.ToLower(rest), "parquet") {
+		switch filepath.Ext(rest) {
+		case ".js", ".mjs", ".wasm":
+			return kindEngine
+		}
+	}
+	return kindShell
+}
+
+// handler serves dist under c.base as GitHub Pages does (its .gz copies,
+// gzip), the files as they are (with Range), and when withViewer the
+// hyparquet viewer, its modules gzipped as a CDN serves them.
+func (s *hfServer) handler(c config, dist string, withViewer bool) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(c.base, http.StripPrefix(strings.TrimSuffix(c.base, "/"), pagesserve.Handler(dist, "gzip")))
+	mux.Handle("/bench/files/", http.StripPrefix("/bench/files/", http.FileServer(http.Dir(c.dir))))
+	if withViewer {
+		mux.Handle("/bench/npm/", http.StripPrefix("/bench/npm/", s.gzipped(benchModules)))
+		mux.HandleFunc("/bench/hyparquet-view.js", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+			fmt.Fprint(w, hyparquetViewJS)
+		})
+		mux.HandleFunc("/bench/hyparquet.html", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<!doctype html><meta charset=utf-8><title>hyparquet</title>
+<script type=importmap>{"imports":{"hyparquet":"/bench/npm/hyparquet/src/index.js","hyparquet-compressors":"/bench/npm/hyparquet-compressors/src/index.js","fzstd":"/bench/npm/fzstd/esm/index.mjs","hysnappy":"/bench/npm/hysnappy/js/index.js"}}</script>
+<script type=module src="/bench/hyparquet-view.js"></script>
+<input type=file>
+<canvas id=first width=256 height=256></canvas>
+<table id=rows></table>`)
+		})
+	}
+	wrapped := map[string]http.Handler{}
+	for _, k := range hfKinds {
+		wrapped[k] = s.tl[k].Wrap(s.shape.Wrap(mux))
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		wrapped[s.classify(r.URL.Path)].ServeHTTP(w, r)
+	})
+}
+
+// reset forgets what every timeline recorded.
+func (s *hfServer) reset() {
+	for _, tl := range s.tl {
+		tl.Reset()
+	}
+}
+
+// quiet waits until no kind has recorded anything for idle (the page's
+// loading, its service worker's precaching, are over), at most max.
+func (s *hfServer) quiet(idle, max time.Duration) {
+	deadline := time.Now().Add(max)
+	for time.Now().Before(deadline) {
+		var last time.Time
+		for _, tl := range s.tl {
+			tl.mu.Lock()
+			if n := len(tl.events); n > 0 && tl.events[n-1].at.After(last) {
+				last = tl.events[n-1].at
+			}
+			tl.mu.Unlock()
+		}
+		if time.Since(last) >= idle {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// hfBytes is what one kind sent up to a run's first image.
+type hfBytes struct {
+	Bytes    int64 `json:"bytes"`
+	Requests int64 `json:"requests"`
+}
+
+// hfResult is one run: a viewer (a build of tensorview) on a file from a
+// source.
+type hfResult struct {
+	// Ms is the time to the frame that showed the first row's image: from
+	// the navigation's start by URL, from the file input's change
+	// dropped; DomMs to the image drawn (the canvas in the page).
+	Ms     float64 `json:"first_image_ms"`
+	DomMs  float64 `json:"first_in_page_ms"`
+	Status string  `json:"status,omitempty"` // timeout, crashed, the page's error
+	Check  string  `json:"check,omitempty"`  // how the row shown differs from the generator's
+	// Sent is, per kind (data, engine, shell), what the server sent and
+	// the requests that reached it until then.
+	Sent      map[string]hfBytes `json:"sent"`
+	PageError string             `json:"page_error,omitempty"`
+	// Marks are times (ms, counted as Ms is) the page's main thread saw:
+	// app.wasm downloaded, the viewer's engine modules downloaded, the
+	// first request for the file's bytes (hfMarksJS).
+	Marks map[string]float64 `json:"marks,omitempty"`
+}
+
+// hfMarksJS reads the marks from the page's resource timing (its main
+// thread's requests; a worker's are its own).
+const hfMarksJS = `(() => {
+  const out = {};
+  for (const e of performance.getEntriesByType('resource')) {
+    const p = new URL(e.name).pathname;
+    if (p.endsWith('/app.wasm')) out['app.wasm downloaded'] = e.responseEnd;
+    if (p.startsWith('/bench/npm/')) out['engine downloaded'] = Math.max(out['engine downloaded'] || 0, e.responseEnd);
+    if (p.startsWith('/bench/files/') && !('first data request' in out)) out['first data request'] = e.startTime;
+  }
+  return out;
+})()`
+
+func (r *hfResult) ok() bool { return r.Status == "" && r.Check == "" }
+
+func hfFirst(r *hfResult) (float64, bool) { return r.Ms, r.ok() }
+
+// hfRow is the runs of one file, source, viewer and build.
+type hfRow struct {
+	file   *hfFile
+	source string
+	viewer string
+	build  string // "" or "baseline"
+	runs   []*hfResult
+}
+
+// hfOrigin starts a server of s on 127.0.0.1 and returns its origin and
+// a function to stop it.
+func hfOrigin(h http.Handler) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
+}
+
+// runHF measures the files with every viewer of c.viewers from every
+// source of c.sources, c.repeat times in turns (the opposite order every
+// other round).
+func runHF(c config, files []*hfFile) ([]*hfRow, error) {
+	s := &hfServer{shape: &shaper{shape: c.net}, tl: map[string]*timeline{}}
+	for _, k := range hfKinds {
+		s.tl[k] = &timeline{}
+	}
+	origin, stop, err := hfOrigin(s.handler(c, c.dist, true))
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	origins := map[string]string{"": origin}
+	logf("hf: serving %s and hyparquet at %s; network: %s (the data, the engines and the app alike)", c.dist, origin, c.net)
+	if c.baseline != "" {
+		bo, bstop, err := hfOrigin(s.handler(c, c.baseline, false))
+		if err != nil {
+			return nil, err
+		}
+		defer bstop()
+		origins["baseline"] = bo
+		logf("hf: serving the baseline %s at %s", c.baseline, bo)
+	}
+	var rows []*hfRow
+	for _, f := range files {
+		for _, src := range c.sources {
+			if has(c.viewers, viewerHyparquet) && f.Format == "parquet" {
+				rows = append(rows, &hfRow{file: f, source: src, viewer: viewerHyparquet})
+			}
+			if has(c.viewers, viewerTensorview) {
+				rows = append(rows, &hfRow{file: f, source: src, viewer: viewerTensorview})
+				if c.baseline != "" {
+					rows = append(rows, &hfRow{file: f, source: src, viewer: viewerTensorview, build: "baseline"})
+				}
+			}
+		}
+	}
+	inTurns(len(rows), c.repeat, func(k, j int) {
+		row := rows[j]
+		logf("hf: %s%s, %s by %s (run %d of %d)", row.viewer, map[string]string{"baseline": " (baseline)"}[row.build], filepath.Base(row.file.Path), row.source, k+1, c.repeat)
+		var r *hfResult
+		if row.viewer == viewerHyparquet {
+			r = measureHyparquet(c, s, origin, row.file, row.source)
+		} else {
+			r = measureHFTensorview(c, s, origins[row.build], row.file, row.source)
+		}
+		logf("  %+v", *r)
+		row.runs = append(row.runs, r)
+	})
+	return rows, nil
+}
+
+// sentBefore is what each kind sent up to at (ms since the epoch).
+func (s *hfServer) sentBefore(at float64) map[string]hfBytes {
+	out := map[string]hfBytes{}
+	for _, k := range hfKinds {
+		b, n := s.tl[k].Before(epochTime(at))
+		out[k] = hfBytes{b, n}
+	}
+	return out
+}
+
+// firstImage is what the pages report of the first image shown.
+type firstImage struct {
+	Ms, DomMs, At float64
+	Origin        float64 // the page's performance.timeOrigin
+	Timeout       bool
+	Error         string
+	// hyparquet's page: what the first row held.
+	Rows          int
+	Width, Height int
+	ImageBytes    int
+	Label         int64
+	Caption       string
+	ID            int64
+	Pixels        []int
+}
+
+// measureHyparquet opens f in the hyparquet viewer: by URL, a link
+// ?url=…, timed from the navigation's start; dropped, the page loaded
+// and hyparquet imported, then the file chosen, timed from the choice
+// (fromChoice).
+func measureHyparquet(c config, s *hfServer, origin string, f *hfFile, source string) *hfResult {
+	t, err := newTab(time.Minute)
+	if err != nil {
+		return &hfResult{Status: err.Error()}
+	}
+	defer t.cancel()
+	r := &hfResult{}
+	q := url.Values{}
+	q.Set("rows", fmt.Sprint(hfViewRows))
+	q.Set("image", f.Image)
+	if f.Shape != nil {
+		q.Set("shape", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(f.Shape)), ","), "[]"))
+	}
+	if source == sourceURL {
+		q.Set("url", fileURL(origin, f.benchFile))
+		s.reset()
+	}
+	var p0 float64
+	if err == nil {
+		err = t.run(time.Minute, chromedp.Navigate(origin+"/bench/hyparquet.html?"+q.Encode()))
+	}
+	if err == nil && source == sourceFile {
+		var ready any
+		if err = t.eval(time.Minute, `window.__hpReady`, &ready); err == nil && ready != true {
+			err = fmt.Errorf("hyparquet did not load: %v", ready)
+		}
+		s.quiet(300*time.Millisecond, 30*time.Second)
+		s.reset()
+		if err == nil {
+			p0, err = t.pageNow()
+		}
+		if err == nil {
+			err = t.run(time.Minute, chromedp.SetUploadFiles(`input[type=file]`, []string{f.Path}, chromedp.ByQuery))
+		}
+	}
+	var res firstImage
+	if err == nil {
+		err = t.eval(c.timeout+10*time.Second, `(async () => { while (!window.__hp) await __bench.sleep(5); return await window.__hp; })()`, &res)
+	}
+	if source == sourceFile {
+		res.fromChoice(p0)
+	}
+	r.finish(t, s, err, res, p0)
+	if r.Status == "" {
+		r.Check = checkFirstRow(f, res)
+	}
+	r.PageError = t.lastError()
+	return r
+}
+
+// fromChoice makes a dropped file's times count from p0, the page's
+// performance.now() just before the harness chose the file (DevTools'
+// DOM.setFileInputFiles), for every viewer alike: the change event is no
+// start to rely on (in tensorview, row 0 was seen drawn before the input's
+// change event reached a listener on window, -28 ms).
+func (res *firstImage) fromChoice(p0 float64) {
+	if res.Timeout || res.Error != "" {
+		return
+	}
+	shown := res.At - res.Origin
+	res.Ms, res.DomMs = shown-p0, res.DomMs+(shown-p0-res.Ms)
+	if res.Ms <= 0 {
+		res.Error = fmt.Sprintf("the first image %.0f ms before the file was chosen", -res.Ms)
+	}
+}
+
+// pageNow is the page's performance.now().
+func (t *tab) pageNow() (float64, error) {
+	var now float64
+	err := t.eval(10*time.Second, `performance.now()`, &now)
+	return now, err
+}
+
+// clockOffset is what to add to the page's clock (performance.timeOrigin +
+// now(), ms since the epoch) to have the harness's: they differ (Chromium
+// maps a monotonic clock to the epoch once), by up to tens of ms.
+func (t *tab) clockOffset() (float64, error) {
+	var page float64
+	before := time.Now()
+	err := t.eval(10*time.Second, `performance.timeOrigin + performance.now()`, &page)
+	after := time.Now()
+	mid := float64(before.UnixMicro()+after.UnixMicro()) / 2000
+	return mid - page, err
+}
+
+// finish fills r from a page's report res (or err), with what the server
+// sent until the frame that showed the image (res.At, on the page's clock)
+// and the page's marks (from p0 on: the choice of a dropped file, 0 by
+// URL).
+func (r *hfResult) finish(t *tab, s *hfServer, err error, res firstImage, p0 float64) {
+	if r.Status = phaseStatus(err, res.Timeout, res.Error); r.Status == "" {
+		r.Ms, r.DomMs = res.Ms, res.DomMs
+		var marks map[string]float64
+		if t.eval(10*time.Second, hfMarksJS, &marks) == nil {
+			for k, v := range marks {
+				if v >= p0 {
+					if r.Marks == nil {
+						r.Marks = map[string]float64{}
+					}
+					r.Marks[k] = v - p0
+				}
+			}
+		}
+		off, err := t.clockOffset()
+		if err != nil {
+			r.Status = status(err)
+			return
+		}
+		r.Sent = s.sentBefore(res.At + off)
+	}
+}
+
+// checkFirstRow compares what the hyparquet page read of the first row
+// with the generator's.
+func checkFirstRow(f *hfFile, res firstImage) string {
+	if res.Rows != min(hfViewRows, f.Rows) {
+		return fmt.Sprintf("%d rows read, want %d", res.Rows, min(hfViewRows, f.Rows))
+	}
+	if f.Shape != nil {
+		want := make([]uint8, tensorBytes)
+		fillImages(want, 0, 1)
+		w := []int{int(want[0]), int(want[1]), int(want[2]), int(want[tensorBytes-1])}
+		if res.ID != 0 || fmt.Sprint(res.Pixels) != fmt.Sprint(w) {
+			return fmt.Sprintf("row 0: id %d, pixels %v, want 0, %v", res.ID, res.Pixels, w)
+		}
+		return ""
+	}
+	pic, err := hfJPEG(0)
+	if err != nil {
+		return err.Error()
+	}
+	if res.Width != hfSide || res.Height != hfSide || res.ImageBytes != len(pic) || res.Label != 0 || res.Caption != hfCaption(0) {
+		return fmt.Sprintf("row 0: %d×%d, %d bytes, label %d, %q; want %d×%d, %d bytes, label 0, %q",
+			res.Width, res.Height, res.ImageBytes, res.Label, res.Caption, hfSide, hfSide, len(pic), hfCaption(0))
+	}
+	return ""
+}
+
+// measureHFTensorview opens f in tensorview: by URL, the link ?url=…
+// timed from the navigation's start (page.js watchLink); dropped, the app
+// started and its service worker done caching, then the file chosen
+// through its file input, timed from the choice (fromChoice); until the
+// frame that shows row 0's preview (the image column's thumbnail; page.js
+// firstPreviews).
+func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source string) *hfResult {
+	t, err := newTab(time.Minute)
+	if err != nil {
+		return &hfResult{Status: err.Error()}
+	}
+	defer t.cancel()
+	r := &hfResult{}
+	var res firstImage
+	var p0 float64
+	if source == sourceURL {
+		err = t.run(10*time.Second, chromedp.ActionFunc(func(ctx context.Context) error {
+			_, err := page.AddScriptToEvaluateOnNewDocument(fmt.Sprintf(`__bench.watchLink(%d)`, ms(c.timeout))).Do(ctx)
+			return err
+		}))
+		s.reset()
+		if err == nil {
+			err = t.run(time.Minute, chromedp.Navigate(origin+c.base+"?"+url.Values{"url": {fileURL(origin, f.benchFile)}}.Encode()))
+		}
+		if err == nil {
+			err = t.eval(c.timeout+10*time.Second, `window.__benchLink`, &res)
+		}
+	} else {
+		err = t.openEmpty(origin+c.base, true)
+		s.quiet(500*time.Millisecond, 60*time.Second) // the service worker's caching
+		if err == nil {
+			err = t.eval(10*time.Second, fmt.Sprintf(`window.__benchFirst = __bench.firstPreviews(%d).then((r) => ({...r, at: performance.timeOrigin + window.__benchFirstAt, origin: performance.timeOrigin})), true`, ms(c.timeout)), nil)
+		}
+		s.reset()
+		if err == nil {
+			p0, err = t.pageNow()
+		}
+		if err == nil {
+			err = t.run(time.Minute, chromedp.SetUploadFiles(`input[type=file]`, []string{f.Path}, chromedp.ByQuery))
+		}
+		if err == nil {
+			err = t.eval(c.timeout+10*time.Second, `window.__benchFirst`, &res)
+		}
+		res.fromChoice(p0)
+	}
+	r.finish(t, s, err, res, p0)
+	r.PageError = t.lastError()
+	return r
+}
