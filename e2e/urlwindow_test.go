@@ -114,13 +114,13 @@ func TestURLFirstScreenReadsItsRows(t *testing.T) {
 		t.Fatal("the rest of the first record batch was not read after the first screen")
 	}
 	if twice := srv.twice(first, rest); twice > 16<<10 {
-		t.Errorf("%d B of the first record batch asked for twice", twice)
+		t.Errorf("%d B of the first record batch [%d, %d) asked for twice: %v", twice, first, rest, srv.ranges(first, rest))
 	}
 	before := srv.requestsIn(first, rest)
 	b.eval(`(() => { const v = document.querySelector('[data-role=rows]'); v.scrollTop = v.scrollHeight * 60 / 3000; return true })()`, nil)
 	b.waitFor(`[...document.querySelectorAll('[data-row]:not([data-loading]) [data-field=image] canvas[data-preview]')].some(c => +c.closest('[data-row]').dataset.row >= 60 && +c.closest('[data-row]').dataset.row < 99)`)
 	if n := srv.requestsIn(first, rest) - before; n != 0 {
-		t.Errorf("scrolling to rows 60 on, of the batch read, made %d requests for its bytes", n)
+		t.Errorf("scrolling to rows 60 on, of the batch read, made %d requests for its bytes: %v", n, srv.ranges(first, rest))
 	}
 }
 
@@ -255,6 +255,19 @@ func (s *rangeLog) cover(lo, hi int64, count func(uint8) bool) int64 {
 		}
 	}
 	return n
+}
+
+// ranges lists the requests asking for bytes of [lo, hi), in order.
+func (s *rangeLog) ranges(lo, hi int64) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, r := range s.reqs {
+		if r.off < hi && r.end > lo {
+			out = append(out, fmt.Sprintf("%d-%d", r.off, r.end))
+		}
+	}
+	return out
 }
 
 // requestsIn counts the requests asking for bytes of [lo, hi).

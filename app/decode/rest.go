@@ -83,11 +83,19 @@ func (p *bodyParts) forget(batch int64) {
 
 // partsReader reads through r, but the bytes parts hold (file offsets,
 // sorted by offset) are copied from them: a read asks r only for the
-// stretches between them.
+// stretches between them. Parts under minPart bytes (a window's small
+// columns: offsets, labels, a few KiB) are read again with the stretches
+// around them: by URL a stretch that small between two parts would be a
+// request of its own, or a 256 KiB block (app/remote).
 type partsReader struct {
-	r     io.ReaderAt
-	parts []segment
+	r       io.ReaderAt
+	parts   []segment
+	minPart int64 // minPart (0 in tests: every part)
 }
+
+// minPart is the size from which partsReader takes a part's bytes rather
+// than reading them again.
+const minPart = 64 << 10
 
 func (pr *partsReader) ReadAt(p []byte, off int64) (int, error) {
 	end := off + int64(len(p))
@@ -105,7 +113,7 @@ func (pr *partsReader) ReadAt(p []byte, off int64) (int, error) {
 	}
 	for _, s := range pr.parts { // by offset
 		sEnd := s.off + int64(len(s.b))
-		if sEnd <= pos || s.off >= end {
+		if sEnd <= pos || s.off >= end || int64(len(s.b)) < pr.minPart {
 			continue
 		}
 		if err := gap(s.off); err != nil {
