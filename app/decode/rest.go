@@ -131,7 +131,8 @@ func (pr *partsReader) ReadAt(p []byte, off int64) (int, error) {
 // the cache (LoadContext's row windows of it are served from it then),
 // when its rows are read by small row windows (Options.RowWindow: a batch
 // otherwise read whole): the bytes its windows have read are not read
-// again. It does nothing (nil) for a row not located yet or a batch read
+// again (it waits for the loads of its windows under way first). It
+// does nothing (nil) for a row not located yet or a batch read
 // whole or by large windows anyway; its errors and ctx are LoadContext's.
 // The viewer calls it for the rows on screen, once they are in: by URL
 // the first screen reads only their bytes, and the rest of their batch
@@ -149,8 +150,16 @@ func (f *File) LoadBatchOf(ctx context.Context, row int64) (err error) {
 	if !ok || key.window < 0 {
 		return nil
 	}
-	if _, small := f.windowRows(b); !small {
+	w, small := f.windowRows(b)
+	if !small {
 		return nil
+	}
+	// Windows of the batch being read (the table's read-ahead) first:
+	// their bytes are then not read again.
+	for k := 0; int64(k)*w < b.rows; k++ {
+		if err := f.cache.await(ctx, cacheKey{key.batch, k, f.cacheID}); err != nil {
+			return err
+		}
 	}
 	_, err = f.batch(ctx, key.batch)
 	if err != nil {
