@@ -33,6 +33,9 @@ func (f *File) decodeBatch(ctx context.Context, i int, b batchInfo, dicts [][]by
 	if f.Format == IPCTensor {
 		return readTensorMessage(r, f.Size, f.budget)
 	}
+	if parts := f.parts.get(b.offset); len(parts) > 0 {
+		r = &partsReader{r: r, parts: parts, minPart: minPart} // what its row windows read is not read again
+	}
 	what := fmt.Sprintf("record batch %d", i)
 	mem := newBudgetAllocator(f.budget, f.Size, what)
 	defer func() {

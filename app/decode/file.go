@@ -38,7 +38,11 @@ type Options struct {
 	// their batches. Batches whose body is compressed or whose layout has
 	// no row windows (unions, maps, nulls, views, …) are still read whole,
 	// and so are Parquet row groups (read through their own source). 0:
-	// batches up to 16 MiB are read whole, as before.
+	// batches up to 16 MiB are read whole, as before. Such a window reads
+	// the values of a string or binary column of large values (images)
+	// exactly, placed by their offsets, read first; the bytes its windows
+	// read are kept (up to an eighth of Budget, besides it) until
+	// File.LoadBatchOf reads the rest of their batch.
 	RowWindow int64
 
 	// shared, set by OpenDataset for its shards, is the cache the
@@ -112,6 +116,7 @@ type File struct {
 	ahead       aheadCache  // the read-ahead ranges of row-window reads
 	layouts     layoutCache // the headers of batches read by row windows or ReadColumns
 	dicts       dictHold    // the dictionaries of the batches read by row windows
+	parts       bodyParts   // the bytes exact row windows read, until their batch is read whole (rest.go)
 	colSchema   colSchema   // the schema message of the columns ReadColumns read last
 }
 

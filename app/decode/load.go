@@ -106,7 +106,9 @@ func (f *File) WindowBytes(row int64) int64 {
 // WindowState returns what is known of the row window holding row:
 // Unread (also for a row not located), Loading, Loaded, Failed or
 // Cancelled. A caller that loads the rows it shows asks it first so as not
-// to read again what failed or what the reader cancelled.
+// to read again what failed or what the reader cancelled. A window of a
+// record batch being read whole (LoadBatchOf) is Loading, and Loaded once
+// it is.
 func (f *File) WindowState(row int64) WindowState {
 	if f.set != nil {
 		return f.set.windowState(row)
@@ -115,16 +117,24 @@ func (f *File) WindowState(row int64) WindowState {
 	if !ok {
 		return Unread
 	}
-	if key.window >= 0 && f.cache.state(cacheKey{key.batch, -1, f.cacheID}) == Loaded {
-		return Loaded // its batch read whole serves it (rowData)
+	if key.window >= 0 {
+		switch f.cache.state(cacheKey{key.batch, -1, f.cacheID}) {
+		case Loaded:
+			return Loaded // its batch read whole serves it (rowData)
+		case Loading:
+			if s := f.cache.state(key); s != Loaded {
+				return Loading // its batch being read whole will serve it (LoadBatchOf)
+			}
+		}
 	}
 	return f.cache.state(key)
 }
 
-// Await waits until the load of row's window under way, whoever started
-// it, has ended, without starting one: it returns at once when the window
-// is not Loading (WindowState then says how the load ended). Its only
-// error is ErrCanceled, when ctx is done first.
+// Await waits until the load of row's window under way (or of its record
+// batch read whole, LoadBatchOf), whoever started it, has ended, without
+// starting one: it returns at once when the window is not Loading
+// (WindowState then says how the load ended). Its only error is
+// ErrCanceled, when ctx is done first.
 func (f *File) Await(ctx context.Context, row int64) error {
 	if f.set != nil {
 		return f.set.await(ctx, row)
@@ -132,6 +142,11 @@ func (f *File) Await(ctx context.Context, row int64) error {
 	key, _, _, ok := f.where(row)
 	if !ok {
 		return nil
+	}
+	if whole := (cacheKey{key.batch, -1, f.cacheID}); key.window >= 0 && f.cache.state(whole) == Loading {
+		if err := f.cache.await(ctx, whole); err != nil {
+			return err
+		}
 	}
 	return f.cache.await(ctx, key)
 }
@@ -154,9 +169,10 @@ func (f *File) Forget(s WindowState) int {
 // Load reads and decodes the data of row into the cache: its record batch,
 // or for a batch larger than 16 MiB or a quarter of the budget (with
 // Options.RowWindow, any batch) only a window of rows around it (just those
-// bytes of its buffers); a window of a batch since read whole (Batch) is
-// served from the batch. A row window is loaded
-// once: a caller asking while it loads waits for that load, and one asking
+// bytes of its buffers); a window of a batch since read whole (Batch,
+// LoadBatchOf) is served from the batch, and one of a batch being read
+// whole waits for it (when that read fails, the window is read alone). A
+// row window is loaded once: a caller asking while it loads waits for that load, and one asking
 // after it failed gets the same error (until Forget(Failed)). The error
 // says why the rows cannot be read: no row (yet: not indexed so far), a
 // batch that needs more memory than the budget (wrapping ErrTooLarge),
@@ -197,8 +213,17 @@ func (f *File) rowData(ctx context.Context, row int64) (d *decoded, local int, e
 		d, err := f.batch(ctx, key.batch)
 		return d, local, err
 	}
-	if d, ok := f.cache.cached(cacheKey{key.batch, -1, f.cacheID}); ok {
-		// The batch was read whole since (Batch): its rows serve.
+	whole := cacheKey{key.batch, -1, f.cacheID}
+	if f.cache.state(whole) == Loading && f.cache.state(key) != Loaded {
+		// The batch is being read whole (LoadBatchOf): its rows come
+		// with it, and the window's bytes are not read twice. Should
+		// that read fail or be cancelled, the window is read on its own.
+		if err := f.cache.await(ctx, whole); err != nil {
+			return nil, 0, err
+		}
+	}
+	if d, ok := f.cache.cached(whole); ok {
+		// The batch was read whole since (Batch, LoadBatchOf): its rows serve.
 		w, _ := f.windowRows(b)
 		return d, key.window*int(w) + local, nil
 	}
@@ -273,6 +298,7 @@ func (f *File) loadBatch(ctx context.Context, i int, b batchInfo, dicts [][]byte
 	if err != nil {
 		return nil, 0, err
 	}
+	f.parts.forget(b.offset) // its windows are served from it now
 	size := recordBytes(rec)
 	c := f.validate(i, rec)
 	if b.rows >= 0 && rec.NumRows() != b.rows {

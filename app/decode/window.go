@@ -55,6 +55,12 @@ type windowReader struct {
 	// dictionaries reads dictionary-encoded arrays by their indices
 	// (Options.RowWindow), else their batch is read whole.
 	dictionaries bool
+	// deferred says plan left out the values of a string or binary
+	// column of an exact window: their offsets were not in memory, and
+	// the guess around their share would read more than exact bytes past
+	// it. They are placed by their offsets once those are read (a second
+	// round of reads: readWindow).
+	deferred bool
 }
 
 // readAhead is how far past a requested range a window read goes.
@@ -229,10 +235,12 @@ func (w *windowReader) aheadSize(at, n int64) int64 {
 // [at, at+n).
 func (w *windowReader) segment(at, n int64) ([]byte, bool) {
 	k := sort.Search(len(w.segs), func(k int) bool { return w.segs[k].off > at }) - 1
-	if k < 0 || at+n > w.segs[k].off+int64(len(w.segs[k].b)) {
-		return nil, false
+	for ; k >= 0; k-- { // a later round's segment may start inside an earlier one's
+		if at+n <= w.segs[k].off+int64(len(w.segs[k].b)) {
+			return w.segs[k].b[at-w.segs[k].off:], true
+		}
 	}
-	return w.segs[k].b[at-w.segs[k].off:], true
+	return nil, false
 }
 
 // plan appends to want the ranges of the body that column(dt, s, e) reads,
@@ -304,11 +312,52 @@ func (w *windowReader) plan(dt arrow.DataType, s, e int64, want []span) ([]span,
 		if err != nil {
 			return want, err
 		}
+		if first, last, ok := w.peekOffsets(ob, s0, e); ok && first <= last {
+			add(vb, first, last-first) // exactly the rows' values
+			return want, nil
+		}
 		first, last := guessShare(vb.length, node.length, s0, e, w.margin())
+		if w.exact > 0 && last-first-(e-s0)*vb.length/max(1, node.length) > w.exact {
+			// A guess reading more than a window's bytes past the rows'
+			// share (images, documents): their offsets first.
+			w.deferred = true
+			return want, nil
+		}
 		add(vb, first, last-first)
 		return want, nil
 	}
 	return want, errNoWindow
+}
+
+// peekOffsets returns the first and the last of the offsets [s0, e] of
+// offsets buffer ob when they are in memory already (read by an earlier
+// round of this window, the file's cached ends, a read-ahead), without
+// reading anything; ok false when they are not, or lie outside ob.
+func (w *windowReader) peekOffsets(ob ipcBuffer, s0, e int64) (first, last int64, ok bool) {
+	at := func(k int64) (int64, bool) {
+		off := ob.offset + k*4
+		if k < 0 || (k+1)*4 > ob.length || off < 0 || off+4 > w.bodyLen {
+			return 0, false
+		}
+		var p []byte
+		if seg, ok := w.segment(off, 4); ok {
+			p = seg[:4]
+		} else if w.held != nil && w.held(w.body+off, 4) {
+			p = make([]byte, 4)
+			if readFull(w.r, p, w.body+off) != nil {
+				return 0, false
+			}
+		} else if p = w.ahead.get(w.body+off, 4); p == nil {
+			return 0, false
+		}
+		return int64(int32(binary.LittleEndian.Uint32(p))), true
+	}
+	first, ok = at(s0)
+	if !ok {
+		return 0, 0, false
+	}
+	last, ok = at(e)
+	return first, last, ok && first >= 0
 }
 
 // guessShare guesses where the values of rows [s, e) of rows rows lie among
@@ -356,6 +405,9 @@ func (w *windowReader) prefetch(want []span, atOnce bool) error {
 		}
 		if w.aheadSize(sp.off, sp.n) > sp.n && w.ahead.get(w.body+sp.off, sp.n) != nil {
 			continue // a small range an earlier window read ahead
+		}
+		if _, ok := w.segment(sp.off, sp.n); ok {
+			continue // read by an earlier round of this window
 		}
 		todo = append(todo, sp)
 	}
@@ -438,7 +490,8 @@ func (w *windowReader) prefetch(want []span, atOnce bool) error {
 	for _, s := range segs {
 		w.read += int64(len(s.b))
 	}
-	w.segs = segs
+	w.segs = append(w.segs, segs...)
+	sort.SliceStable(w.segs, func(i, j int) bool { return w.segs[i].off < w.segs[j].off })
 	return nil
 }
 
@@ -629,6 +682,30 @@ func (f *File) readWindow(b batchInfo, dicts [][]byte, s, e int64, exact bool) (
 	if err := w.prefetch(want, first || exact); err != nil {
 		return nil, 0, err
 	}
+	if w.deferred {
+		// The offsets of the large values are in now: a second round
+		// reads the values of those rows exactly (the ranges of the first
+		// round are not read again).
+		w.node, w.buf, w.deferred, want = 0, 0, false, want[:0]
+		for _, fld := range f.Schema.Fields() {
+			if want, err = w.plan(fld.Type, s, e, want); err != nil {
+				return nil, 0, err
+			}
+		}
+		if err := w.prefetch(want, true); err != nil {
+			return nil, 0, err
+		}
+		w.node, w.buf = 0, 0
+	}
+	if exact {
+		// Kept until the batch is read whole (LoadBatchOf), which then
+		// reads only the rest of it.
+		parts := make([]segment, len(w.segs))
+		for k, sg := range w.segs {
+			parts[k] = segment{off: w.body + sg.off, b: sg.b}
+		}
+		f.parts.add(b.offset, parts, f.budget/8)
+	}
 	cols := make([]arrow.Array, len(f.Schema.Fields()))
 	for k, fld := range f.Schema.Fields() {
 		var d arrow.ArrayData
@@ -665,6 +742,11 @@ func (f *File) windowLayout(b batchInfo) (batchLayout, int64, error) {
 	layout, err := parseBatchLayout(meta[plen:])
 	if err != nil {
 		return batchLayout{}, 0, err
+	}
+	if _, small := f.windowRows(b); small {
+		// Kept with the bytes of the batch's windows (bodyParts): the
+		// batch read whole later does not read its header again.
+		f.parts.add(b.offset, []segment{{off: b.offset, b: meta}}, f.budget/8)
 	}
 	metaLen := int64(len(meta))
 	if b.metaLen > 0 { // an IPC file: its body follows the metadata its block gives, as arrow-go reads it

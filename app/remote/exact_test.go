@@ -65,8 +65,8 @@ func cachedBlockNumbers(r *Reader) []int64 {
 }
 
 // TestExactReads: with the default options, a read of a quarter block or
-// more fetches exactly the bytes it does not find in cached blocks or
-// kept runs, one request per stretch between them, caches no block and
+// more fetches exactly the bytes it does not find in cached blocks, kept
+// runs or small reads' pieces, one request per stretch between them, caches no block and
 // keeps what it fetched as a run (the cache has room); smaller reads keep
 // the block cache (and the small pieces).
 func TestExactReads(t *testing.T) {
@@ -107,6 +107,8 @@ func TestExactReads(t *testing.T) {
 			[]req{{3*B + 343_776, 2*B - 343_776}, {6 * B, 57}}, []int64{0, 5}, false},
 		{"a big read over the end of one run and the start of the next: no request", 3*B + 300_000, 200_000,
 			nil, []int64{0, 5}, false},
+		{"a big read over the small read's piece: the stretches around it", 2*B - 1000, 80_000,
+			[]req{{2*B - 1000, 1000}, {2*B + 4<<10, 80_000 - 1000 - 4<<10}}, []int64{0, 5}, false},
 		{"a big read past the end: the bytes there are, io.EOF", size - 70_000, 100_000,
 			[]req{{size - 70_000, 70_000}}, []int64{0, 5}, true},
 	} {

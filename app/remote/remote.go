@@ -318,9 +318,9 @@ func (r *Reader) Close() { r.cancel() }
 //     fetches its bytes rounded out to 4 KiB, kept among the last few such
 //     pieces (a record batch's header, the footer);
 //   - an exact read (from Options.Exact, a quarter block) takes what the
-//     cache holds of it (blocks, or being fetched, and earlier exact
-//     reads' runs) from the cache, and fetches the rest exactly, a request
-//     per stretch between them. What it fetched is kept as a run only
+//     cache holds of it (blocks, or being fetched, earlier exact reads'
+//     runs and small reads' pieces) from the cache, and fetches the rest
+//     exactly, a request per stretch between them. What it fetched is kept as a run only
 //     while the cache has room for it, and runs go first when blocks need
 //     room: a scan over the file (a sort reading a column's buffers, batch
 //     by batch) transfers the bytes it reads, not the blocks around them,
@@ -438,7 +438,7 @@ func (r *Reader) piece(off, n int64) ([]byte, error) {
 }
 
 // readExact reads len(p) bytes at off, all in the file: what cached (or
-// being fetched) blocks and kept runs hold of them from those, each
+// being fetched) blocks, kept runs and pieces hold of them from those, each
 // stretch between with one request for exactly its bytes, kept as a run
 // when the cache has room.
 func (r *Reader) readExact(p []byte, off int64) (int, error) {
@@ -458,10 +458,15 @@ func (r *Reader) readExact(p []byte, off int64) (int, error) {
 			r.touch(b)
 		}
 	}
-	var runs []piece
+	var runs []piece // the runs and small pieces overlapping the read
 	for _, rn := range r.runs {
 		if rn.off < end && rn.off+int64(len(rn.data)) > off {
 			runs = append(runs, rn)
+		}
+	}
+	for _, pc := range r.pieces {
+		if pc.off < end && pc.off+int64(len(pc.data)) > off {
+			runs = append(runs, pc)
 		}
 	}
 	r.mu.Unlock()

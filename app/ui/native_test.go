@@ -224,7 +224,8 @@ func TestThemeCycle(t *testing.T) {
 }
 
 // TestThumbQueue: one thumbnail decodes at a time (maxDecoding), the rest
-// start in order as decodes end, and those no longer wanted are skipped.
+// start in order as decodes end, and those no longer wanted are skipped;
+// afterIdle's functions run once the last decode has ended.
 func TestThumbQueue(t *testing.T) {
 	if maxDecoding != 1 {
 		t.Fatalf("this test follows a budget of 1 decode, not %d", maxDecoding)
@@ -251,11 +252,27 @@ func TestThumbQueue(t *testing.T) {
 	if !slices.Equal(started, []int{0, 1, 3}) || q.running != 1 {
 		t.Fatalf("started %v, %d running; want [0 1 3] (2 is no longer wanted), 1", started, q.running)
 	}
+	idle := 0
+	q.afterIdle(func() { idle++ })
+	if idle != 0 {
+		t.Fatal("afterIdle ran its function while a decode runs")
+	}
 	dones[3]()
 	if q.running != 0 || len(q.waiting) != 0 {
 		t.Errorf("%d running, %d waiting after all ended", q.running, len(q.waiting))
 	}
+	if idle != 1 {
+		t.Errorf("afterIdle's function ran %d times once the last decode ended, want once", idle)
+	}
+	q.afterIdle(func() { idle++ })
+	if idle != 2 {
+		t.Errorf("afterIdle on an idle queue: its function ran %d times in all, want 2", idle)
+	}
 	var nilQueue *thumbQueue
+	nilQueue.afterIdle(func() { idle++ })
+	if idle != 3 {
+		t.Error("a nil queue did not run afterIdle's function")
+	}
 	ran := false
 	nilQueue.run(func() bool { return true }, func(done func()) { ran = true; done() })
 	if !ran {

@@ -165,8 +165,12 @@ func (r *RowsTable) fetch(ctx app.Context) {
 				})
 			}
 			if loads.Add(-1) == 0 {
-				// The rows drawn are in: read ahead now.
-				ctx.Dispatch(func(ctx app.Context) { r.readAhead(f, lctx, nil) })
+				// The rows drawn are in: read the rest of their batches,
+				// and ahead, now.
+				ctx.Dispatch(func(ctx app.Context) {
+					r.readRest(ctx, f, lctx)
+					r.readAhead(f, lctx, nil)
+				})
 			}
 			ctx.Update() // the table redraws its rows from the file's state
 		})
@@ -176,8 +180,54 @@ func (r *RowsTable) fetch(ctx app.Context) {
 		r.watch(ctx, f, loads)
 	}
 	if loads.Load() == 0 {
+		r.readRest(ctx, f, lctx)
 		r.readAhead(f, lctx, asked)
 	}
+}
+
+// toReadWhole lists, one row per record batch, the rows shown at positions
+// [from, to) of o whose record batches the table reads whole once the rows
+// drawn are in (decode.File.LoadBatchOf, which reads only batches read by
+// small row windows, and only what their windows did not read): only in
+// the file's own order (o nil; a sort's or filter's rows lie scattered
+// over many batches, and are read by their windows alone), rows read by
+// windows (window ≥ 0) and loaded (not failed, cancelled, or still loading).
+func toReadWhole(f windows, o rowOrder, from, to int) []int64 {
+	if o != nil {
+		return nil
+	}
+	var rows []int64
+	seen := map[int]bool{}
+	for row := int64(from); row < int64(to); row++ {
+		b, w, ok := f.Window(row)
+		if !ok || w < 0 || seen[b] || f.WindowState(row) != decode.Loaded {
+			continue
+		}
+		seen[b] = true
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// readRest reads the rest of the record batches of the rows drawn of f in
+// the background (toReadWhole), once their thumbnails are drawn (the
+// frame that renders the rows come in queues them; decoding the rest
+// must not hold them up): by URL the first screen reads only its rows
+// (small row windows), and scrolling on through their batches then finds
+// their rows in. A batch read whole already costs nothing; nothing
+// redraws when these end.
+func (r *RowsTable) readRest(ctx app.Context, f *decode.File, lctx context.Context) {
+	ctx.Dispatch(func(app.Context) { // after the frame this dispatch renders
+		r.thumbs.afterIdle(func() {
+			if r.File != f || lctx.Err() != nil {
+				return
+			}
+			from, to := r.span()
+			for _, row := range toReadWhole(f, r.Order, from, to) {
+				go func() { _ = f.LoadBatchOf(lctx, row) }()
+			}
+		})
+	})
 }
 
 // readAhead reads ahead (toPrefetch) past the rows drawn of f, once the

@@ -131,3 +131,39 @@ func TestLoadsCancel(t *testing.T) {
 		t.Errorf("reset: %+v, context %v", l, next.Err())
 	}
 }
+
+// fakeBatches is fakeWindows whose windows of 4 rows make record batches
+// of 8 rows (two windows each), batch 1 read whole (window -1).
+type fakeBatches struct{ fakeWindows }
+
+func (f fakeBatches) Window(row int64) (batch, window int, ok bool) {
+	_, w, ok := f.fakeWindows.Window(row)
+	if row/8 == 1 {
+		return 1, -1, ok
+	}
+	return int(row / 8), w, ok
+}
+
+// TestToReadWhole: once the rows drawn are in, the table reads the rest
+// of their record batches, one row for each batch read by windows, in the
+// file's own order only, and not for rows not loaded.
+func TestToReadWhole(t *testing.T) {
+	L, U := decode.Loaded, decode.Unread
+	f := fakeBatches{fakeWindows{states: []decode.WindowState{U, L, L, L, decode.Loading, decode.Failed, L, L}, indexed: 30}}
+	for _, c := range []struct {
+		from, to int
+		want     []int64
+	}{
+		{0, 8, []int64{4}},      // batch 0: window 0 unread, window 1 (rows 4–7) in
+		{0, 32, []int64{4, 24}}, // batch 1 read whole, batch 2 loading and failed, batch 3 in up to row 29
+		{8, 16, nil},            // batch 1 is read whole anyway
+		{20, 24, nil},           // rows 20–23 failed
+	} {
+		if got := toReadWhole(f, nil, c.from, c.to); !slices.Equal(got, c.want) {
+			t.Errorf("rows %d–%d: %v, want %v", c.from, c.to-1, got, c.want)
+		}
+	}
+	if got := toReadWhole(f, orderOf(matchesOf(4, 5).Perm), 0, 2); got != nil {
+		t.Errorf("a sort's rows: %v, want none", got)
+	}
+}

@@ -18,6 +18,24 @@ type thumbQueue struct {
 	mu      sync.Mutex
 	running int
 	waiting []thumbJob
+	idle    []func() // run once no decode runs or waits (afterIdle)
+}
+
+// afterIdle calls fn once no decode runs or waits: now when none does,
+// else when the last ends (on the page's thread). A nil queue calls it
+// now. The rows table reads the rest of the record batches on screen
+// after their thumbnails (readRest).
+func (q *thumbQueue) afterIdle(fn func()) {
+	if q != nil {
+		q.mu.Lock()
+		if q.running > 0 || len(q.waiting) > 0 {
+			q.idle = append(q.idle, fn)
+			q.mu.Unlock()
+			return
+		}
+		q.mu.Unlock()
+	}
+	fn()
 }
 
 // thumbJob is a decode waiting its turn: wanted reports whether it is
@@ -45,7 +63,14 @@ func (q *thumbQueue) next() {
 	for {
 		q.mu.Lock()
 		if q.running >= maxDecoding || len(q.waiting) == 0 {
+			var idle []func()
+			if q.running == 0 && len(q.waiting) == 0 {
+				idle, q.idle = q.idle, nil
+			}
 			q.mu.Unlock()
+			for _, fn := range idle {
+				fn()
+			}
 			return
 		}
 		j := q.waiting[0]
