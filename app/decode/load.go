@@ -29,14 +29,16 @@ func (f *File) where(row int64) (key cacheKey, local int, b batchInfo, ok bool) 
 // multiples of 8, or 0 when the batch is read whole: a batch larger than
 // 16 MiB or a quarter of the budget by windows of about 2 MiB
 // (batchInfo.windowRows); with Options.RowWindow, a smaller one of an IPC
-// file or stream by windows of about RowWindow bytes (small), unless its
-// body is known to be compressed or its layout has no windows, or a window
-// would hold every row.
+// file or stream, or a Parquet row group, by windows of about RowWindow
+// bytes (small), unless its body is known to be compressed or its layout
+// has no windows, or a window would hold every row. (A Parquet reader asks
+// for a window's rows only the pages that hold them, through the offset
+// index when the file has one, else from the column chunks' starts.)
 func (f *File) windowRows(b batchInfo) (w int64, small bool) {
 	if w = b.windowRows(f.budget); w > 0 {
 		return w, false
 	}
-	if f.rowWindow <= 0 || f.pq != nil || f.Format == IPCTensor || b.whole || b.compressed || b.rows <= 0 {
+	if f.rowWindow <= 0 || f.Format == IPCTensor || b.whole || (b.compressed && f.pq == nil) || b.rows <= 0 {
 		return 0, false
 	}
 	perRow := max(1, b.length/b.rows)

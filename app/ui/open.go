@@ -138,7 +138,7 @@ func sniff(src source) decode.Format {
 // openParquet opens the Parquet file src in the Parquet reader's worker;
 // the source it returns closes the worker too.
 func openParquet(src source, budget int64) (*decode.File, source, error) {
-	f, closeReader, err := browser.OpenParquet(context.Background(), src.Name, src.Blob, src.Reader, src.Size, decode.Options{Budget: budget})
+	f, closeReader, err := browser.OpenParquet(context.Background(), src.Name, src.Blob, src.Reader, src.Size, readOptions(src, budget))
 	if err == nil {
 		src.Close = chainClose(src.Close, closeReader)
 	}
