@@ -587,6 +587,7 @@ func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source
 	}
 	defer t.cancel()
 	r := &hfResult{}
+	var tr *tracer // BENCH_TRACE
 	var res firstImage
 	var p0 float64
 	if source == sourceURL {
@@ -600,6 +601,9 @@ func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source
 			return err
 		}))
 		s.reset()
+		if err == nil && c.traceDir != "" {
+			tr, err = t.startTrace(profilerCategory)
+		}
 		if err == nil {
 			err = t.run(time.Minute, chromedp.Navigate(origin+c.base+"?"+url.Values{"url": {fileURL(origin, f.benchFile)}}.Encode()))
 		}
@@ -613,6 +617,9 @@ func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source
 			err = t.eval(10*time.Second, fmt.Sprintf(`window.__benchFirst = __bench.firstPreviews(%d).then((r) => ({...r, at: performance.timeOrigin + window.__benchFirstAt, origin: performance.timeOrigin})), true`, ms(c.timeout)), nil)
 		}
 		s.reset()
+		if err == nil && c.traceDir != "" {
+			tr, err = t.startTrace(profilerCategory)
+		}
 		if err == nil {
 			p0, err = t.pageNow()
 		}
@@ -623,6 +630,16 @@ func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source
 			err = t.eval(c.timeout+10*time.Second, `window.__benchFirst`, &res)
 		}
 		res.fromChoice(p0)
+	}
+	if tr != nil {
+		visit := map[bool]string{true: "warm", false: "cold"}[warm]
+		out := filepath.Join(c.traceDir, fmt.Sprintf("hf.%s.%s.%s.trace.json", filepath.Base(f.Path), source, visit))
+		if terr := t.stopTrace(tr, out); terr != nil {
+			logf("  trace: %v", terr)
+		} else {
+			logf("  trace in %s", out)
+			logLongTasks(out)
+		}
 	}
 	r.finish(t, s, err, res, p0)
 	r.PageError = t.lastError()

@@ -227,7 +227,9 @@
 //	                 tensorview's first previews (<file>.trace.json) and
 //	                 of its scrolling (<file>.scroll.trace.json); in the
 //	                 query layout, of each tensorview run from the
-//	                 navigation to done (<file>.<source>.<op>.trace.json,
+//	                 navigation to done (<file>.<source>.<op>.trace.json;
+//	                 in the hf layout, from the navigation or the choice
+//	                 to the first image: hf.<file>.<source>.<visit>.trace.json,
 //	                 with V8's sampling profiler), its long tasks logged
 //	                 with the functions most sampled in each (wasm names
 //	                 with a build made with STRIP=)
