@@ -131,12 +131,7 @@ func measureDataset(c config, ds *dsServer, origin string, s *shardSet, way, bui
 	}
 	if tr != nil {
 		out := filepath.Join(c.traceDir, fmt.Sprintf("dataset.%s.%s%s.trace.json", s.Format, way, map[string]string{"baseline": ".baseline"}[build]))
-		if terr := t.stopTrace(tr, out); terr != nil {
-			logf("  trace: %v", terr)
-		} else {
-			logf("  trace in %s", out)
-			logLongTasks(out)
-		}
+		t.saveTrace(tr, out)
 	}
 	if r.Status = phaseStatus(err, first.Timeout, first.Error); r.Status == "" {
 		r.FirstMs, r.DomMs = first.Ms, first.DomMs

@@ -634,12 +634,7 @@ func measureHFTensorview(c config, s *hfServer, origin string, f *hfFile, source
 	if tr != nil {
 		visit := map[bool]string{true: "warm", false: "cold"}[warm]
 		out := filepath.Join(c.traceDir, fmt.Sprintf("hf.%s.%s.%s.trace.json", filepath.Base(f.Path), source, visit))
-		if terr := t.stopTrace(tr, out); terr != nil {
-			logf("  trace: %v", terr)
-		} else {
-			logf("  trace in %s", out)
-			logLongTasks(out)
-		}
+		t.saveTrace(tr, out)
 	}
 	r.finish(t, s, err, res, p0)
 	r.PageError = t.lastError()

@@ -242,12 +242,7 @@ func measureTVQuery(c config, origin string, f queryFile, source, op string, ser
 	}
 	if tr != nil {
 		out := filepath.Join(c.traceDir, fmt.Sprintf("%s.%s.%s.trace.json", filepath.Base(f.Path), source, op))
-		if terr := t.stopTrace(tr, out); terr != nil {
-			logf("  trace: %v", terr)
-		} else {
-			logf("  trace in %s", out)
-			logLongTasks(out)
-		}
+		t.saveTrace(tr, out)
 	}
 	t.finishQuery(r)
 	return r

@@ -80,3 +80,14 @@ func (t *tab) stopTrace(tr *tracer, path string) error {
 	}
 	return os.WriteFile(path, data, 0o644)
 }
+
+// saveTrace ends the trace, writes it to path (stopTrace) and logs where,
+// with its long tasks (logLongTasks); a failure is logged.
+func (t *tab) saveTrace(tr *tracer, path string) {
+	if err := t.stopTrace(tr, path); err != nil {
+		logf("  trace: %v", err)
+		return
+	}
+	logf("  trace in %s", path)
+	logLongTasks(path)
+}
