@@ -95,6 +95,7 @@ func TestTimeZonesOnDemand(t *testing.T) {
 	open("utc.arrow", 0)
 	open("offset.arrow", 0)
 	open("paris.arrow", 1)
+	b.screenshot("timezones-paris")
 	b.applyQuery("ts >= '2024-03-31 03:00'") // Paris time: 01:00Z, rows 1 to 5
 	b.waitFor(`(e => e.dataset.query === 'done' && e.dataset.matches !== undefined)(document.querySelector('[data-role=num-rows]')) || document.querySelector('[data-role=query-error]') !== null`)
 	var matches, qerr string
