@@ -27,7 +27,7 @@ GO_SOURCES := $(shell find . -name '*.go' -not -path './dist/*' -not -path './te
 
 .PHONY: run static wasm samples vendor test lint chromium testdata-js clean size bench-browser bench-boot ref-tree ref-wasm ref-static fuzz FORCE
 
-wasm: web/app.wasm samples vendor
+wasm: web/app.wasm samples vendor web/tzdata.zip
 
 # STRIP= keeps the function names (for profiles); .ldflags remembers the
 # flags and tags of the last build, so that changing them rebuilds. The
@@ -57,6 +57,13 @@ WASM_GCFLAGS := $(foreach p,$(NOINLINE),-gcflags=$(p)=-l)
 web/app.wasm: $(GO_SOURCES) .ldflags Makefile
 	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags="$(STRIP)" -o $@ .
 	$(GO) run ./bench/payload pack $@
+
+# Go's zone database (the zip time/tzdata would embed), which the page
+# fetches the first time a named time zone is looked up (internal/tzload;
+# tzdata_wasm.go). The Go that builds the wasm gives it.
+web/tzdata.zip: FORCE
+	@cp "$$($(GO) env GOROOT)/lib/time/zoneinfo.zip" $@.tmp && \
+	  { cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@; }
 
 samples:
 	@mkdir -p web/samples

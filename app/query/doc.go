@@ -79,9 +79,10 @@
 //     (or T for the space), with an optional zone Z or ±hh:mm; a literal
 //     without zone is in the column's time zone (UTC for a naive one), so
 //     ts > '2024-03-31 03:00' on a Europe/Paris column is Paris time. A
-//     zone named by the zone database needs one: the wasm main imports
-//     time/tzdata (tzdata_wasm.go, about 450 kB), else such columns fail
-//     to bind ("unknown time zone"). Times of day take 'hh:mm[:ss[.f]]'.
+//     zone named by the zone database needs one: the page fetches Go's
+//     (web/tzdata.zip) the first time a zone is looked up (tzdata_wasm.go,
+//     internal/tzload), else such columns fail to bind ("unknown time
+//     zone"). Times of day take 'hh:mm[:ss[.f]]'.
 //     All compare exactly in the column's unit.
 //   - Dictionaries are compared on their values, each dictionary tested
 //     once per batch; a null entry is a null.

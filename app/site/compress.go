@@ -32,6 +32,7 @@ import (
 var compressible = map[string]bool{
 	".wasm": true, ".js": true, ".mjs": true, ".css": true, ".html": true, ".json": true,
 	".webmanifest": true, ".svg": true, ".txt": true, ".map": true,
+	".zip": true, // web/tzdata.zip: Go's zone database, its files stored
 }
 
 // minCompressSize is the size in bytes under which a file is served as it is.

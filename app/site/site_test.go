@@ -153,9 +153,9 @@ func TestPrecompress(t *testing.T) {
 }
 
 // TestServiceWorkerOnDemand: the service worker the handler serves keeps
-// the Parquet reader in its cache once fetched (onDemandFetch, with the
-// paths under the base), and does not fetch it at install (it is not in
-// resourcesToCache).
+// the Parquet reader and the zone database in its cache once fetched
+// (onDemandFetch, with the paths under the base), and does not fetch them
+// at install (they are not in resourcesToCache).
 func TestServiceWorkerOnDemand(t *testing.T) {
 	for _, base := range []string{"", "/tensorview"} {
 		srv := httptest.NewServer(NewHandler(base, "../../web"))
@@ -174,7 +174,7 @@ func TestServiceWorkerOnDemand(t *testing.T) {
 			"/web/parquet/parquet_wasm.js", "/web/parquet/parquet_wasm_bg.wasm",
 			"/web/parquet/hyparquet/metadata.js", "/web/parquet/hyparquet/constants.js", "/web/parquet/hyparquet/convert.js",
 			"/web/parquet/hyparquet/schema.js", "/web/parquet/hyparquet/thrift.js", "/web/parquet/hyparquet/geoparquet.js",
-			"/web/parquet/hyparquet/wkb.js"} {
+			"/web/parquet/hyparquet/wkb.js", "/web/tzdata.zip"} {
 			paths = append(paths, `"`+base+p+`"`)
 		}
 		want := `const onDemand = new Set([` + strings.Join(paths, ",") + `]);`
@@ -186,8 +186,8 @@ func TestServiceWorkerOnDemand(t *testing.T) {
 			t.Errorf("base %q: app-worker.js's install and activate handlers are not kept alive by event.waitUntil (go-app's template changed?):\n%s", base, js)
 		}
 		install := regexp.MustCompile(`const resourcesToCache = (\[.*\]);`).FindStringSubmatch(js)
-		if install == nil || !strings.Contains(install[1], base+"/web/app.wasm") || strings.Contains(install[1], "parquet") {
-			t.Errorf("base %q: the install list should hold app.wasm and not the Parquet reader: %v", base, install)
+		if install == nil || !strings.Contains(install[1], base+"/web/app.wasm") || strings.Contains(install[1], "parquet") || strings.Contains(install[1], "tzdata") {
+			t.Errorf("base %q: the install list should hold app.wasm and not the Parquet reader or the zone database: %v", base, install)
 		}
 	}
 }

@@ -14,7 +14,8 @@ import (
 // first needs them, paths under the site's root: the Parquet reader, loaded
 // the first time a Parquet file is opened: its worker
 // (web/parquet-worker.js) and ParquetEngine, then ParquetWasm only for the
-// files that engine declines.
+// files that engine declines; TimeZones the first time a named time zone is
+// looked up.
 //
 // go-app's service worker caches a fixed list at install
 // (Handler.CacheableResources) and answers everything else from the
@@ -24,7 +25,13 @@ import (
 // so a visitor who opened one Parquet file opens the next one offline.
 // A new build (a new Version) drops that cache with the rest, and the
 // reader is fetched again on its next use.
-var OnDemand = slices.Concat([]string{"/web/parquet-worker.js"}, ParquetEngine, ParquetCodecs, ParquetWasm)
+var OnDemand = slices.Concat([]string{"/web/parquet-worker.js"}, ParquetEngine, ParquetCodecs, ParquetWasm, TimeZones)
+
+// TimeZones is Go's zone database (`make wasm` copies
+// $GOROOT/lib/time/zoneinfo.zip): 0.41 MB, ~60 kB in brotli. The page's
+// time.LoadLocation fetches it the first time a timestamp column or a
+// filter names a zone such as "Europe/Paris" (internal/tzload).
+var TimeZones = []string{"/web/tzdata.zip"}
 
 // ParquetEngine is the Parquet worker's engine, which `make vendor`
 // bundles (esbuild) from app/browser/parquetengine.js, hyparquet and
