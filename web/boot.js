@@ -146,7 +146,11 @@
             return null;
           }
           p.final = r.url;
-          if (answered) answered(r);
+          try {
+            if (answered) answered(r);
+          } catch (e) {
+            // What comes next is the app's to ask for.
+          }
           return r;
         },
         () => null,
@@ -165,7 +169,7 @@
   const fileURL = (params) => {
     if (params.getAll("url").length !== 1 || params.has("urls") || params.has("hf")) return null;
     const raw = params.get("url").trim().replace(/#.*$/, "");
-    if (!/^[A-Za-z0-9\-._~!$&()*+,;=:@\/?%]+$/.test(raw) || /%(?![0-9A-Fa-f]{2})/.test(raw)) return null;
+    if (!/^[A-Za-z0-9\-._~!$&()*+,;=:@\/?%[\]]+$/.test(raw) || /%(?![0-9A-Fa-f]{2})/.test(raw)) return null;
     let u;
     try {
       u = new URL(raw, location.href);

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -102,6 +103,9 @@ func fetchJS(req remote.Request) (abort, fetched app.Value) {
 // started: its AbortController and the promise of its Response (or of
 // null: make the request again), or nils.
 func bootPrefetched(req remote.Request) (abort, fetched app.Value) {
+	if bootReleased.Load() {
+		return nil, nil
+	}
 	boot := bootScript("prefetches", "takePrefetch")
 	if boot == nil {
 		return nil, nil
@@ -142,10 +146,15 @@ func bootScript(funcs ...string) app.Value {
 // app did not take are aborted, a Parquet reader's worker not adopted is
 // terminated.
 func ReleaseBoot() {
+	bootReleased.Store(true)
 	if boot := bootScript("release"); boot != nil {
 		boot.Call("release")
 	}
 }
+
+// bootReleased is set once ReleaseBoot ran: web/boot.js holds nothing
+// more.
+var bootReleased atomic.Bool
 
 // bootWorker is the Parquet reader's worker web/boot.js started for the
 // file at url while the app started, once, or nil.
