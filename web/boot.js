@@ -71,8 +71,9 @@
       return held.map((p) => ({ id: p.id, url: p.url, final: p.final, range: p.range }));
     },
     // takePrefetch hands the app request id ({response, abort}: response
-    // a promise of the Response, or of null when a range request was not
-    // answered 206, for the app to make its own), once; null when gone.
+    // a promise of the Response, or of null when a range request was
+    // answered otherwise than 206, or 200 for the probe: the app makes its
+    // own), once; null when gone.
     takePrefetch(id) {
       const i = held.findIndex((p) => p.id === id);
       if (i < 0) return null;
