@@ -15,12 +15,25 @@
 //   - a sample clicked or a URL submitted becomes the page's address
 //     ("?url=…", history.pushState, no reload), which the app opens when it
 //     starts, as it opens any link;
-//   - a link to a dataset's listing (?hf=, the Hub's list of its Parquet
-//     files; ?urls=, a list of links) fetches it while the wasm downloads
-//     and starts: the same plain GET the app makes first, handed to it by
-//     prefetched(url) (app/browser's Fetcher asks). Only an address the
-//     app builds the same way is fetched; when the app first asks for
-//     another, this one is aborted.
+//   - a link makes the app's first requests while the wasm downloads and
+//     starts, each held for the app's Fetcher (app/browser), which takes
+//     one when it would make the same request (app/remote.Prefetch: the
+//     same address, or the one it redirected to, and the same Range
+//     header): for a dataset (?hf=, the Hub's list of its Parquet files;
+//     ?urls=, a list of links) the listing, a plain GET; for a file
+//     (?url=) app/remote.Open's probe (its first PROBE bytes) and, once
+//     that answers 206 with the file's size for a Parquet or Arrow IPC
+//     file, the read of its end (its last TAIL bytes, past the probe) that
+//     the app makes next; for a Parquet file the Parquet reader's worker
+//     is started too and loads its engine, for the app to adopt
+//     (takeWorker). Only an address the app builds the same way is
+//     fetched, with single ranges (bytes=a-b) and no other header (no
+//     CORS preflight); a range request answered otherwise than 206 is
+//     dropped (the app makes its own, and says what is wrong), but for the
+//     probe answered 200 by a server that ignores Range (the app
+//     downloads that response, as it would its own). Once the app has
+//     opened the file it releases what it did not take: those requests
+//     are aborted, the worker terminated.
 //
 // A link to a file (?url=…) or an embed (embed=1) keeps go-app's loader
 // over the page until the app starts (web/style.css, :root[data-boot=link]).
@@ -45,19 +58,39 @@
     document.addEventListener(type, fn, true);
     listeners.push([type, fn]);
   };
-  let prefetch = null; // {url, response: Promise<Response>, abort: AbortController}
+  // The requests made for the app (hold), oldest first, until it takes or
+  // releases them: {id, url, final, range, response, abort}.
+  const held = [];
+  let nextID = 1;
+  let released = false; // the app has opened its file: nothing more is made
+  let early = null; // {url, worker}: a Parquet reader's worker for the link's file
   window.tensorviewBoot = {
-    // prefetched hands the app what was fetched for url while it started
-    // ({response, abort}), once; asked for another address first, it
-    // aborts that fetch and returns null.
-    prefetched(url) {
-      const p = prefetch;
-      prefetch = null;
-      if (!p) return null;
-      if (p.url === url) return { response: p.response, abort: p.abort };
-      p.abort.abort();
-      return null;
+    // prefetches lists the requests held ({id, url, final, range}; final:
+    // where the response came from after redirects, once it answered).
+    prefetches() {
+      return held.map((p) => ({ id: p.id, url: p.url, final: p.final, range: p.range }));
     },
+    // takePrefetch hands the app request id ({response, abort}: response
+    // a promise of the Response, or of null when a range request was
+    // answered otherwise than 206, or 200 for the probe: the app makes its
+    // own), once; null when gone.
+    takePrefetch(id) {
+      const i = held.findIndex((p) => p.id === id);
+      if (i < 0) return null;
+      const [p] = held.splice(i, 1);
+      return { response: p.response, abort: p.abort };
+    },
+    // takeWorker hands the app the Parquet reader's worker started for
+    // the file at url (the link's address), once; null when none.
+    takeWorker(url) {
+      if (!early || early.url !== url) return null;
+      const w = early.worker;
+      early = null;
+      return w;
+    },
+    // release aborts the requests the app did not take and terminates a
+    // worker it did not adopt: call it once the app has opened its file.
+    release,
     // queued names the file waiting for the app, or returns null.
     queued() {
       return queued ? queued.file.name : null;
@@ -74,6 +107,152 @@
       queued = null;
       return q;
     },
+  };
+
+  // release: see tensorviewBoot.release.
+  function release() {
+    released = true;
+    for (const p of held.splice(0)) p.abort.abort();
+    if (early) early.worker.terminate();
+    early = null;
+  }
+
+  // PROBE is how many bytes app/remote.Open asks for first (DefaultBlock:
+  // app/remote's TestBootProbe checks it), TAIL how many bytes at a
+  // file's end the app reads next (app/decode's endsChunk, the Parquet
+  // worker's TAIL: app/decode's TestBootTail).
+  const PROBE = 262144;
+  const TAIL = 65536;
+
+  // hold makes a GET of url, with a Range header when range is not "",
+  // for the app. A range request answered otherwise than 206 is dropped
+  // (its promise gives null: the app makes its own request and says what
+  // is wrong), but for a 200 when whole is true: a server that ignores
+  // Range sends the whole file, which the app downloads as it would its
+  // own request's. answered is called with a 206 response before the app
+  // can take it.
+  const hold = (url, range, answered, whole) => {
+    const abort = new AbortController();
+    const p = { id: nextID++, url, final: "", range, abort, response: null };
+    const fetched = fetch(url, range === "" ? { signal: abort.signal } : { signal: abort.signal, headers: { Range: range } });
+    if (range === "") {
+      fetched.catch(() => {}); // the app sees a failure when it takes it
+      p.response = fetched;
+    } else {
+      p.response = fetched.then(
+        (r) => {
+          if (r.status === 200 && whole) return r;
+          if (r.status !== 206) {
+            abort.abort(); // the app asks again and says what is wrong
+            return null;
+          }
+          p.final = r.url;
+          try {
+            if (answered) answered(r);
+          } catch (e) {
+            // What comes next is the app's to ask for.
+          }
+          return r;
+        },
+        () => null,
+      );
+    }
+    held.push(p);
+  };
+
+  // fileURL is the address the app resolves ?url= to (app/remote.CheckURL,
+  // then url.URL.String()), or null when the link names none the app
+  // would fetch or one this script cannot build exactly as the app does:
+  // only http(s) addresses (none http: from an https: page but on
+  // localhost), absolute ones already written as the browser writes them
+  // (a lowercase host, no default port, no character it escapes),
+  // relative ones of plain characters without dot segments.
+  const fileURL = (params) => {
+    if (params.getAll("url").length !== 1 || params.has("urls") || params.has("hf")) return null;
+    const raw = params.get("url").trim().replace(/#.*$/, "");
+    if (!/^[A-Za-z0-9\-._~!$&()*+,;=:@\/?%[\]]+$/.test(raw) || /%(?![0-9A-Fa-f]{2})/.test(raw)) return null;
+    let u;
+    try {
+      u = new URL(raw, location.href);
+    } catch (e) {
+      return null;
+    }
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(raw)) {
+      if (u.href !== raw) return null;
+    } else if (raw.startsWith("//") || /(^|\/)\.\.?(\/|\?|$)/.test(raw.split("?")[0])) {
+      return null;
+    }
+    if (u.protocol !== "https:" && u.protocol !== "http:") return null;
+    const local = u.hostname === "localhost" || u.hostname.endsWith(".localhost") || u.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(u.hostname);
+    if (location.protocol === "https:" && u.protocol === "http:" && !local) return null;
+    return u.host === "" ? null : u.href;
+  };
+
+  // startsWith reports whether the first bytes of body (a Response's
+  // stream, a clone's: read, then cancelled) are one of magics.
+  const startsWith = async (body, magics) => {
+    const reader = body.getReader();
+    const head = new Uint8Array(8);
+    let n = 0;
+    try {
+      while (n < head.length) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const k = Math.min(head.length - n, value.length);
+        head.set(value.subarray(0, k), n);
+        n += k;
+      }
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+    const text = String.fromCharCode(...head.subarray(0, n));
+    return magics.find((m) => text.startsWith(m)) ?? null;
+  };
+
+  // prefetchFile holds the requests the app makes first for the file at
+  // addr: the probe, then, when it answered 206 with the file's size
+  // (Content-Range visible) for a Parquet or an Arrow IPC file larger than
+  // the probe, the read of its end; a Parquet file's reader's worker
+  // starts meanwhile (web/parquet-worker.js, warming its engine).
+  const prefetchFile = (addr) => {
+    hold(addr, "bytes=0-" + (PROBE - 1), (r) => {
+      const m = /^bytes 0-(\d+)\/(\d+)$/.exec(r.headers.get("content-range") || "");
+      let clone;
+      try {
+        clone = r.clone();
+      } catch (e) {
+        return;
+      }
+      startsWith(clone.body, ["PAR1", "ARROW1"]).then((magic) => {
+        if (released || !magic) return;
+        const size = m ? Number(m[2]) : 0;
+        if (m && Number(m[1]) === PROBE - 1 && size > PROBE) {
+          hold(r.url, "bytes=" + Math.max(PROBE, size - TAIL) + "-" + (size - 1));
+        }
+        if (magic === "PAR1" && typeof Worker === "function") startWorker(addr);
+      }, () => {});
+    }, true);
+  };
+
+  // startWorker starts the Parquet reader's worker for the file at url,
+  // as app/browser's parquetWorker does, and has it load its engine.
+  const startWorker = (url) => {
+    let w;
+    try {
+      w = new Worker("web/parquet-worker.js", { type: "module" });
+    } catch (e) {
+      return;
+    }
+    // A worker that fails to load is not handed over: the app starts its
+    // own, which says why.
+    w.addEventListener("error", () => {
+      if (early && early.worker === w) {
+        early = null;
+        w.terminate();
+      }
+    });
+    w.postMessage({ op: "warm" });
+    early = { url, worker: w };
   };
 
   const viewer = () => document.querySelector(".viewer");
@@ -129,12 +308,11 @@
   const params = new URLSearchParams(location.search);
   if (params.has("url") || params.has("urls") || params.has("hf") || params.get("embed") === "1") {
     root.setAttribute("data-boot", "link");
-    const addr = listingURL(params);
-    if (addr !== null && typeof fetch === "function") {
-      const abort = new AbortController();
-      const response = fetch(addr, { signal: abort.signal });
-      response.catch(() => {}); // the app sees a failure when it takes it
-      prefetch = { url: addr, response, abort };
+    if (typeof fetch === "function") {
+      const listing = listingURL(params);
+      const file = fileURL(params);
+      if (listing !== null) hold(listing, "");
+      else if (file !== null) prefetchFile(file);
     }
     document.addEventListener("DOMContentLoaded", () => {
       const v = viewer();

@@ -1,6 +1,8 @@
 // tensorview's Parquet reader: a module web worker. The page
 // (app/browser/parquet*.go) starts it the first time a Parquet file is
-// opened, so the first page load fetches none of it, and terminates it when
+// opened, so the first page load fetches none of it (web/boot.js starts it
+// for a link to a Parquet file while the app starts: the app adopts that
+// one, which loaded its engine meanwhile), and terminates it when
 // the file closes, when a read traps or hangs, and when its memory has grown
 // past the page's limit.
 //
@@ -43,6 +45,10 @@
 //                                 last read to keep for the next reads;
 //                                 engine: "parquet-wasm" to read with it
 //                                 whatever the file (tests, comparisons)
+//   {op: "warm"}                  load the engine before a file is
+//                                 opened (web/boot.js, for a link to a
+//                                 Parquet file, while the app starts; no
+//                                 answer)
 //   {op: "read", id, rowGroup, offset, limit, columns}
 //                                 rows [offset, offset+limit) of row group
 //                                 rowGroup (0-based), of the top-level
@@ -490,6 +496,12 @@ function trapped(err) {
 
 onmessage = (e) => {
   const msg = e.data;
+  if (msg.op === "warm") {
+    // Started by web/boot.js while the page's app starts: the engine
+    // loads now, and open finds it loaded (or loading).
+    import("./parquet/engine/parquet-engine.js").catch(() => {}); // open says why it failed
+    return;
+  }
   if (msg.op === "range") {
     const r = ranges.get(msg.rid);
     ranges.delete(msg.rid);

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -17,10 +18,12 @@ import (
 // the response's URL is where the redirects led (response.url). A
 // rejected fetch is told apart as a CORS refusal
 // (a second, no-cors fetch of the same URL gets an answer), the browser
-// being offline, or a network error. A plain GET that web/boot.js made
-// while the app started (a dataset link's listing) is taken from it
-// instead of made again. Fetch blocks its goroutine: call it from
-// ctx.Async, never from a JavaScript callback.
+// being offline, or a network error. A request that web/boot.js made
+// while the app started (a dataset link's listing; a file link's probe
+// and the read of its end) is taken from it instead of made again, when
+// it is the same request (remote.Prefetch.Serves); one that turned out
+// unusable (a range request not answered 206) is made again. Fetch blocks
+// its goroutine: call it from ctx.Async, never from a JavaScript callback.
 type Fetcher struct{}
 
 type fetchResult struct {
@@ -30,31 +33,28 @@ type fetchResult struct {
 
 // Fetch implements remote.Fetcher.
 func (Fetcher) Fetch(ctx context.Context, req remote.Request) (*remote.Response, error) {
-	abort := app.Window().Get("AbortController").New()
-	var fetched app.Value
-	if pre := bootPrefetched(req); pre.Truthy() {
-		abort, fetched = pre.Get("abort"), pre.Get("response")
-	} else {
-		opts := map[string]any{"signal": abort.Get("signal")}
-		if req.Head {
-			opts["method"] = "HEAD"
-		} else if h := req.Header(); h != "" {
-			opts["headers"] = map[string]any{"Range": h}
-		}
-		fetched = app.Window().Call("fetch", req.URL, opts)
-	}
-	done := make(chan fetchResult, 1)
-	Then(fetched, func(resp app.Value) {
-		done <- fetchResult{resp: resp}
-	}, func(reason string) {
-		done <- fetchResult{err: reason}
-	})
+	abort, fetched := bootPrefetched(req)
 	var r fetchResult
-	select {
-	case r = <-done:
-	case <-ctx.Done():
-		abort.Call("abort")
-		return nil, ctx.Err()
+	for {
+		if fetched == nil {
+			abort, fetched = fetchJS(req)
+		}
+		done := make(chan fetchResult, 1)
+		Then(fetched, func(resp app.Value) {
+			done <- fetchResult{resp: resp}
+		}, func(reason string) {
+			done <- fetchResult{err: reason}
+		})
+		select {
+		case r = <-done:
+		case <-ctx.Done():
+			abort.Call("abort")
+			return nil, ctx.Err()
+		}
+		if r.err != "" || r.resp.Truthy() {
+			break
+		}
+		fetched = nil // a prefetch not usable: the request is made again
 	}
 	if r.err != "" {
 		return nil, diagnose(ctx, req.URL, r.err)
@@ -86,15 +86,87 @@ func (Fetcher) Fetch(ctx context.Context, req remote.Request) (*remote.Response,
 	}, nil
 }
 
-// bootPrefetched is what web/boot.js fetched for req while the app
-// started ({response, abort}: a dataset link's listing), or undefined:
-// only a plain GET can be one.
-func bootPrefetched(req remote.Request) app.Value {
-	boot := app.Window().Get("tensorviewBoot")
-	if !req.Get || req.Head || !boot.Truthy() || boot.Get("prefetched").Type() != app.TypeFunction {
-		return app.Undefined()
+// fetchJS starts req with the browser's fetch: its AbortController and
+// the promise of its Response.
+func fetchJS(req remote.Request) (abort, fetched app.Value) {
+	abort = app.Window().Get("AbortController").New()
+	opts := map[string]any{"signal": abort.Get("signal")}
+	if req.Head {
+		opts["method"] = "HEAD"
+	} else if h := req.Header(); h != "" {
+		opts["headers"] = map[string]any{"Range": h}
 	}
-	return boot.Call("prefetched", req.URL)
+	return abort, app.Window().Call("fetch", req.URL, opts)
+}
+
+// bootPrefetched takes what web/boot.js fetched for req while the app
+// started: its AbortController and the promise of its Response (or of
+// null: make the request again), or nils.
+func bootPrefetched(req remote.Request) (abort, fetched app.Value) {
+	if bootReleased.Load() {
+		return nil, nil
+	}
+	boot := bootScript("prefetches", "takePrefetch")
+	if boot == nil {
+		return nil, nil
+	}
+	list := boot.Call("prefetches")
+	held := make([]remote.Prefetch, list.Length())
+	for i := range held {
+		e := list.Index(i)
+		held[i] = remote.Prefetch{ID: e.Get("id").Int(), URL: e.Get("url").String(), Final: e.Get("final").String(), Range: e.Get("range").String()}
+	}
+	p, ok := remote.Match(held, req)
+	if !ok {
+		return nil, nil
+	}
+	if pre := boot.Call("takePrefetch", p.ID); pre.Truthy() {
+		return pre.Get("abort"), pre.Get("response")
+	}
+	return nil, nil
+}
+
+// bootScript is window.tensorviewBoot (web/boot.js) when it has the
+// functions named, else nil.
+func bootScript(funcs ...string) app.Value {
+	boot := app.Window().Get("tensorviewBoot")
+	if !boot.Truthy() {
+		return nil
+	}
+	for _, f := range funcs {
+		if boot.Get(f).Type() != app.TypeFunction {
+			return nil
+		}
+	}
+	return boot
+}
+
+// ReleaseBoot tells web/boot.js that the app has opened the file its
+// address named (or failed to): the requests it made for the app that the
+// app did not take are aborted, a Parquet reader's worker not adopted is
+// terminated.
+func ReleaseBoot() {
+	bootReleased.Store(true)
+	if boot := bootScript("release"); boot != nil {
+		boot.Call("release")
+	}
+}
+
+// bootReleased is set once ReleaseBoot ran: web/boot.js holds nothing
+// more.
+var bootReleased atomic.Bool
+
+// bootWorker is the Parquet reader's worker web/boot.js started for the
+// file at url while the app started, once, or nil.
+func bootWorker(url string) app.Value {
+	boot := bootScript("takeWorker")
+	if boot == nil || url == "" {
+		return nil
+	}
+	if w := boot.Call("takeWorker", url); w.Truthy() {
+		return w
+	}
+	return nil
 }
 
 // diagnose tells why a fetch was rejected (browsers give the page one

@@ -35,15 +35,16 @@ func parquetMemLimit(budget int64) int64 {
 // reader, reads the footer and opens the file with decode.OpenParquet,
 // within the cache budget. A Blob (blob not nil) is handed to the worker
 // as it is; else the file is read through r (a file by URL), the worker
-// asking for its byte ranges. It returns a function that closes the worker
+// asking for its byte ranges; url is its address ("" for a Blob), for the
+// worker web/boot.js may have started for it. It returns a function that closes the worker
 // too (decode.File.Close closes it as well). It blocks its goroutine until
 // the worker answers: call it from ctx.Async.
-func OpenParquet(ctx context.Context, name string, blob app.Value, r io.ReaderAt, size int64, opt decode.Options) (*decode.File, func(), error) {
+func OpenParquet(ctx context.Context, name string, blob app.Value, r io.ReaderAt, url string, size int64, opt decode.Options) (*decode.File, func(), error) {
 	budget := opt.Budget
 	if budget <= 0 {
 		budget = decode.DefaultBudget
 	}
-	w := newParquetWorker(blob, r, size, parquetMemLimit(budget), budget/2)
+	w := newParquetWorker(blob, r, url, size, parquetMemLimit(budget), budget/2)
 	metaJSON, schema, err := w.open(ctx)
 	if err != nil {
 		w.Close()

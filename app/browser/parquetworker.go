@@ -57,6 +57,7 @@ var errClosed = errors.New("the Parquet file is closed")
 type parquetWorker struct {
 	blob     app.Value   // a Blob to read, nil for reader
 	reader   io.ReaderAt // the file's bytes when blob is nil (a file by URL)
+	url      string      // the file's address when it is read by URL ("": none)
 	size     int64
 	memLimit int64
 	// keepBytes bounds the file's bytes the worker keeps from one read to
@@ -171,17 +172,26 @@ type workerAnswer struct {
 	trapped bool
 }
 
-func newParquetWorker(blob app.Value, reader io.ReaderAt, size, memLimit, keepBytes int64) *parquetWorker {
-	return &parquetWorker{blob: blob, reader: reader, size: size, memLimit: memLimit, keepBytes: keepBytes, turn: make(chan struct{}, 1), pending: map[int]pendingCall{}}
+func newParquetWorker(blob app.Value, reader io.ReaderAt, url string, size, memLimit, keepBytes int64) *parquetWorker {
+	return &parquetWorker{blob: blob, reader: reader, url: url, size: size, memLimit: memLimit, keepBytes: keepBytes, turn: make(chan struct{}, 1), pending: map[int]pendingCall{}}
 }
 
 // start runs a fresh worker and asks it to open the file; p.mu is held.
+// The first one of a file by URL is the worker web/boot.js started for
+// that address while the app started (the same script, its engine loaded
+// or loading meanwhile), when there is one.
 func (p *parquetWorker) start() {
 	p.gen++
 	gen := p.gen
-	opts := app.Window().Get("Object").New()
-	opts.Set("type", "module")
-	w := app.Window().Get("Worker").New(parquetWorkerURL, opts)
+	var w app.Value
+	if gen == 1 && p.blob == nil {
+		w = bootWorker(p.url)
+	}
+	if w == nil {
+		opts := app.Window().Get("Object").New()
+		opts.Set("type", "module")
+		w = app.Window().Get("Worker").New(parquetWorkerURL, opts)
+	}
 	onMessage := app.FuncOf(func(this app.Value, args []app.Value) any {
 		p.onMessage(gen, w, args[0].Get("data"))
 		return nil

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"regexp"
+	"strconv"
 	"testing"
 )
 
@@ -75,5 +78,34 @@ func TestEndsPartial(t *testing.T) {
 	}
 	if n, err := ends.under(f).ReadAt(p, 1500); n != 500 || !errors.Is(err, errFailAt) || !bytes.Equal(p[:n], data[1500:2000]) {
 		t.Errorf("a failing read past the head = %d, %v", n, err)
+	}
+}
+
+// TestBootTail: the end of a file by URL is read by one request of its
+// last endsChunk bytes, by OpenReader (an IPC file) and by the Parquet
+// reader's worker (web/parquet-worker.js's TAIL); web/boot.js asks for the
+// same bytes while the app starts (its TAIL), so the app takes them.
+func TestBootTail(t *testing.T) {
+	for _, c := range []struct{ file, decl string }{
+		{"../../web/boot.js", `(?m)^\s*const TAIL = (\d+)(?: << (\d+))?;`},
+		{"../../web/parquet-worker.js", `(?m)^const TAIL = (\d+)(?: << (\d+))?;`},
+	} {
+		js, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(c.decl).FindSubmatch(js)
+		if m == nil {
+			t.Errorf("%s declares no TAIL", c.file)
+			continue
+		}
+		n, _ := strconv.Atoi(string(m[1]))
+		if len(m[2]) > 0 {
+			shift, _ := strconv.Atoi(string(m[2]))
+			n <<= shift
+		}
+		if n != endsChunk {
+			t.Errorf("%s's TAIL is %d bytes, OpenReader's endsChunk %d", c.file, n, endsChunk)
+		}
 	}
 }

@@ -100,7 +100,7 @@ func openDataset(src source, budget int64) (*decode.File, source, error) {
 			mu.Unlock()
 			opt.RowWindow = readOptions(s, budget).RowWindow
 			if sniff(s) == decode.Parquet {
-				f, _, err := browser.OpenParquet(ctx, s.Name, s.Blob, s.Reader, s.Size, opt)
+				f, _, err := browser.OpenParquet(ctx, s.Name, s.Blob, s.Reader, s.URL, s.Size, opt)
 				return f, err // its Close closes the worker
 			}
 			return decode.OpenReader(s.Name, s.Reader, s.Size, opt)

@@ -138,7 +138,7 @@ func sniff(src source) decode.Format {
 // openParquet opens the Parquet file src in the Parquet reader's worker;
 // the source it returns closes the worker too.
 func openParquet(src source, budget int64) (*decode.File, source, error) {
-	f, closeReader, err := browser.OpenParquet(context.Background(), src.Name, src.Blob, src.Reader, src.Size, readOptions(src, budget))
+	f, closeReader, err := browser.OpenParquet(context.Background(), src.Name, src.Blob, src.Reader, src.URL, src.Size, readOptions(src, budget))
 	if err == nil {
 		src.Close = chainClose(src.Close, closeReader)
 	}
@@ -165,6 +165,9 @@ func (v *Viewer) awaitOpen(ctx app.Context, gen int, done <-chan openResult) {
 // open overtook open number gen: then o is closed.
 func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 	mark("show")
+	// The file is open (or failed): what web/boot.js fetched for the
+	// page's link and the app did not take is dropped.
+	browser.ReleaseBoot()
 	if gen != v.opens {
 		if o.f != nil {
 			o.f.Close() // another file was chosen meanwhile

@@ -34,6 +34,7 @@ func (v *Viewer) openURL(ctx app.Context, raw string) {
 	}
 	u, err := remote.CheckURL(raw, app.Window().URL().String())
 	if err != nil {
+		browser.ReleaseBoot() // web/boot.js's requests for the link: none is taken
 		v.status.failedOn(raw, err.Error())
 		ctx.Update()
 		return
@@ -59,9 +60,12 @@ func (v *Viewer) openURL(ctx app.Context, raw string) {
 
 // urlFailed is how open number gen, of a file by URL, fails (called from
 // any goroutine): the page says why, unless another open overtook it.
+// What web/boot.js fetched for the link and the app did not take is
+// dropped.
 func (v *Viewer) urlFailed(ctx app.Context, gen int) func(error) {
 	return func(err error) {
 		ctx.Dispatch(func(ctx app.Context) {
+			browser.ReleaseBoot()
 			if gen != v.opens {
 				return
 			}
