@@ -18,7 +18,7 @@
 // errors the requests that failed, as {what, hyparquet, wasm}; ranges are
 // the byte ranges the page's worker asked for to open the file.
 
-import { tableFromIPC } from 'apache-arrow';
+import { tableFromIPC, Type } from 'apache-arrow';
 import { readFileSync } from 'node:fs';
 import { parquetWorker } from './parquet_worker_node.mjs';
 
@@ -62,12 +62,43 @@ function schemaJSON(s) {
   return { fields: s.fields.map(fieldJSON), metadata: [...(s.metadata ?? new Map())].sort() };
 }
 
+// slots are the bytes apache-arrow's values of fixed-width types hold
+// (timestamps, dates, times, durations, decimals, float16, fixed-size
+// binaries: their values as apache-arrow gives them round nanoseconds to
+// milliseconds and misprint Decimal256) for rows [from, to) of data, null
+// where the row is null, through lists and structs, as hex.
+const fixedWidth = new Set([Type.Timestamp, Type.Date, Type.Time, Type.Duration, Type.Decimal, Type.Float, Type.FixedSizeBinary]);
+function slots(data, from, to, out) {
+  for (let i = from; i < to; i++) {
+    if (!data.getValid(i)) {
+      out.push(null);
+      continue;
+    }
+    const j = data.offset + i;
+    if (fixedWidth.has(data.typeId)) {
+      const v = data.values;
+      const width = v.BYTES_PER_ELEMENT * data.stride;
+      out.push(hex(new Uint8Array(v.buffer, v.byteOffset + j * width, width)));
+    } else if (data.typeId === Type.List || data.typeId === Type.LargeList) {
+      slots(data.children[0], Number(data.valueOffsets[j]), Number(data.valueOffsets[j + 1]), out);
+    } else if (data.typeId === Type.FixedSizeList) {
+      slots(data.children[0], j * data.type.listSize, (j + 1) * data.type.listSize, out);
+    } else if (data.typeId === Type.Struct) {
+      for (const c of data.children) slots(c, j, j + 1, out);
+    }
+  }
+  return out;
+}
+
 function tableJSON(ipc) {
   const t = tableFromIPC(ipc);
   const cols = {};
   for (const f of t.schema.fields) {
     const c = t.getChild(f.name);
     cols[f.name] = Array.from({ length: t.numRows }, (_, i) => norm(c.get(i)));
+    const raw = [];
+    for (const d of c.data) slots(d, 0, d.length, raw);
+    if (raw.length) cols[`${f.name} (slots)`] = [raw];
   }
   return { schema: schemaJSON(t.schema), rows: t.numRows, cols };
 }
@@ -137,7 +168,7 @@ for (const path of files) {
       mismatch(`${what}: schema`, tx.schema.fields, ty.schema.fields);
       mismatch(`${what}: rows`, tx.rows, ty.rows);
       for (const n of Object.keys(ty.cols)) {
-        for (let i = 0; i < ty.rows; i++) mismatch(`${what}: ${n} row ${i}`, tx.cols[n]?.[i], ty.cols[n][i]);
+        for (let i = 0; i < ty.cols[n].length; i++) mismatch(`${what}: ${n} row ${i}`, tx.cols[n]?.[i], ty.cols[n][i]);
       }
     }
   } finally {

@@ -11,11 +11,14 @@
 //   - web/parquet/engine/parquet-engine.js (app/browser/parquetengine.js,
 //     bundled by `make vendor`): hyparquet (pure JavaScript) bridged to
 //     Arrow IPC by flechette, in the Arrow schema arrow-rs reads the file
-//     as; 109 KB, 31 KB in brotli, its decompressors (GZIP, BROTLI, LZ4,
+//     as; 120 KB, 34 KB in brotli, its decompressors (GZIP, BROTLI, LZ4,
 //     ZSTD) fetched apart, when a file uses them. It reads the files its
 //     header lists (Hugging Face image sets, tensors as lists and
-//     fixed-size lists, numbers, strings, structs): every file of the test
-//     corpus but one written to be declined, the same schema and values as
+//     fixed-size lists, numbers, strings, structs, timestamps, dates,
+//     times, durations, dictionaries such as pandas' and polars'
+//     categoricals, decimals, float16, fixed-size binaries): every file of
+//     the test corpus but two written to be declined (a map, a timestamp
+//     unit arrow-rs converts its own way), the same schema and values as
 //     parquet-wasm (TestParquetEngineConformance).
 //   - parquet-wasm (arrow-rs's reader compiled to WebAssembly, 5 MB, 1.2 MB
 //     in brotli, vendored into web/parquet/ by `make vendor`), imported only

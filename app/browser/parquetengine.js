@@ -10,24 +10,35 @@
 // What it reads (anything else: decline gives the reason and the worker
 // opens the file with parquet-wasm instead):
 //
-//   Arrow types   Bool, Int8/16/32/64, UInt8/16/32/64, Float32/64, Utf8,
-//                 LargeUtf8, Binary, LargeBinary, and List, LargeList,
-//                 FixedSizeList and Struct of them; extension types over
-//                 those (their field metadata travels as it is)
-//   Parquet       BOOLEAN, INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY leaves
-//                 (annotated as integers or strings, or not at all), LIST
-//                 and plain groups
+//   Arrow types   Bool, Int8/16/32/64, UInt8/16/32/64, Float16/32/64, Utf8,
+//                 LargeUtf8, Binary, LargeBinary, Timestamp (every unit,
+//                 with or without a time zone), Date32, Date64, Time32,
+//                 Time64, Duration, Decimal128, Decimal256, FixedSizeBinary,
+//                 Dictionary (of strings, binaries, integers, fixed-size
+//                 binaries or decimals, indices of up to 32 bits), and
+//                 List, LargeList, FixedSizeList and Struct of them;
+//                 extension types over those (their field metadata
+//                 travels as it is). The types are arrow-rs's (parquet-rs
+//                 59): Parquet's mapped as it maps them, ARROW:schema's
+//                 where its rules take them (apply_hint: a second
+//                 timestamp stored as milliseconds stays milliseconds)
+//   Parquet       BOOLEAN, INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY and
+//                 FIXED_LEN_BYTE_ARRAY leaves (integer, string, DATE, TIME,
+//                 TIMESTAMP, DECIMAL, FLOAT16, UUID, JSON, ENUM and BSON
+//                 annotations, or none), LIST and plain groups
 //   codecs        UNCOMPRESSED, SNAPPY (hyparquet's), GZIP, BROTLI, LZ4,
 //                 LZ4_RAW (hyparquet-compressors), ZSTD (fzstd): each
 //                 loaded only when the file uses it (bundled by `make
 //                 vendor` with esbuild into web/parquet/engine/, the
 //                 decompressors as chunks of their own)
 //
-// Declined, for parquet-wasm: dictionaries, decimals, dates, times,
-// timestamps, durations, intervals, Float16, fixed-size binary, maps,
-// unions, views, INT96, FIXED_LEN_BYTE_ARRAY, JSON, BSON, UUID, ENUM and
-// the geospatial and variant annotations, column chunks in other files. A
-// read hyparquet fails on (a corrupt page, an encoding or a codec it lacks
+// Declined, for parquet-wasm: Parquet INT96 and INTERVAL, the geospatial
+// and variant annotations, MAP; Arrow maps, unions, views, intervals,
+// Null, Decimal32/64, dictionaries of other values or with 64-bit indices;
+// nanosecond timestamps without a time zone under a coarser ARROW:schema
+// unit (arrow-rs converts those its own way); column chunks in other
+// files. A read
+// hyparquet fails on (a corrupt page, an encoding or a codec it lacks
 // such as LZO, which the page never asks for) goes to parquet-wasm too (the
 // worker does that), so its errors are the ones users saw before.
 
@@ -48,7 +59,8 @@ export { parquetMetadata };
 const T = fl.Type;
 
 // Values are decoded raw: byte arrays as Uint8Array (text decoded below,
-// for the Arrow type asked), integers as they are stored.
+// for the Arrow type asked), integers as they are stored (reads also leave
+// the leaves' annotations out: see open).
 const rawParsers = {
   stringFromBytes: (b) => b,
   jsonFromBytes: (b) => b,
@@ -122,127 +134,208 @@ function listItem(node) {
   return rep;
 }
 
-// leafReason says why a Parquet leaf cannot be read as Arrow type t, or
-// "" when it can.
-function leafReason(el, t) {
-  const a = ann(el);
-  const p = el.type;
-  const intAnn = el.logical_type?.type === "INTEGER"
-    ? { bits: el.logical_type.bitWidth, signed: el.logical_type.isSigned }
-    : { INT_8: { bits: 8, signed: true }, INT_16: { bits: 16, signed: true }, INT_32: { bits: 32, signed: true }, INT_64: { bits: 64, signed: true },
-        UINT_8: { bits: 8, signed: false }, UINT_16: { bits: 16, signed: false }, UINT_32: { bits: 32, signed: false }, UINT_64: { bits: 64, signed: false } }[el.converted_type];
-  if (a && !intAnn && !["UTF8", "STRING"].includes(a)) return `the Parquet annotation ${a} of ${el.name}`;
-  switch (t.typeId) {
-    case T.Bool:
-      return p === "BOOLEAN" && !a ? "" : "mismatch";
-    case T.Int: {
-      const storage = t.bitWidth === 64 ? "INT64" : "INT32";
-      if (p !== storage) return "mismatch";
-      const want = intAnn ?? { bits: t.bitWidth === 64 ? 64 : 32, signed: true };
-      return want.bits === t.bitWidth && want.signed === t.signed ? "" : "mismatch";
+const TU = fl.TimeUnit;
+const parquetUnits = { MILLIS: TU.MILLISECOND, MICROS: TU.MICROSECOND, NANOS: TU.NANOSECOND };
+const intConverted = { INT_8: [8, true], INT_16: [16, true], INT_32: [32, true], INT_64: [64, true],
+  UINT_8: [8, false], UINT_16: [16, false], UINT_32: [32, false], UINT_64: [64, false] };
+
+// parquetType returns the Arrow type arrow-rs (parquet-rs 59, its
+// from_parquet) reads Parquet leaf el as when ARROW:schema says nothing
+// else, or why this engine does not read it (a string): INT96, INTERVAL,
+// the geospatial annotations, and what arrow-rs refuses too.
+function parquetType(el) {
+  const lt = el.logical_type;
+  const l = lt?.type;
+  const ct = el.converted_type;
+  const what = `Parquet ${el.type} ${l ?? ct ?? ""}`.trim();
+  const decimal = (bits) => {
+    const [p, s] = l === "DECIMAL" ? [lt.precision, lt.scale] : [el.precision, el.scale];
+    if (!(p > 0) || !(s >= 0)) return `${what} with precision ${p} and scale ${s}`;
+    return fl.decimal(p, s, bits);
+  };
+  switch (el.type) {
+    case "BOOLEAN":
+      return fl.bool();
+    case "FLOAT":
+      return fl.float32();
+    case "DOUBLE":
+      return fl.float64();
+    case "INT32":
+      if (l === "INTEGER") return [8, 16, 32].includes(lt.bitWidth) ? fl.int(lt.bitWidth, lt.isSigned) : what;
+      if (l === "DECIMAL") return decimal(128);
+      if (l === "DATE") return fl.dateDay();
+      if (l === "TIME") return lt.unit === "MILLIS" ? fl.time(TU.MILLISECOND) : what;
+      if (l) return what;
+      if (!ct) return fl.int32();
+      if (intConverted[ct] && intConverted[ct][0] < 64) return fl.int(...intConverted[ct]);
+      if (ct === "DATE") return fl.dateDay();
+      if (ct === "TIME_MILLIS") return fl.time(TU.MILLISECOND);
+      if (ct === "DECIMAL") return decimal(128);
+      return what;
+    case "INT64":
+      if (l === "INTEGER") return lt.bitWidth === 64 ? fl.int(64, lt.isSigned) : what;
+      if (l === "TIME") return lt.unit === "MILLIS" ? what : fl.time(parquetUnits[lt.unit]);
+      if (l === "TIMESTAMP") return fl.timestamp(parquetUnits[lt.unit], lt.isAdjustedToUTC ? "UTC" : null);
+      if (l === "DECIMAL") return decimal(128);
+      if (l) return what;
+      if (!ct || ct === "INT_64") return fl.int64();
+      if (ct === "UINT_64") return fl.uint64();
+      if (ct === "TIME_MICROS") return fl.time(TU.MICROSECOND);
+      if (ct === "TIMESTAMP_MILLIS") return fl.timestamp(TU.MILLISECOND, "UTC");
+      if (ct === "TIMESTAMP_MICROS") return fl.timestamp(TU.MICROSECOND, "UTC");
+      if (ct === "DECIMAL") return decimal(128);
+      return what;
+    case "BYTE_ARRAY": {
+      const a = l ?? ct ?? "";
+      if (["STRING", "UTF8", "JSON"].includes(a)) return fl.utf8();
+      if (["", "BSON", "ENUM"].includes(a)) return fl.binary();
+      if (a === "DECIMAL") return decimal((l ? lt.precision : el.precision) <= 38 ? 128 : 256);
+      return what;
     }
-    case T.Float:
-      if (t.precision === 1) return p === "FLOAT" && !a ? "" : "mismatch";
-      if (t.precision === 2) return p === "DOUBLE" && !a ? "" : "mismatch";
-      return "Float16";
-    case T.Utf8:
-    case T.LargeUtf8:
-    case T.Binary:
-    case T.LargeBinary:
-      return p === "BYTE_ARRAY" && !intAnn ? "" : "mismatch";
+    case "FIXED_LEN_BYTE_ARRAY":
+      if (l === "DECIMAL" || !l && ct === "DECIMAL") return decimal(el.type_length <= 16 ? 128 : 256);
+      if (!l && ct === "INTERVAL") return what;
+      if (l === "FLOAT16") return el.type_length === 2 ? fl.float16() : `${what} of ${el.type_length} bytes`;
+      return el.type_length > 0 ? fl.fixedSizeBinary(el.type_length) : `${what} of ${el.type_length} bytes`;
   }
-  return "unsupported";
+  return what; // INT96
+}
+
+// sameType says whether Arrow types a and b (not nested) are the same.
+const typeKeys = ["typeId", "bitWidth", "signed", "precision", "scale", "unit", "stride"];
+function sameType(a, b) {
+  if (!typeKeys.every((k) => a[k] === b[k]) || (a.timezone ?? null) !== (b.timezone ?? null)) return false;
+  if (a.typeId !== T.Dictionary) return true;
+  return sameType(a.indices, b.indices) && sameType(a.dictionary, b.dictionary);
+}
+
+// applyHint is the Arrow type arrow-rs reads a leaf as, from the type p
+// its Parquet type maps to and h, its type in ARROW:schema (parquet-rs
+// 59's apply_hint): h where arrow-rs takes it, else p.
+function applyHint(p, h) {
+  const int = (t, w) => t.typeId === T.Int && t.signed && t.bitWidth === w;
+  const P = p.typeId;
+  const H = h.typeId;
+  if ((int(p, 32) || int(p, 64)) && H === T.Timestamp) return h;
+  if (int(p, 32) && H === T.Time && h.bitWidth === 32) return h;
+  if (int(p, 64) && (H === T.Time && h.bitWidth === 64 || H === T.Duration)) return h;
+  if (int(p, 64) && H === T.Date && h.unit === fl.DateUnit.MILLISECOND) return h;
+  if (P === T.Date && p.unit === fl.DateUnit.DAY && H === T.Date && h.unit === fl.DateUnit.MILLISECOND) return h;
+  if (P === T.Timestamp && H === T.Timestamp && h.timezone && p.unit === h.unit) return h;
+  // (arrow-rs also takes a coarser unit over INT96 and nanosecond
+  // timestamps without a time zone: declined below, as a type it changes.)
+  if (P === T.Timestamp && H === T.Timestamp && p.unit === TU.NANOSECOND && !p.timezone && h.unit !== TU.NANOSECOND) return null;
+  if (P === T.Utf8 && H === T.LargeUtf8) return h;
+  if (P === T.Binary && [T.LargeBinary, T.Utf8, T.LargeUtf8].includes(H)) return h;
+  if (P === T.Decimal && p.bitWidth === 128 && H === T.Decimal && h.bitWidth === 256) return h;
+  if (H === T.Dictionary) {
+    const v = applyHint(p, h.dictionary);
+    return v && sameType(v, h.dictionary) ? h : v;
+  }
+  return p;
 }
 
 const typeNames = { [T.Dictionary]: "dictionary", [T.Decimal]: "decimal", [T.Date]: "date", [T.Time]: "time", [T.Timestamp]: "timestamp",
   [T.Interval]: "interval", [T.Duration]: "duration", [T.Map]: "map", [T.Union]: "union", [T.FixedSizeBinary]: "fixed-size binary",
-  [T.Null]: "null", [T.Float]: "float16" };
+  [T.Null]: "null", [T.Float]: "float", [T.Int]: "integer", [T.Utf8]: "utf8", [T.Binary]: "binary", [T.Bool]: "bool",
+  [T.LargeUtf8]: "large utf8", [T.LargeBinary]: "large binary" };
+const typeName = (t) => typeNames[t.typeId] ?? `type ${t.typeId}`;
 
-// checkField says why the Arrow field f cannot be read from Parquet node
-// (the node of the same name), or "" when it can.
-function checkField(f, node) {
+// plainValues are the dictionary value types this engine writes.
+const plainValues = new Set([T.Utf8, T.LargeUtf8, T.Binary, T.LargeBinary, T.Int, T.FixedSizeBinary, T.Decimal]);
+
+// readable says why this engine does not write Arrow leaf type t, or "".
+function readable(t) {
+  switch (t.typeId) {
+    case T.Bool: case T.Int: case T.Float: case T.Utf8: case T.LargeUtf8: case T.Binary: case T.LargeBinary:
+    case T.Timestamp: case T.Date: case T.Time: case T.Duration: case T.FixedSizeBinary:
+      return "";
+    case T.Decimal:
+      return t.bitWidth >= 128 ? "" : `the Arrow type decimal${t.bitWidth}`;
+    case T.Dictionary:
+      if (t.indices.bitWidth > 32) return "a dictionary of 64-bit indices";
+      return plainValues.has(t.dictionary.typeId) && !readable(t.dictionary) ? "" : `a dictionary of ${typeName(t.dictionary)}`;
+  }
+  return `the Arrow type ${typeName(t)}`;
+}
+
+// hintedField returns the Arrow field arrow-rs reads Parquet node (the
+// node of the same name) as when ARROW:schema gives it as f (f, or f with
+// the type arrow-rs takes instead), or why this engine cannot read it (a
+// string).
+function hintedField(f, node) {
   const t = f.type;
   const el = node.element;
   const where = `column ${JSON.stringify(node.path.join("."))}`;
+  const withType = (type) => (type === t ? f : { ...f, type });
   switch (t.typeId) {
     case T.List:
     case T.LargeList:
     case T.FixedSizeList: {
       if (!isList(node)) return `${where}: an Arrow list not stored as a Parquet LIST`;
-      return checkField(t.children[0], listItem(node));
+      const c = hintedField(t.children[0], listItem(node));
+      return typeof c === "string" ? c : withType(c === t.children[0] ? t : { ...t, children: [c] });
     }
     case T.Struct: {
       if (!node.children.length || el.converted_type || el.logical_type) return `${where}: an Arrow struct not stored as a Parquet group`;
       if (el.repetition_type === "REPEATED") return `${where}: a repeated group`;
       if (t.children.length !== node.children.length) return `${where}: ${t.children.length} struct fields for ${node.children.length} Parquet fields`;
+      const kids = [];
       for (let i = 0; i < t.children.length; i++) {
         if (t.children[i].name !== node.children[i].element.name) return `${where}: struct field ${t.children[i].name} is not Parquet's ${node.children[i].element.name}`;
-        const r = checkField(t.children[i], node.children[i]);
-        if (r) return r;
+        const c = hintedField(t.children[i], node.children[i]);
+        if (typeof c === "string") return c;
+        kids.push(c);
       }
-      return "";
+      return withType(kids.every((c, i) => c === t.children[i]) ? t : { ...t, children: kids });
     }
   }
-  if (node.children.length) return `${where}: a Parquet group read as ${typeNames[t.typeId] ?? "type " + t.typeId}`;
+  if (node.children.length) return `${where}: a Parquet group read as ${typeName(t)}`;
   if (el.repetition_type === "REPEATED") return `${where}: a repeated leaf outside a LIST`;
-  const r = leafReason(el, t);
-  if (r === "mismatch") return `${where}: Parquet ${el.type} ${ann(el) ?? ""} read as Arrow ${typeNames[t.typeId] ?? "type " + t.typeId}`;
-  if (r === "unsupported") return `${where}: the Arrow type ${typeNames[t.typeId] ?? "type " + t.typeId}`;
-  if (r) return `${where}: ${r}`;
-  return "";
+  const p = parquetType(el);
+  if (typeof p === "string") return `${where}: ${p}`;
+  const r = applyHint(p, t);
+  if (!r) return `${where}: ${typeName(p)} of another unit than ARROW:schema's`;
+  const why = readable(r);
+  if (why) return `${where}: ${why}`;
+  return withType(sameType(r, t) ? t : r);
 }
 
 // arrowField maps Parquet node to the Arrow field arrow-rs reads it as
-// when the file has no ARROW:schema; null when this engine cannot.
+// when the file has no ARROW:schema, or says why this engine cannot (a
+// string).
 function arrowField(node) {
   const el = node.element;
   const nullable = el.repetition_type !== "REQUIRED";
   const meta = el.field_id !== undefined ? new Map([["PARQUET:field_id", String(el.field_id)]]) : null;
-  if (el.repetition_type === "REPEATED") return null;
+  const where = `column ${JSON.stringify(node.path.join("."))}`;
+  if (el.repetition_type === "REPEATED") return `${where}: a repeated field outside a LIST`;
   if (isList(node)) {
     const item = listItem(node);
     if (item.element.repetition_type === "REPEATED" && !item.children.length) {
       // Two levels: the repeated leaf is the item, never null.
-      const t = leafType(item.element);
-      return t && fl.field(el.name, fl.list(fl.field(item.element.name, t, false)), nullable, meta);
+      const t = leafType(item);
+      return typeof t === "string" ? t : fl.field(el.name, fl.list(fl.field(item.element.name, t, false)), nullable, meta);
     }
     const child = arrowField(item.element.repetition_type === "REPEATED" ? { ...item, element: { ...item.element, repetition_type: "REQUIRED" } } : item);
-    return child && fl.field(el.name, fl.list(child), nullable, meta);
+    return typeof child === "string" ? child : fl.field(el.name, fl.list(child), nullable, meta);
   }
   if (node.children.length) {
-    if (el.converted_type || el.logical_type) return null;
+    if (el.converted_type || el.logical_type) return `${where}: the Parquet group annotation ${ann(el)}`;
     const kids = node.children.map(arrowField);
-    if (kids.some((k) => !k)) return null;
-    return fl.field(el.name, fl.struct(kids), nullable, meta);
+    const bad = kids.find((k) => typeof k === "string");
+    return bad ?? fl.field(el.name, fl.struct(kids), nullable, meta);
   }
-  const t = leafType(el);
-  return t && fl.field(el.name, t, nullable, meta);
+  const t = leafType(node);
+  return typeof t === "string" ? t : fl.field(el.name, t, nullable, meta);
 }
 
-function leafType(el) {
-  const a = ann(el);
-  switch (el.type) {
-    case "BOOLEAN":
-      return a ? null : fl.bool();
-    case "INT32":
-    case "INT64": {
-      const lt = el.logical_type;
-      const conv = { INT_8: [8, true], INT_16: [16, true], INT_32: [32, true], INT_64: [64, true], UINT_8: [8, false], UINT_16: [16, false], UINT_32: [32, false], UINT_64: [64, false] };
-      let [bits, signed] = [el.type === "INT64" ? 64 : 32, true];
-      if (lt?.type === "INTEGER") [bits, signed] = [lt.bitWidth, lt.isSigned];
-      else if (conv[el.converted_type]) [bits, signed] = conv[el.converted_type];
-      else if (a) return null;
-      return fl.int(bits, signed);
-    }
-    case "FLOAT":
-      return a ? null : fl.float32();
-    case "DOUBLE":
-      return a ? null : fl.float64();
-    case "BYTE_ARRAY":
-      if (a === "UTF8" || a === "STRING") return fl.utf8();
-      return a ? null : fl.binary();
-  }
-  return null;
+// leafType is the Arrow type of a Parquet leaf without ARROW:schema, or
+// why this engine does not read it.
+function leafType(node) {
+  const t = parquetType(node.element);
+  const why = typeof t === "string" ? t : readable(t);
+  return why ? `column ${JSON.stringify(node.path.join("."))}: ${why}` : t;
 }
 
 // open reads a file's footer (tail: the file's last bytes, its footer
@@ -277,21 +370,26 @@ export function open(tail) {
       return declined(`its ARROW:schema cannot be read (${err.message})`);
     }
     if (s.fields.length !== tree.children.length) return declined(`its ARROW:schema has ${s.fields.length} fields for ${tree.children.length} Parquet columns`);
+    fields = [];
     for (let i = 0; i < s.fields.length; i++) {
       const f = s.fields[i];
       if (f.name !== tree.children[i].element.name) return declined(`ARROW:schema's field ${f.name} is not Parquet's ${tree.children[i].element.name}`);
-      const r = checkField(f, tree.children[i]);
-      if (r) return declined(r);
+      const r = hintedField(f, tree.children[i]);
+      if (typeof r === "string") return declined(r);
+      fields.push(r);
     }
-    fields = s.fields;
     for (const [k, v] of s.metadata ?? []) metadataMap.set(k, v);
   } else {
     fields = tree.children.map(arrowField);
-    const bad = fields.findIndex((f) => !f);
-    if (bad >= 0) return declined(`column ${JSON.stringify(tree.children[bad].element.name)}: its Parquet type ${tree.children[bad].element.type ?? "group"} ${ann(tree.children[bad].element) ?? ""}`);
+    const bad = fields.find((f) => typeof f === "string");
+    if (bad) return declined(bad);
   }
   const schema = { version: fl.Version.V5, endianness: fl.Endianness.Little, fields, metadata: metadataMap.size ? metadataMap : null };
-  return { metadata, schema, declined: "", codecs: [...codecs] };
+  // Reads decode the leaves' values raw (their annotations left out, so
+  // hyparquet neither rounds decimals to numbers nor turns float16 into
+  // numbers); write converts them for the Arrow type.
+  const raw = { ...metadata, schema: metadata.schema.map((el) => (el.num_children ? el : { ...el, converted_type: undefined, logical_type: undefined })) };
+  return { metadata, raw, schema, declined: "", codecs: [...codecs] };
 }
 
 // loadCodecs loads the decompressors for codecs (names), for read.
@@ -309,8 +407,51 @@ export function schemaIPC(schema) {
   return fl.tableToIPC(table, { format: "stream" });
 }
 
-// adapter returns the function that turns a value hyparquet decoded into
-// what flechette's builder for t takes, or null when it takes it as it is.
+// Values are decoded raw (open's raw metadata): INT32 leaves as numbers,
+// INT64 as bigints, FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY as Uint8Array.
+// Columns of the types flechette's builders convert from JavaScript
+// numbers or Dates (timestamps, dates, times, durations, float16) are
+// built as the integers Arrow stores them as (storageType: the same
+// buffers), exactly, and written under their own type.
+
+// storageType is t with those types replaced by their storage integers (t
+// itself when it has none).
+function storageType(t) {
+  switch (t.typeId) {
+    case T.Timestamp:
+    case T.Duration:
+      return fl.int64();
+    case T.Date:
+      return t.unit === fl.DateUnit.DAY ? fl.int32() : fl.int64();
+    case T.Time:
+      return t.bitWidth === 64 ? fl.int64() : fl.int32();
+    case T.Float:
+      return t.precision === fl.Precision.HALF ? fl.uint16() : t;
+    case T.List:
+    case T.LargeList:
+    case T.FixedSizeList:
+    case T.Struct: {
+      const kids = t.children.map((c) => {
+        const s = storageType(c.type);
+        return s === c.type ? c : { ...c, type: s };
+      });
+      return kids.every((c, i) => c === t.children[i]) ? t : { ...t, children: kids };
+    }
+  }
+  return t;
+}
+
+// bigEndian is the signed big-endian integer b (a Parquet decimal's bytes).
+function bigEndian(b) {
+  let v = 0n;
+  for (const x of b) v = (v << 8n) | BigInt(x);
+  return b.length && b[0] & 0x80 ? v - (1n << BigInt(8 * b.length)) : v;
+}
+
+// adapter returns the function that turns a raw value hyparquet decoded
+// into what flechette's builder for storageType(t) takes, or null when it
+// takes it as it is (integers of any width and sign: typed arrays wrap
+// them as Arrow stores them).
 function adapter(t) {
   switch (t.typeId) {
     case T.Utf8:
@@ -319,6 +460,22 @@ function adapter(t) {
     case T.Binary:
     case T.LargeBinary:
       return (v) => (typeof v === "string" ? new TextEncoder().encode(v) : v);
+    case T.Timestamp:
+      return (v) => BigInt(v); // INT64, or INT32 widened
+    case T.Date:
+      // Date64: INT64 milliseconds, or INT32 days (arrow-rs casts Date32).
+      return t.unit === fl.DateUnit.DAY ? null : (v) => (typeof v === "bigint" ? v : BigInt(v) * 86400000n);
+    case T.Float:
+      return t.precision === fl.Precision.HALF ? (v) => v[0] | (v[1] << 8) : null;
+    case T.Decimal:
+      return (v) => (typeof v === "bigint" ? v : typeof v === "number" ? BigInt(v) : bigEndian(v));
+    case T.FixedSizeBinary:
+      return (v) => {
+        if (v.length !== t.stride) throw new Error(`a value of ${v.length} bytes in a column of fixed-size binaries of ${t.stride}`);
+        return v;
+      };
+    case T.Dictionary:
+      return adapter(t.dictionary);
     case T.List:
     case T.LargeList:
     case T.FixedSizeList: {
@@ -677,7 +834,7 @@ export async function read(file, opened, compressors, rowGroup, offset, limit, n
 }
 
 async function readWindow(file, opened, compressors, rowGroup, offset, limit, names, lists) {
-  const { metadata, schema } = opened;
+  const { raw: metadata, schema } = opened;
   const fields = names ? names.map((n) => {
     const f = schema.fields.find((x) => x.name === n);
     if (!f) throw new Error(`no column ${JSON.stringify(n)}`);
@@ -752,7 +909,7 @@ async function readWindow(file, opened, compressors, rowGroup, offset, limit, na
     if (n && values.length !== n) throw new Error(`column ${f.name}: ${values.length} values decoded for ${n} rows`);
     const a = adapter(f.type);
     if (a) values = Array.from(values, (v) => (v == null ? v : a(v)));
-    return fl.columnFromValues(values, f.type);
+    return fl.columnFromValues(values, storageType(f.type));
   });
   const table = new fl.Table({ ...schema, fields }, cols);
   return fl.tableToIPC(table, { format: "stream" });
