@@ -26,9 +26,10 @@
 //                         DELTA_BINARY_PACKED in data pages v2
 //   dicts.parquet, dicts_fallback.parquet
 //                         dictionary columns (pandas' and polars' index and
-//                         value types, binaries, integers, in a list and a
-//                         struct; arrow-rs), the second with dictionaries
-//                         too small, so pages fall back to PLAIN
+//                         value types, binaries, integers, decimals, in a
+//                         list and a struct; arrow-rs), the second with
+//                         dictionaries too small, so pages fall back to
+//                         PLAIN
 //   decimals.parquet      Decimal128 and Decimal256 of every storage,
 //                         float16 (NaN, ±0, ±Infinity, subnormals),
 //                         fixed-size binaries, nested (arrow-rs)
@@ -70,7 +71,7 @@ const fst = (shape) => new Map([['ARROW:extension:name', 'arrow.fixed_shape_tens
 // batch (arrow-rs checks the page limits between batches).
 function write(name, fields, columns, { codec = 'SNAPPY', rowGroup = 10, pageBytes = 1 << 20, dictionary = true, metadata = null, storage = [], encoding = null, v2 = false, dictionaryBytes = 0, batchRows = 0 } = {}) {
   const schema = { version: fl.Version.V5, endianness: fl.Endianness.Little, fields, metadata };
-  const cols = fields.map((f, i) => fl.columnFromValues(columns[i], storage[i] ?? f.type));
+  const cols = fields.map((f, i) => fl.columnFromValues(columns[i], storage[i] ?? f.type, { useBigInt: true }));
   const ipc = fl.tableToIPC(new fl.Table(schema, cols), { format: 'stream' });
   let props = new pw.WriterPropertiesBuilder()
     .setMaxRowGroupSize(rowGroup)
@@ -230,6 +231,9 @@ const dictFields = [
   [fl.field('polars', dict(fl.largeUtf8(), fl.uint32())), (i) => words[(i * 7) % 5]],
   [fl.field('bin', dict(fl.binary(), fl.int16())), (i) => Uint8Array.of(i % 3, 7)],
   [fl.field('num', dict(fl.int64())), (i) => BigInt(i % 4) * -3000000000n],
+  [fl.field('big', dict(fl.uint64(), fl.uint8())), (i) => [2n ** 64n - 1n, 2n ** 62n + 1n, 0n][i % 3]],
+  [fl.field('small', dict(fl.int8(), fl.uint8())), (i) => [-128, 127, 0][i % 3]],
+  [fl.field('price', dict(fl.decimal(10, 2))), (i) => [12345n, -1n, 9999999999n][i % 3]],
   [fl.field('uniq', dict(fl.utf8()), false), (i) => `value ${i} ${'x'.repeat(i)}`],
   [fl.field('tags', fl.list(fl.field('item', dict(fl.utf8())))), (i) => range(i % 3, (k) => (k === 1 ? null : words[(i + k) % 5]))],
   [fl.field('meta', fl.struct([fl.field('kind', dict(fl.utf8(), fl.int16())), fl.field('n', fl.int32())])), (i) => ({ kind: i % 4 ? words[i % 3] : null, n: i })],

@@ -14,8 +14,8 @@
 //                 LargeUtf8, Binary, LargeBinary, Timestamp (every unit,
 //                 with or without a time zone), Date32, Date64, Time32,
 //                 Time64, Duration, Decimal128, Decimal256, FixedSizeBinary,
-//                 Dictionary (of strings, binaries, integers, fixed-size
-//                 binaries or decimals, indices of up to 32 bits), and
+//                 Dictionary (of strings, binaries, integers or
+//                 decimals, indices of up to 32 bits), and
 //                 List, LargeList, FixedSizeList and Struct of them;
 //                 extension types over those (their field metadata
 //                 travels as it is). The types are arrow-rs's (parquet-rs
@@ -241,8 +241,10 @@ const typeNames = { [T.Dictionary]: "dictionary", [T.Decimal]: "decimal", [T.Dat
   [T.LargeUtf8]: "large utf8", [T.LargeBinary]: "large binary" };
 const typeName = (t) => typeNames[t.typeId] ?? `type ${t.typeId}`;
 
-// plainValues are the dictionary value types this engine writes.
-const plainValues = new Set([T.Utf8, T.LargeUtf8, T.Binary, T.LargeBinary, T.Int, T.FixedSizeBinary, T.Decimal]);
+// plainValues are the dictionary value types this engine writes
+// (flechette's dictionaries key values by their text: floats would merge
+// -0 and 0, and it keys fixed-size binaries wrong).
+const plainValues = new Set([T.Utf8, T.LargeUtf8, T.Binary, T.LargeBinary, T.Int, T.Decimal]);
 
 // readable says why this engine does not write Arrow leaf type t, or "".
 function readable(t) {
@@ -439,6 +441,18 @@ function storageType(t) {
     }
   }
   return t;
+}
+
+// checkIndices throws when a dictionary of batch (or of its children)
+// holds more values than its index type counts: flechette would wrap the
+// indices, and arrow-rs fails on such a file too.
+function checkIndices(batch) {
+  const t = batch.type;
+  if (t.typeId === T.Dictionary) {
+    const max = 2 ** (t.indices.bitWidth - (t.indices.signed ? 1 : 0));
+    if (batch.dictionary.length > max) throw new Error(`${batch.dictionary.length} dictionary values for ${t.indices.signed ? "" : "u"}int${t.indices.bitWidth} indices`);
+  }
+  for (const c of batch.children ?? []) checkIndices(c);
 }
 
 // bigEndian is the signed big-endian integer b (a Parquet decimal's bytes).
@@ -909,7 +923,9 @@ async function readWindow(file, opened, compressors, rowGroup, offset, limit, na
     if (n && values.length !== n) throw new Error(`column ${f.name}: ${values.length} values decoded for ${n} rows`);
     const a = adapter(f.type);
     if (a) values = Array.from(values, (v) => (v == null ? v : a(v)));
-    return fl.columnFromValues(values, storageType(f.type));
+    const col = fl.columnFromValues(values, storageType(f.type), { useBigInt: true });
+    for (const b of col.data) checkIndices(b);
+    return col;
   });
   const table = new fl.Table({ ...schema, fields }, cols);
   return fl.tableToIPC(table, { format: "stream" });
