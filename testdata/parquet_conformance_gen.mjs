@@ -332,6 +332,7 @@ writeHinted('hinted.parquet', [
   ['ts_ny', fl.field('ts_ny', fl.timestamp(U.MICROSECOND, 'America/New_York')),
     leaf('ts_ny', { type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' } }), n9((i) => big(i, 1000001n))],
   ['ts_plain', fl.field('ts_plain', fl.timestamp(U.MILLISECOND)), leaf('ts_plain', { type: 'INT64' }), n9((i) => big(i, 1n))],
+  ['ts_i32', fl.field('ts_i32', fl.timestamp(U.SECOND, 'UTC')), leaf('ts_i32', { type: 'INT32' }), n9((i) => (i - 4) * 499999999)],
   ['d64', fl.field('d64', fl.dateMillisecond()), leaf('d64', { type: 'INT32', converted_type: 'DATE' }), n9((i) => i * 1000 - 4000)],
   ['t_s', fl.field('t_s', fl.time(U.SECOND)), leaf('t_s', { type: 'INT32' }), n9((i) => i * 3601)],
   ['dur', fl.field('dur', fl.duration(U.MILLISECOND)), leaf('dur', { type: 'INT64' }), n9((i) => big(i, 1n))],

@@ -465,7 +465,8 @@ function bigEndian(b) {
 // adapter returns the function that turns a raw value hyparquet decoded
 // into what flechette's builder for storageType(t) takes, or null when it
 // takes it as it is (integers of any width and sign: typed arrays wrap
-// them as Arrow stores them).
+// them as Arrow stores them; the 64-bit builders take numbers too, as an
+// INT32 under a timestamp of ARROW:schema).
 function adapter(t) {
   switch (t.typeId) {
     case T.Utf8:
@@ -474,8 +475,6 @@ function adapter(t) {
     case T.Binary:
     case T.LargeBinary:
       return (v) => (typeof v === "string" ? new TextEncoder().encode(v) : v);
-    case T.Timestamp:
-      return (v) => BigInt(v); // INT64, or INT32 widened
     case T.Date:
       // Date64: INT64 milliseconds, or INT32 days (arrow-rs casts Date32).
       return t.unit === fl.DateUnit.DAY ? null : (v) => (typeof v === "bigint" ? v : BigInt(v) * 86400000n);
