@@ -30,9 +30,12 @@
 //                         list and a struct; arrow-rs), the second with
 //                         dictionaries too small, so pages fall back to
 //                         PLAIN
-//   decimals.parquet      Decimal128 and Decimal256 of every storage,
-//                         float16 (NaN, ±0, ±Infinity, subnormals),
-//                         fixed-size binaries, nested (arrow-rs)
+//   decimals.parquet, decimals_plain.parquet
+//                         Decimal128 and Decimal256 of every storage,
+//                         float16 (NaN, ±0, ±Infinity, subnormals) alone,
+//                         as a fixed_shape_tensor and in a list,
+//                         fixed-size binaries, nested (arrow-rs);
+//                         dictionary pages, or PLAIN in data pages v2
 //   types_hyparquet.parquet, types_hyparquet_encodings.parquet
 //                         hyparquet-writer's: no ARROW:schema, timestamps,
 //                         dates, times, decimals, FLOAT16, UUID, bare
@@ -256,11 +259,16 @@ const decFields = [
   [fl.field('fsb', fl.fixedSizeBinary(5)), null, () => bytes(5)],
   [fl.field('id16', fl.fixedSizeBinary(16), false), null, () => bytes(16)],
   [fl.field('prices', fl.list(fl.field('item', fl.decimal(12, 3)))), null, (i) => range(i % 4, (k) => (k === 2 ? null : BigInt(k * 1000 - i)))],
+  [fl.field('emb', fl.fixedSizeList(fl.field('item', fl.float16()), 6), false, fst([2, 3])), fl.fixedSizeList(fl.field('item', fl.uint16()), 6),
+    (i) => range(6, (k) => (k === 4 && i % 3 === 0 ? null : f16[(i + k) % f16.length]))],
+  [fl.field('halves', fl.list(fl.field('item', fl.float16()))), fl.list(fl.field('item', fl.uint16())),
+    (i) => range(i % 4, (k) => (k === 1 ? null : f16[(i * k) % f16.length]))],
   [fl.field('rec', fl.struct([fl.field('h', fl.float16()), fl.field('key', fl.fixedSizeBinary(4))])),
     fl.struct([fl.field('h', fl.uint16()), fl.field('key', fl.fixedSizeBinary(4))]), (i) => ({ h: f16[(i * 5) % f16.length], key: i % 4 ? bytes(4) : null })],
 ];
 const decCols = decFields.map(([f, , v], k) => range(m, (i) => (f.nullable && (i + k) % 5 === 0 ? null : v(i))));
 write('decimals.parquet', decFields.map((x) => x[0]), decCols, { rowGroup: 8, storage: decFields.map((x) => x[1]) });
+write('decimals_plain.parquet', decFields.map((x) => x[0]), decCols, { rowGroup: 16, storage: decFields.map((x) => x[1]), dictionary: false, v2: true, codec: 'LZ4_RAW' });
 
 // The same kinds of Parquet columns as hyparquet-writer writes them,
 // without ARROW:schema (so the Arrow types are arrow-rs's mapping of the

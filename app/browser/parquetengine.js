@@ -624,13 +624,17 @@ function pagesEnd(buf, need) {
 // decoders, its levels into byte arrays, straight into Arrow buffers.
 
 // intArrays and numberArray: the typed arrays of Arrow's number types, by bit
-// width and sign (floats apart).
+// width and sign (floats apart; float16 as its bits, from
+// FIXED_LEN_BYTE_ARRAY(2)).
 const intArrays = { 8: [Uint8Array, Int8Array], 16: [Uint16Array, Int16Array], 32: [Uint32Array, Int32Array], 64: [BigUint64Array, BigInt64Array] };
 function numberArray(t) {
   if (t.typeId === T.Int) return intArrays[t.bitWidth][t.signed ? 1 : 0];
-  if (t.typeId === T.Float) return t.precision === 1 ? Float32Array : t.precision === 2 ? Float64Array : null;
+  if (t.typeId === T.Float) return [Uint16Array, Float32Array, Float64Array][t.precision];
   return null;
 }
+
+// halves turns FIXED_LEN_BYTE_ARRAY(2) values (float16) into their bits.
+const halves = (a) => Uint16Array.from(a, (b) => b[0] | (b[1] << 8));
 
 // listLeaf returns the Parquet nodes of a top-level field read by
 // listColumn ({list, item}: a three-level LIST of a number leaf, List or
@@ -722,8 +726,12 @@ function listColumn(buf, meta, t, { list, item }, start, end, compressors) {
     if (!childValid) childValid = new Uint8Array(child.length).fill(1);
     childValid[k] = 0;
   };
+  const plain = (r, type, n) => {
+    const v = readPlain(r, type, n, el.type_length);
+    return type === "FIXED_LEN_BYTE_ARRAY" ? halves(v) : v;
+  };
   const values = (r, encoding, type, n, bytes) => {
-    if (encoding === "PLAIN") return readPlain(r, type, n, el.type_length);
+    if (encoding === "PLAIN") return plain(r, type, n);
     if (encoding === "PLAIN_DICTIONARY" || encoding === "RLE_DICTIONARY") {
       if (!dictionary) throw new Error("a dictionary-encoded page without a dictionary page");
       const width = r.view.getUint8(r.offset++);
@@ -741,7 +749,7 @@ function listColumn(buf, meta, t, { list, item }, start, end, compressors) {
     reader.offset += h.compressed_page_size;
     if (h.type === "DICTIONARY_PAGE") {
       const bytes = decompressPage(page, Number(h.uncompressed_page_size), meta.codec, compressors);
-      dictionary = readPlain({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 }, meta.type, h.dictionary_page_header.num_values, el.type_length);
+      dictionary = plain({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 }, meta.type, h.dictionary_page_header.num_values);
       continue;
     }
     let n, rep, def, vals;
