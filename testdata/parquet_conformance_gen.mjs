@@ -39,8 +39,9 @@
 //   types_hyparquet.parquet, types_hyparquet_encodings.parquet
 //                         hyparquet-writer's: no ARROW:schema, timestamps,
 //                         dates, times, decimals, FLOAT16, UUID, bare
-//                         FIXED_LEN_BYTE_ARRAY, JSON, ENUM, BSON; dictionary
-//                         pages, or DELTA_*, BYTE_STREAM_SPLIT
+//                         FIXED_LEN_BYTE_ARRAY, JSON, ENUM, BSON, GEOMETRY,
+//                         GEOGRAPHY; dictionary pages, or DELTA_*,
+//                         BYTE_STREAM_SPLIT
 //   hinted.parquet        hyparquet-writer's columns under an ARROW:schema
 //                         that differs as pyarrow's does (seconds stored
 //                         as milliseconds, Date64 as days, time zones, a
@@ -274,7 +275,7 @@ write('decimals_plain.parquet', decFields.map((x) => x[0]), decCols, { rowGroup:
 // without ARROW:schema (so the Arrow types are arrow-rs's mapping of the
 // Parquet ones): timestamps (logical and converted annotations), dates,
 // times, decimals of every storage, FLOAT16, UUID, bare FIXED_LEN_BYTE_ARRAY,
-// JSON, ENUM, BSON; with dictionary pages, and with DELTA_BINARY_PACKED,
+// JSON, ENUM, BSON, GEOMETRY, GEOGRAPHY; with dictionary pages, and with DELTA_BINARY_PACKED,
 // BYTE_STREAM_SPLIT, DELTA_BYTE_ARRAY and DELTA_LENGTH_BYTE_ARRAY.
 const utf = (x) => new TextEncoder().encode(x);
 const hyCols = [
@@ -299,6 +300,8 @@ const hyCols = [
   ['doc', { type: 'BYTE_ARRAY', converted_type: 'JSON' }, (i) => ({ i, s: 'é' }), 'DELTA_BYTE_ARRAY'],
   ['level', { type: 'BYTE_ARRAY', converted_type: 'ENUM' }, (i) => utf(['LOW', 'HIGH'][i % 2]), 'DELTA_LENGTH_BYTE_ARRAY'],
   ['bson', { type: 'BYTE_ARRAY', converted_type: 'BSON' }, (i) => bytes(i % 5), 'PLAIN'],
+  ['shape', { type: 'BYTE_ARRAY', logical_type: { type: 'GEOMETRY' } }, (i) => ({ type: 'Point', coordinates: [i, -i / 2] }), 'DELTA_LENGTH_BYTE_ARRAY'],
+  ['place', { type: 'BYTE_ARRAY', logical_type: { type: 'GEOGRAPHY' } }, (i) => ({ type: 'LineString', coordinates: [[i, 1], [2, i / 3]] }), 'PLAIN'],
 ];
 for (const [name, encoded] of [['types_hyparquet.parquet', false], ['types_hyparquet_encodings.parquet', true]]) {
   writeFileSync(join(out, name), new Uint8Array(parquetWriteBuffer({

@@ -24,16 +24,17 @@
 //                 timestamp stored as milliseconds stays milliseconds)
 //   Parquet       BOOLEAN, INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY and
 //                 FIXED_LEN_BYTE_ARRAY leaves (integer, string, DATE, TIME,
-//                 TIMESTAMP, DECIMAL, FLOAT16, UUID, JSON, ENUM and BSON
-//                 annotations, or none), LIST and plain groups
+//                 TIMESTAMP, DECIMAL, FLOAT16, UUID, JSON, ENUM, BSON,
+//                 GEOMETRY and GEOGRAPHY annotations, or none: the last
+//                 two as their WKB bytes), LIST and plain groups
 //   codecs        UNCOMPRESSED, SNAPPY (hyparquet's), GZIP, BROTLI, LZ4,
 //                 LZ4_RAW (hyparquet-compressors), ZSTD (fzstd): each
 //                 loaded only when the file uses it (bundled by `make
 //                 vendor` with esbuild into web/parquet/engine/, the
 //                 decompressors as chunks of their own)
 //
-// Declined, for parquet-wasm: Parquet INT96 and INTERVAL, the geospatial
-// and variant annotations, MAP; Arrow maps, unions, views, intervals,
+// Declined, for parquet-wasm: Parquet INT96 and INTERVAL, the variant
+// annotation, MAP; Arrow maps, unions, views, intervals,
 // Null, Decimal32/64, dictionaries of other values or with 64-bit indices;
 // nanosecond timestamps without a time zone under a coarser ARROW:schema
 // unit (arrow-rs converts those its own way); column chunks in other
@@ -142,7 +143,7 @@ const intConverted = { INT_8: [8, true], INT_16: [16, true], INT_32: [32, true],
 // parquetType returns the Arrow type arrow-rs (parquet-rs 59, its
 // from_parquet) reads Parquet leaf el as when ARROW:schema says nothing
 // else, or why this engine does not read it (a string): INT96, INTERVAL,
-// the geospatial annotations, and what arrow-rs refuses too.
+// and what arrow-rs refuses too.
 function parquetType(el) {
   const lt = el.logical_type;
   const l = lt?.type;
@@ -188,7 +189,7 @@ function parquetType(el) {
     case "BYTE_ARRAY": {
       const a = l ?? ct ?? "";
       if (["STRING", "UTF8", "JSON"].includes(a)) return fl.utf8();
-      if (["", "BSON", "ENUM"].includes(a)) return fl.binary();
+      if (["", "BSON", "ENUM", "GEOMETRY", "GEOGRAPHY"].includes(a)) return fl.binary(); // WKB
       if (a === "DECIMAL") return decimal((l ? lt.precision : el.precision) <= 38 ? 128 : 256);
       return what;
     }
