@@ -45,3 +45,54 @@ func TestFloat16Subnormals(t *testing.T) {
 		t.Errorf("String = %s", s)
 	}
 }
+
+// TestFloat16FromFloat64: every binary16 value converts back to its own
+// bits, a value halfway between two neighbours to the one whose last bit is
+// 0 (ties to even), a value off the halfway point to the nearer one, and
+// past 65520 (halfway beyond 65504) to infinity.
+func TestFloat16FromFloat64(t *testing.T) {
+	for b := range 1 << 16 {
+		f := Float16ToFloat64(float16.FromBits(uint16(b)))
+		got := Float16FromFloat64(f).Uint16()
+		if math.IsNaN(f) {
+			if got&0x7e00 != 0x7e00 || got&0x8000 != uint16(b)&0x8000 {
+				t.Errorf("NaN %#04x: %#04x, want a quiet NaN of its sign", b, got)
+			}
+			continue
+		}
+		if got != uint16(b) {
+			t.Errorf("%#04x (%g): %#04x", b, f, got)
+		}
+	}
+	// Neighbours a (bits b) and the next one up, for every positive finite
+	// b below the largest: halfway goes to the even bits, a hair either
+	// side to the nearer.
+	for b := uint16(0); b < 0x7bff; b++ {
+		lo, hi := Float16ToFloat64(float16.FromBits(b)), Float16ToFloat64(float16.FromBits(b+1))
+		mid := (lo + hi) / 2 // exact in float64
+		even := b
+		if b&1 == 1 {
+			even = b + 1
+		}
+		for _, c := range []struct {
+			f    float64
+			want uint16
+		}{{mid, even}, {math.Nextafter(mid, 0), b}, {math.Nextafter(mid, math.Inf(1)), b + 1}, {-mid, even | 0x8000}} {
+			if got := Float16FromFloat64(c.f).Uint16(); got != c.want {
+				t.Fatalf("%g (between %#04x and %#04x): %#04x, want %#04x", c.f, b, b+1, got, c.want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		f    float64
+		want uint16
+	}{
+		{65519.99, 0x7bff}, {65520, 0x7c00}, {1e10, 0x7c00}, {-1e10, 0xfc00},
+		{math.Inf(1), 0x7c00}, {0x1p-26, 0}, {0x1p-25, 0}, {math.Nextafter(0x1p-25, 1), 1},
+		{math.Copysign(0, -1), 0x8000}, {0.1, 0x2e66}, {1.0 / 3, 0x3555},
+	} {
+		if got := Float16FromFloat64(c.f).Uint16(); got != c.want {
+			t.Errorf("%g: %#04x, want %#04x", c.f, got, c.want)
+		}
+	}
+}

@@ -371,7 +371,7 @@ func (t ordTest[T]) prepare(arr arrow.Array) (kernel, error) {
 	case *array.Float16:
 		f32 := make([]float32, a.Len())
 		for i, v := range a.Values() {
-			f32[i] = v.Float32()
+			f32[i] = float32(tensorext.Float16ToFloat64(v)) // exact, subnormals too
 		}
 		vals = any(f32).([]T)
 	case *array.Boolean, *array.String, *array.LargeString, *array.StringView:

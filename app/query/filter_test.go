@@ -11,8 +11,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/apache/arrow-go/v18/arrow/float16"
-
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -141,7 +139,9 @@ func filterCases(g *goData) []struct {
 		{"f32 between -1 and 1", func(i int) bool { return v("f32", i) && g.f32[i] >= -1 && g.f32[i] <= 1 }},
 		{"f32 in (0.9, -1.5)", func(i int) bool { return v("f32", i) && (g.f32[i] == f32("0.9") || g.f32[i] == -1.5) }},
 		{"not (f32 > 0)", func(i int) bool { return v("f32", i) && !(g.f32[i] > 0) }},
-		{"f16 = 0.1", func(i int) bool { return v("f16", i) && g.f16[i] == float16.New(0.1).Float32() }},
+		{"f16 = 0.1", func(i int) bool { return v("f16", i) && g.f16[i] == half(0.1) }},
+		{"f16 = 0.7", func(i int) bool { return v("f16", i) && g.f16[i] == half(0.7) }},
+		{"f16 > 0 and f16 < 0.001", func(i int) bool { return v("f16", i) && g.f16[i] == 0x1p-20 }},
 		{"f16 > 1000", func(i int) bool { return v("f16", i) && g.f16[i] > 1000 }},
 		{"f16 != 0.5", func(i int) bool { return v("f16", i) && g.f16[i] != 0.5 }},
 		{"f64 > 0.9", func(i int) bool { return v("f64", i) && g.f64[i] > 0.9 }},

@@ -329,7 +329,7 @@ func keys32(dst []uint32, arr arrow.Array, start, end int) ([]uint32, error) {
 		copy(out, a.Uint32Values()[start:end])
 	case *array.Float16:
 		for i, v := range a.Values()[start:end] {
-			out[i] = floatKey32(v.Float32())
+			out[i] = floatKey32(float32(tensorext.Float16ToFloat64(v)))
 		}
 	case *array.Float32:
 		for i, v := range a.Float32Values()[start:end] {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/tensorview/tensorview/tensorext"
 )
 
 // domain is how a column's values compare with literals.
@@ -296,8 +296,11 @@ func nextAfter[T float32 | float64](v T, dir int) T {
 func castFloat64(f float64) float64 { return f }
 func castFloat32(f float64) float32 { return float32(f) }
 
-// castFloat16 rounds to float16's precision (then held as float32).
-func castFloat16(f float64) float32 { return float16.New(float32(f)).Float32() }
+// castFloat16 rounds to the nearest float16 (ties to even; then held as
+// float32, exactly).
+func castFloat16(f float64) float32 {
+	return float32(tensorext.Float16ToFloat64(tensorext.Float16FromFloat64(f)))
+}
 
 // merge sorts closed ranges and joins overlapping ones. The lists are
 // short (an in list at most): an insertion sort, not one instantiation of

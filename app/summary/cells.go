@@ -13,6 +13,7 @@ import (
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/raster"
 	"github.com/tensorview/tensorview/app/turtle"
+	"github.com/tensorview/tensorview/tensorext"
 )
 
 // MaxTextLen is how many characters of a cell's text are shown.
@@ -86,6 +87,9 @@ func valueStr(arr arrow.Array, i int) (s string) {
 		}()
 	}
 	if st, ok := arr.(*array.Struct); ok {
+		if hasFloat16(st.DataType().(*arrow.StructType)) {
+			return structStr(st, i) // its fields' valueStr: float16 exact
+		}
 		// arrow-go's Struct.ValueStr marshals the row as JSON and panics
 		// on a NaN or infinite float in it ("json: unsupported value:
 		// NaN"): the fields' own texts instead.
@@ -95,7 +99,22 @@ func valueStr(arr arrow.Array, i int) (s string) {
 			}
 		}()
 	}
+	if f, ok := arr.(*array.Float16); ok {
+		// arrow-go's Float16.ValueStr decodes subnormals wrongly
+		// (tensorext.Float16ToFloat64).
+		return strconv.FormatFloat(tensorext.Float16ToFloat64(f.Value(i)), 'g', -1, 32)
+	}
 	return arr.ValueStr(i)
+}
+
+// hasFloat16 says whether a field of st is float16.
+func hasFloat16(st *arrow.StructType) bool {
+	for _, f := range st.Fields() {
+		if f.Type.ID() == arrow.FLOAT16 {
+			return true
+		}
+	}
+	return false
 }
 
 // structStr is row i of a struct array as {"name":value,...}, each value

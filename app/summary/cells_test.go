@@ -152,3 +152,30 @@ func BenchmarkRowCells(b *testing.B) {
 		row += 5
 	}
 }
+
+// Float16 cells show the exact value, subnormals too (arrow-go's ValueStr
+// shows bits 0x0001 as 1.148e-41, not 2^-24), alone and in a struct.
+func TestFloat16CellsExact(t *testing.T) {
+	bits := []uint16{0x0001, 0x03ff, 0x8200, 0x3c00, 0x7bff}
+	want := []string{"5.9604645e-08", "6.097555e-05", "-3.0517578e-05", "1", "65504"}
+	b := array.NewFloat16Builder(memory.DefaultAllocator)
+	defer b.Release()
+	for _, x := range bits {
+		b.Append(float16.FromBits(x))
+	}
+	arr := b.NewArray()
+	defer arr.Release()
+	st, err := array.NewStructArray([]arrow.Array{arr}, []string{"x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Release()
+	for i, w := range want {
+		if got := valueStr(arr, i); got != w {
+			t.Errorf("row %d: %q, want %q", i, got, w)
+		}
+		if got, w := valueStr(st, i), `{"x":`+w+`}`; got != w {
+			t.Errorf("struct row %d: %q, want %q", i, got, w)
+		}
+	}
+}

@@ -582,7 +582,7 @@ func nestedValues(vals arrow.Array, start int, shape, perm []int) string {
 // ValueStr, but float16 as the shortest text of its exact value.
 func elementText(vals arrow.Array, pos int) string {
 	if f, ok := vals.(*array.Float16); ok && f.IsValid(pos) {
-		return strconv.FormatFloat(float64(f.Value(pos).Float32()), 'g', -1, 32)
+		return strconv.FormatFloat(tensorext.Float16ToFloat64(f.Value(pos)), 'g', -1, 32)
 	}
 	return vals.ValueStr(pos)
 }
