@@ -63,7 +63,8 @@
   const held = [];
   let nextID = 1;
   let released = false; // the app has opened its file: nothing more is made
-  let early = null; // {url, worker}: a Parquet reader's worker for the link's file
+  let early = null; // {url, worker, abort}: a Parquet reader's worker for the link's file
+  let earlyRead = null; // its early reading's end, before the app adopted it: {bytes, error}
   window.tensorviewBoot = {
     // prefetches lists the requests held ({id, url, final, range}; final:
     // where the response came from after redirects, once it answered).
@@ -87,6 +88,12 @@
       const w = early.worker;
       early = null;
       return w;
+    },
+    // earlyRead says how the early worker's reading ended ({bytes: how
+    // many it fetched past the footer, error: "" or why it stopped}),
+    // when it did before the app adopted it; else null.
+    earlyRead() {
+      return earlyRead;
     },
     // release aborts the requests the app did not take and terminates a
     // worker it did not adopt: call it once the app has opened its file.
@@ -113,7 +120,10 @@
   function release() {
     released = true;
     for (const p of held.splice(0)) p.abort.abort();
-    if (early) early.worker.terminate();
+    if (early) {
+      early.worker.terminate();
+      early.abort.abort();
+    }
     early = null;
   }
 
@@ -158,6 +168,7 @@
       );
     }
     held.push(p);
+    return p;
   };
 
   // fileURL is the address the app resolves ?url= to (app/remote.CheckURL,
@@ -217,26 +228,110 @@
   const prefetchFile = (addr) => {
     hold(addr, "bytes=0-" + (PROBE - 1), (r) => {
       const m = /^bytes 0-(\d+)\/(\d+)$/.exec(r.headers.get("content-range") || "");
-      let clone;
+      let clone, whole;
       try {
         clone = r.clone();
+        whole = r.clone();
       } catch (e) {
         return;
       }
       startsWith(clone.body, ["PAR1", "ARROW1"]).then((magic) => {
-        if (released || !magic) return;
-        const size = m ? Number(m[2]) : 0;
-        if (m && Number(m[1]) === PROBE - 1 && size > PROBE) {
-          hold(r.url, "bytes=" + Math.max(PROBE, size - TAIL) + "-" + (size - 1));
+        if (released || !magic) {
+          whole.body.cancel().catch(() => {});
+          return;
         }
-        if (magic === "PAR1" && typeof Worker === "function") startWorker(addr);
+        const size = m ? Number(m[2]) : 0;
+        // The file as the probe found it, for the early worker's reads:
+        // its address, size, validators and the bytes at hand.
+        const at = { url: r.url, size, etag: r.headers.get("etag"), modified: r.headers.get("last-modified"), have: [] };
+        if (magic === "PAR1" && m) at.have.push(bytesOf(whole, 0, Number(m[1]) + 1));
+        else whole.body.cancel().catch(() => {});
+        if (m && Number(m[1]) === PROBE - 1 && size > PROBE) {
+          const from = Math.max(PROBE, size - TAIL);
+          // The end's bytes, once it answered (null when it did not: 206,
+          // the same validators).
+          let setEnd;
+          at.have.push({ start: from, end: size, buf: new Promise((res) => (setEnd = res)) });
+          const p = hold(r.url, "bytes=" + from + "-" + (size - 1), (t) => {
+            setEnd(same(at, t) ? bytesOf(t.clone(), from, size).buf : null);
+          });
+          p.response.then((t) => t || setEnd(null));
+        }
+        if (magic === "PAR1" && typeof Worker === "function") startWorker(addr, m ? at : null);
       }, () => {});
     }, true);
   };
 
+  // bytesOf reads r (a 206 response) as bytes [start, end) of the file:
+  // {start, end, buf}, buf a promise of an ArrayBuffer, or of null when
+  // it does not hold them.
+  const bytesOf = (r, start, end) => ({
+    start,
+    end,
+    buf: r.arrayBuffer().then((b) => (b.byteLength === end - start ? b : null), () => null),
+  });
+
+  // same reports whether response r is of the file the probe found (at):
+  // the same ETag and Last-Modified, when the probe had them.
+  const same = (at, r) => (!at.etag || r.headers.get("etag") === at.etag) && (!at.modified || r.headers.get("last-modified") === at.modified);
+
+  // serveRange answers the early worker's request for bytes [start, end)
+  // of the file (at): from the probe's or the end's bytes when they hold
+  // them, else with a GET of that single range (bytes=a-b) of the address
+  // the probe came from, which must answer 206 with the same validators as
+  // the probe; otherwise the worker is told why, and drops its early read.
+  const serveRange = async (w, at, abort, { rid, start, end }) => {
+    let bytes = null;
+    let error = null;
+    try {
+      bytes = await fromHand(at, start, end);
+      if (!bytes) {
+        if (!(start >= 0 && start < end && end <= at.size)) throw new Error("bytes " + start + " to " + end + " are outside the file");
+        const r = await fetch(at.url, { signal: abort.signal, headers: { Range: "bytes=" + start + "-" + (end - 1) } });
+        if (r.status !== 206) throw new Error("HTTP " + r.status + " to a range request");
+        if (!same(at, r)) throw new Error("the file changed since its first bytes were read");
+        bytes = await r.arrayBuffer();
+        if (bytes.byteLength !== end - start) throw new Error("asked for " + (end - start) + " bytes, got " + bytes.byteLength);
+      }
+    } catch (e) {
+      error = String((e && e.message) || e);
+    }
+    if (error !== null) w.postMessage({ op: "range", rid, error });
+    else w.postMessage({ op: "range", rid, bytes }, [bytes]);
+  };
+
+  // fromHand returns bytes [start, end) of the file (at) from the probe's
+  // and the end's bytes (waiting for them) when together they hold them,
+  // else null.
+  const fromHand = async (at, start, end) => {
+    const parts = [];
+    for (const h of at.have) {
+      if (h.end <= start || h.start >= end) continue;
+      const buf = await h.buf;
+      if (buf) parts.push({ start: h.start, buf });
+    }
+    parts.sort((a, b) => a.start - b.start);
+    let at0 = start;
+    for (const p of parts) {
+      if (p.start > at0) return null;
+      at0 = Math.max(at0, p.start + p.buf.byteLength);
+    }
+    if (at0 < end) return null;
+    const out = new Uint8Array(end - start);
+    for (const p of parts) {
+      const from = Math.max(start, p.start);
+      const to = Math.min(end, p.start + p.buf.byteLength);
+      if (to > from) out.set(new Uint8Array(p.buf, from - p.start, to - from), from - start);
+    }
+    return out.buffer;
+  };
+
   // startWorker starts the Parquet reader's worker for the file at url,
-  // as app/browser's parquetWorker does, and has it load its engine.
-  const startWorker = (url) => {
+  // as app/browser's parquetWorker does, and has it load its engine and,
+  // when the probe found the file's size (at), read early what the app's
+  // open and first read will ask for, this script answering its range
+  // requests until the app adopts it (and sets its own onmessage).
+  const startWorker = (url, at) => {
     let w;
     try {
       w = new Worker("web/parquet-worker.js", { type: "module" });
@@ -247,12 +342,22 @@
     // own, which says why.
     w.addEventListener("error", () => {
       if (early && early.worker === w) {
+        early.abort.abort();
         early = null;
         w.terminate();
       }
     });
+    const abort = new AbortController();
     w.postMessage({ op: "warm" });
-    early = { url, worker: w };
+    if (at) {
+      w.onmessage = (e) => {
+        const msg = e.data;
+        if (msg && msg.op === "range") serveRange(w, at, abort, msg);
+        else if (msg && msg.op === "early") earlyRead = { bytes: msg.bytes, error: msg.error };
+      };
+      w.postMessage({ op: "early", size: at.size });
+    }
+    early = { url, worker: w, abort };
   };
 
   const viewer = () => document.querySelector(".viewer");

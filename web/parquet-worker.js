@@ -52,6 +52,14 @@
 //                                 opened (web/boot.js, for a link to a
 //                                 Parquet file, while the app starts; no
 //                                 answer)
+//   {op: "early", size}           after warm (web/boot.js, which answers
+//                                 its range requests until the app adopts
+//                                 the worker): read the footer of a file of
+//                                 size bytes by URL and the first pages of
+//                                 row group 0 (readEarly), which the app's
+//                                 open and first read then take instead of
+//                                 asking for them; answered by
+//                                 {op: "early", bytes, error}
 //   {op: "read", id, rowGroup, offset, limit, columns}
 //                                 rows [offset, offset+limit) of row group
 //                                 rowGroup (0-based), of the top-level
@@ -122,15 +130,42 @@ function keep(start, buf) {
   }
 }
 
+// The bytes read early (readEarly: the footer, in tail, and the first
+// pages of row group 0, here), held apart from kept (and from keepBytes)
+// until the app's first read has taken them: {start, buf}.
+let earlyPages = [];
+// The early reading, while there is one: {size, footer, done} (promises
+// of the footer, see readFooter, and of the end of its page reads).
+let early = null;
+
+// EARLY_ROWS is how many rows of row group 0 readEarly reads: app/decode
+// reads a Parquet row group by windows of at least 8 rows (File.windowRows:
+// multiples of 8, at least 8), from row 0 for the first screen, so the
+// app's first read holds these rows whatever its window; more would read
+// pages that a first window of 8 rows (a dataset of images) does not use.
+const EARLY_ROWS = 8;
+// EARLY_COLUMNS bounds the top-level columns readEarly reads (the first
+// ones, in schema order: those the table shows first), EARLY_BYTES the
+// bytes it fetches (past the footer): a wide or huge file reads no more
+// early than a first window of a few image columns would.
+const EARLY_COLUMNS = 16;
+const EARLY_BYTES = 2 << 20;
+
 // held returns bytes [start, end) from the tail or the ranges kept, or
 // null (a copy: the engines may transfer or detach what they get).
 function held(start, end) {
-  for (const e of tail ? [tail, ...kept.values()] : kept.values()) {
+  for (const e of pieces()) {
     if (e.start <= start && end <= e.start + e.buf.byteLength) {
       return e.buf.slice(start - e.start, end - e.start);
     }
   }
   return null;
+}
+
+// pieces lists the file's bytes held: the tail, the early pages, the
+// ranges kept.
+function pieces() {
+  return [...(tail ? [tail] : []), ...earlyPages, ...kept.values()];
 }
 
 // pageRead asks the page for bytes [start, end) of a file by URL.
@@ -148,35 +183,51 @@ function pageRead(start, end) {
 class ReadError extends Error {}
 
 // bytesAt returns a promise of bytes [start, end) of the open file (an
-// ArrayBuffer), from what is held or else read (and kept).
-async function bytesAt(start, end) {
+// ArrayBuffer), from what is held or else read (and kept): only the parts
+// that no range held covers are read (a column chunk's first pages, read
+// early or for an earlier window, are not read again). An early read
+// (spend, see readEarly) keeps what it read apart, in earlyPages.
+async function bytesAt(start, end, spend) {
   const hit = held(start, end);
   if (hit) return hit;
-  // The first part kept (a column chunk's first pages, read for an
-  // earlier window): only the rest is read.
-  let from = start;
-  let head = null;
-  for (const e of kept.values()) {
-    const to = e.start + e.buf.byteLength;
-    if (e.start <= start && start < to && to > from) {
-      from = to;
-      head = e;
+  const have = pieces()
+    .filter((e) => e.start < end && e.start + e.buf.byteLength > start)
+    .sort((a, b) => a.start - b.start);
+  const gaps = [];
+  let at = start;
+  for (const e of have) {
+    if (e.start > at) gaps.push([at, e.start]);
+    at = Math.max(at, e.start + e.buf.byteLength);
+    if (at >= end) break;
+  }
+  if (at < end) gaps.push([at, end]);
+  if (spend) spend(gaps.reduce((n, [a, b]) => n + b - a, 0));
+  const read = gaps.map(async ([a, b]) => {
+    let buf;
+    try {
+      buf = await file.readRaw(a, b);
+    } catch (err) {
+      throw new ReadError(String(err?.message ?? err));
     }
-  }
+    if (buf.byteLength !== b - a) throw new ReadError(`asked for bytes ${a} to ${b}, got ${buf.byteLength}`);
+    return buf;
+  });
+  const bufs = await Promise.all(read);
   let buf;
-  try {
-    buf = await file.readRaw(from, end);
-  } catch (err) {
-    throw new ReadError(String(err?.message ?? err));
-  }
-  if (buf.byteLength !== end - from) throw new ReadError(`asked for bytes ${from} to ${end}, got ${buf.byteLength}`);
-  if (head) {
+  if (gaps.length === 1 && gaps[0][0] === start && gaps[0][1] === end) {
+    buf = bufs[0];
+  } else {
     const all = new Uint8Array(end - start);
-    all.set(new Uint8Array(head.buf, start - head.start), 0);
-    all.set(new Uint8Array(buf), from - start);
+    for (const e of have) {
+      const from = Math.max(start, e.start);
+      const to = Math.min(end, e.start + e.buf.byteLength);
+      all.set(new Uint8Array(e.buf, from - e.start, to - from), from - start);
+    }
+    gaps.forEach(([a], i) => all.set(new Uint8Array(bufs[i]), a - start));
     buf = all.buffer;
   }
-  keep(start, buf);
+  if (spend) earlyPages.push({ start, buf });
+  else keep(start, buf);
   return buf.slice(0);
 }
 
@@ -303,10 +354,72 @@ async function readFooter(size) {
   return all;
 }
 
+// readEarly reads, for a file of size bytes by URL that the app will open
+// (web/boot.js answering its range requests meanwhile), its footer, and of
+// row group 0 the pages that hold rows [0, EARLY_ROWS) of its first
+// EARLY_COLUMNS top-level columns, as the engine's read of those rows
+// reads them (the pages the offset index names, else the chunks' first
+// pages up to the one holding the last row, or small chunks whole), but
+// for no more than EARLY_BYTES: a read past them is refused, and what was
+// read stays. Open takes the footer, the app's first read the pages.
+// It answers {op: "early", bytes, error} (bytes fetched past the footer).
+function readEarly(msg) {
+  if (file || early) return;
+  const size = msg.size;
+  file = { size, readRaw: pageRead, engine: "hyparquet", pf: null };
+  const engine = import("./parquet/engine/parquet-engine.js");
+  const footer = readFooter(size);
+  footer.catch(() => {}); // open reads it again
+  let bytes = 0;
+  const spend = (n) => {
+    if (bytes + n > EARLY_BYTES) throw new Error(`more than ${EARLY_BYTES} bytes`);
+    bytes += n;
+  };
+  const reads = [];
+  const buffer = {
+    byteLength: size,
+    slice(start, end = size) {
+      const p = bytesAt(start, end, spend);
+      reads.push(p.catch(() => {}));
+      return p;
+    },
+  };
+  const done = (async () => {
+    const eng = await engine;
+    const opened = eng.open(await footer);
+    if (opened.declined || !opened.metadata.row_groups.length) return;
+    const compressors = await eng.loadCodecs(opened.codecs);
+    const names = opened.schema.fields.slice(0, EARLY_COLUMNS).map((f) => f.name);
+    await eng.read(buffer, opened, compressors, 0, 0, EARLY_ROWS, names);
+  })().then(
+    () => "",
+    (err) => String(err?.message ?? err),
+  );
+  // Every read started has ended (a refused or failed one leaves others
+  // under way) before the app's first read looks at what is held.
+  early = { size, footer, done: done.then(async (error) => {
+    for (let n = 0; n < reads.length; ) {
+      const m = reads.length;
+      await Promise.all(reads.slice(n, m));
+      n = m;
+    }
+    postMessage({ op: "early", bytes, error });
+  }) };
+}
+
 async function open(msg) {
   keepBytes = msg.keepBytes ?? 0;
   const blob = msg.blob;
   const size = blob ? blob.size : msg.size;
+  // What was read early is this file's when it was read for the same size
+  // (web/boot.js asked for it from the same address, the app's).
+  let footer = null;
+  if (early && !blob && early.size === size) footer = await early.footer.catch(() => null);
+  if (!footer) {
+    early = null;
+    earlyPages = [];
+    tail = null;
+  }
   file = {
     size,
     readRaw: blob ? (start, end) => blob.slice(start, end).arrayBuffer() : pageRead,
@@ -316,7 +429,7 @@ async function open(msg) {
   // The engine's modules load while the footer is read.
   const engine = msg.engine === "parquet-wasm" ? null : import("./parquet/engine/parquet-engine.js");
   engine?.catch(() => {}); // awaited below; a failure to load shows there
-  const footer = await readFooter(size);
+  footer ??= await readFooter(size);
   let declined = msg.engine === "parquet-wasm" ? "asked for" : "";
   if (engine) {
     let eng;
@@ -458,6 +571,21 @@ function asyncBuffer() {
 
 async function read(msg) {
   if (!file) throw new Error("no file is open");
+  if (early) {
+    // The first read takes the pages read early (waiting for those under
+    // way), then they go: kept holds what the reads read next.
+    await early.done;
+    early = null;
+    try {
+      return await readAll(msg);
+    } finally {
+      earlyPages = [];
+    }
+  }
+  return readAll(msg);
+}
+
+async function readAll(msg) {
   try {
     return await readWith(msg);
   } catch (err) {
@@ -503,6 +631,10 @@ onmessage = (e) => {
     // Started by web/boot.js while the page's app starts: the engine
     // loads now, and open finds it loaded (or loading).
     import("./parquet/engine/parquet-engine.js").catch(() => {}); // open says why it failed
+    return;
+  }
+  if (msg.op === "early") {
+    readEarly(msg);
     return;
   }
   if (msg.op === "range") {
