@@ -276,54 +276,50 @@
   const same = (at, r) => (!at.etag || r.headers.get("etag") === at.etag) && (!at.modified || r.headers.get("last-modified") === at.modified);
 
   // serveRange answers the early worker's request for bytes [start, end)
-  // of the file (at): from the probe's or the end's bytes when they hold
-  // them, else with a GET of that single range (bytes=a-b) of the address
-  // the probe came from, which must answer 206 with the same validators as
-  // the probe; otherwise the worker is told why, and drops its early read.
+  // of the file (at): from the probe's and the end's bytes as far as they
+  // hold them, the rest (each part they leave) with a GET of that single
+  // range (bytes=a-b) of the address the probe came from, which must
+  // answer 206 with the same validators as the probe; otherwise the worker
+  // is told why, and drops its early read.
   const serveRange = async (w, at, abort, { rid, start, end }) => {
     let bytes = null;
     let error = null;
     try {
-      bytes = await fromHand(at, start, end);
-      if (!bytes) {
-        if (!(start >= 0 && start < end && end <= at.size)) throw new Error("bytes " + start + " to " + end + " are outside the file");
-        const r = await fetch(at.url, { signal: abort.signal, headers: { Range: "bytes=" + start + "-" + (end - 1) } });
+      if (!(start >= 0 && start < end && end <= at.size)) throw new Error("bytes " + start + " to " + end + " are outside the file");
+      const parts = [];
+      for (const h of at.have) {
+        if (h.end <= start || h.start >= end) continue;
+        const buf = await h.buf;
+        if (buf) parts.push({ start: h.start, buf });
+      }
+      parts.sort((a, b) => a.start - b.start);
+      const gaps = [];
+      let next = start;
+      for (const p of parts) {
+        if (p.start > next) gaps.push([next, Math.min(p.start, end)]);
+        next = Math.max(next, p.start + p.buf.byteLength);
+      }
+      if (next < end) gaps.push([next, end]);
+      const read = await Promise.all(gaps.map(async ([a, b]) => {
+        const r = await fetch(at.url, { signal: abort.signal, headers: { Range: "bytes=" + a + "-" + (b - 1) } });
         if (r.status !== 206) throw new Error("HTTP " + r.status + " to a range request");
         if (!same(at, r)) throw new Error("the file changed since its first bytes were read");
-        bytes = await r.arrayBuffer();
-        if (bytes.byteLength !== end - start) throw new Error("asked for " + (end - start) + " bytes, got " + bytes.byteLength);
+        const buf = await r.arrayBuffer();
+        if (buf.byteLength !== b - a) throw new Error("asked for " + (b - a) + " bytes, got " + buf.byteLength);
+        return { start: a, buf };
+      }));
+      const out = new Uint8Array(end - start);
+      for (const p of [...parts, ...read]) {
+        const from = Math.max(start, p.start);
+        const to = Math.min(end, p.start + p.buf.byteLength);
+        if (to > from) out.set(new Uint8Array(p.buf, from - p.start, to - from), from - start);
       }
+      bytes = out.buffer;
     } catch (e) {
       error = String((e && e.message) || e);
     }
     if (error !== null) w.postMessage({ op: "range", rid, error });
     else w.postMessage({ op: "range", rid, bytes }, [bytes]);
-  };
-
-  // fromHand returns bytes [start, end) of the file (at) from the probe's
-  // and the end's bytes (waiting for them) when together they hold them,
-  // else null.
-  const fromHand = async (at, start, end) => {
-    const parts = [];
-    for (const h of at.have) {
-      if (h.end <= start || h.start >= end) continue;
-      const buf = await h.buf;
-      if (buf) parts.push({ start: h.start, buf });
-    }
-    parts.sort((a, b) => a.start - b.start);
-    let at0 = start;
-    for (const p of parts) {
-      if (p.start > at0) return null;
-      at0 = Math.max(at0, p.start + p.buf.byteLength);
-    }
-    if (at0 < end) return null;
-    const out = new Uint8Array(end - start);
-    for (const p of parts) {
-      const from = Math.max(start, p.start);
-      const to = Math.min(end, p.start + p.buf.byteLength);
-      if (to > from) out.set(new Uint8Array(p.buf, from - p.start, to - from), from - start);
-    }
-    return out.buffer;
   };
 
   // startWorker starts the Parquet reader's worker for the file at url,

@@ -121,7 +121,7 @@ function keep(start, buf) {
   if (buf.byteLength > keepBytes) return;
   const key = start + "-" + (start + buf.byteLength);
   if (kept.has(key)) return;
-  kept.set(key, { start, buf });
+  kept.set(key, entry(start, buf));
   keptBytes += buf.byteLength;
   for (const [k, e] of kept) {
     if (keptBytes <= keepBytes) break;
@@ -190,46 +190,63 @@ class ReadError extends Error {}
 async function bytesAt(start, end, spend) {
   const hit = held(start, end);
   if (hit) return hit;
-  const have = pieces()
-    .filter((e) => e.start < end && e.start + e.buf.byteLength > start)
+  // What is held or being read, and the parts left to read (a part being
+  // read for another call is awaited, not read again).
+  const have = [...pieces(), ...inflight]
+    .filter((e) => e.start < end && e.start + e.byteLength > start)
     .sort((a, b) => a.start - b.start);
   const gaps = [];
   let at = start;
   for (const e of have) {
     if (e.start > at) gaps.push([at, e.start]);
-    at = Math.max(at, e.start + e.buf.byteLength);
+    at = Math.max(at, e.start + e.byteLength);
     if (at >= end) break;
   }
   if (at < end) gaps.push([at, end]);
   if (spend) spend(gaps.reduce((n, [a, b]) => n + b - a, 0));
-  const read = gaps.map(async ([a, b]) => {
-    let buf;
-    try {
-      buf = await file.readRaw(a, b);
-    } catch (err) {
-      throw new ReadError(String(err?.message ?? err));
-    }
-    if (buf.byteLength !== b - a) throw new ReadError(`asked for bytes ${a} to ${b}, got ${buf.byteLength}`);
-    return buf;
+  const reads = gaps.map(([a, b]) => {
+    const e = { start: a, byteLength: b - a, buf: null };
+    e.read = (async () => {
+      try {
+        e.buf = await file.readRaw(a, b);
+      } catch (err) {
+        throw new ReadError(String(err?.message ?? err));
+      } finally {
+        inflight.delete(e);
+      }
+      if (e.buf.byteLength !== b - a) throw new ReadError(`asked for bytes ${a} to ${b}, got ${e.buf.byteLength}`);
+    })();
+    e.read.catch(() => {}); // awaited below, and by the calls that wait for it
+    inflight.add(e);
+    return e;
   });
-  const bufs = await Promise.all(read);
+  const parts = [...have, ...reads];
+  await Promise.all(parts.map((e) => e.read));
   let buf;
-  if (gaps.length === 1 && gaps[0][0] === start && gaps[0][1] === end) {
-    buf = bufs[0];
+  if (parts.length === 1 && parts[0].start === start && parts[0].byteLength === end - start) {
+    buf = parts[0].buf;
   } else {
     const all = new Uint8Array(end - start);
-    for (const e of have) {
+    for (const e of parts) {
       const from = Math.max(start, e.start);
-      const to = Math.min(end, e.start + e.buf.byteLength);
-      all.set(new Uint8Array(e.buf, from - e.start, to - from), from - start);
+      const to = Math.min(end, e.start + e.byteLength);
+      if (to > from) all.set(new Uint8Array(e.buf, from - e.start, to - from), from - start);
     }
-    gaps.forEach(([a], i) => all.set(new Uint8Array(bufs[i]), a - start));
     buf = all.buffer;
   }
-  if (spend) earlyPages.push({ start, buf });
+  if (spend) earlyPages.push(entry(start, buf));
   else keep(start, buf);
   return buf.slice(0);
 }
+
+// entry is a range of the file's bytes held: {start, byteLength, buf}.
+function entry(start, buf) {
+  return { start, byteLength: buf.byteLength, buf };
+}
+
+// The parts of the file being read: {start, byteLength, buf, read} (read:
+// a promise that sets buf, or fails with a ReadError).
+const inflight = new Set();
 
 // fileBytes is a Blob-like view of the file for parquet-wasm's
 // ParquetFile.fromFile, which needs only size, slice(start, end) and
@@ -336,7 +353,7 @@ function footerMeta(md) {
 async function readFooter(size) {
   if (size < 12) throw new Error(`the file is too short to be Parquet (${size} bytes)`);
   const n = Math.min(size, TAIL);
-  tail = { start: size - n, buf: await file.readRaw(size - n, size) };
+  tail = entry(size - n, await file.readRaw(size - n, size));
   const end = new DataView(tail.buf, n - 8, 8);
   const magic = end.getUint32(4, true);
   if (magic === 0x45524150) throw new Error("the footer is encrypted (Parquet modular encryption)");
@@ -350,7 +367,7 @@ async function readFooter(size) {
   const all = new Uint8Array(size - from);
   all.set(new Uint8Array(head), 0);
   all.set(new Uint8Array(tail.buf), head.byteLength);
-  tail = { start: from, buf: all.buffer };
+  tail = entry(from, all.buffer);
   return all;
 }
 
@@ -579,6 +596,8 @@ async function read(msg) {
     try {
       return await readAll(msg);
     } finally {
+      // Kept for the next reads as the ranges this one read are.
+      for (const e of earlyPages) keep(e.start, e.buf);
       earlyPages = [];
     }
   }
