@@ -36,6 +36,7 @@ export function parquetWorker(web) {
   const ranges = [];
   let data = null;
   let nextID = 0;
+  let earlyDone = null;
   w.on('message', (m) => {
     if (m.op === 'range') {
       ranges.push([m.start, m.end]);
@@ -45,6 +46,10 @@ export function parquetWorker(web) {
       }
       const bytes = data.slice(m.start, m.end).buffer;
       w.postMessage({ op: 'range', rid: m.rid, bytes }, [bytes]);
+      return;
+    }
+    if (m.op === 'early') {
+      earlyDone?.(m);
       return;
     }
     const p = pending.get(m.id);
@@ -72,6 +77,15 @@ export function parquetWorker(web) {
       return new Promise((resolve) => {
         pending.set(id, resolve);
         w.postMessage(out);
+      });
+    },
+    // early has the worker read data's first pages early ({op: "early"},
+    // as web/boot.js does) and returns a promise of its answer.
+    early(bytes) {
+      data = bytes;
+      return new Promise((resolve) => {
+        earlyDone = resolve;
+        w.postMessage({ op: 'early', size: bytes.length });
       });
     },
     close: () => w.terminate(),

@@ -25,8 +25,9 @@
 //     that answers 206 with the file's size for a Parquet or Arrow IPC
 //     file, the read of its end (its last TAIL bytes, past the probe) that
 //     the app makes next; for a Parquet file the Parquet reader's worker
-//     is started too and loads its engine, for the app to adopt
-//     (takeWorker). Only an address the app builds the same way is
+//     is started instead and loads its engine, for the app to adopt
+//     (takeWorker), and reads the footer and the first screen's pages
+//     (startWorker), which the app's open and first read take. Only an address the app builds the same way is
 //     fetched, with single ranges (bytes=a-b) and no other header (no
 //     CORS preflight); a range request answered otherwise than 206 is
 //     dropped (the app makes its own, and says what is wrong), but for the
@@ -63,7 +64,7 @@
   const held = [];
   let nextID = 1;
   let released = false; // the app has opened its file: nothing more is made
-  let early = null; // {url, worker, abort}: a Parquet reader's worker for the link's file
+  let early = null; // {url, worker}: a Parquet reader's worker for the link's file
   let earlyRead = null; // its early reading's end, before the app adopted it: {bytes, error}
   window.tensorviewBoot = {
     // prefetches lists the requests held ({id, url, final, range}; final:
@@ -90,8 +91,8 @@
       return w;
     },
     // earlyRead says how the early worker's reading ended ({bytes: how
-    // many it fetched past the footer, error: "" or why it stopped}),
-    // when it did before the app adopted it; else null.
+    // many it fetched, error: "" or why it stopped}), when it did before
+    // the app adopted it; else null.
     earlyRead() {
       return earlyRead;
     },
@@ -120,10 +121,7 @@
   function release() {
     released = true;
     for (const p of held.splice(0)) p.abort.abort();
-    if (early) {
-      early.worker.terminate();
-      early.abort.abort();
-    }
+    if (early) early.worker.terminate();
     early = null;
   }
 
@@ -168,7 +166,6 @@
       );
     }
     held.push(p);
-    return p;
   };
 
   // fileURL is the address the app resolves ?url= to (app/remote.CheckURL,
@@ -236,97 +233,32 @@
         return;
       }
       startsWith(clone.body, ["PAR1", "ARROW1"]).then((magic) => {
-        if (released || !magic) {
-          whole.body.cancel().catch(() => {});
-          return;
-        }
         const size = m ? Number(m[2]) : 0;
-        // The file as the probe found it, for the early worker's reads:
-        // its address, size, validators and the bytes at hand.
-        const at = { url: r.url, size, etag: r.headers.get("etag"), modified: r.headers.get("last-modified"), have: [] };
-        if (magic === "PAR1" && m) at.have.push(bytesOf(whole, 0, Number(m[1]) + 1));
-        else whole.body.cancel().catch(() => {});
-        if (m && Number(m[1]) === PROBE - 1 && size > PROBE) {
-          const from = Math.max(PROBE, size - TAIL);
-          // The end's bytes, once it answered (null when it did not: 206,
-          // the same validators).
-          let setEnd;
-          at.have.push({ start: from, end: size, buf: new Promise((res) => (setEnd = res)) });
-          const p = hold(r.url, "bytes=" + from + "-" + (size - 1), (t) => {
-            setEnd(same(at, t) ? bytesOf(t.clone(), from, size).buf : null);
-          });
-          p.response.then((t) => t || setEnd(null));
+        // A Parquet file's worker reads early (its end too) when the probe
+        // said the file's size.
+        const early = magic === "PAR1" && m !== null && typeof Worker === "function";
+        if (released || !early) whole.body.cancel().catch(() => {});
+        if (released || !magic) return;
+        if (!early && m && Number(m[1]) === PROBE - 1 && size > PROBE) {
+          hold(r.url, "bytes=" + Math.max(PROBE, size - TAIL) + "-" + (size - 1));
         }
-        if (magic === "PAR1" && typeof Worker === "function") startWorker(addr, m ? at : null);
+        if (magic === "PAR1" && typeof Worker === "function") {
+          startWorker(addr, early ? { url: r.url, size, etag: r.headers.get("etag"), modified: r.headers.get("last-modified"), probe: Number(m[1]) + 1, body: whole } : null);
+        }
       }, () => {});
     }, true);
   };
 
-  // bytesOf reads r (a 206 response) as bytes [start, end) of the file:
-  // {start, end, buf}, buf a promise of an ArrayBuffer, or of null when
-  // it does not hold them.
-  const bytesOf = (r, start, end) => ({
-    start,
-    end,
-    buf: r.arrayBuffer().then((b) => (b.byteLength === end - start ? b : null), () => null),
-  });
-
-  // same reports whether response r is of the file the probe found (at):
-  // the same ETag and Last-Modified, when the probe had them.
-  const same = (at, r) => (!at.etag || r.headers.get("etag") === at.etag) && (!at.modified || r.headers.get("last-modified") === at.modified);
-
-  // serveRange answers the early worker's request for bytes [start, end)
-  // of the file (at): from the probe's and the end's bytes as far as they
-  // hold them, the rest (each part they leave) with a GET of that single
-  // range (bytes=a-b) of the address the probe came from, which must
-  // answer 206 with the same validators as the probe; otherwise the worker
-  // is told why, and drops its early read.
-  const serveRange = async (w, at, abort, { rid, start, end }) => {
-    let bytes = null;
-    let error = null;
-    try {
-      if (!(start >= 0 && start < end && end <= at.size)) throw new Error("bytes " + start + " to " + end + " are outside the file");
-      const parts = [];
-      for (const h of at.have) {
-        if (h.end <= start || h.start >= end) continue;
-        const buf = await h.buf;
-        if (buf) parts.push({ start: h.start, buf });
-      }
-      parts.sort((a, b) => a.start - b.start);
-      const gaps = [];
-      let next = start;
-      for (const p of parts) {
-        if (p.start > next) gaps.push([next, Math.min(p.start, end)]);
-        next = Math.max(next, p.start + p.buf.byteLength);
-      }
-      if (next < end) gaps.push([next, end]);
-      const read = await Promise.all(gaps.map(async ([a, b]) => {
-        const r = await fetch(at.url, { signal: abort.signal, headers: { Range: "bytes=" + a + "-" + (b - 1) } });
-        if (r.status !== 206) throw new Error("HTTP " + r.status + " to a range request");
-        if (!same(at, r)) throw new Error("the file changed since its first bytes were read");
-        const buf = await r.arrayBuffer();
-        if (buf.byteLength !== b - a) throw new Error("asked for " + (b - a) + " bytes, got " + buf.byteLength);
-        return { start: a, buf };
-      }));
-      const out = new Uint8Array(end - start);
-      for (const p of [...parts, ...read]) {
-        const from = Math.max(start, p.start);
-        const to = Math.min(end, p.start + p.buf.byteLength);
-        if (to > from) out.set(new Uint8Array(p.buf, from - p.start, to - from), from - start);
-      }
-      bytes = out.buffer;
-    } catch (e) {
-      error = String((e && e.message) || e);
-    }
-    if (error !== null) w.postMessage({ op: "range", rid, error });
-    else w.postMessage({ op: "range", rid, bytes }, [bytes]);
-  };
-
   // startWorker starts the Parquet reader's worker for the file at url,
   // as app/browser's parquetWorker does, and has it load its engine and,
-  // when the probe found the file's size (at), read early what the app's
-  // open and first read will ask for, this script answering its range
-  // requests until the app adopts it (and sets its own onmessage).
+  // when the probe said the file's size (at: {url (the address the probe
+  // came from), size, etag, modified (its validators), probe (how many
+  // bytes it holds), body (a clone of it)}), read early what the app's
+  // open and first read will ask for (web/parquet-worker.js's readEarly):
+  // the worker fetches those ranges itself, off this page's thread, which
+  // the app's start keeps busy, but for the probe's bytes, sent to it
+  // once they are in. Once the app has adopted it, it asks the app for
+  // bytes, as always.
   const startWorker = (url, at) => {
     let w;
     try {
@@ -338,22 +270,27 @@
     // own, which says why.
     w.addEventListener("error", () => {
       if (early && early.worker === w) {
-        early.abort.abort();
         early = null;
         w.terminate();
       }
     });
-    const abort = new AbortController();
     w.postMessage({ op: "warm" });
     if (at) {
       w.onmessage = (e) => {
         const msg = e.data;
-        if (msg && msg.op === "range") serveRange(w, at, abort, msg);
-        else if (msg && msg.op === "early") earlyRead = { bytes: msg.bytes, error: msg.error };
+        if (msg && msg.op === "early") earlyRead = { bytes: msg.bytes, error: msg.error };
       };
-      w.postMessage({ op: "early", size: at.size });
+      const { body, ...file } = at;
+      w.postMessage({ op: "early", ...file });
+      body.arrayBuffer().then(
+        (bytes) => {
+          if (bytes.byteLength === at.probe) w.postMessage({ op: "probe", bytes }, [bytes]);
+          else w.postMessage({ op: "probe", error: "the first bytes were cut short" });
+        },
+        (e) => w.postMessage({ op: "probe", error: String((e && e.message) || e) }),
+      );
     }
-    early = { url, worker: w, abort };
+    early = { url, worker: w };
   };
 
   const viewer = () => document.querySelector(".viewer");

@@ -52,14 +52,16 @@
 //                                 opened (web/boot.js, for a link to a
 //                                 Parquet file, while the app starts; no
 //                                 answer)
-//   {op: "early", size}           after warm (web/boot.js, which answers
-//                                 its range requests until the app adopts
-//                                 the worker): read the footer of a file of
-//                                 size bytes by URL and the first pages of
-//                                 row group 0 (readEarly), which the app's
-//                                 open and first read then take instead of
-//                                 asking for them; answered by
-//                                 {op: "early", bytes, error}
+//   {op: "early", url, size, etag, modified, probe}
+//                                 after warm (web/boot.js, before the app
+//                                 adopts the worker): read the footer of
+//                                 the file of size bytes at url and the
+//                                 first pages of row group 0 (readEarly),
+//                                 which the app's open and first read then
+//                                 take instead of asking for them;
+//                                 answered by {op: "early", bytes, error}
+//   {op: "probe", bytes}          the file's first probe bytes (or error:
+//                                 why not), for readEarly
 //   {op: "read", id, rowGroup, offset, limit, columns}
 //                                 rows [offset, offset+limit) of row group
 //                                 rowGroup (0-based), of the top-level
@@ -348,12 +350,13 @@ function footerMeta(md) {
   return meta;
 }
 
-// readFooter reads the file's tail (TAIL bytes, in one read) and returns
-// the footer: FileMetaData, its length and "PAR1" (a Uint8Array).
-async function readFooter(size) {
+// readFooter reads the file's tail (TAIL bytes, in one read of readRaw)
+// and returns the footer: FileMetaData, its length and "PAR1" (a
+// Uint8Array).
+async function readFooter(size, readRaw = file.readRaw) {
   if (size < 12) throw new Error(`the file is too short to be Parquet (${size} bytes)`);
   const n = Math.min(size, TAIL);
-  tail = entry(size - n, await file.readRaw(size - n, size));
+  tail = entry(size - n, await readRaw(size - n, size));
   const end = new DataView(tail.buf, n - 8, 8);
   const magic = end.getUint32(4, true);
   if (magic === 0x45524150) throw new Error("the footer is encrypted (Parquet modular encryption)");
@@ -363,7 +366,7 @@ async function readFooter(size) {
   const from = size - 8 - len;
   if (from >= tail.start) return new Uint8Array(tail.buf, from - tail.start);
   // A footer larger than the tail: read the rest, and keep it all.
-  const head = await file.readRaw(from, tail.start);
+  const head = await readRaw(from, tail.start);
   const all = new Uint8Array(size - from);
   all.set(new Uint8Array(head), 0);
   all.set(new Uint8Array(tail.buf), head.byteLength);
@@ -383,9 +386,20 @@ async function readFooter(size) {
 function readEarly(msg) {
   if (file || early) return;
   const size = msg.size;
-  file = { size, readRaw: pageRead, engine: "hyparquet", pf: null };
+  file = { size, readRaw: (start, end) => fetchRange(msg, start, end), engine: "hyparquet", pf: null };
+  // The probe's bytes come from the page (web/boot.js has them): the
+  // reads that need them wait.
+  const probe = { start: 0, byteLength: Math.min(msg.probe, size), buf: null };
+  probe.read = new Promise((resolve, reject) => (probeSent = { resolve, reject })).then((buf) => {
+    if (buf.byteLength !== probe.byteLength) throw new ReadError(`the first ${probe.byteLength} bytes came as ${buf.byteLength}`);
+    probe.buf = buf;
+    earlyPages.push(probe);
+  }).finally(() => inflight.delete(probe));
+  probe.read.catch(() => {});
+  inflight.add(probe);
   const engine = import("./parquet/engine/parquet-engine.js");
-  const footer = readFooter(size);
+  // The tail but what the probe holds (bytesAt waits for it).
+  const footer = readFooter(size, (start, end) => bytesAt(start, end));
   footer.catch(() => {}); // open reads it again
   let bytes = 0;
   const spend = (n) => {
@@ -422,6 +436,22 @@ function readEarly(msg) {
     }
     postMessage({ op: "early", bytes, error });
   }) };
+}
+
+// probeSent settles readEarly's wait for the probe's bytes.
+let probeSent = null;
+
+// fetchRange fetches bytes [start, end) of the file at.url as the page
+// would (a GET of that single range, no other header: no CORS preflight),
+// for readEarly: the answer must be 206, of those bytes, with the
+// validators the probe had (at.etag, at.modified: the same file).
+async function fetchRange(at, start, end) {
+  const r = await fetch(at.url, { headers: { Range: `bytes=${start}-${end - 1}` } });
+  if (r.status !== 206) throw new Error(`HTTP ${r.status} to a range request`);
+  if ((at.etag && r.headers.get("etag") !== at.etag) || (at.modified && r.headers.get("last-modified") !== at.modified)) {
+    throw new Error("the file changed since its first bytes were read");
+  }
+  return r.arrayBuffer();
 }
 
 async function open(msg) {
@@ -654,6 +684,11 @@ onmessage = (e) => {
   }
   if (msg.op === "early") {
     readEarly(msg);
+    return;
+  }
+  if (msg.op === "probe") {
+    if (msg.error != null) probeSent?.reject(new ReadError(msg.error));
+    else probeSent?.resolve(msg.bytes);
     return;
   }
   if (msg.op === "range") {
