@@ -188,8 +188,10 @@ class ReadError extends Error {}
 // ArrayBuffer), from what is held or else read (and kept): only the parts
 // that no range held covers are read (a column chunk's first pages, read
 // early or for an earlier window, are not read again). An early read
-// (spend, see readEarly) keeps what it read apart, in earlyPages.
-async function bytesAt(start, end, spend) {
+// (spend, see readEarly) keeps what it read apart, in earlyPages. readRaw
+// reads the parts (the open file's, or readEarly's own fetches: the early
+// reading goes on after the app has opened the file).
+async function bytesAt(start, end, spend, readRaw = file.readRaw) {
   const hit = held(start, end);
   if (hit) return hit;
   // What is held or being read, and the parts left to read (a part being
@@ -210,7 +212,7 @@ async function bytesAt(start, end, spend) {
     const e = { start: a, byteLength: b - a, buf: null };
     e.read = (async () => {
       try {
-        e.buf = await file.readRaw(a, b);
+        e.buf = await readRaw(a, b);
       } catch (err) {
         throw new ReadError(String(err?.message ?? err));
       } finally {
@@ -386,7 +388,8 @@ async function readFooter(size, readRaw = file.readRaw) {
 function readEarly(msg) {
   if (file || early) return;
   const size = msg.size;
-  file = { size, readRaw: (start, end) => fetchRange(msg, start, end), engine: "hyparquet", pf: null };
+  const readRaw = (start, end) => fetchRange(msg, start, end);
+  file = { size, readRaw, engine: "hyparquet", pf: null };
   // The probe's bytes come from the page (web/boot.js has them): the
   // reads that need them wait.
   const probe = { start: 0, byteLength: Math.min(msg.probe, size), buf: null };
@@ -399,7 +402,7 @@ function readEarly(msg) {
   inflight.add(probe);
   const engine = import("./parquet/engine/parquet-engine.js");
   // The tail but what the probe holds (bytesAt waits for it).
-  const footer = readFooter(size, (start, end) => bytesAt(start, end));
+  const footer = readFooter(size, (start, end) => bytesAt(start, end, null, readRaw));
   footer.catch(() => {}); // open reads it again
   let bytes = 0;
   const spend = (n) => {
@@ -410,7 +413,7 @@ function readEarly(msg) {
   const buffer = {
     byteLength: size,
     slice(start, end = size) {
-      const p = bytesAt(start, end, spend);
+      const p = bytesAt(start, end, spend, readRaw);
       reads.push(p.catch(() => {}));
       return p;
     },
