@@ -91,8 +91,9 @@
       return w;
     },
     // earlyRead says how the early worker's reading ended ({bytes: how
-    // many it fetched, error: "" or why it stopped}), when it did before
-    // the app adopted it; else null.
+    // many it fetched, error: "" or why it stopped, probe: "" or why the
+    // probe's bytes did not reach it}), when it did before the app adopted
+    // it; else null.
     earlyRead() {
       return earlyRead;
     },
@@ -228,7 +229,11 @@
       let clone, whole;
       try {
         clone = r.clone();
-        whole = r.clone();
+        // Read at once, for a Parquet file's early worker: the app aborts
+        // the probe's transfer once it has read it (which a clone's
+        // unread part would not survive).
+        whole = m ? r.clone().arrayBuffer() : Promise.reject(new Error("no size"));
+        whole.catch(() => {});
       } catch (e) {
         return;
       }
@@ -237,7 +242,6 @@
         // A Parquet file's worker reads early (its end too) when the probe
         // said the file's size.
         const early = magic === "PAR1" && m !== null && typeof Worker === "function";
-        if (released || !early) whole.body.cancel().catch(() => {});
         if (released || !magic) return;
         if (!early && m && Number(m[1]) === PROBE - 1 && size > PROBE) {
           hold(r.url, "bytes=" + Math.max(PROBE, size - TAIL) + "-" + (size - 1));
@@ -253,7 +257,7 @@
   // as app/browser's parquetWorker does, and has it load its engine and,
   // when the probe said the file's size (at: {url (the address the probe
   // came from), size, etag, modified (its validators), probe (how many
-  // bytes it holds), body (a clone of it)}), read early what the app's
+  // bytes it holds), body (a promise of them)}), read early what the app's
   // open and first read will ask for (web/parquet-worker.js's readEarly):
   // the worker fetches those ranges itself, off this page's thread, which
   // the app's start keeps busy, but for the probe's bytes, sent to it
@@ -278,11 +282,11 @@
     if (at) {
       w.onmessage = (e) => {
         const msg = e.data;
-        if (msg && msg.op === "early") earlyRead = { bytes: msg.bytes, error: msg.error };
+        if (msg && msg.op === "early") earlyRead = { bytes: msg.bytes, error: msg.error, probe: msg.probe };
       };
       const { body, ...file } = at;
       w.postMessage({ op: "early", ...file });
-      body.arrayBuffer().then(
+      body.then(
         (bytes) => {
           if (bytes.byteLength === at.probe) w.postMessage({ op: "probe", bytes }, [bytes]);
           else w.postMessage({ op: "probe", error: "the first bytes were cut short" });

@@ -59,7 +59,9 @@
 //                                 first pages of row group 0 (readEarly),
 //                                 which the app's open and first read then
 //                                 take instead of asking for them;
-//                                 answered by {op: "early", bytes, error}
+//                                 answered by {op: "early", bytes, error,
+//                                 probe} (probe: why the probe's bytes
+//                                 did not come, or "")
 //   {op: "probe", bytes}          the file's first probe bytes (or error:
 //                                 why not), for readEarly
 //   {op: "read", id, rowGroup, offset, limit, columns}
@@ -423,6 +425,8 @@ function readEarly(msg) {
     const opened = eng.open(await footer);
     if (opened.declined || !opened.metadata.row_groups.length) return;
     const compressors = await eng.loadCodecs(opened.codecs);
+    // The probe's bytes first: what they hold is not fetched.
+    await probe.read.catch(() => {});
     const names = opened.schema.fields.slice(0, EARLY_COLUMNS).map((f) => f.name);
     await eng.read(buffer, opened, compressors, 0, 0, EARLY_ROWS, names);
   })().then(
@@ -437,7 +441,8 @@ function readEarly(msg) {
       await Promise.all(reads.slice(n, m));
       n = m;
     }
-    postMessage({ op: "early", bytes, error });
+    const sent = await probe.read.then(() => "", (err) => String(err?.message ?? err));
+    postMessage({ op: "early", bytes, error, probe: sent });
   }) };
 }
 
