@@ -412,12 +412,19 @@ function readEarly(msg) {
     bytes += n;
   };
   const reads = [];
+  let me = null; // early, once set below
   const buffer = {
     byteLength: size,
     slice(start, end = size) {
       const p = bytesAt(start, end, spend, readRaw);
       reads.push(p.catch(() => {}));
-      return p;
+      // Once the app reads, its read decodes the rows: this one stops
+      // at its next bytes instead of decoding them too (the worker runs
+      // one thing at a time).
+      return p.then((b) => {
+        if (me?.wanted) throw new Error("the app reads the rows");
+        return b;
+      });
     },
   };
   const done = (async () => {
@@ -433,14 +440,18 @@ function readEarly(msg) {
     () => "",
     (err) => String(err?.message ?? err),
   );
-  // Every read started has ended (a refused or failed one leaves others
-  // under way) before the app's first read looks at what is held.
-  early = { size, footer, done: done.then(async (error) => {
+  // fetched: every read started has ended (a refused or failed one
+  // leaves others under way), for the app's first read to take what is
+  // held (done: and the early reading has ended).
+  const fetched = async () => {
     for (let n = 0; n < reads.length; ) {
       const m = reads.length;
       await Promise.all(reads.slice(n, m));
       n = m;
     }
+  };
+  early = me = { size, footer, fetched, wanted: false, done: done.then(async (error) => {
+    await fetched();
     const sent = await probe.read.then(() => "", (err) => String(err?.message ?? err));
     postMessage({ op: "early", bytes, error, probe: sent });
   }) };
@@ -628,8 +639,10 @@ async function read(msg) {
   if (!file) throw new Error("no file is open");
   if (early) {
     // The first read takes the pages read early (waiting for those under
-    // way), then they go: kept holds what the reads read next.
-    await early.done;
+    // way, not for the early reading's decoding), then they go: kept
+    // holds what the reads read next.
+    early.wanted = true;
+    await early.fetched();
     early = null;
     try {
       return await readAll(msg);
