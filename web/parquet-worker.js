@@ -212,22 +212,30 @@ async function bytesAt(start, end, spend, readRaw = file.readRaw) {
   if (spend) spend(gaps.reduce((n, [a, b]) => n + b - a, 0));
   const reads = gaps.map(([a, b]) => {
     const e = { start: a, byteLength: b - a, buf: null };
+    // It stays in inflight (its bytes, once in, as good as held) until
+    // this call has stored what it read, below.
     e.read = (async () => {
       try {
         e.buf = await readRaw(a, b);
       } catch (err) {
-        throw new ReadError(String(err?.message ?? err));
-      } finally {
         inflight.delete(e);
+        throw new ReadError(String(err?.message ?? err));
       }
-      if (e.buf.byteLength !== b - a) throw new ReadError(`asked for bytes ${a} to ${b}, got ${e.buf.byteLength}`);
+      if (e.buf.byteLength !== b - a) {
+        inflight.delete(e);
+        throw new ReadError(`asked for bytes ${a} to ${b}, got ${e.buf.byteLength}`);
+      }
     })();
     e.read.catch(() => {}); // awaited below, and by the calls that wait for it
     inflight.add(e);
     return e;
   });
   const parts = [...have, ...reads];
-  await Promise.all(parts.map((e) => e.read));
+  try {
+    await Promise.all(parts.map((e) => e.read));
+  } finally {
+    queueMicrotask(() => reads.forEach((e) => inflight.delete(e))); // stored below first
+  }
   let buf;
   if (parts.length === 1 && parts[0].start === start && parts[0].byteLength === end - start) {
     buf = parts[0].buf;
@@ -416,11 +424,12 @@ function readEarly(msg) {
   const buffer = {
     byteLength: size,
     slice(start, end = size) {
+      // Once the app reads, its read decodes the rows: this one asks for
+      // no more bytes, and stops at the next ones instead of decoding
+      // them too (the worker runs one thing at a time).
+      if (me?.wanted) return Promise.reject(new Error("the app reads the rows"));
       const p = bytesAt(start, end, spend, readRaw);
       reads.push(p.catch(() => {}));
-      // Once the app reads, its read decodes the rows: this one stops
-      // at its next bytes instead of decoding them too (the worker runs
-      // one thing at a time).
       return p.then((b) => {
         if (me?.wanted) throw new Error("the app reads the rows");
         return b;
