@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 )
 
 // prefetchHost serves files on another origin than the page as a CDN
@@ -203,12 +202,7 @@ func TestURLPrefetch(t *testing.T) {
 			t.Errorf("app.wasm waited 10 s: the end of the file or the Parquet engine was not asked for before it (%v)", host.requests("/prefetch.parquet"))
 		}
 		for _, r := range []int{0, 5, 59999, 1} {
-			b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(r), chromedp.ByQuery),
-				chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
-			sel := fmt.Sprintf(`[data-row="%d"]`, r)
-			b.waitFor(`document.querySelector('` + sel + ` [data-field=v]') !== null && document.querySelector('` + sel + `[data-loading]') === null`)
-			var got [2]string
-			b.eval(`['id', 'v'].map(f => { const c = document.querySelector('`+sel+` [data-field=' + f + ']'); return c.dataset.cellError || c.textContent; })`, &got)
+			got := b.gotoRowCells(r, "id", "v")
 			if want := [2]string{fmt.Sprint(r), fmt.Sprint(float64(r*10) + 0.5)}; got != want {
 				t.Errorf("row %d shows %q, want %q", r, got, want)
 			}

@@ -25,8 +25,9 @@
 //     that answers 206 with the file's size for a Parquet or Arrow IPC
 //     file, the read of its end (its last TAIL bytes, past the probe) that
 //     the app makes next; for a Parquet file the Parquet reader's worker
-//     is started too and loads its engine, for the app to adopt
-//     (takeWorker). Only an address the app builds the same way is
+//     is started instead and loads its engine, for the app to adopt
+//     (takeWorker), and reads the footer and the first screen's pages
+//     (startWorker), which the app's open and first read take. Only an address the app builds the same way is
 //     fetched, with single ranges (bytes=a-b) and no other header (no
 //     CORS preflight); a range request answered otherwise than 206 is
 //     dropped (the app makes its own, and says what is wrong), but for the
@@ -64,6 +65,7 @@
   let nextID = 1;
   let released = false; // the app has opened its file: nothing more is made
   let early = null; // {url, worker}: a Parquet reader's worker for the link's file
+  let earlyRead = null; // its early reading's end, before the app adopted it: {bytes, error}
   window.tensorviewBoot = {
     // prefetches lists the requests held ({id, url, final, range}; final:
     // where the response came from after redirects, once it answered).
@@ -87,6 +89,13 @@
       const w = early.worker;
       early = null;
       return w;
+    },
+    // earlyRead says how the early worker's reading ended ({bytes: how
+    // many it fetched, error: "" or why it stopped, probe: "" or why the
+    // probe's bytes did not reach it}), when it did before the app adopted
+    // it; else null.
+    earlyRead() {
+      return earlyRead;
     },
     // release aborts the requests the app did not take and terminates a
     // worker it did not adopt: call it once the app has opened its file.
@@ -217,26 +226,44 @@
   const prefetchFile = (addr) => {
     hold(addr, "bytes=0-" + (PROBE - 1), (r) => {
       const m = /^bytes 0-(\d+)\/(\d+)$/.exec(r.headers.get("content-range") || "");
-      let clone;
+      let clone, whole;
       try {
         clone = r.clone();
+        // Read at once, for a Parquet file's early worker: the app aborts
+        // the probe's transfer once it has read it (which a clone's
+        // unread part would not survive).
+        whole = m ? r.clone().arrayBuffer() : Promise.reject(new Error("no size"));
+        whole.catch(() => {});
       } catch (e) {
         return;
       }
       startsWith(clone.body, ["PAR1", "ARROW1"]).then((magic) => {
-        if (released || !magic) return;
         const size = m ? Number(m[2]) : 0;
-        if (m && Number(m[1]) === PROBE - 1 && size > PROBE) {
+        // A Parquet file's worker reads early (its end too) when the probe
+        // said the file's size.
+        const early = magic === "PAR1" && m !== null && typeof Worker === "function";
+        if (released || !magic) return;
+        if (!early && m && Number(m[1]) === PROBE - 1 && size > PROBE) {
           hold(r.url, "bytes=" + Math.max(PROBE, size - TAIL) + "-" + (size - 1));
         }
-        if (magic === "PAR1" && typeof Worker === "function") startWorker(addr);
+        if (magic === "PAR1" && typeof Worker === "function") {
+          startWorker(addr, early ? { url: r.url, size, etag: r.headers.get("etag"), modified: r.headers.get("last-modified"), probe: Number(m[1]) + 1, body: whole } : null);
+        }
       }, () => {});
     }, true);
   };
 
   // startWorker starts the Parquet reader's worker for the file at url,
-  // as app/browser's parquetWorker does, and has it load its engine.
-  const startWorker = (url) => {
+  // as app/browser's parquetWorker does, and has it load its engine and,
+  // when the probe said the file's size (at: {url (the address the probe
+  // came from), size, etag, modified (its validators), probe (how many
+  // bytes it holds), body (a promise of them)}), read early what the app's
+  // open and first read will ask for (web/parquet-worker.js's readEarly):
+  // the worker fetches those ranges itself, off this page's thread, which
+  // the app's start keeps busy, but for the probe's bytes, sent to it
+  // once they are in. Once the app has adopted it, it asks the app for
+  // bytes, as always.
+  const startWorker = (url, at) => {
     let w;
     try {
       w = new Worker("web/parquet-worker.js", { type: "module" });
@@ -252,6 +279,21 @@
       }
     });
     w.postMessage({ op: "warm" });
+    if (at) {
+      w.onmessage = (e) => {
+        const msg = e.data;
+        if (msg && msg.op === "early") earlyRead = { bytes: msg.bytes, error: msg.error, probe: msg.probe };
+      };
+      const { body, ...file } = at;
+      w.postMessage({ op: "early", ...file });
+      body.then(
+        (bytes) => {
+          if (bytes.byteLength === at.probe) w.postMessage({ op: "probe", bytes }, [bytes]);
+          else w.postMessage({ op: "probe", error: "the first bytes were cut short" });
+        },
+        (e) => w.postMessage({ op: "probe", error: String((e && e.message) || e) }),
+      );
+    }
     early = { url, worker: w };
   };
 
