@@ -134,9 +134,11 @@ func TestEarlyPages(t *testing.T) {
 		return b, got, before
 	}
 	// check shows rows and checks their cells, and that no request of name
-	// made before the app started (early: the probe, the end, the early
-	// worker's) overlaps another: no byte read early is asked for again.
-	check := func(t *testing.T, b *browser, name string, early []string, rows []int) {
+	// overlaps another: no byte read early (the probe, the end, the early
+	// worker's: early) is asked for again, by the app or by the browser
+	// (Chrome's HTTP cache, racing range requests of one URL, restarts
+	// some: the range reads bypass it, cache "no-store").
+	check := func(t *testing.T, b *browser, name string, rows []int) {
 		t.Helper()
 		b.waitOpened(name)
 		for _, r := range rows {
@@ -146,7 +148,7 @@ func TestEarlyPages(t *testing.T) {
 			}
 		}
 		asked := host.requests("/" + name)
-		for i, a := range asked[:len(early)] {
+		for i, a := range asked {
 			ra := byteRange(t, a)
 			for _, c := range asked[i+1:] {
 				if rc := byteRange(t, c); ra[0] <= rc[1] && rc[0] <= ra[1] {
@@ -168,7 +170,7 @@ func TestEarlyPages(t *testing.T) {
 			if n, _ := early["bytes"].(float64); n < 256<<10 || n > 2<<20 || len(before) < 3 {
 				t.Errorf("read %v bytes early in %v, want the pages of rows 0-7 past the probe", early["bytes"], before)
 			}
-			check(t, b, name, before, []int{0, 1, 7})
+			check(t, b, name, []int{0, 1, 7})
 		})
 	}
 	t.Run("wide", func(t *testing.T) {
@@ -184,7 +186,7 @@ func TestEarlyPages(t *testing.T) {
 		if n, _ := early["bytes"].(float64); past > 2<<20 || int64(n) < past || n > 2<<20 {
 			t.Errorf("read %v bytes early (%d past the probe and the end, in %v), want at most 2 MiB", early["bytes"], past, before)
 		}
-		check(t, b, "wide.parquet", before, []int{0, 7})
+		check(t, b, "wide.parquet", []int{0, 7})
 	})
 }
 

@@ -138,12 +138,13 @@
   // (its promise gives null: the app makes its own request and says what
   // is wrong), but for a 200 when whole is true: a server that ignores
   // Range sends the whole file, which the app downloads as it would its
-  // own request's. answered is called with a 206 response before the app
+  // own request's. A range request bypasses the HTTP cache, as the app's
+  // (app/browser.Fetcher). answered is called with a 206 response before the app
   // can take it.
   const hold = (url, range, answered, whole) => {
     const abort = new AbortController();
     const p = { id: nextID++, url, final: "", range, abort, response: null };
-    const fetched = fetch(url, range === "" ? { signal: abort.signal } : { signal: abort.signal, headers: { Range: range } });
+    const fetched = fetch(url, range === "" ? { signal: abort.signal } : { signal: abort.signal, headers: { Range: range }, cache: "no-store" });
     if (range === "") {
       fetched.catch(() => {}); // the app sees a failure when it takes it
       p.response = fetched;

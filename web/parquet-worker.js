@@ -470,11 +470,12 @@ function readEarly(msg) {
 let probeSent = null;
 
 // fetchRange fetches bytes [start, end) of the file at.url as the page
-// would (a GET of that single range, no other header: no CORS preflight),
+// would (a GET of that single range, no other header: no CORS preflight;
+// past the browser's HTTP cache, as app/browser.Fetcher's),
 // for readEarly: the answer must be 206, of those bytes, with the
 // validators the probe had (at.etag, at.modified: the same file).
 async function fetchRange(at, start, end) {
-  const r = await fetch(at.url, { headers: { Range: `bytes=${start}-${end - 1}` } });
+  const r = await fetch(at.url, { headers: { Range: `bytes=${start}-${end - 1}` }, cache: "no-store" });
   if (r.status !== 206) throw new Error(`HTTP ${r.status} to a range request`);
   if ((at.etag && r.headers.get("etag") !== at.etag) || (at.modified && r.headers.get("last-modified") !== at.modified)) {
     throw new Error("the file changed since its first bytes were read");
