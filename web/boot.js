@@ -25,10 +25,11 @@
 //     that answers 206 with the file's size for a Parquet or Arrow IPC
 //     file, the read of its end (its last TAIL bytes, past the probe) that
 //     the app makes next; for a Parquet file the Parquet reader's worker
-//     is started instead and loads its engine, for the app to adopt
-//     (takeWorker), and reads the footer and the first screen's pages
-//     (startWorker), which the app's open and first read take. Only an address the app builds the same way is
-//     fetched, with single ranges (bytes=a-b) and no other header (no
+//     is started instead (at once for an address ending in ".parquet")
+//     and loads its engine, for the app to adopt (takeWorker), and reads
+//     the footer and the first screen's pages (readEarly), which the
+//     app's open and first read take. Only an address the app builds the
+//     same way is fetched, with single ranges (bytes=a-b) and no other header (no
 //     CORS preflight); a range request answered otherwise than 206 is
 //     dropped (the app makes its own, and says what is wrong), but for the
 //     probe answered 200 by a server that ignores Range (the app
@@ -223,8 +224,17 @@
   // addr: the probe, then, when it answered 206 with the file's size
   // (Content-Range visible) for a Parquet or an Arrow IPC file larger than
   // the probe, the read of its end; a Parquet file's reader's worker
-  // starts meanwhile (web/parquet-worker.js, warming its engine).
+  // starts meanwhile (web/parquet-worker.js, warming its engine): at
+  // once when the address's path ends in ".parquet" (the engine loads
+  // while the probe is read; a guess the probe belies is terminated), else
+  // once the probe's first bytes say "PAR1".
   const prefetchFile = (addr) => {
+    let guessed = null;
+    try {
+      if (typeof Worker === "function" && /\.parquet$/i.test(new URL(addr).pathname)) guessed = startWorker(addr);
+    } catch (e) {
+      // Not an address the worker's guess can read: the probe decides.
+    }
     hold(addr, "bytes=0-" + (PROBE - 1), (r) => {
       const m = /^bytes 0-(\d+)\/(\d+)$/.exec(r.headers.get("content-range") || "");
       let clone, whole;
@@ -239,37 +249,36 @@
         return;
       }
       startsWith(clone.body, ["PAR1", "ARROW1"]).then((magic) => {
+        if (released) return;
+        const parquet = magic === "PAR1" && typeof Worker === "function";
+        if (!parquet && guessed && early && early.worker === guessed) {
+          early = null;
+          guessed.terminate();
+        }
+        if (!magic) return;
         const size = m ? Number(m[2]) : 0;
         // A Parquet file's worker reads early (its end too) when the probe
         // said the file's size.
-        const early = magic === "PAR1" && m !== null && typeof Worker === "function";
-        if (released || !magic) return;
-        if (!early && m && Number(m[1]) === PROBE - 1 && size > PROBE) {
+        const reads = parquet && m !== null;
+        if (!reads && m && Number(m[1]) === PROBE - 1 && size > PROBE) {
           hold(r.url, "bytes=" + Math.max(PROBE, size - TAIL) + "-" + (size - 1));
         }
-        if (magic === "PAR1" && typeof Worker === "function") {
-          startWorker(addr, early ? { url: r.url, size, etag: r.headers.get("etag"), modified: r.headers.get("last-modified"), probe: Number(m[1]) + 1, body: whole } : null);
-        }
+        if (!parquet) return;
+        const w = early && early.url === addr ? early.worker : startWorker(addr);
+        if (w && reads) readEarly(w, { url: r.url, size, etag: r.headers.get("etag"), modified: r.headers.get("last-modified"), probe: Number(m[1]) + 1, body: whole });
       }, () => {});
     }, true);
   };
 
   // startWorker starts the Parquet reader's worker for the file at url,
-  // as app/browser's parquetWorker does, and has it load its engine and,
-  // when the probe said the file's size (at: {url (the address the probe
-  // came from), size, etag, modified (its validators), probe (how many
-  // bytes it holds), body (a promise of them)}), read early what the app's
-  // open and first read will ask for (web/parquet-worker.js's readEarly):
-  // the worker fetches those ranges itself, off this page's thread, which
-  // the app's start keeps busy, but for the probe's bytes, sent to it
-  // once they are in. Once the app has adopted it, it asks the app for
-  // bytes, as always.
-  const startWorker = (url, at) => {
+  // as app/browser's parquetWorker does, has it load its engine, and
+  // returns it (null if the browser refused it).
+  const startWorker = (url) => {
     let w;
     try {
       w = new Worker("web/parquet-worker.js", { type: "module" });
     } catch (e) {
-      return;
+      return null;
     }
     // A worker that fails to load is not handed over: the app starts its
     // own, which says why.
@@ -280,22 +289,32 @@
       }
     });
     w.postMessage({ op: "warm" });
-    if (at) {
-      w.onmessage = (e) => {
-        const msg = e.data;
-        if (msg && msg.op === "early") earlyRead = { bytes: msg.bytes, error: msg.error, probe: msg.probe };
-      };
-      const { body, ...file } = at;
-      w.postMessage({ op: "early", ...file });
-      body.then(
-        (bytes) => {
-          if (bytes.byteLength === at.probe) w.postMessage({ op: "probe", bytes }, [bytes]);
-          else w.postMessage({ op: "probe", error: "the first bytes were cut short" });
-        },
-        (e) => w.postMessage({ op: "probe", error: String((e && e.message) || e) }),
-      );
-    }
     early = { url, worker: w };
+    return w;
+  };
+
+  // readEarly has worker w, started for a Parquet file whose probe said
+  // its size (at: {url (the address the probe came from), size, etag,
+  // modified (its validators), probe (how many bytes it holds), body (a
+  // promise of them)}), read early what the app's open and first read
+  // will ask for (web/parquet-worker.js's readEarly): the worker fetches
+  // those ranges itself, off this page's thread, which the app's start
+  // keeps busy, but for the probe's bytes, sent to it once they are in.
+  // Once the app has adopted it, it asks the app for bytes, as always.
+  const readEarly = (w, at) => {
+    w.onmessage = (e) => {
+      const msg = e.data;
+      if (msg && msg.op === "early") earlyRead = { bytes: msg.bytes, error: msg.error, probe: msg.probe };
+    };
+    const { body, ...file } = at;
+    w.postMessage({ op: "early", ...file });
+    body.then(
+      (bytes) => {
+        if (bytes.byteLength === at.probe) w.postMessage({ op: "probe", bytes }, [bytes]);
+        else w.postMessage({ op: "probe", error: "the first bytes were cut short" });
+      },
+      (e) => w.postMessage({ op: "probe", error: String((e && e.message) || e) }),
+    );
   };
 
   const viewer = () => document.querySelector(".viewer");
