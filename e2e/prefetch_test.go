@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 )
 
 // prefetchHost serves files on another origin than the page as a CDN
@@ -73,12 +72,19 @@ func (h *prefetchHost) requests(path string) []string {
 }
 
 // countWorkers is a script run before the page's own: it counts the Web
-// Workers the page constructs (window.__workers), the same Worker
-// otherwise.
+// Workers the page constructs (window.__workers) and those it terminates
+// (window.__terminated), the same Worker otherwise.
 const countWorkers = `(() => {
 	const W = window.Worker;
 	window.__workers = 0;
-	window.Worker = function (u, o) { window.__workers++; return new W(u, o); };
+	window.__terminated = 0;
+	window.Worker = function (u, o) {
+		window.__workers++;
+		const w = new W(u, o);
+		const stop = w.terminate.bind(w);
+		w.terminate = () => { window.__terminated++; stop(); };
+		return w;
+	};
 })()`
 
 // TestURLPrefetch (issue 30): a link to a file (?url=) makes the app's
@@ -100,7 +106,7 @@ func TestURLPrefetch(t *testing.T) {
 		t.Fatal(err)
 	}
 	pqData, _ := parquetRowGroupsFile(t, 20000) // 0.9 MiB
-	host := newPrefetchHost(t, map[string][]byte{"prefetch.arrow": arrowData, "prefetch.parquet": pqData})
+	host := newPrefetchHost(t, map[string][]byte{"prefetch.arrow": arrowData, "prefetch.parquet": pqData, "arrow-named.parquet": arrowData})
 	tail := func(size int) string { return fmt.Sprintf("GET bytes=%d-%d", size-65536, size-1) }
 	const probe = "GET bytes=0-262143"
 
@@ -203,17 +209,34 @@ func TestURLPrefetch(t *testing.T) {
 			t.Errorf("app.wasm waited 10 s: the end of the file or the Parquet engine was not asked for before it (%v)", host.requests("/prefetch.parquet"))
 		}
 		for _, r := range []int{0, 5, 59999, 1} {
-			b.run(chromedp.SetValue(`[data-role=goto-row]`, fmt.Sprint(r), chromedp.ByQuery),
-				chromedp.SendKeys(`[data-role=goto-row]`, kb.Enter, chromedp.ByQuery))
-			sel := fmt.Sprintf(`[data-row="%d"]`, r)
-			b.waitFor(`document.querySelector('` + sel + ` [data-field=v]') !== null && document.querySelector('` + sel + `[data-loading]') === null`)
-			var got [2]string
-			b.eval(`['id', 'v'].map(f => { const c = document.querySelector('`+sel+` [data-field=' + f + ']'); return c.dataset.cellError || c.textContent; })`, &got)
+			got := b.gotoRowCells(r, "id", "v")
 			if want := [2]string{fmt.Sprint(r), fmt.Sprint(float64(r*10) + 0.5)}; got != want {
 				t.Errorf("row %d shows %q, want %q", r, got, want)
 			}
 		}
 		once(t, b, "/prefetch.parquet", tail(len(pqData)), 1)
+	})
+
+	// An address ending in ".parquet" starts the Parquet reader's worker
+	// before the probe has answered; an Arrow IPC file so named terminates
+	// it and opens as Arrow, its requests made early and once as any Arrow
+	// file's.
+	t.Run("Arrow IPC named .parquet", func(t *testing.T) {
+		ready := host.await("/arrow-named.parquet", tail(len(arrowData)))
+		b, held := open(t, "/arrow-named.parquet", ready, nil)
+		b.waitOpened("arrow-named.parquet")
+		if !held() {
+			t.Errorf("app.wasm waited 10 s: the end of the file was not asked for before it (%v)", host.requests("/arrow-named.parquet"))
+		}
+		if got := b.gotoRowCells(2, "id", "id"); got[0] != "2" {
+			t.Errorf("row 2 shows id %q, want 2", got[0])
+		}
+		once(t, b, "/arrow-named.parquet", tail(len(arrowData)), 1)
+		var stopped int
+		b.eval(`window.__terminated`, &stopped)
+		if stopped != 1 {
+			t.Errorf("%d workers terminated, want 1 (the guess the probe belied)", stopped)
+		}
 	})
 
 	t.Run("404 and no Range", func(t *testing.T) {

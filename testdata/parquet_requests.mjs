@@ -141,6 +141,7 @@ writeFileSync(join(out, 'many_groups.parquet'), mg);
 
 // paged.parquet
 const pgRows = 40;
+let pgData = null; // its bytes, for the early reads' checks
 const shape = [64, 64, 3];
 const per = shape[0] * shape[1] * shape[2];
 {
@@ -154,6 +155,7 @@ const per = shape[0] * shape[1] * shape[2];
   const props = new pw.WriterPropertiesBuilder().setMaxRowGroupSize(pgRows).setCompression(pw.Compression.ZSTD)
     .setDictionaryEnabled(false).setStatisticsEnabled(pw.EnabledStatistics.Page).setDataPageSizeLimit(8 << 10).setWriteBatchSize(per).build();
   const pg = pw.writeParquet(pw.Table.fromIPCStream(ipc), props);
+  pgData = pg;
   writeFileSync(join(out, 'paged.parquet'), pg);
   const md = parquetMetadata(ab(pg));
   const chunk = md.row_groups[0].columns.find((c) => c.meta_data.path_in_schema[0] === 'image');
@@ -177,6 +179,33 @@ const per = shape[0] * shape[1] * shape[2];
       { asked, pages: hold.map((p) => [Number(p.offset), Number(p.offset) + p.compressed_page_size]), read, chunkBytes, error: o.error ?? r.error });
   } finally {
     await w.close();
+  }
+}
+
+// Early reads (web/boot.js's worker while the app starts): the footer and
+// the pages of rows 0-7 of row group 0, which open and the first read
+// (here of rows 0-15: a window larger than what was read early) take
+// instead of asking for them again; the rows are those a worker without
+// the early read gives.
+for (const [name, data] of [['hf_big', hf], ['paged', pgData]]) {
+  const w = parquetWorker(web);
+  const plain = parquetWorker(web);
+  try {
+    const e = await w.early(data);
+    const early = w.ranges.slice();
+    const o = await w.request({ op: 'open', data, keepBytes: 8 << 20 });
+    const opened = w.ranges.length - early.length;
+    const r = await w.request({ op: 'read', rowGroup: 0, offset: 0, limit: 16, columns: null });
+    const later = w.ranges.slice(early.length);
+    const overlap = later.filter((x) => early.some((y) => x[0] < y[1] && y[0] < x[1]));
+    await plain.request({ op: 'open', data, keepBytes: 8 << 20 });
+    const want = await plain.request({ op: 'read', rowGroup: 0, offset: 0, limit: 16, columns: null });
+    check(`${name}: the early read reads the footer and first pages`, !e.error && early.length >= 1, { e, early });
+    check(`${name}: open and the first read ask for nothing read early`, !o.error && !r.error && opened === 0 && overlap.length === 0, { early, later, overlap, error: o.error ?? r.error });
+    check(`${name}: the first read's rows after an early read`, !r.error && JSON.stringify(rowsOf(r.ipc)) === JSON.stringify(rowsOf(want.ipc)), r.error);
+  } finally {
+    await w.close();
+    await plain.close();
   }
 }
 

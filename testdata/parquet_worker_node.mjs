@@ -13,6 +13,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createServer } from 'node:http';
 
 if (!isMainThread) {
   const listeners = {};
@@ -36,6 +37,8 @@ export function parquetWorker(web) {
   const ranges = [];
   let data = null;
   let nextID = 0;
+  let earlyDone = null;
+  let server = null;
   w.on('message', (m) => {
     if (m.op === 'range') {
       ranges.push([m.start, m.end]);
@@ -45,6 +48,10 @@ export function parquetWorker(web) {
       }
       const bytes = data.slice(m.start, m.end).buffer;
       w.postMessage({ op: 'range', rid: m.rid, bytes }, [bytes]);
+      return;
+    }
+    if (m.op === 'early') {
+      earlyDone?.(m);
       return;
     }
     const p = pending.get(m.id);
@@ -74,7 +81,36 @@ export function parquetWorker(web) {
         w.postMessage(out);
       });
     },
-    close: () => w.terminate(),
+    // early has the worker read data's first pages early ({op: "early"},
+    // as web/boot.js has it: its probe's bytes sent, the rest fetched by
+    // the worker from an HTTP server here, each range recorded in ranges
+    // too) and returns a promise of its answer.
+    async early(bytes) {
+      data = bytes;
+      server = createServer((req, res) => {
+        const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+        const [a, b] = m ? [Number(m[1]), Number(m[2]) + 1] : [0, 0];
+        if (!m || b > data.length || b <= a) {
+          res.writeHead(416).end();
+          return;
+        }
+        ranges.push([a, b]);
+        res.writeHead(206, { 'Content-Range': `bytes ${a}-${b - 1}/${data.length}`, 'Content-Length': b - a });
+        res.end(data.subarray(a, b));
+      });
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const probe = Math.min(data.length, 256 << 10); // web/boot.js's PROBE
+      return new Promise((resolve) => {
+        earlyDone = resolve;
+        w.postMessage({ op: 'early', url: `http://127.0.0.1:${server.address().port}/file`, size: data.length, etag: null, modified: null, probe });
+        const first = data.slice(0, probe).buffer;
+        w.postMessage({ op: 'probe', bytes: first }, [first]);
+      });
+    },
+    close: () => {
+      server?.close();
+      return w.terminate();
+    },
   };
 }
 

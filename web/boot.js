@@ -25,9 +25,11 @@
 //     that answers 206 with the file's size for a Parquet or Arrow IPC
 //     file, the read of its end (its last TAIL bytes, past the probe) that
 //     the app makes next; for a Parquet file the Parquet reader's worker
-//     is started too and loads its engine, for the app to adopt
-//     (takeWorker). Only an address the app builds the same way is
-//     fetched, with single ranges (bytes=a-b) and no other header (no
+//     is started instead (at once for an address ending in ".parquet")
+//     and loads its engine, for the app to adopt (takeWorker), and reads
+//     the footer and the first screen's pages (readEarly), which the
+//     app's open and first read take. Only an address the app builds the
+//     same way is fetched, with single ranges (bytes=a-b) and no other header (no
 //     CORS preflight); a range request answered otherwise than 206 is
 //     dropped (the app makes its own, and says what is wrong), but for the
 //     probe answered 200 by a server that ignores Range (the app
@@ -64,6 +66,7 @@
   let nextID = 1;
   let released = false; // the app has opened its file: nothing more is made
   let early = null; // {url, worker}: a Parquet reader's worker for the link's file
+  let earlyRead = null; // its early reading's end, before the app adopted it: {bytes, error}
   window.tensorviewBoot = {
     // prefetches lists the requests held ({id, url, final, range}; final:
     // where the response came from after redirects, once it answered).
@@ -87,6 +90,13 @@
       const w = early.worker;
       early = null;
       return w;
+    },
+    // earlyRead says how the early worker's reading ended ({bytes: how
+    // many it fetched, error: "" or why it stopped, probe: "" or why the
+    // probe's bytes did not reach it}), when it did before the app adopted
+    // it; else null.
+    earlyRead() {
+      return earlyRead;
     },
     // release aborts the requests the app did not take and terminates a
     // worker it did not adopt: call it once the app has opened its file.
@@ -129,12 +139,13 @@
   // (its promise gives null: the app makes its own request and says what
   // is wrong), but for a 200 when whole is true: a server that ignores
   // Range sends the whole file, which the app downloads as it would its
-  // own request's. answered is called with a 206 response before the app
+  // own request's. A range request bypasses the HTTP cache, as the app's
+  // (app/browser.Fetcher). answered is called with a 206 response before the app
   // can take it.
   const hold = (url, range, answered, whole) => {
     const abort = new AbortController();
     const p = { id: nextID++, url, final: "", range, abort, response: null };
-    const fetched = fetch(url, range === "" ? { signal: abort.signal } : { signal: abort.signal, headers: { Range: range } });
+    const fetched = fetch(url, range === "" ? { signal: abort.signal } : { signal: abort.signal, headers: { Range: range }, cache: "no-store" });
     if (range === "") {
       fetched.catch(() => {}); // the app sees a failure when it takes it
       p.response = fetched;
@@ -213,35 +224,61 @@
   // addr: the probe, then, when it answered 206 with the file's size
   // (Content-Range visible) for a Parquet or an Arrow IPC file larger than
   // the probe, the read of its end; a Parquet file's reader's worker
-  // starts meanwhile (web/parquet-worker.js, warming its engine).
+  // starts meanwhile (web/parquet-worker.js, warming its engine): at
+  // once when the address's path ends in ".parquet" (the engine loads
+  // while the probe is read; a guess the probe belies is terminated), else
+  // once the probe's first bytes say "PAR1".
   const prefetchFile = (addr) => {
+    let guessed = null;
+    try {
+      if (typeof Worker === "function" && /\.parquet$/i.test(new URL(addr).pathname)) guessed = startWorker(addr);
+    } catch (e) {
+      // Not an address the worker's guess can read: the probe decides.
+    }
     hold(addr, "bytes=0-" + (PROBE - 1), (r) => {
       const m = /^bytes 0-(\d+)\/(\d+)$/.exec(r.headers.get("content-range") || "");
-      let clone;
+      let clone, whole;
       try {
         clone = r.clone();
+        // Read at once, for a Parquet file's early worker: the app aborts
+        // the probe's transfer once it has read it (which a clone's
+        // unread part would not survive).
+        whole = m ? r.clone().arrayBuffer() : Promise.reject(new Error("no size"));
+        whole.catch(() => {});
       } catch (e) {
         return;
       }
       startsWith(clone.body, ["PAR1", "ARROW1"]).then((magic) => {
-        if (released || !magic) return;
+        if (released) return;
+        const parquet = magic === "PAR1" && typeof Worker === "function";
+        if (!parquet && guessed && early && early.worker === guessed) {
+          early = null;
+          guessed.terminate();
+        }
+        if (!magic) return;
         const size = m ? Number(m[2]) : 0;
-        if (m && Number(m[1]) === PROBE - 1 && size > PROBE) {
+        // A Parquet file's worker reads early (its end too) when the probe
+        // said the file's size.
+        const reads = parquet && m !== null;
+        if (!reads && m && Number(m[1]) === PROBE - 1 && size > PROBE) {
           hold(r.url, "bytes=" + Math.max(PROBE, size - TAIL) + "-" + (size - 1));
         }
-        if (magic === "PAR1" && typeof Worker === "function") startWorker(addr);
+        if (!parquet) return;
+        const w = early && early.url === addr ? early.worker : startWorker(addr);
+        if (w && reads) readEarly(w, { url: r.url, size, etag: r.headers.get("etag"), modified: r.headers.get("last-modified"), probe: Number(m[1]) + 1, body: whole });
       }, () => {});
     }, true);
   };
 
   // startWorker starts the Parquet reader's worker for the file at url,
-  // as app/browser's parquetWorker does, and has it load its engine.
+  // as app/browser's parquetWorker does, has it load its engine, and
+  // returns it (null if the browser refused it).
   const startWorker = (url) => {
     let w;
     try {
       w = new Worker("web/parquet-worker.js", { type: "module" });
     } catch (e) {
-      return;
+      return null;
     }
     // A worker that fails to load is not handed over: the app starts its
     // own, which says why.
@@ -253,6 +290,31 @@
     });
     w.postMessage({ op: "warm" });
     early = { url, worker: w };
+    return w;
+  };
+
+  // readEarly has worker w, started for a Parquet file whose probe said
+  // its size (at: {url (the address the probe came from), size, etag,
+  // modified (its validators), probe (how many bytes it holds), body (a
+  // promise of them)}), read early what the app's open and first read
+  // will ask for (web/parquet-worker.js's readEarly): the worker fetches
+  // those ranges itself, off this page's thread, which the app's start
+  // keeps busy, but for the probe's bytes, sent to it once they are in.
+  // Once the app has adopted it, it asks the app for bytes, as always.
+  const readEarly = (w, at) => {
+    w.onmessage = (e) => {
+      const msg = e.data;
+      if (msg && msg.op === "early") earlyRead = { bytes: msg.bytes, error: msg.error, probe: msg.probe };
+    };
+    const { body, ...file } = at;
+    w.postMessage({ op: "early", ...file });
+    body.then(
+      (bytes) => {
+        if (bytes.byteLength === at.probe) w.postMessage({ op: "probe", bytes }, [bytes]);
+        else w.postMessage({ op: "probe", error: "the first bytes were cut short" });
+      },
+      (e) => w.postMessage({ op: "probe", error: String((e && e.message) || e) }),
+    );
   };
 
   const viewer = () => document.querySelector(".viewer");

@@ -52,6 +52,18 @@
 //                                 opened (web/boot.js, for a link to a
 //                                 Parquet file, while the app starts; no
 //                                 answer)
+//   {op: "early", url, size, etag, modified, probe}
+//                                 after warm (web/boot.js, before the app
+//                                 adopts the worker): read the footer of
+//                                 the file of size bytes at url and the
+//                                 first pages of row group 0 (readEarly),
+//                                 which the app's open and first read then
+//                                 take instead of asking for them;
+//                                 answered by {op: "early", bytes, error,
+//                                 probe} (probe: why the probe's bytes
+//                                 did not come, or "")
+//   {op: "probe", bytes}          the file's first probe bytes (or error:
+//                                 why not), for readEarly
 //   {op: "read", id, rowGroup, offset, limit, columns}
 //                                 rows [offset, offset+limit) of row group
 //                                 rowGroup (0-based), of the top-level
@@ -113,7 +125,7 @@ function keep(start, buf) {
   if (buf.byteLength > keepBytes) return;
   const key = start + "-" + (start + buf.byteLength);
   if (kept.has(key)) return;
-  kept.set(key, { start, buf });
+  kept.set(key, entry(start, buf));
   keptBytes += buf.byteLength;
   for (const [k, e] of kept) {
     if (keptBytes <= keepBytes) break;
@@ -122,15 +134,42 @@ function keep(start, buf) {
   }
 }
 
+// The bytes read early (readEarly: the footer, in tail, and the first
+// pages of row group 0, here), held apart from kept (and from keepBytes)
+// until the app's first read has taken them: {start, buf}.
+let earlyPages = [];
+// The early reading, while there is one: {size, footer, done} (promises
+// of the footer, see readFooter, and of the end of its page reads).
+let early = null;
+
+// EARLY_ROWS is how many rows of row group 0 readEarly reads: app/decode
+// reads a Parquet row group by windows of at least 8 rows (File.windowRows:
+// multiples of 8, at least 8), from row 0 for the first screen, so the
+// app's first read holds these rows whatever its window; more would read
+// pages that a first window of 8 rows (a dataset of images) does not use.
+const EARLY_ROWS = 8;
+// EARLY_COLUMNS bounds the top-level columns readEarly reads (the first
+// ones, in schema order: those the table shows first), EARLY_BYTES the
+// bytes it fetches (past the footer): a wide or huge file reads no more
+// early than a first window of a few image columns would.
+const EARLY_COLUMNS = 16;
+const EARLY_BYTES = 2 << 20;
+
 // held returns bytes [start, end) from the tail or the ranges kept, or
 // null (a copy: the engines may transfer or detach what they get).
 function held(start, end) {
-  for (const e of tail ? [tail, ...kept.values()] : kept.values()) {
+  for (const e of pieces()) {
     if (e.start <= start && end <= e.start + e.buf.byteLength) {
       return e.buf.slice(start - e.start, end - e.start);
     }
   }
   return null;
+}
+
+// pieces lists the file's bytes held: the tail, the early pages, the
+// ranges kept.
+function pieces() {
+  return [...(tail ? [tail] : []), ...earlyPages, ...kept.values()];
 }
 
 // pageRead asks the page for bytes [start, end) of a file by URL.
@@ -148,37 +187,80 @@ function pageRead(start, end) {
 class ReadError extends Error {}
 
 // bytesAt returns a promise of bytes [start, end) of the open file (an
-// ArrayBuffer), from what is held or else read (and kept).
-async function bytesAt(start, end) {
+// ArrayBuffer), from what is held or else read (and kept): only the parts
+// that no range held covers are read (a column chunk's first pages, read
+// early or for an earlier window, are not read again). An early read
+// (spend, see readEarly) keeps what it read apart, in earlyPages. readRaw
+// reads the parts (the open file's, or readEarly's own fetches: the early
+// reading goes on after the app has opened the file).
+async function bytesAt(start, end, spend, readRaw = file.readRaw) {
   const hit = held(start, end);
   if (hit) return hit;
-  // The first part kept (a column chunk's first pages, read for an
-  // earlier window): only the rest is read.
-  let from = start;
-  let head = null;
-  for (const e of kept.values()) {
-    const to = e.start + e.buf.byteLength;
-    if (e.start <= start && start < to && to > from) {
-      from = to;
-      head = e;
-    }
+  // What is held or being read, and the parts left to read (a part being
+  // read for another call is awaited, not read again).
+  const have = [...pieces(), ...inflight]
+    .filter((e) => e.start < end && e.start + e.byteLength > start)
+    .sort((a, b) => a.start - b.start);
+  const gaps = [];
+  let at = start;
+  for (const e of have) {
+    if (e.start > at) gaps.push([at, e.start]);
+    at = Math.max(at, e.start + e.byteLength);
+    if (at >= end) break;
+  }
+  if (at < end) gaps.push([at, end]);
+  if (spend) spend(gaps.reduce((n, [a, b]) => n + b - a, 0));
+  const reads = gaps.map(([a, b]) => {
+    const e = { start: a, byteLength: b - a, buf: null };
+    // It stays in inflight (its bytes, once in, as good as held) until
+    // this call has stored what it read, below.
+    e.read = (async () => {
+      try {
+        e.buf = await readRaw(a, b);
+      } catch (err) {
+        inflight.delete(e);
+        throw new ReadError(String(err?.message ?? err));
+      }
+      if (e.buf.byteLength !== b - a) {
+        inflight.delete(e);
+        throw new ReadError(`asked for bytes ${a} to ${b}, got ${e.buf.byteLength}`);
+      }
+    })();
+    e.read.catch(() => {}); // awaited below, and by the calls that wait for it
+    inflight.add(e);
+    return e;
+  });
+  const parts = [...have, ...reads];
+  try {
+    await Promise.all(parts.map((e) => e.read));
+  } finally {
+    queueMicrotask(() => reads.forEach((e) => inflight.delete(e))); // stored below first
   }
   let buf;
-  try {
-    buf = await file.readRaw(from, end);
-  } catch (err) {
-    throw new ReadError(String(err?.message ?? err));
-  }
-  if (buf.byteLength !== end - from) throw new ReadError(`asked for bytes ${from} to ${end}, got ${buf.byteLength}`);
-  if (head) {
+  if (parts.length === 1 && parts[0].start === start && parts[0].byteLength === end - start) {
+    buf = parts[0].buf;
+  } else {
     const all = new Uint8Array(end - start);
-    all.set(new Uint8Array(head.buf, start - head.start), 0);
-    all.set(new Uint8Array(buf), from - start);
+    for (const e of parts) {
+      const from = Math.max(start, e.start);
+      const to = Math.min(end, e.start + e.byteLength);
+      if (to > from) all.set(new Uint8Array(e.buf, from - e.start, to - from), from - start);
+    }
     buf = all.buffer;
   }
-  keep(start, buf);
+  if (spend) earlyPages.push(entry(start, buf));
+  else keep(start, buf);
   return buf.slice(0);
 }
+
+// entry is a range of the file's bytes held: {start, byteLength, buf}.
+function entry(start, buf) {
+  return { start, byteLength: buf.byteLength, buf };
+}
+
+// The parts of the file being read: {start, byteLength, buf, read} (read:
+// a promise that sets buf, or fails with a ReadError).
+const inflight = new Set();
 
 // fileBytes is a Blob-like view of the file for parquet-wasm's
 // ParquetFile.fromFile, which needs only size, slice(start, end) and
@@ -280,12 +362,13 @@ function footerMeta(md) {
   return meta;
 }
 
-// readFooter reads the file's tail (TAIL bytes, in one read) and returns
-// the footer: FileMetaData, its length and "PAR1" (a Uint8Array).
-async function readFooter(size) {
+// readFooter reads the file's tail (TAIL bytes, in one read of readRaw)
+// and returns the footer: FileMetaData, its length and "PAR1" (a
+// Uint8Array).
+async function readFooter(size, readRaw = file.readRaw) {
   if (size < 12) throw new Error(`the file is too short to be Parquet (${size} bytes)`);
   const n = Math.min(size, TAIL);
-  tail = { start: size - n, buf: await file.readRaw(size - n, size) };
+  tail = entry(size - n, await readRaw(size - n, size));
   const end = new DataView(tail.buf, n - 8, 8);
   const magic = end.getUint32(4, true);
   if (magic === 0x45524150) throw new Error("the footer is encrypted (Parquet modular encryption)");
@@ -295,18 +378,124 @@ async function readFooter(size) {
   const from = size - 8 - len;
   if (from >= tail.start) return new Uint8Array(tail.buf, from - tail.start);
   // A footer larger than the tail: read the rest, and keep it all.
-  const head = await file.readRaw(from, tail.start);
+  const head = await readRaw(from, tail.start);
   const all = new Uint8Array(size - from);
   all.set(new Uint8Array(head), 0);
   all.set(new Uint8Array(tail.buf), head.byteLength);
-  tail = { start: from, buf: all.buffer };
+  tail = entry(from, all.buffer);
   return all;
+}
+
+// readEarly reads, for a file of size bytes by URL that the app will open
+// (web/boot.js answering its range requests meanwhile), its footer, and of
+// row group 0 the pages that hold rows [0, EARLY_ROWS) of its first
+// EARLY_COLUMNS top-level columns, as the engine's read of those rows
+// reads them (the pages the offset index names, else the chunks' first
+// pages up to the one holding the last row, or small chunks whole), but
+// for no more than EARLY_BYTES: a read past them is refused, and what was
+// read stays. Open takes the footer, the app's first read the pages.
+// It answers {op: "early", bytes, error} (bytes fetched past the footer).
+function readEarly(msg) {
+  if (file || early) return;
+  const size = msg.size;
+  const readRaw = (start, end) => fetchRange(msg, start, end);
+  file = { size, readRaw, engine: "hyparquet", pf: null };
+  // The probe's bytes come from the page (web/boot.js has them): the
+  // reads that need them wait.
+  const probe = { start: 0, byteLength: Math.min(msg.probe, size), buf: null };
+  probe.read = new Promise((resolve, reject) => (probeSent = { resolve, reject })).then((buf) => {
+    if (buf.byteLength !== probe.byteLength) throw new ReadError(`the first ${probe.byteLength} bytes came as ${buf.byteLength}`);
+    probe.buf = buf;
+    earlyPages.push(probe);
+  }).finally(() => inflight.delete(probe));
+  probe.read.catch(() => {});
+  inflight.add(probe);
+  const engine = import("./parquet/engine/parquet-engine.js");
+  // The tail but what the probe holds (bytesAt waits for it).
+  const footer = readFooter(size, (start, end) => bytesAt(start, end, null, readRaw));
+  footer.catch(() => {}); // open reads it again
+  let bytes = 0;
+  const spend = (n) => {
+    if (bytes + n > EARLY_BYTES) throw new Error(`more than ${EARLY_BYTES} bytes`);
+    bytes += n;
+  };
+  const reads = [];
+  let me = null; // early, once set below
+  const buffer = {
+    byteLength: size,
+    slice(start, end = size) {
+      // Once the app reads, its read decodes the rows: this one asks for
+      // no more bytes, and stops at the next ones instead of decoding
+      // them too (the worker runs one thing at a time).
+      if (me?.wanted) return Promise.reject(new Error("the app reads the rows"));
+      const p = bytesAt(start, end, spend, readRaw);
+      reads.push(p.catch(() => {}));
+      return p.then((b) => {
+        if (me?.wanted) throw new Error("the app reads the rows");
+        return b;
+      });
+    },
+  };
+  const done = (async () => {
+    const eng = await engine;
+    const opened = eng.open(await footer);
+    if (opened.declined || !opened.metadata.row_groups.length) return;
+    const compressors = await eng.loadCodecs(opened.codecs);
+    // The probe's bytes first: what they hold is not fetched.
+    await probe.read.catch(() => {});
+    const names = opened.schema.fields.slice(0, EARLY_COLUMNS).map((f) => f.name);
+    await eng.read(buffer, opened, compressors, 0, 0, EARLY_ROWS, names);
+  })().then(
+    () => "",
+    (err) => String(err?.message ?? err),
+  );
+  // fetched: every read started has ended (a refused or failed one
+  // leaves others under way), for the app's first read to take what is
+  // held (done: and the early reading has ended).
+  const fetched = async () => {
+    for (let n = 0; n < reads.length; ) {
+      const m = reads.length;
+      await Promise.all(reads.slice(n, m));
+      n = m;
+    }
+  };
+  early = me = { size, footer, fetched, wanted: false, done: done.then(async (error) => {
+    await fetched();
+    const sent = await probe.read.then(() => "", (err) => String(err?.message ?? err));
+    postMessage({ op: "early", bytes, error, probe: sent });
+  }) };
+}
+
+// probeSent settles readEarly's wait for the probe's bytes.
+let probeSent = null;
+
+// fetchRange fetches bytes [start, end) of the file at.url as the page
+// would (a GET of that single range, no other header: no CORS preflight;
+// past the browser's HTTP cache, as app/browser.Fetcher's),
+// for readEarly: the answer must be 206, of those bytes, with the
+// validators the probe had (at.etag, at.modified: the same file).
+async function fetchRange(at, start, end) {
+  const r = await fetch(at.url, { headers: { Range: `bytes=${start}-${end - 1}` }, cache: "no-store" });
+  if (r.status !== 206) throw new Error(`HTTP ${r.status} to a range request`);
+  if ((at.etag && r.headers.get("etag") !== at.etag) || (at.modified && r.headers.get("last-modified") !== at.modified)) {
+    throw new Error("the file changed since its first bytes were read");
+  }
+  return r.arrayBuffer();
 }
 
 async function open(msg) {
   keepBytes = msg.keepBytes ?? 0;
   const blob = msg.blob;
   const size = blob ? blob.size : msg.size;
+  // What was read early is this file's when it was read for the same size
+  // (web/boot.js asked for it from the same address, the app's).
+  let footer = null;
+  if (early && !blob && early.size === size) footer = await early.footer.catch(() => null);
+  if (!footer) {
+    early = null;
+    earlyPages = [];
+    tail = null;
+  }
   file = {
     size,
     readRaw: blob ? (start, end) => blob.slice(start, end).arrayBuffer() : pageRead,
@@ -316,7 +505,7 @@ async function open(msg) {
   // The engine's modules load while the footer is read.
   const engine = msg.engine === "parquet-wasm" ? null : import("./parquet/engine/parquet-engine.js");
   engine?.catch(() => {}); // awaited below; a failure to load shows there
-  const footer = await readFooter(size);
+  footer ??= await readFooter(size);
   let declined = msg.engine === "parquet-wasm" ? "asked for" : "";
   if (engine) {
     let eng;
@@ -458,6 +647,25 @@ function asyncBuffer() {
 
 async function read(msg) {
   if (!file) throw new Error("no file is open");
+  if (early) {
+    // The first read takes the pages read early (waiting for those under
+    // way, not for the early reading's decoding), then they go: kept
+    // holds what the reads read next.
+    early.wanted = true;
+    await early.fetched();
+    early = null;
+    try {
+      return await readAll(msg);
+    } finally {
+      // Kept for the next reads as the ranges this one read are.
+      for (const e of earlyPages) keep(e.start, e.buf);
+      earlyPages = [];
+    }
+  }
+  return readAll(msg);
+}
+
+async function readAll(msg) {
   try {
     return await readWith(msg);
   } catch (err) {
@@ -503,6 +711,15 @@ onmessage = (e) => {
     // Started by web/boot.js while the page's app starts: the engine
     // loads now, and open finds it loaded (or loading).
     import("./parquet/engine/parquet-engine.js").catch(() => {}); // open says why it failed
+    return;
+  }
+  if (msg.op === "early") {
+    readEarly(msg);
+    return;
+  }
+  if (msg.op === "probe") {
+    if (msg.error != null) probeSent?.reject(new ReadError(msg.error));
+    else probeSent?.resolve(msg.bytes);
     return;
   }
   if (msg.op === "range") {

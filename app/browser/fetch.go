@@ -15,6 +15,12 @@ import (
 // Fetcher is remote.Fetcher over the browser's fetch: one GET with a
 // Range header (CORS-safelisted for a single range, so no preflight), or
 // with no header at all (remote.Request.Get), the body read as a stream;
+// a range request bypasses the browser's HTTP cache (cache "no-store"):
+// Chromium's cache, holding parts of a file, adds If-Range to the next
+// range requests of its URL and, when several race, sends some of them
+// twice (seen in e2e TestEarlyPages: 4 to 10 more than the 42 ranges of
+// a file, in 3 of 20 runs on a loaded machine), and the
+// app keeps what it read itself (app/decode's cache);
 // the response's URL is where the redirects led (response.url). A
 // rejected fetch is told apart as a CORS refusal
 // (a second, no-cors fetch of the same URL gets an answer), the browser
@@ -95,6 +101,7 @@ func fetchJS(req remote.Request) (abort, fetched app.Value) {
 		opts["method"] = "HEAD"
 	} else if h := req.Header(); h != "" {
 		opts["headers"] = map[string]any{"Range": h}
+		opts["cache"] = "no-store"
 	}
 	return abort, app.Window().Call("fetch", req.URL, opts)
 }

@@ -257,9 +257,13 @@ func (p *parquetWorker) postLocked(gen int, msg app.Value, transfer ...any) chan
 // onMessage handles a message of worker w (generation gen). It runs in a
 // JavaScript callback: it never blocks.
 func (p *parquetWorker) onMessage(gen int, w app.Value, data app.Value) {
-	if data.Get("op").String() == "range" {
+	switch op := data.Get("op"); {
+	case op.Type() != app.TypeString:
+	case op.String() == "range":
 		go p.serveRange(gen, w, data.Get("rid").Int(), int64(data.Get("start").Float()), int64(data.Get("end").Float()))
 		return
+	default:
+		return // {op: "early"}: the early reading's end, for web/boot.js
 	}
 	id := data.Get("id").Int()
 	p.mu.Lock()
