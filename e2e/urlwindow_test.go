@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/tensorview/tensorview/internal/netshape"
 	"github.com/tensorview/tensorview/internal/testkit"
 )
 
@@ -78,14 +79,11 @@ func TestURLFirstScreenReadsItsRows(t *testing.T) {
 	}
 	all := ipcBatches(t, data)
 	first, rest := int64(all[0].start), int64(all[1].start) // batch 0's message: [first, rest)
-	var mbit, ms int
-	if v := os.Getenv("TENSORVIEW_HF_NET"); v != "" {
-		if _, err := fmt.Sscanf(v, "%dMbit,%dms", &mbit, &ms); err != nil {
-			t.Fatalf("TENSORVIEW_HF_NET=%q: want e.g. 40Mbit,20ms", v)
-		}
+	shape, err := netshape.Parse(os.Getenv("TENSORVIEW_HF_NET"))
+	if err != nil {
+		t.Fatalf("TENSORVIEW_HF_NET: %v", err)
 	}
-	link := &netLink{bitsPerSec: float64(mbit) * 1e6}
-	srv := &rangeLog{path: path, latency: time.Duration(ms) * time.Millisecond, link: link, restOf: [2]int64{first, rest}, restDone: make(chan struct{})}
+	srv := &rangeLog{path: path, link: &netshape.Link{Shape: shape}, restOf: [2]int64{first, rest}, restDone: make(chan struct{})}
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	b := newBrowserWith(t, "", `(function poll() {
@@ -107,7 +105,7 @@ func TestURLFirstScreenReadsItsRows(t *testing.T) {
 	}
 	sent, reqs, t0, log := srv.before(thumb)
 	t.Logf("%d rows in view hold %d B; row 0's thumbnail %d ms after the first request (%s); before it %d B in %d requests: %.2f× the rows; %v",
-		inView, held, thumb.Sub(t0).Milliseconds(), srv.shape(), sent, reqs, float64(sent)/float64(held), log)
+		inView, held, thumb.Sub(t0).Milliseconds(), shape, sent, reqs, float64(sent)/float64(held), log)
 	select {
 	case <-srv.restDone:
 	case <-time.After(time.Minute):
@@ -124,38 +122,13 @@ func TestURLFirstScreenReadsItsRows(t *testing.T) {
 	}
 }
 
-// netLink is one link shared by a server's responses: bodies sent at
-// bitsPerSec at most (0: as fast as they go).
-type netLink struct {
-	bitsPerSec float64
-	mu         sync.Mutex
-	free       time.Time // when the link has sent all it was asked
-}
-
-// send waits until the link has sent n more bytes.
-func (l *netLink) send(n int) {
-	if l.bitsPerSec <= 0 {
-		return
-	}
-	l.mu.Lock()
-	start := l.free
-	if now := time.Now(); start.Before(now) {
-		start = now
-	}
-	l.free = start.Add(time.Duration(float64(n) * 8 / l.bitsPerSec * float64(time.Second)))
-	done := l.free
-	l.mu.Unlock()
-	time.Sleep(time.Until(done)) // the emulated link's pace
-}
-
-// rangeLog serves path with HTTP Range and CORS through link, each request
-// latency late, and logs each GET's range and when its body's pieces were
-// written. restDone is closed once responses sent have covered restOf
-// (the first record batch).
+// rangeLog serves path with HTTP Range and CORS through link (its latency,
+// then its rate), and logs each GET's range when it arrives and when its
+// body's pieces were written. restDone is closed once responses sent have
+// covered restOf (the first record batch).
 type rangeLog struct {
 	path     string
-	latency  time.Duration
-	link     *netLink
+	link     *netshape.Link
 	restOf   [2]int64
 	restDone chan struct{}
 	once     sync.Once
@@ -172,13 +145,6 @@ type loggedRange struct {
 type sentBytes struct {
 	at time.Time
 	n  int64
-}
-
-func (s *rangeLog) shape() string {
-	if s.link.bitsPerSec == 0 && s.latency == 0 {
-		return "loopback"
-	}
-	return fmt.Sprintf("%.0f Mbit/s, %v a request", s.link.bitsPerSec/1e6, s.latency)
 }
 
 func (s *rangeLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -199,8 +165,9 @@ func (s *rangeLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.reqs = append(s.reqs, lr)
 		s.mu.Unlock()
 	}
-	time.Sleep(s.latency) // the emulated network's latency
-	http.ServeContent(&linkWriter{ResponseWriter: w, s: s}, r, "hf.arrow", st.ModTime(), f)
+	s.link.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.ServeContent(w, r, "hf.arrow", st.ModTime(), f)
+	})).ServeHTTP(&sentLog{ResponseWriter: w, s: s}, r)
 	if r.Method == http.MethodGet && s.covered(s.restOf[0], s.restOf[1]) {
 		s.once.Do(func() { close(s.restDone) })
 	}
@@ -273,27 +240,17 @@ func (s *rangeLog) ranges(lo, hi int64) []string {
 // requestsIn counts the requests asking for bytes of [lo, hi).
 func (s *rangeLog) requestsIn(lo, hi int64) int { return len(s.ranges(lo, hi)) }
 
-// linkWriter sends a body through its server's link in 16 KiB pieces,
-// logging when each was written.
-type linkWriter struct {
+// sentLog logs when each piece of a body (netshape.Chunk at most, from
+// the link) was written.
+type sentLog struct {
 	http.ResponseWriter
 	s *rangeLog
 }
 
-func (w *linkWriter) Write(p []byte) (int, error) {
-	written := 0
-	for len(p) > 0 {
-		k := min(len(p), 16<<10)
-		w.s.link.send(k)
-		n, err := w.ResponseWriter.Write(p[:k])
-		w.s.mu.Lock()
-		w.s.sent = append(w.s.sent, sentBytes{time.Now(), int64(n)})
-		w.s.mu.Unlock()
-		written += n
-		if err != nil {
-			return written, err
-		}
-		p = p[k:]
-	}
-	return written, nil
+func (w *sentLog) Write(p []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(p)
+	w.s.mu.Lock()
+	w.s.sent = append(w.s.sent, sentBytes{time.Now(), int64(n)})
+	w.s.mu.Unlock()
+	return n, err
 }

@@ -5,16 +5,16 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
-// storageStr is the storage's text for row i of an array whose tensors
-// cannot be viewed (err says why); for malformed storage, whose own ValueStr
-// would panic, it is err's text.
+// storageStr is the storage's text (ValueStr: float16 exact) for row i of
+// an array whose tensors cannot be viewed (err says why); for malformed
+// storage, whose text would panic, it is err's text.
 func storageStr(storage arrow.Array, i int, err error) (s string) {
 	defer func() {
 		if recover() != nil {
 			s = "(invalid: " + err.Error() + ")"
 		}
 	}()
-	return storage.ValueStr(i)
+	return ValueStr(storage, i)
 }
 
 // rowStr is the tensor arrays' ValueStr: row i's values nested in physical

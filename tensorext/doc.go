@@ -46,4 +46,13 @@
 // and explicit nulls, the spec's empty string, unknown keys, draft keys) and
 // records anything it cannot accept. Validate reports that problem, and
 // ValidateFull additionally checks every row of an array.
+//
+// # float16
+//
+// arrow-go v18.8.0 decodes float16 subnormals wrongly (float16.Num.Float32
+// reads bits 0x0001 as about 1.1e-41, not 2^-24) and rounds by truncation
+// (float16.New). Float16ToFloat64 and Float16FromFloat64 convert exactly
+// (ties to even); the package's views, readers and texts read float16
+// with Float16ToFloat64, and ValueStr is arrow-go's ValueStr with float16
+// exact at any depth of a nested array (float16.go, valuestr.go).
 package tensorext

@@ -3,10 +3,8 @@ package tensorext
 import (
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // ErrNullTensor is returned by the arrays' Tensor method for a null row.
@@ -103,15 +101,10 @@ func (t Tensor) IsNull(pos int) bool { return t.Values.IsNull(pos) }
 
 // ValueStr returns the element at position pos of Values as text, as
 // arrow-go's array.ValueStr does ("(null)" for null), except that float16 is
-// formatted from an exact conversion (Float16ToFloat64). Arrays of types
-// this package does not know (Float64Source) format their elements in their
-// own ValueStr.
-func (t Tensor) ValueStr(pos int) string {
-	if f, ok := t.Values.(*array.Float16); ok && f.IsValid(pos) {
-		return strconv.FormatFloat(Float16ToFloat64(f.Value(pos)), 'g', -1, 32)
-	}
-	return t.Values.ValueStr(pos)
-}
+// formatted from an exact conversion (the package's ValueStr). Arrays of
+// types this package does not know (Float64Source) format their elements in
+// their own ValueStr.
+func (t Tensor) ValueStr(pos int) string { return ValueStr(t.Values, pos) }
 
 // Float64 returns the element at position pos of Values as a float64. ok is
 // false when the element is null or the value type is not numeric (integer,

@@ -1,5 +1,6 @@
 // What Hugging Face datasets writes, for the generators: the features JSON
-// as Python's json.dumps spells it, and the Image feature's column.
+// as Python's json.dumps spells it, the Image feature's column, and an
+// image set's Parquet columns for hyparquet-writer.
 import { Field, Struct, Binary, Utf8, makeData, vectorFromArray } from 'apache-arrow';
 
 // pyJSON is JSON with Python's json.dumps separators, as datasets writes
@@ -31,4 +32,31 @@ export function imageStruct(rows, paths = rows.map(() => null)) {
   const bytesD = makeData({ type: new Binary(), length: n, ...valid, valueOffsets: offsets, data });
   const pathD = vectorFromArray(paths, new Utf8()).data[0];
   return { type, data: makeData({ type, length: n, ...valid, children: [bytesD, pathD] }) };
+}
+
+// hfParquet is a Hugging Face image set as hyparquet-writer's
+// parquetWriteBuffer takes it: the columns image struct<bytes: binary,
+// path: string>, label int64 and caption string, all optional and without
+// an offset index (datasets writes no page index), then the extra columns
+// given, each as [its columnData entry, its Parquet schema elements...].
+// rows holds the columns' values: image ({bytes, path} or null), label
+// (BigInt or null), caption (string or null). It returns { columnData,
+// schema }, the schema rooted at 'root'.
+export function hfParquet({ image, label, caption }, extra = []) {
+  const columnData = [
+    { name: 'image', data: image, offsetIndex: false },
+    { name: 'label', data: label, offsetIndex: false },
+    { name: 'caption', data: caption, offsetIndex: false },
+    ...extra.map(([col]) => col),
+  ];
+  const schema = [
+    { name: 'root', num_children: 3 + extra.length },
+    { name: 'image', repetition_type: 'OPTIONAL', num_children: 2 },
+    { name: 'bytes', type: 'BYTE_ARRAY', repetition_type: 'OPTIONAL' },
+    { name: 'path', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+    { name: 'label', type: 'INT64', repetition_type: 'OPTIONAL' },
+    { name: 'caption', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+    ...extra.flatMap(([, ...elements]) => elements),
+  ];
+  return { columnData, schema };
 }

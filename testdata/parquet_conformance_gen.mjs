@@ -61,6 +61,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seeded } from './parquet_worker_node.mjs';
+import { hfParquet } from './hf.mjs';
 
 const [out] = process.argv.slice(2);
 const { rand, range, bytes } = seeded();
@@ -111,23 +112,12 @@ write('hf_like.parquet', [
 });
 
 writeFileSync(join(out, 'hf_like_hyparquet.parquet'), new Uint8Array(parquetWriteBuffer({
-  columnData: [
-    { name: 'image', data: hf.image, offsetIndex: false },
-    { name: 'label', data: hf.label, offsetIndex: false },
-    { name: 'caption', data: hf.caption, offsetIndex: false },
+  ...hfParquet(hf, [[
     { name: 'tensor', data: hf.tensor.map((t) => t && t.map((x) => (Number.isNaN(x) ? 0 : x))), offsetIndex: false },
-  ],
-  schema: [
-    { name: 'root', num_children: 4 },
-    { name: 'image', repetition_type: 'OPTIONAL', num_children: 2 },
-    { name: 'bytes', type: 'BYTE_ARRAY', repetition_type: 'OPTIONAL' },
-    { name: 'path', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-    { name: 'label', type: 'INT64', repetition_type: 'OPTIONAL' },
-    { name: 'caption', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
     { name: 'tensor', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
     { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
     { name: 'element', type: 'FLOAT', repetition_type: 'REQUIRED' },
-  ],
+  ]]),
   rowGroupSize: 10,
 })));
 console.log(join(out, 'hf_like_hyparquet.parquet'));

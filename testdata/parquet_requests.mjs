@@ -29,6 +29,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetWorker, seeded } from './parquet_worker_node.mjs';
+import { hfParquet } from './hf.mjs';
 
 const [web, out] = process.argv.slice(2);
 const TAIL = 64 << 10; // web/parquet-worker.js's TAIL
@@ -45,19 +46,11 @@ const within = (r, lo, hi) => lo <= r[0] && r[1] <= hi;
 // hf_big.parquet
 const hfRows = 400;
 const hf = new Uint8Array(parquetWriteBuffer({
-  columnData: [
-    { name: 'image', data: range(hfRows, (i) => ({ bytes: bytes(3000), path: `img_${i}.jpg` })), offsetIndex: false },
-    { name: 'label', data: range(hfRows, (i) => BigInt(i % 10)), offsetIndex: false },
-    { name: 'caption', data: range(hfRows, (i) => `caption ${i}`), offsetIndex: false },
-  ],
-  schema: [
-    { name: 'root', num_children: 3 },
-    { name: 'image', repetition_type: 'OPTIONAL', num_children: 2 },
-    { name: 'bytes', type: 'BYTE_ARRAY', repetition_type: 'OPTIONAL' },
-    { name: 'path', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-    { name: 'label', type: 'INT64', repetition_type: 'OPTIONAL' },
-    { name: 'caption', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-  ],
+  ...hfParquet({
+    image: range(hfRows, (i) => ({ bytes: bytes(3000), path: `img_${i}.jpg` })),
+    label: range(hfRows, (i) => BigInt(i % 10)),
+    caption: range(hfRows, (i) => `caption ${i}`),
+  }),
   rowGroupSize: 100,
   pageSize: 32 << 10,
 }));

@@ -538,7 +538,7 @@ func readCategory(b *RawBox, cats arrow.Array, k int) {
 	case *array.Dictionary:
 		id := c.GetValueIndex(k)
 		b.Category, b.HasCategory = int64(id), true
-		b.CategoryText = c.Dictionary().ValueStr(id)
+		b.CategoryText = tensorext.ValueStr(c.Dictionary(), id) // float16 exact
 	case *array.String, *array.LargeString, *array.StringView:
 		b.CategoryText = c.ValueStr(k)
 	case array.ListLike: // a list of names: Visual Genome's ["man", "person"]
@@ -546,7 +546,7 @@ func readCategory(b *RawBox, cats arrow.Array, k int) {
 		var names []string
 		for i := s; i < e; i++ {
 			if v := c.ListValues(); v.IsValid(int(i)) {
-				names = append(names, v.ValueStr(int(i)))
+				names = append(names, tensorext.ValueStr(v, int(i)))
 			}
 		}
 		b.CategoryText = strings.Join(names, ", ")

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/tensorview/tensorview/tensorext"
 )
 
 // Palette gives the colour of each class id. Colours are opaque.
@@ -180,13 +181,14 @@ func parseNames(raw json.RawMessage) ([]string, bool) {
 
 // DictionaryNames returns the values of a dictionary-encoded column's
 // dictionary as class names, the name of index i being its i-th value as
-// text (arrow-go's ValueStr; a null value gives ""). For a column of type
+// text (arrow-go's ValueStr, float16 exact: tensorext.ValueStr; a null
+// value gives ""). For a column of type
 // dictionary<indices, values>, pass (*array.Dictionary).Dictionary().
 func DictionaryNames(dict arrow.Array) []string {
 	names := make([]string, dict.Len())
 	for i := range names {
 		if dict.IsValid(i) {
-			names[i] = dict.ValueStr(i)
+			names[i] = tensorext.ValueStr(dict, i)
 		}
 	}
 	return names

@@ -76,8 +76,9 @@ func In(f *decode.File, row int64, col int, maxW, maxH int) (c Cell) {
 // do.
 var repanic = os.Getenv("TENSORVIEW_REPANIC") != ""
 
-// valueStr is arrow-go's ValueStr, falling back to the storage of an
-// extension array whose type does not implement it.
+// valueStr is arrow-go's ValueStr with float16 exact at any depth
+// (tensorext.ValueStr), falling back to the storage of an extension array
+// whose type does not implement it.
 func valueStr(arr arrow.Array, i int) (s string) {
 	if ext, ok := arr.(array.ExtensionArray); ok {
 		defer func() {
@@ -87,7 +88,7 @@ func valueStr(arr arrow.Array, i int) (s string) {
 		}()
 	}
 	if st, ok := arr.(*array.Struct); ok {
-		if hasFloat16(st.DataType().(*arrow.StructType)) {
+		if tensorext.HasFloat16(st.DataType()) {
 			return structStr(st, i) // its fields' valueStr: float16 exact
 		}
 		// arrow-go's Struct.ValueStr marshals the row as JSON and panics
@@ -99,22 +100,7 @@ func valueStr(arr arrow.Array, i int) (s string) {
 			}
 		}()
 	}
-	if f, ok := arr.(*array.Float16); ok {
-		// arrow-go's Float16.ValueStr decodes subnormals wrongly
-		// (tensorext.Float16ToFloat64).
-		return strconv.FormatFloat(tensorext.Float16ToFloat64(f.Value(i)), 'g', -1, 32)
-	}
-	return arr.ValueStr(i)
-}
-
-// hasFloat16 says whether a field of st is float16.
-func hasFloat16(st *arrow.StructType) bool {
-	for _, f := range st.Fields() {
-		if f.Type.ID() == arrow.FLOAT16 {
-			return true
-		}
-	}
-	return false
+	return tensorext.ValueStr(arr, i)
 }
 
 // structStr is row i of a struct array as {"name":value,...}, each value

@@ -599,7 +599,7 @@ func valueRange(vals arrow.Array, start, n int) (lo, hi string) {
 		var v float64
 		switch a := vals.(type) {
 		case *array.Float16:
-			v = float64(a.Value(k).Float32())
+			v = tensorext.Float16ToFloat64(a.Value(k)) // arrow-go's Float32 misreads subnormals
 		case *array.Boolean:
 			if a.Value(k) {
 				v = 1

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tensorview/tensorview/internal/hubfake"
+	"github.com/tensorview/tensorview/internal/netshape"
 )
 
 // The dataset layout (BENCH_LAYOUTS=dataset; issue 29): the first
@@ -124,7 +125,7 @@ func shardFiles(c config) ([]*shardSet, error) {
 type dsServer struct {
 	sets  []*shardSet
 	tl    *timeline
-	shape *shaper
+	shape *netshape.Link
 	hub   *hubfake.Fake
 	close func()
 }
@@ -132,7 +133,7 @@ type dsServer struct {
 // startDatasets starts the emulated Hub (its API and its CDN on two local
 // origins) with each set as a dataset of one split, default/train.
 func startDatasets(c config, sets []*shardSet) (*dsServer, error) {
-	ds := &dsServer{sets: sets, tl: &timeline{}, shape: &shaper{shape: c.net}}
+	ds := &dsServer{sets: sets, tl: &timeline{}, shape: &netshape.Link{Shape: c.net}}
 	ds.hub = hubfake.New(hubfake.Options{Fail: func(msg string) { logf("emulated Hub: %s", msg) }})
 	var servers []*http.Server
 	var origins []string

@@ -35,31 +35,6 @@ func TestShardNames(t *testing.T) {
 	}
 }
 
-func TestParseNet(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want netShape
-		bad  bool
-	}{
-		{"", netShape{}, false},
-		{"none", netShape{}, false},
-		{"40Mbit,20ms", netShape{Latency: 20 * time.Millisecond, BitsPerSec: 40e6}, false},
-		{"20ms/500kbit", netShape{Latency: 20 * time.Millisecond, BitsPerSec: 500e3}, false},
-		{"1Gbit", netShape{BitsPerSec: 1e9}, false},
-		{"40MB", netShape{}, true},
-		{"0Mbit", netShape{}, true},
-		{"-5ms", netShape{}, true},
-	} {
-		got, err := parseNet(tc.in)
-		if (err != nil) != tc.bad || (!tc.bad && got != tc.want) {
-			t.Errorf("parseNet(%q) = %+v, %v; want %+v (error %v)", tc.in, got, err, tc.want, tc.bad)
-		}
-	}
-	if s := (netShape{Latency: 20 * time.Millisecond, BitsPerSec: 40e6}).String(); s != "40 Mbit/s, 20ms a request" {
-		t.Errorf("String = %q", s)
-	}
-}
-
 // TestTimeline: Before counts the requests that arrived and the bytes
 // written up to a time, not those after.
 func TestTimeline(t *testing.T) {
@@ -90,26 +65,6 @@ func TestTimeline(t *testing.T) {
 	tl.Reset()
 	if b, n := tl.Before(time.Now()); b != 0 || n != 0 {
 		t.Errorf("after Reset: %d bytes, %d requests", b, n)
-	}
-}
-
-// TestShaper: a body of 50 KB at 4 Mbit/s takes about 100 ms, plus the
-// latency.
-func TestShaper(t *testing.T) {
-	s := &shaper{shape: netShape{Latency: 30 * time.Millisecond, BitsPerSec: 4e6}}
-	srv := httptest.NewServer(s.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, strings.Repeat("x", 50_000))
-	})))
-	defer srv.Close()
-	start := time.Now()
-	resp, err := http.Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, _ := io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if d := time.Since(start); n != 50_000 || d < 120*time.Millisecond || d > 2*time.Second {
-		t.Errorf("%d bytes in %v; want 50000 in about 130 ms", n, d)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/tensorview/tensorview/internal/netshape"
 	"github.com/tensorview/tensorview/internal/pagesserve"
 )
 
@@ -96,7 +97,7 @@ const cacheHeader = "public, max-age=31536000, immutable"
 // page; every request behind one network shape (BENCH_NET: the data, the
 // engines and the app shell alike), each kind on a timeline of its own.
 type hfServer struct {
-	shape *shaper
+	shape *netshape.Link
 	tl    map[string]*timeline
 	gz    sync.Map // a module's path → its gzipped bytes
 }
@@ -291,7 +292,7 @@ func hfOrigin(h http.Handler) (string, func(), error) {
 // source of c.sources, c.repeat times in turns (the opposite order every
 // other round).
 func runHF(c config, files []*hfFile) ([]*hfRow, error) {
-	s := &hfServer{shape: &shaper{shape: c.net}, tl: map[string]*timeline{}}
+	s := &hfServer{shape: &netshape.Link{Shape: c.net}, tl: map[string]*timeline{}}
 	for _, k := range hfKinds {
 		s.tl[k] = &timeline{}
 	}

@@ -262,6 +262,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/tensorview/tensorview/internal/httpmeter"
+	"github.com/tensorview/tensorview/internal/netshape"
 )
 
 type config struct {
@@ -275,15 +276,15 @@ type config struct {
 	profileDir               string
 	repeat                   int
 	scrollMs, scrollPx       int
-	queryRows                int      // the query layout's rows (BENCH_QUERY_ROWS)
-	queries                  []string // sort and/or filter (BENCH_QUERIES)
-	shards                   int      // the dataset layout's shards (BENCH_SHARDS)
-	shardSize                string   // and their size (BENCH_SHARD_SIZE)
-	ways                     []string // the links it opens them by (BENCH_WAYS)
-	net                      netShape // between the page and the dataset's servers (BENCH_NET)
-	hfRows                   int      // the hf layout's rows (BENCH_HF_ROWS)
-	hfTensors                []string // sizes of the parquet layout's files the hf layout compares too (BENCH_HF_TENSORS)
-	visits                   []string // the hf layout's visits by URL: cold and/or warm (BENCH_VISITS)
+	queryRows                int            // the query layout's rows (BENCH_QUERY_ROWS)
+	queries                  []string       // sort and/or filter (BENCH_QUERIES)
+	shards                   int            // the dataset layout's shards (BENCH_SHARDS)
+	shardSize                string         // and their size (BENCH_SHARD_SIZE)
+	ways                     []string       // the links it opens them by (BENCH_WAYS)
+	net                      netshape.Shape // between the page and the dataset's servers (BENCH_NET)
+	hfRows                   int            // the hf layout's rows (BENCH_HF_ROWS)
+	hfTensors                []string       // sizes of the parquet layout's files the hf layout compares too (BENCH_HF_TENSORS)
+	visits                   []string       // the hf layout's visits by URL: cold and/or warm (BENCH_VISITS)
 }
 
 func env(k, def string) string {
@@ -357,7 +358,7 @@ func loadConfig() (config, error) {
 			return c, fmt.Errorf("BENCH_WAYS: %q is none of %s", w, strings.Join(allWays, ", "))
 		}
 	}
-	if c.net, err = parseNet(os.Getenv("BENCH_NET")); err != nil {
+	if c.net, err = netshape.Parse(os.Getenv("BENCH_NET")); err != nil {
 		return c, fmt.Errorf("BENCH_NET: %w", err)
 	}
 	if c.hfRows, err = parseHFRows(env("BENCH_HF_ROWS", "3000")); err != nil {

@@ -244,76 +244,76 @@ func codeSizes(w []byte, pkgs []goPackage) (code, error) {
 	if len(w) < 8 || string(w[:4]) != "\x00asm" {
 		return code{}, fmt.Errorf("not a wasm module")
 	}
-	r := &reader{b: w, off: 8}
+	r := &wasmpack.Reader{B: w, Off: 8}
 	var bodies []int          // code size of each defined function
 	names := map[int]string{} // function index (imports first) to name
 	imports := 0
 	sections := map[string]int{}
-	for r.off < len(r.b) {
-		id := r.byte()
-		n := int(r.uleb())
-		end := r.off + n
-		if r.err != nil || end > len(r.b) {
+	for r.Off < len(r.B) {
+		id := r.Byte()
+		n := int(r.Uleb())
+		end := r.Off + n
+		if r.Err != nil || end > len(r.B) {
 			return code{}, fmt.Errorf("truncated wasm module")
 		}
-		sec := &reader{b: r.b[:end], off: r.off}
+		sec := &wasmpack.Reader{B: r.B[:end], Off: r.Off}
 		switch id {
 		case 0:
-			name := sec.name()
+			name := sec.Name()
 			sections["custom "+name] += n
 			if name == "name" {
-				for sec.off < end && sec.err == nil {
-					sub := sec.byte()
-					size := int(sec.uleb())
-					subEnd := sec.off + size
+				for sec.Off < end && sec.Err == nil {
+					sub := sec.Byte()
+					size := int(sec.Uleb())
+					subEnd := sec.Off + size
 					if sub == 1 {
-						count := int(sec.uleb())
+						count := int(sec.Uleb())
 						for range count {
-							idx := int(sec.uleb())
-							names[idx] = sec.name()
+							idx := int(sec.Uleb())
+							names[idx] = sec.Name()
 						}
 					}
-					sec.off = subEnd
+					sec.Off = subEnd
 				}
 			}
 		case 2:
 			sections["import"] += n
-			count := int(sec.uleb())
+			count := int(sec.Uleb())
 			for range count {
-				sec.name()
-				sec.name()
-				kind := sec.byte()
+				sec.Name()
+				sec.Name()
+				kind := sec.Byte()
 				switch kind {
 				case 0: // function
-					sec.uleb()
+					sec.Uleb()
 					imports++
 				case 1: // table
-					sec.byte()
-					sec.limits()
+					sec.Byte()
+					limits(sec)
 				case 2: // memory
-					sec.limits()
+					limits(sec)
 				case 3: // global
-					sec.byte()
-					sec.byte()
+					sec.Byte()
+					sec.Byte()
 				}
 			}
 		case 10:
 			sections["code"] += n
-			count := int(sec.uleb())
+			count := int(sec.Uleb())
 			for range count {
-				size := int(sec.uleb())
+				size := int(sec.Uleb())
 				bodies = append(bodies, size)
-				sec.off += size
+				sec.Off += size
 			}
 		case 11:
 			sections["data"] += n
 		default:
 			sections[fmt.Sprintf("section %d", id)] += n
 		}
-		if sec.err != nil {
-			return code{}, sec.err
+		if sec.Err != nil {
+			return code{}, sec.Err
 		}
-		r.off = end
+		r.Off = end
 	}
 	if len(names) == 0 {
 		return code{}, fmt.Errorf("no name section: build without -ldflags=\"-s -w\"")
@@ -447,49 +447,11 @@ func pkgOf(sym string, pkgs []goPackage) string {
 	return sym
 }
 
-// reader decodes the parts of the wasm binary format packageSizes needs.
-type reader struct {
-	b   []byte
-	off int
-	err error
-}
-
-func (r *reader) byte() byte {
-	if r.off >= len(r.b) {
-		r.err = io.ErrUnexpectedEOF
-		return 0
+// limits reads a table's or memory's limits (a flag, the minimum, the
+// maximum when the flag says so).
+func limits(r *wasmpack.Reader) {
+	if r.Byte()&1 != 0 {
+		r.Uleb()
 	}
-	c := r.b[r.off]
-	r.off++
-	return c
-}
-
-func (r *reader) uleb() uint64 {
-	var v uint64
-	for shift := 0; shift < 64; shift += 7 {
-		c := r.byte()
-		v |= uint64(c&0x7f) << shift
-		if c&0x80 == 0 {
-			break
-		}
-	}
-	return v
-}
-
-func (r *reader) name() string {
-	n := int(r.uleb())
-	if r.off+n > len(r.b) {
-		r.err = io.ErrUnexpectedEOF
-		return ""
-	}
-	s := string(r.b[r.off : r.off+n])
-	r.off += n
-	return s
-}
-
-func (r *reader) limits() {
-	if r.byte()&1 != 0 {
-		r.uleb()
-	}
-	r.uleb()
+	r.Uleb()
 }

@@ -6,11 +6,16 @@
 // nothing. Pack joins segments whose gap is at most a given number of
 // bytes, writing the gap's zeros: the memory the module starts with is
 // byte for byte the same.
+//
+// Reader, which Pack reads modules with, reads the binary format's bytes,
+// LEB128 integers and names; bench/payload reads its sections with it.
 package wasmpack
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 )
 
@@ -29,34 +34,34 @@ func Pack(module []byte, gap int) ([]byte, error) {
 		return module, errors.New("wasmpack: not a wasm module")
 	}
 	out := append([]byte(nil), module[:8]...)
-	r := reader{b: module, off: 8}
+	r := Reader{B: module, Off: 8}
 	packed := -1 // the number of segments written, once the data section is
-	for r.off < len(r.b) {
-		start := r.off
-		id := r.byte()
-		n := r.uleb()
-		if r.err != nil || n > uint64(len(r.b)-r.off) {
+	for r.Off < len(r.B) {
+		start := r.Off
+		id := r.Byte()
+		n := r.Uleb()
+		if r.Err != nil || n > uint64(len(r.B)-r.Off) {
 			return module, errors.New("wasmpack: truncated section")
 		}
-		end := r.off + int(n)
+		end := r.Off + int(n)
 		switch id {
 		case 11:
-			segs, err := segments(r.b[r.off:end])
+			segs, err := segments(r.B[r.Off:end])
 			if err != nil {
 				return module, err
 			}
 			segs = join(segs, gap)
 			body := appendSegments(nil, segs)
 			out = append(out, 11)
-			out = appendUleb(out, uint64(len(body)))
+			out = binary.AppendUvarint(out, uint64(len(body)))
 			out = append(out, body...)
 			packed = len(segs)
 		case 12: // data count: the number of data segments, before the code section
 			return module, errors.New("wasmpack: a data count section is not supported")
 		default:
-			out = append(out, r.b[start:end]...)
+			out = append(out, r.B[start:end]...)
 		}
-		r.off = end
+		r.Off = end
 	}
 	if packed < 0 {
 		return module, errors.New("wasmpack: no data section")
@@ -72,29 +77,29 @@ type segment struct {
 
 // segments reads a data section's segments.
 func segments(sec []byte) ([]segment, error) {
-	r := reader{b: sec}
-	count := r.uleb()
+	r := Reader{B: sec}
+	count := r.Uleb()
 	var segs []segment
-	for i := uint64(0); i < count && r.err == nil; i++ {
+	for i := uint64(0); i < count && r.Err == nil; i++ {
 		// flags 0 (active, memory 0), i32.const ADDR, end, size, bytes.
-		if flags := r.byte(); flags != 0 {
+		if flags := r.Byte(); flags != 0 {
 			return nil, fmt.Errorf("wasmpack: data segment %d: flags %d, not an active segment of memory 0", i, flags)
 		}
-		if op := r.byte(); op != 0x41 {
+		if op := r.Byte(); op != 0x41 {
 			return nil, fmt.Errorf("wasmpack: data segment %d: offset is not an i32.const", i)
 		}
-		addr := r.sleb()
-		if r.byte() != 0x0b {
+		addr := r.Sleb()
+		if r.Byte() != 0x0b {
 			return nil, fmt.Errorf("wasmpack: data segment %d: offset is not a constant", i)
 		}
-		size := r.uleb()
-		if r.err != nil || addr < 0 || addr > 1<<32-1 || size > uint64(len(r.b)-r.off) || uint64(addr)+size > 1<<32 {
+		size := r.Uleb()
+		if r.Err != nil || addr < 0 || addr > 1<<32-1 || size > uint64(len(r.B)-r.Off) || uint64(addr)+size > 1<<32 {
 			return nil, fmt.Errorf("wasmpack: data segment %d: malformed", i)
 		}
-		segs = append(segs, segment{uint32(addr), r.b[r.off : r.off+int(size)]})
-		r.off += int(size)
+		segs = append(segs, segment{uint32(addr), r.B[r.Off : r.Off+int(size)]})
+		r.Off += int(size)
 	}
-	if r.err != nil || r.off != len(r.b) {
+	if r.Err != nil || r.Off != len(r.B) {
 		return nil, errors.New("wasmpack: malformed data section")
 	}
 	slices.SortStableFunc(segs, func(a, b segment) int { return int(int64(a.addr) - int64(b.addr)) })
@@ -126,23 +131,15 @@ func join(segs []segment, gap int) []segment {
 }
 
 func appendSegments(b []byte, segs []segment) []byte {
-	b = appendUleb(b, uint64(len(segs)))
+	b = binary.AppendUvarint(b, uint64(len(segs)))
 	for _, s := range segs {
 		b = append(b, 0, 0x41)
 		b = appendSleb(b, int64(s.addr))
 		b = append(b, 0x0b)
-		b = appendUleb(b, uint64(len(s.data)))
+		b = binary.AppendUvarint(b, uint64(len(s.data)))
 		b = append(b, s.data...)
 	}
 	return b
-}
-
-func appendUleb(b []byte, x uint64) []byte {
-	for x >= 0x80 {
-		b = append(b, byte(x)|0x80)
-		x >>= 7
-	}
-	return append(b, byte(x))
 }
 
 // appendSleb appends x as a signed LEB128 (an i32.const's operand; Go's
@@ -159,40 +156,70 @@ func appendSleb(b []byte, x int64) []byte {
 	}
 }
 
-// reader reads a wasm module's bytes; err is set once a read runs past the end.
-type reader struct {
-	b   []byte
-	off int
-	err error
+// Reader reads the primitives of the WebAssembly binary format
+// (WebAssembly Core Specification, "Binary Format", §5.1 and §5.2): bytes,
+// LEB128 integers and names, from B at Off. Err is set by the first read
+// that runs past the end of B or finds a malformed LEB128; the reads after
+// it return zero values and keep that error.
+type Reader struct {
+	B   []byte
+	Off int
+	Err error
 }
 
-func (r *reader) byte() byte {
-	if r.off >= len(r.b) {
-		r.err = errors.New("wasmpack: unexpected end")
+var (
+	errEnd  = fmt.Errorf("wasmpack: %w", io.ErrUnexpectedEOF)
+	errLong = errors.New("wasmpack: LEB128 too long")
+)
+
+func (r *Reader) fail(err error) {
+	if r.Err == nil {
+		r.Err = err
+	}
+}
+
+// Byte reads one byte.
+func (r *Reader) Byte() byte {
+	if r.Err != nil || r.Off >= len(r.B) {
+		r.fail(errEnd)
 		return 0
 	}
-	c := r.b[r.off]
-	r.off++
+	c := r.B[r.Off]
+	r.Off++
 	return c
 }
 
-func (r *reader) uleb() uint64 {
-	var x uint64
-	for shift := uint(0); shift < 64; shift += 7 {
-		c := r.byte()
-		x |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return x
-		}
+// Uleb reads an unsigned LEB128 integer of at most 64 bits (10 bytes;
+// encoding/binary's Uvarint is the same encoding). Past the end of B it
+// sets Err to an io.ErrUnexpectedEOF; longer than 10 bytes, or beyond
+// 2^64-1, to "LEB128 too long".
+func (r *Reader) Uleb() uint64 {
+	if r.Err != nil {
+		return 0
 	}
-	r.err = errors.New("wasmpack: LEB128 too long")
-	return 0
+	x, n := binary.Uvarint(r.B[min(r.Off, len(r.B)):])
+	switch {
+	case n == 0:
+		r.fail(errEnd)
+		return 0
+	case n < 0:
+		r.fail(errLong)
+		return 0
+	}
+	r.Off += n
+	return x
 }
 
-func (r *reader) sleb() int64 {
+// Sleb reads a signed LEB128 integer of at most 64 bits (two's complement,
+// the sign in bit 6 of the last byte: i32.const and i64.const operands).
+// Errors are Uleb's.
+func (r *Reader) Sleb() int64 {
 	var x int64
 	for shift := uint(0); shift < 64; shift += 7 {
-		c := r.byte()
+		c := r.Byte()
+		if r.Err != nil {
+			return 0
+		}
 		x |= int64(c&0x7f) << shift
 		if c < 0x80 {
 			if c&0x40 != 0 && shift+7 < 64 {
@@ -201,6 +228,19 @@ func (r *reader) sleb() int64 {
 			return x
 		}
 	}
-	r.err = errors.New("wasmpack: LEB128 too long")
+	r.fail(errLong)
 	return 0
+}
+
+// Name reads a name: its length in bytes as an unsigned LEB128, then the
+// bytes (UTF-8, returned as they are).
+func (r *Reader) Name() string {
+	n := r.Uleb()
+	if r.Err != nil || r.Off > len(r.B) || n > uint64(len(r.B)-r.Off) {
+		r.fail(errEnd)
+		return ""
+	}
+	s := string(r.B[r.Off : r.Off+int(n)])
+	r.Off += int(n)
+	return s
 }
