@@ -216,8 +216,28 @@ func (b *browser) waitWithin(js string, d time.Duration) {
 	b.t.Helper()
 	if err := b.pollWithin(js, d); err != nil {
 		b.screenshot(b.t.Name())
-		b.t.Fatal(err)
+		b.t.Fatalf("%v, waiting for %s; the page then: %s", err, js, b.pageState())
 	}
+}
+
+// pageState describes what the page shows, for a wait that failed: the
+// viewer's state attributes, the row count's (a query's progress and
+// matches), the alerts' and status lines' text, the errors logged.
+func (b *browser) pageState() string {
+	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	defer cancel()
+	var got string
+	err := chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+		const attrs = (el) => el ? [...el.attributes].filter(a => a.name.startsWith('data-')).map(a => a.name + '=' + JSON.stringify(a.value)).join(' ') : 'none';
+		const texts = (sel) => [...document.querySelectorAll(sel)].map(e => JSON.stringify(e.textContent.trim().slice(0, 200))).join(', ');
+		return 'viewer: ' + attrs(document.querySelector('.viewer')) +
+			'; rows: ' + attrs(document.querySelector('[data-role=level-rows]') ?? document.querySelector('[data-role=num-rows]')) +
+			'; alerts: [' + texts('[role=alert]') + ']; status: [' + texts('[role=status]') + ']';
+	})()`, &got))
+	if err != nil {
+		return "unknown (" + err.Error() + ")"
+	}
+	return got
 }
 
 // pollWithin is waitWithin returning its failure.
