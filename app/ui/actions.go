@@ -74,6 +74,7 @@ const (
 // re-render by themselves: each ends with Update, or says why not.
 func (v *Viewer) handleActions(ctx app.Context) {
 	actionOpen.handle(ctx, v.open)
+	actionFirstScreen.handle(ctx, v.afterFirstScreen)
 	actionWarmedUp.handle(ctx, v.onWarmedUp)
 	actionOpenURL.handle(ctx, v.openURL)
 	actionOpenFailed.handle(ctx, func(ctx app.Context, f openFailure) {

@@ -207,31 +207,38 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 	v.afterFirstFrame(ctx, o.f)
 }
 
-// afterFirstFrame does what the first screen of f does not need once the
-// frame that shows it (the next one go-app renders, which runs these
-// Defers) has been painted, so that the browser paints the rows in view
-// before any of this work starts: it fills the closed schema panel, and
-// indexes f's record batches when its row count is an estimate.
+// firstScreenWait is how long after a file's first frame the Viewer waits
+// at most for the rows table's first screen (actionFirstScreen) before it
+// does what it left for after it: a read that does not end (a server that
+// stalls) must not keep the row count estimated.
+const firstScreenWait = 2 * time.Second
+
+// afterFirstFrame leaves what the first screen of f does not need for after
+// it, so that the rows in view, their data and thumbnails come first: once
+// the rows table says its first screen is shown (actionFirstScreen), or
+// firstScreenWait after the first frame has been painted, whichever comes
+// first (afterFirstScreen).
 func (v *Viewer) afterFirstFrame(ctx app.Context, f *decode.File) {
 	ctx.Defer(func(ctx app.Context) {
 		afterPaint(ctx, func(ctx app.Context) {
-			if v.opened.file == f && !v.opened.panelFilled {
-				v.opened.panelFilled = true
-				ctx.Update()
-			}
+			ctx.After(firstScreenWait, func(ctx app.Context) { v.afterFirstScreen(ctx, f) })
 		})
 	})
-	if v.opened.exact {
+}
+
+// afterFirstScreen does, once, what the first screen of f left for after
+// it: it fills the closed schema panel, and indexes f's record batches when
+// its row count is an estimate (a dataset: opens its other files).
+func (v *Viewer) afterFirstScreen(ctx app.Context, f *decode.File) {
+	if v.opened.file != f || v.opened.rest {
 		return
 	}
-	ctx.Defer(func(ctx app.Context) {
-		afterPaint(ctx, func(ctx app.Context) {
-			if v.opened.file == f && v.work.cancel == nil {
-				v.index(ctx, f)
-				ctx.Update()
-			}
-		})
-	})
+	v.opened.rest = true
+	v.opened.panelFilled = true
+	if !v.opened.exact && v.work.cancel == nil {
+		v.index(ctx, f)
+	}
+	ctx.Update()
 }
 
 // indexReport is how often indexing updates its progress bar at most.

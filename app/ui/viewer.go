@@ -49,8 +49,11 @@ type openedFile struct {
 	exact   bool
 	changed string // the file changed on the server while being read
 	// panelFilled: the schema panel has its content while closed (after
-	// the file's first frame).
+	// the file's first screen).
 	panelFilled bool
+	// rest: what the first screen left for after it has started
+	// (afterFirstScreen).
+	rest bool
 }
 
 // work is the background work on a file, with a progress bar and Cancel:
