@@ -38,9 +38,10 @@ const sniffLen = 16
 // openResult is what opening a source gave: the file, or why not; src is the
 // source, whose Close closes the Parquet reader too when it opened one.
 type openResult struct {
-	f   *decode.File
-	src source
-	err error
+	f     *decode.File
+	src   source
+	err   error
+	early context.CancelFunc // stops the read of the first rows started by the open (nil: none)
 }
 
 // open reads a file's schema and batch locations off the UI goroutine,
@@ -104,11 +105,23 @@ func (v *Viewer) openSource(ctx app.Context, gen int, src source, budget int64) 
 		f, err = decode.OpenReader(src.Name, src.Reader, src.Size, readOptions(src, budget))
 	}
 	mark("opened")
+	var early context.CancelFunc
 	if err == nil && f.WindowBytes(0) < decode.BigRead {
 		_ = f.Load(0)
 		mark("loaded")
+	} else if err == nil {
+		// A bigger first window (a record batch read whole) is read from
+		// now on, while the page draws the file: the rows table's read of
+		// it waits for this one, and its Cancel stops it (the Viewer's
+		// actionCancelRead).
+		var ectx context.Context
+		ectx, early = context.WithCancel(context.Background())
+		go func() {
+			defer early()
+			_ = f.LoadContext(ectx, 0)
+		}()
 	}
-	return openResult{f, src, err}
+	return openResult{f, src, err, early}
 }
 
 // readOptions are the decoder's options for src within budget: a file
@@ -187,7 +200,7 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 		v.opened.file.Close()
 	}
 	v.opened.src.stop()
-	v.opened = openedFile{file: o.f, src: o.src}
+	v.opened = openedFile{file: o.f, src: o.src, early: o.early}
 	for _, n := range o.src.notes {
 		o.f.AddWarning(n)
 	}

@@ -54,6 +54,9 @@ type openedFile struct {
 	// rest: what the first screen left for after it has started
 	// (afterFirstScreen).
 	rest bool
+	// early stops the read of the first rows the open started (nil:
+	// none); the rows table's Cancel (actionCancelRead) calls it.
+	early context.CancelFunc
 }
 
 // work is the background work on a file, with a progress bar and Cancel:
