@@ -16,14 +16,17 @@ import (
 //
 //	open            UI goroutine: claims the open, says "Reading …"
 //	└ openSource    ctx.Async: sniffs the format, opens it (Arrow, or
-//	                Parquet in parquet-wasm's worker), reads its first rows;
-//	                its result goes into a channel of one
+//	                Parquet in parquet-wasm's worker), reads its first rows
+//	                (a big first batch: starts reading it); its result goes
+//	                into a channel of one
 //	awaitOpen       UI goroutine: waits up to quickOpen for that result,
 //	                else hands the wait to a goroutine that dispatches it
 //	show            UI goroutine: shows the file, unless a newer open
 //	                overtook it (opens counts them)
-//	afterFirstFrame once the file's first frame is painted: fills the
-//	                closed schema panel, indexes the record batches
+//	afterFirstScreen once the rows table's first screen is shown (its rows
+//	                in view read and painted, their thumbnails drawn;
+//	                firstscreen.go): fills the closed schema panel, indexes
+//	                the record batches
 
 // quickOpen is how long opening a file may hold the page before it shows
 // "Reading …": a file that opens sooner shows its rows in the next frame,
