@@ -311,9 +311,9 @@ func hugeRowsFile(t *testing.T, nodes bool) []byte {
 	return data
 }
 
-// manyImagesFile writes rows binary cells: a 3840×2160 JPEG in even rows,
-// the formula PNG of images_bytes.arrow in odd ones.
-func manyImagesFile(t *testing.T, rows int) string {
+// formulaPNG is the formula PNG of testdata/images_bytes.arrow (row 0 of
+// its image column).
+func formulaPNG(t *testing.T) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "images_bytes.arrow"))
 	if err != nil {
@@ -328,6 +328,13 @@ func manyImagesFile(t *testing.T, rows int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return bytes.Clone(rec.Column(1).(*array.Binary).Value(0))
+}
+
+// manyImagesFile writes rows binary cells: a 3840×2160 JPEG in even rows,
+// the formula PNG of images_bytes.arrow in odd ones.
+func manyImagesFile(t *testing.T, rows int) string {
+	t.Helper()
 	// A photo-sized JPEG, slow enough to decode that rows leave the view
 	// before their thumbnails are ready, between copies of the formula PNG.
 	img := image.NewRGBA(image.Rect(0, 0, 3840, 2160))
@@ -340,7 +347,7 @@ func manyImagesFile(t *testing.T, rows int) string {
 	if err := jpeg.Encode(&jpg, img, &jpeg.Options{Quality: 85}); err != nil {
 		t.Fatal(err)
 	}
-	pics := [][]byte{jpg.Bytes(), rec.Column(1).(*array.Binary).Value(0)}
+	pics := [][]byte{jpg.Bytes(), formulaPNG(t)}
 	bld := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.Binary)
 	defer bld.Release()
 	for i := range rows {

@@ -74,6 +74,14 @@ const (
 // re-render by themselves: each ends with Update, or says why not.
 func (v *Viewer) handleActions(ctx app.Context) {
 	actionOpen.handle(ctx, v.open)
+	actionFirstScreen.handle(ctx, v.afterFirstScreen)
+	// The rows table's Cancel stops its reads, and redraws them; the read
+	// of the first rows that the open started is the Viewer's.
+	actionCancelRead.handle(ctx, func(ctx app.Context) {
+		if v.opened.early != nil {
+			v.opened.early()
+		}
+	})
 	actionWarmedUp.handle(ctx, v.onWarmedUp)
 	actionOpenURL.handle(ctx, v.openURL)
 	actionOpenFailed.handle(ctx, func(ctx app.Context, f openFailure) {

@@ -16,14 +16,17 @@ import (
 //
 //	open            UI goroutine: claims the open, says "Reading …"
 //	└ openSource    ctx.Async: sniffs the format, opens it (Arrow, or
-//	                Parquet in parquet-wasm's worker), reads its first rows;
-//	                its result goes into a channel of one
+//	                Parquet in parquet-wasm's worker), reads its first rows
+//	                (a big first batch: starts reading it); its result goes
+//	                into a channel of one
 //	awaitOpen       UI goroutine: waits up to quickOpen for that result,
 //	                else hands the wait to a goroutine that dispatches it
 //	show            UI goroutine: shows the file, unless a newer open
 //	                overtook it (opens counts them)
-//	afterFirstFrame once the file's first frame is painted: fills the
-//	                closed schema panel, indexes the record batches
+//	afterFirstScreen once the rows table's first screen is shown (its rows
+//	                in view read and painted, their thumbnails drawn;
+//	                firstscreen.go): fills the closed schema panel, indexes
+//	                the record batches
 
 // quickOpen is how long opening a file may hold the page before it shows
 // "Reading …": a file that opens sooner shows its rows in the next frame,
@@ -38,9 +41,10 @@ const sniffLen = 16
 // openResult is what opening a source gave: the file, or why not; src is the
 // source, whose Close closes the Parquet reader too when it opened one.
 type openResult struct {
-	f   *decode.File
-	src source
-	err error
+	f     *decode.File
+	src   source
+	err   error
+	early context.CancelFunc // stops the read of the first rows started by the open (nil: none)
 }
 
 // open reads a file's schema and batch locations off the UI goroutine,
@@ -104,11 +108,23 @@ func (v *Viewer) openSource(ctx app.Context, gen int, src source, budget int64) 
 		f, err = decode.OpenReader(src.Name, src.Reader, src.Size, readOptions(src, budget))
 	}
 	mark("opened")
+	var early context.CancelFunc
 	if err == nil && f.WindowBytes(0) < decode.BigRead {
 		_ = f.Load(0)
 		mark("loaded")
+	} else if err == nil {
+		// A bigger first window (a record batch read whole) is read from
+		// now on, while the page draws the file: the rows table's read of
+		// it waits for this one, and its Cancel stops it (the Viewer's
+		// actionCancelRead).
+		var ectx context.Context
+		ectx, early = context.WithCancel(context.Background())
+		go func() {
+			defer early()
+			_ = f.LoadContext(ectx, 0)
+		}()
 	}
-	return openResult{f, src, err}
+	return openResult{f, src, err, early}
 }
 
 // readOptions are the decoder's options for src within budget: a file
@@ -187,7 +203,7 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 		v.opened.file.Close()
 	}
 	v.opened.src.stop()
-	v.opened = openedFile{file: o.f, src: o.src}
+	v.opened = openedFile{file: o.f, src: o.src, early: o.early}
 	for _, n := range o.src.notes {
 		o.f.AddWarning(n)
 	}
@@ -207,31 +223,38 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 	v.afterFirstFrame(ctx, o.f)
 }
 
-// afterFirstFrame does what the first screen of f does not need once the
-// frame that shows it (the next one go-app renders, which runs these
-// Defers) has been painted, so that the browser paints the rows in view
-// before any of this work starts: it fills the closed schema panel, and
-// indexes f's record batches when its row count is an estimate.
+// firstScreenWait is how long after a file's first frame the Viewer waits
+// at most for the rows table's first screen (actionFirstScreen) before it
+// does what it left for after it: a read that does not end (a server that
+// stalls) must not keep the row count estimated.
+const firstScreenWait = 2 * time.Second
+
+// afterFirstFrame leaves what the first screen of f does not need for after
+// it, so that the rows in view, their data and thumbnails come first: once
+// the rows table says its first screen is shown (actionFirstScreen), or
+// firstScreenWait after the first frame has been painted, whichever comes
+// first (afterFirstScreen).
 func (v *Viewer) afterFirstFrame(ctx app.Context, f *decode.File) {
 	ctx.Defer(func(ctx app.Context) {
 		afterPaint(ctx, func(ctx app.Context) {
-			if v.opened.file == f && !v.opened.panelFilled {
-				v.opened.panelFilled = true
-				ctx.Update()
-			}
+			ctx.After(firstScreenWait, func(ctx app.Context) { v.afterFirstScreen(ctx, f) })
 		})
 	})
-	if v.opened.exact {
+}
+
+// afterFirstScreen does, once, what the first screen of f left for after
+// it: it fills the closed schema panel, and indexes f's record batches when
+// its row count is an estimate (a dataset: opens its other files).
+func (v *Viewer) afterFirstScreen(ctx app.Context, f *decode.File) {
+	if v.opened.file != f || v.opened.rest {
 		return
 	}
-	ctx.Defer(func(ctx app.Context) {
-		afterPaint(ctx, func(ctx app.Context) {
-			if v.opened.file == f && v.work.cancel == nil {
-				v.index(ctx, f)
-				ctx.Update()
-			}
-		})
-	})
+	v.opened.rest = true
+	v.opened.panelFilled = true
+	if !v.opened.exact && v.work.cancel == nil {
+		v.index(ctx, f)
+	}
+	ctx.Update()
 }
 
 // indexReport is how often indexing updates its progress bar at most.

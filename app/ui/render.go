@@ -132,8 +132,8 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 		),
 		// In the page whether open or not (display: none when closed), so
 		// its hooks stay readable; closed, its content comes after the
-		// file's first frame (data-filled: true from then on), which it is
-		// not part of.
+		// file's first screen (data-filled: true from then on), which it
+		// is not part of.
 		app.Aside().ID("schema-panel").Class(panelClass(view.Schema)).Attr("data-role", "schema-panel").Attr("data-filled", filled).Body(
 			app.Button().Type("button").Class("close").Attr("data-action", "close-schema").Aria("label", "Close the schema").
 				Text("×").OnClick(v.toggleSchema),

@@ -166,8 +166,11 @@ func (r *RowsTable) fetch(ctx app.Context) {
 			}
 			if loads.Add(-1) == 0 {
 				// The rows drawn are in: read the rest of their batches,
-				// and ahead, now.
+				// and ahead, now; a first screen goes on (rowsIn).
 				ctx.Dispatch(func(ctx app.Context) {
+					if r.File == f {
+						r.rowsIn(ctx)
+					}
 					r.readRest(ctx, f, lctx)
 					r.readAhead(f, lctx, nil)
 				})
@@ -180,6 +183,7 @@ func (r *RowsTable) fetch(ctx app.Context) {
 		r.watch(ctx, f, loads)
 	}
 	if loads.Load() == 0 {
+		r.rowsIn(ctx)
 		r.readRest(ctx, f, lctx)
 		r.readAhead(f, lctx, asked)
 	}

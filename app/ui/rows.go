@@ -60,6 +60,7 @@ type RowsTable struct {
 	cache  cellCache     // the summarised cells of the rows drawn lately (rowcells.go)
 	placed int           // the File.Placement the cells kept belong to
 	thumbs thumbQueue    // the decoding budget of image thumbnails
+	screen firstScreen   // the rows in view first, then the rest (firstscreen.go)
 }
 
 // OnMount loads the batches of the first rows.
@@ -89,8 +90,13 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 		// the layout is read once it is painted.
 		afterPaint(ctx, place)
 	}
-	ctx.Defer(r.fetch)
-	afterPaint(ctx, r.settle)
+	// The reads of the rows in view start now, not in a Defer: go-app
+	// runs OnMount as a dispatch after the frame that mounted the table,
+	// and a Defer of it only after its next frame (the browser paints in
+	// between). The rows past the view come once the rows in view are
+	// shown (rowsIn).
+	r.startScreen()
+	r.fetch(ctx)
 	actionCancelRead.handle(ctx, func(ctx app.Context) {
 		r.loads.cancel()
 		ctx.Update()
@@ -117,8 +123,9 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 // OnDismount stops the loads under way.
 func (r *RowsTable) OnDismount() { r.loads.cancel() }
 
-// settle adds the overscan rows after a file's first frame, which draws only
-// the rows in view so that they show sooner, in two frames (drawStep).
+// settle adds the overscan rows after a file's first screen (rowsIn), which
+// draws only the rows in view so that they show sooner, in two frames
+// (drawStep).
 func (r *RowsTable) settle(ctx app.Context) {
 	if r.scroll.settle() {
 		mark("settle")
@@ -151,7 +158,7 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 		r.cache.clear()
 		r.sel.clear() // cells of the file shown before
 		ctx.Defer(func(ctx app.Context) { r.scrollToStart() })
-		afterPaint(ctx, r.settle)
+		r.startScreen()
 		r.gen = r.OrderGen
 	} else if r.OrderGen != r.gen {
 		// Another result (a sort, a filter): from its start (or a
@@ -159,7 +166,7 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 		r.gen = r.OrderGen
 		r.scroll.reset()
 		ctx.Defer(func(ctx app.Context) { r.scrollToStart() })
-		afterPaint(ctx, r.settle)
+		r.startScreen()
 	}
 	ctx.Defer(r.fetch)
 }
@@ -300,6 +307,7 @@ func (r *RowsTable) Render() app.UI {
 		// An ARIA grid: the rows say their place (aria-rowindex), as their
 		// page order is not row order while scrolling (rowViews).
 		app.Div().Class("rows-view").Attr("data-role", "rows").Attr("data-size", string(kind)).Attr("data-settled", r.scroll.step == drawAll).
+			Attr("data-first-screen", r.screen.step.String()).
 			Role("grid").Aria("label", "Rows").Aria("rowcount", n+1).Aria("colcount", len(fields)+1).Aria("multiselectable", true).
 			OnScroll(r.onScroll).OnKeyDown(r.onKey).On("focusin", r.onFocusIn).Body(
 			app.Div().Class("rows-header").Role("row").Aria("rowindex", 1).Style("grid-template-columns", grid).Style("width", width).Body(

@@ -49,8 +49,14 @@ type openedFile struct {
 	exact   bool
 	changed string // the file changed on the server while being read
 	// panelFilled: the schema panel has its content while closed (after
-	// the file's first frame).
+	// the file's first screen).
 	panelFilled bool
+	// rest: what the first screen left for after it has started
+	// (afterFirstScreen).
+	rest bool
+	// early stops the read of the first rows the open started (nil:
+	// none); the rows table's Cancel (actionCancelRead) calls it.
+	early context.CancelFunc
 }
 
 // work is the background work on a file, with a progress bar and Cancel:
