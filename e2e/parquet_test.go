@@ -443,21 +443,32 @@ func (b *browser) pqRow(r int) map[string]pqCell {
 // rows show the reader's crash while the others read (by a fresh worker);
 // the LZO column shows its error while the others read; the encrypted file
 // is refused with a message that says so.
-func TestParquetFixtures(t *testing.T) {
-	skipWithoutSite(t)
+// parquetExpected is testdata/parquet_expected.json: what the Parquet
+// fixtures hold, by file name (the interop files' apart).
+type parquetExpected struct {
+	Files   map[string]pqExpected `json:"files"`
+	Interop struct {
+		Files map[string]pqExpected `json:"files"`
+	} `json:"interop"`
+}
+
+// loadParquetExpected reads testdata/parquet_expected.json.
+func loadParquetExpected(t *testing.T) parquetExpected {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "parquet_expected.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all struct {
-		Files   map[string]pqExpected `json:"files"`
-		Interop struct {
-			Files map[string]pqExpected `json:"files"`
-		} `json:"interop"`
-	}
+	var all parquetExpected
 	if err := json.Unmarshal(data, &all); err != nil {
 		t.Fatal(err)
 	}
+	return all
+}
+
+func TestParquetFixtures(t *testing.T) {
+	skipWithoutSite(t)
+	all := loadParquetExpected(t)
 	b := newBrowser(t)
 	for _, name := range []string{"parquet_tensors.parquet", "parquet_nested_lists.parquet", "parquet_hf_images.parquet",
 		"parquet_corrupt_rowgroup.parquet", "parquet_lzo.parquet", "parquet_encrypted.parquet",

@@ -67,6 +67,7 @@
   let released = false; // the app has opened its file: nothing more is made
   let early = null; // {url, worker}: a Parquet reader's worker for the link's file
   let earlyRead = null; // its early reading's end, before the app adopted it: {bytes, error}
+  let spare = null; // a Parquet reader's worker started ahead of a file (startSpare), until the app takes it
   window.tensorviewBoot = {
     // prefetches lists the requests held ({id, url, final, range}; final:
     // where the response came from after redirects, once it answered).
@@ -89,6 +90,14 @@
       if (!early || early.url !== url) return null;
       const w = early.worker;
       early = null;
+      return w;
+    },
+    // takeSpare hands the app the Parquet reader's worker started ahead of
+    // a file about to be picked or dropped (startSpare; its engine loaded
+    // or loading), once; null when none.
+    takeSpare() {
+      const w = spare;
+      spare = null;
       return w;
     },
     // earlyRead says how the early worker's reading ended ({bytes: how
@@ -381,6 +390,45 @@
       if (v && v.getAttribute("data-ready") !== "true") v.setAttribute("data-state", "loading");
     });
     return;
+  }
+
+  // startSpare starts a Parquet reader's worker (web/parquet-worker.js,
+  // its engine loading) on a sign that a file is about to be picked or
+  // dropped: a drag carrying files enters the page, or the file chooser's
+  // button is pressed or focused. The app adopts it for the next Parquet
+  // file it opens (takeSpare), which then need not wait for the worker's
+  // script and engine: they load while the person drags or picks. One at
+  // most waits; without such a sign the Parquet reader is not loaded (a
+  // page that views only Arrow files, or a link, never loads it).
+  const startSpare = () => {
+    if (spare || typeof Worker !== "function") return;
+    let w;
+    try {
+      w = new Worker("web/parquet-worker.js", { type: "module" });
+    } catch (e) {
+      return;
+    }
+    // One that fails to load is not handed over: the app starts its own,
+    // which says why.
+    w.addEventListener("error", () => {
+      if (spare === w) {
+        spare = null;
+        w.terminate();
+      }
+    });
+    w.postMessage({ op: "warm" });
+    spare = w;
+  };
+  document.addEventListener("dragenter", (e) => {
+    if (e.dataTransfer && Array.from(e.dataTransfer.types || []).includes("Files")) startSpare();
+  }, true);
+  for (const type of ["pointerdown", "focusin"]) {
+    document.addEventListener(type, (e) => {
+      const t = e.target;
+      if (!t || typeof t.closest !== "function") return;
+      const label = t.closest("label");
+      if (t.matches("input[data-role=file-input]") || (label && label.querySelector("input[data-role=file-input]"))) startSpare();
+    }, true);
   }
 
   // When go-app's loader fails (it stops the icon's spin and writes the

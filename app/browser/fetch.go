@@ -176,6 +176,19 @@ func bootWorker(url string) app.Value {
 	return nil
 }
 
+// spareWorker is the Parquet reader's worker web/boot.js started ahead of
+// a file about to be picked or dropped (takeSpare), once, or nil.
+func spareWorker() app.Value {
+	boot := bootScript("takeSpare")
+	if boot == nil {
+		return nil
+	}
+	if w := boot.Call("takeSpare"); w.Truthy() {
+		return w
+	}
+	return nil
+}
+
 // diagnose tells why a fetch was rejected (browsers give the page one
 // TypeError for all of them): offline, CORS (the same URL answers an opaque
 // no-cors request, so the server is there but does not allow this page),

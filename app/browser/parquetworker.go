@@ -179,13 +179,18 @@ func newParquetWorker(blob app.Value, reader io.ReaderAt, url string, size, memL
 // start runs a fresh worker and asks it to open the file; p.mu is held.
 // The first one of a file by URL is the worker web/boot.js started for
 // that address while the app started (the same script, its engine loaded
-// or loading meanwhile), when there is one.
+// or loading meanwhile), when there is one; else the first one of a file
+// is the one web/boot.js started on a sign that a file was about to be
+// picked or dropped, when there is one.
 func (p *parquetWorker) start() {
 	p.gen++
 	gen := p.gen
 	var w app.Value
 	if gen == 1 && p.blob == nil {
 		w = bootWorker(p.url)
+	}
+	if w == nil && gen == 1 {
+		w = spareWorker()
 	}
 	if w == nil {
 		opts := app.Window().Get("Object").New()
