@@ -193,11 +193,13 @@ testdata-js: testdata/node_modules
 
 # Everything: formatting, vet, unit tests, the browser tests (package e2e)
 # against the static build served under a sub-path, and app/browser's wasm
-# tests in Node.js (its Blob reader over a real Blob).
+# tests in Node.js (its Blob reader over a real Blob). The browser tests
+# take 5-6 minutes alone here, 10 beside another run: past go test's
+# default 10-minute timeout, hence 30.
 test: export BROTLI = 6
 test: lint chromium testdata/node_modules
 	$(MAKE) static DIST=$(DIST) BASE=$(E2E_BASE)
-	TENSORVIEW_FULL=1 TENSORVIEW_DIST=$(abspath $(DIST)) TENSORVIEW_BASE=$(E2E_BASE) $(GO) test -count=1 ./...
+	TENSORVIEW_FULL=1 TENSORVIEW_DIST=$(abspath $(DIST)) TENSORVIEW_BASE=$(E2E_BASE) $(GO) test -count=1 -timeout=30m ./...
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./app/browser
 
 # The fuzz campaign over the viewer's whole decode path (bytes -> open ->

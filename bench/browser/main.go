@@ -203,6 +203,10 @@
 //	BENCH_VISITS     the hf layout's visits by URL: cold (a fresh browser)
 //	                 and/or warm (the reader's page loaded once before in
 //	                 the same browser) (cold)
+//	BENCH_PRESS      1: the hf layout presses tensorview's Open file… button
+//	                 before a file is chosen (dropped), as a person does
+//	                 before picking, and waits until the network is quiet
+//	                 (the Parquet reader's worker starts on it) (off)
 //	BENCH_NET        the dataset and hf layouts' network, e.g. 40Mbit,20ms
 //	                 (none)
 //	BENCH_VIEWERS    tensorview, arrow-js, duckdb and/or hyparquet
@@ -285,6 +289,10 @@ type config struct {
 	hfRows                   int            // the hf layout's rows (BENCH_HF_ROWS)
 	hfTensors                []string       // sizes of the parquet layout's files the hf layout compares too (BENCH_HF_TENSORS)
 	visits                   []string       // the hf layout's visits by URL: cold and/or warm (BENCH_VISITS)
+	// press: before a file is chosen (dropped), the hf layout presses the
+	// page's Open file… button, as a person does before a file chooser
+	// shows, and waits until the network is quiet (BENCH_PRESS=1)
+	press bool
 }
 
 func env(k, def string) string {
@@ -320,6 +328,7 @@ func loadConfig() (config, error) {
 		genOnly:    os.Getenv("BENCH_GEN_ONLY") != "",
 		profileDir: os.Getenv("BENCH_PROFILE"),
 		traceDir:   os.Getenv("BENCH_TRACE"),
+		press:      os.Getenv("BENCH_PRESS") == "1",
 		scrollMs:   2000,
 		scrollPx:   6000,
 	}
