@@ -58,7 +58,9 @@ func gcPercent(live, floor int64) int {
 
 // afterEachGC calls f on a goroutine of its own after each garbage
 // collection, from the next one on: a sentinel object, unreachable as soon
-// as it is made, runs a cleanup that calls f and makes the next sentinel.
+// as it is made, runs a cleanup that makes the next sentinel, then calls f
+// (in that order: a collection f's caller starts once f has run finds the
+// next sentinel to free).
 func afterEachGC(f func()) {
 	type sentinel struct {
 		p *int // with a pointer and 16 bytes: not a tiny allocation, freed each cycle
@@ -68,8 +70,8 @@ func afterEachGC(f func()) {
 	arm = func() {
 		s := &sentinel{}
 		runtime.AddCleanup(s, func(struct{}) {
-			f()
 			arm()
+			f()
 		}, struct{}{})
 	}
 	arm()

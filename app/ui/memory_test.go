@@ -28,7 +28,9 @@ func TestGCPercent(t *testing.T) {
 	}
 }
 
-// TestAfterEachGC: f runs after each collection, not only the first.
+// TestAfterEachGC: f runs after each collection, not only the first: each
+// collection here starts once f has run for the one before (which failed
+// under load when the cleanup made the next sentinel after calling f).
 func TestAfterEachGC(t *testing.T) {
 	// The chain runs for the rest of the process: a send that would block
 	// (after this test, or a -count run before) must not stall the
