@@ -279,26 +279,35 @@
     }, true);
   };
 
-  // startWorker starts the Parquet reader's worker for the file at url,
-  // as app/browser's parquetWorker does, has it load its engine, and
-  // returns it (null if the browser refused it).
+  // startWorker starts the Parquet reader's worker for the file at url
+  // (warmReader), held for the app to adopt (takeWorker), and returns it.
   const startWorker = (url) => {
+    const w = warmReader((x) => {
+      if (!early || early.worker !== x) return false;
+      early = null;
+      return true;
+    });
+    if (w) early = { url, worker: w };
+    return w;
+  };
+
+  // warmReader starts a Parquet reader's worker (web/parquet-worker.js, as
+  // app/browser's parquetWorker does), has it load its engine and returns
+  // it, or null if the browser refused it. One that fails to load is not
+  // handed over (the app starts its own, which says why): drop(w) lets go
+  // of it, reporting whether it was still this script's, and it is
+  // terminated.
+  const warmReader = (drop) => {
     let w;
     try {
       w = new Worker("web/parquet-worker.js", { type: "module" });
     } catch (e) {
       return null;
     }
-    // A worker that fails to load is not handed over: the app starts its
-    // own, which says why.
     w.addEventListener("error", () => {
-      if (early && early.worker === w) {
-        early = null;
-        w.terminate();
-      }
+      if (drop(w)) w.terminate();
     });
     w.postMessage({ op: "warm" });
-    early = { url, worker: w };
     return w;
   };
 
@@ -402,22 +411,11 @@
   // page that views only Arrow files, or a link, never loads it).
   const startSpare = () => {
     if (spare || typeof Worker !== "function") return;
-    let w;
-    try {
-      w = new Worker("web/parquet-worker.js", { type: "module" });
-    } catch (e) {
-      return;
-    }
-    // One that fails to load is not handed over: the app starts its own,
-    // which says why.
-    w.addEventListener("error", () => {
-      if (spare === w) {
-        spare = null;
-        w.terminate();
-      }
+    spare = warmReader((x) => {
+      if (spare !== x) return false;
+      spare = null;
+      return true;
     });
-    w.postMessage({ op: "warm" });
-    spare = w;
   };
   document.addEventListener("dragenter", (e) => {
     if (e.dataTransfer && Array.from(e.dataTransfer.types || []).includes("Files")) startSpare();

@@ -163,27 +163,16 @@ func ReleaseBoot() {
 // more.
 var bootReleased atomic.Bool
 
-// bootWorker is the Parquet reader's worker web/boot.js started for the
-// file at url while the app started, once, or nil.
-func bootWorker(url string) app.Value {
-	boot := bootScript("takeWorker")
-	if boot == nil || url == "" {
-		return nil
-	}
-	if w := boot.Call("takeWorker", url); w.Truthy() {
-		return w
-	}
-	return nil
-}
-
-// spareWorker is the Parquet reader's worker web/boot.js started ahead of
-// a file about to be picked or dropped (takeSpare), once, or nil.
-func spareWorker() app.Value {
-	boot := bootScript("takeSpare")
+// bootWorker is the Parquet reader's worker web/boot.js holds, once, or
+// nil: with "takeWorker" and a url, the one started for the file at url
+// while the app started; with "takeSpare", the one started ahead of a file
+// about to be picked or dropped.
+func bootWorker(take string, args ...any) app.Value {
+	boot := bootScript(take)
 	if boot == nil {
 		return nil
 	}
-	if w := boot.Call("takeSpare"); w.Truthy() {
+	if w := boot.Call(take, args...); w.Truthy() {
 		return w
 	}
 	return nil

@@ -186,11 +186,11 @@ func (p *parquetWorker) start() {
 	p.gen++
 	gen := p.gen
 	var w app.Value
-	if gen == 1 && p.blob == nil {
-		w = bootWorker(p.url)
+	if gen == 1 && p.blob == nil && p.url != "" {
+		w = bootWorker("takeWorker", p.url)
 	}
 	if w == nil && gen == 1 {
-		w = spareWorker()
+		w = bootWorker("takeSpare")
 	}
 	if w == nil {
 		opts := app.Window().Get("Object").New()

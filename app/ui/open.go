@@ -246,10 +246,9 @@ func (v *Viewer) afterFirstFrame(ctx app.Context, f *decode.File) {
 // it: it fills the closed schema panel, and indexes f's record batches when
 // its row count is an estimate (a dataset: opens its other files).
 func (v *Viewer) afterFirstScreen(ctx app.Context, f *decode.File) {
-	if v.opened.file != f || v.opened.rest {
+	if v.opened.file != f || v.opened.panelFilled {
 		return
 	}
-	v.opened.rest = true
 	v.opened.panelFilled = true
 	if !v.opened.exact && v.work.cancel == nil {
 		v.index(ctx, f)

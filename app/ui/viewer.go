@@ -48,12 +48,10 @@ type openedFile struct {
 	rows    int64 // rows of file, estimated until exact
 	exact   bool
 	changed string // the file changed on the server while being read
-	// panelFilled: the schema panel has its content while closed (after
-	// the file's first screen).
-	panelFilled bool
-	// rest: what the first screen left for after it has started
+	// panelFilled: the schema panel has its content while closed, and
+	// what else the first screen left for after it has started
 	// (afterFirstScreen).
-	rest bool
+	panelFilled bool
 	// early stops the read of the first rows the open started (nil:
 	// none); the rows table's Cancel (actionCancelRead) calls it.
 	early context.CancelFunc
