@@ -272,4 +272,5 @@ func TestFloat16Texts(t *testing.T) {
 		}
 	}
 	b.screenshot("float16-texts")
+	b.narrow("float16-texts-360", `[data-role=file-info]`)
 }
