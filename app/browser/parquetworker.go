@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
 // parquetWorkerURL is the Parquet reader's worker script, relative to the
@@ -269,6 +271,14 @@ func (p *parquetWorker) onMessage(gen int, w app.Value, data app.Value) {
 		return
 	default:
 		return // {op: "early"}: the early reading's end, for web/boot.js
+	}
+	if perfmark.On {
+		switch {
+		case data.Get("meta").Truthy():
+			perfmark.Mark("parquet-opened") // the worker's answer to open, before the page reads it
+		case data.Get("ipc").Truthy():
+			perfmark.Mark("parquet-read") // and to a read
+		}
 	}
 	id := data.Get("id").Int()
 	p.mu.Lock()

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
 // Accepted lists the file name endings the file picker offers; any file can
@@ -53,7 +54,7 @@ func (d *DropZone) Render() app.UI {
 }
 
 func (d *DropZone) onPick(ctx app.Context, e app.Event) {
-	mark("change-handler")
+	perfmark.Mark("change-handler")
 	input := ctx.JSSrc()
 	files := input.Get("files")
 	if !files.Truthy() || files.Length() == 0 {

@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
 // A file's first screen in the rows table: the rows in view of its first
@@ -97,7 +98,7 @@ func (r *RowsTable) rowsIn(ctx app.Context) {
 					if r.File != f || !r.screen.painted(gen) {
 						return
 					}
-					mark("first-screen")
+					perfmark.Mark("first-screen")
 					actionFirstScreen.send(ctx, f)
 					r.settle(ctx)
 					ctx.Update()

@@ -8,6 +8,7 @@ import (
 	"github.com/tensorview/tensorview/app/imagebytes"
 	"github.com/tensorview/tensorview/app/raster"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
 // ImagePreview draws the thumbnail of an encoded image (PNG, JPEG, GIF,
@@ -74,11 +75,13 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 	if e.PreviewW != e.Info.Width || e.PreviewH != e.Info.Height {
 		opts["resizeWidth"], opts["resizeHeight"], opts["resizeQuality"] = e.PreviewW, e.PreviewH, "high"
 	}
+	perfmark.Mark("thumb-decode")
 	then(app.Window().Call("createImageBitmap", blob, opts), func(bmp app.Value) {
 		defer done()
 		if current() {
 			if canvas := p.JSValue(); canvas.Truthy() {
 				canvas.Call("getContext", "2d").Call("drawImage", bmp, 0, 0)
+				perfmark.Mark("thumb-drawn")
 				blendMask(canvas, p.Mask, p.MaskOpacity, p.MaskOf)
 				drawMarks(canvas, p.Marks)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/viewstate"
+	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
 // Opening a file (actionOpen, whatever it came from):
@@ -51,7 +52,7 @@ type openResult struct {
 // shows it, then indexes the rest of its record batches in the background
 // with a progress bar that can be cancelled.
 func (v *Viewer) open(ctx app.Context, src source) {
-	mark("open-action")
+	perfmark.Mark("open-action")
 	gen, ok := v.claim(src)
 	if !ok {
 		src.stop() // a URL that another file overtook
@@ -89,7 +90,7 @@ func (v *Viewer) claim(src source) (gen int, ok bool) {
 // first frame instead of a round of "loading…" (a bigger read is left to
 // the table, which shows its progress). It blocks: run it in ctx.Async.
 func (v *Viewer) openSource(ctx app.Context, gen int, src source, budget int64) openResult {
-	mark("open-start")
+	perfmark.Mark("open-start")
 	var f *decode.File
 	var err error
 	if len(src.Shards) > 0 {
@@ -107,11 +108,11 @@ func (v *Viewer) openSource(ctx app.Context, gen int, src source, budget int64) 
 	} else {
 		f, err = decode.OpenReader(src.Name, src.Reader, src.Size, readOptions(src, budget))
 	}
-	mark("opened")
+	perfmark.Mark("opened")
 	var early context.CancelFunc
 	if err == nil && f.WindowBytes(0) < decode.BigRead {
 		_ = f.Load(0)
-		mark("loaded")
+		perfmark.Mark("loaded")
 	} else if err == nil {
 		// A bigger first window (a record batch read whole) is read from
 		// now on, while the page draws the file: the rows table's read of
@@ -180,7 +181,7 @@ func (v *Viewer) awaitOpen(ctx app.Context, gen int, done <-chan openResult) {
 // show makes o the file shown (or its error the page's), unless a newer
 // open overtook open number gen: then o is closed.
 func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
-	mark("show")
+	perfmark.Mark("show")
 	// The file is open (or failed): what web/boot.js fetched for the
 	// page's link and the app did not take is dropped.
 	browser.ReleaseBoot()

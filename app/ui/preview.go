@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
 // Preview draws an image into a canvas whose intrinsic size is the image's
@@ -45,5 +46,5 @@ func (p *Preview) draw() {
 	putImageData(p.JSValue(), p.Img, &p.data, &p.c2d)
 	markMask(p.JSValue(), p.MaskOf)
 	drawMarks(p.JSValue(), p.Marks)
-	mark("preview-drawn")
+	perfmark.Mark("preview-drawn")
 }

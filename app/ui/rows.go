@@ -7,6 +7,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
 // Actions the rows table's parts send to it.
@@ -65,7 +66,7 @@ type RowsTable struct {
 
 // OnMount loads the batches of the first rows.
 func (r *RowsTable) OnMount(ctx app.Context) {
-	mark("rows-mount")
+	perfmark.Mark("rows-mount")
 	r.shown, r.gen = r.File, r.OrderGen
 	r.File.Forget(decode.Cancelled) // read as any others: see OnUpdate
 	drawn := r.geom
@@ -77,7 +78,7 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 		ctx.PreventUpdate()
 	}
 	place := func(ctx app.Context) {
-		mark("rows-measure")
+		perfmark.Mark("rows-measure")
 		if r.measure() { // the page's layout gives the table its height
 			ctx.Update()
 		}
@@ -128,7 +129,7 @@ func (r *RowsTable) OnDismount() { r.loads.cancel() }
 // (drawStep).
 func (r *RowsTable) settle(ctx app.Context) {
 	if r.scroll.settle() {
-		mark("settle")
+		perfmark.Mark("settle")
 		r.fetch(ctx)
 		ctx.Update()
 		// From a Defer: after go-app has drawn this step.
@@ -139,7 +140,7 @@ func (r *RowsTable) settle(ctx app.Context) {
 // grow is settle's second step: the rest of the overscan rows.
 func (r *RowsTable) grow(ctx app.Context) {
 	if r.scroll.grow() {
-		mark("grown")
+		perfmark.Mark("grown")
 		r.fetch(ctx)
 		ctx.Update()
 	}
@@ -199,7 +200,7 @@ func (r *RowsTable) cells(row int64, columns int) []summary.Cell {
 		}
 		withMasks(r.File, row, c, r.Masks) // thumbmaskplan.go
 		withBoxes(r.File, row, c, box)     // boxplan.go
-		mark("row-summarised")
+		perfmark.Mark("row-summarised")
 		return c
 	})
 }
@@ -276,7 +277,7 @@ func (r *RowsTable) scrollToStart() {
 
 // Render draws the header and the rows in view.
 func (r *RowsTable) Render() app.UI {
-	mark("rows-render")
+	perfmark.Mark("rows-render")
 	f := r.File
 	n := int(r.Rows)
 	from, to := r.span()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"image/jpeg"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -350,5 +351,26 @@ func TestHFClassify(t *testing.T) {
 		if got := s.classify(path); got != want {
 			t.Errorf("%s: %s, want %s", path, got, want)
 		}
+	}
+}
+
+func TestHfMarks(t *testing.T) {
+	marks := [][2]any{
+		{"tv:rows-render", 5.0}, // before the choice: not counted
+		{"first data request", 20.0},
+		{"tv:rows-render", 40.0},
+		{"tv:rows-render", 60.0},
+		{"engine downloaded", 30.0},
+		{"engine downloaded", 50.0},
+		{"engine downloaded", 45.0},
+		{"tv:odd", "x"},
+	}
+	got := hfMarks(marks, 10)
+	want := map[string]float64{"first data request": 10, "tv:rows-render": 30, "engine downloaded": 40}
+	if !maps.Equal(got, want) {
+		t.Errorf("hfMarks = %v, want %v", got, want)
+	}
+	if got := hfMarks(marks, 100); got != nil {
+		t.Errorf("hfMarks after every mark = %v, want nil", got)
 	}
 }

@@ -245,22 +245,50 @@ type hfResult struct {
 	PageError string             `json:"page_error,omitempty"`
 	// Marks are times (ms, counted as Ms is) the page's main thread saw:
 	// app.wasm downloaded, the viewer's engine modules downloaded, the
-	// first request for the file's bytes (hfMarksJS).
+	// first request for the file's bytes (hfMarksJS); with a perfmarks
+	// build, the first of each of the page's "tv:" marks.
 	Marks map[string]float64 `json:"marks,omitempty"`
 }
 
 // hfMarksJS reads the marks from the page's resource timing (its main
-// thread's requests; a worker's are its own).
+// thread's requests; a worker's are its own) and the first of each
+// performance mark named "tv:" (app/ui's perfmarks builds).
 const hfMarksJS = `(() => {
-  const out = {};
+  const out = [];
   for (const e of performance.getEntriesByType('resource')) {
     const p = new URL(e.name).pathname;
-    if (p.endsWith('/app.wasm')) out['app.wasm downloaded'] = e.responseEnd;
-    if (p.startsWith('/bench/npm/')) out['engine downloaded'] = Math.max(out['engine downloaded'] || 0, e.responseEnd);
-    if (p.startsWith('/bench/files/') && !('first data request' in out)) out['first data request'] = e.startTime;
+    if (p.endsWith('/app.wasm')) out.push(['app.wasm downloaded', e.responseEnd]);
+    if (p.startsWith('/bench/npm/')) out.push(['engine downloaded', e.responseEnd]);
+    if (p.startsWith('/bench/files/')) out.push(['first data request', e.startTime]);
+  }
+  for (const e of performance.getEntriesByType('mark')) {
+    if (e.name.startsWith('tv:')) out.push([e.name, e.startTime]);
   }
   return out;
 })()`
+
+// hfMarks returns, of hfMarksJS's marks ([name, ms] pairs), the first of
+// each name at or after p0 (ms from p0), but the engine's download, the
+// last; nil for none.
+func hfMarks(marks [][2]any, p0 float64) map[string]float64 {
+	var out map[string]float64
+	for _, m := range marks {
+		k, ok1 := m[0].(string)
+		v, ok2 := m[1].(float64)
+		if !ok1 || !ok2 || v < p0 {
+			continue
+		}
+		old, seen := out[k]
+		if seen && (k == "engine downloaded") != (v-p0 > old) {
+			continue
+		}
+		if out == nil {
+			out = map[string]float64{}
+		}
+		out[k] = v - p0
+	}
+	return out
+}
 
 func (r *hfResult) ok() bool { return r.Status == "" && r.Check == "" }
 
@@ -528,16 +556,9 @@ func (t *tab) clockOffset() (float64, error) {
 func (r *hfResult) finish(t *tab, s *hfServer, err error, res firstImage, p0 float64) {
 	if r.Status = phaseStatus(err, res.Timeout, res.Error); r.Status == "" {
 		r.Ms, r.DomMs = res.Ms, res.DomMs
-		var marks map[string]float64
+		var marks [][2]any
 		if t.eval(10*time.Second, hfMarksJS, &marks) == nil {
-			for k, v := range marks {
-				if v >= p0 {
-					if r.Marks == nil {
-						r.Marks = map[string]float64{}
-					}
-					r.Marks[k] = v - p0
-				}
-			}
+			r.Marks = hfMarks(marks, p0)
 		}
 		off, err := t.clockOffset()
 		if err != nil {

@@ -19,8 +19,8 @@
 //     canvas was in the page, "bench:in-page"), with Chromium's main-thread
 //     counters over that time (task, script, style, layout) and, from a
 //     build with the Go build tag perfmarks (make static
-//     TAGS=arrow_json_stdlib,perfmarks), the page's own performance marks on the way (app/ui
-//     perfmarks.go); scrolling to the last row until it is shown (and its
+//     TAGS=arrow_json_stdlib,perfmarks), the page's own performance marks on the way
+//     (internal/perfmark; the hf layout lists them too); scrolling to the last row until it is shown (and its
 //     preview); animation frame intervals while scrolling for 2 s; the wasm
 //     memory (it only grows, so this is its peak) and the page's
 //     [data-role=cache] data-bytes / data-budget when it has one;
