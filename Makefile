@@ -90,6 +90,9 @@ vendor: testdata/node_modules
 	@mkdir -p web/vendor web/parquet
 	@cp testdata/node_modules/@uwdata/flechette/dist/flechette.min.js web/vendor/
 	@cp testdata/node_modules/@uwdata/flechette/LICENSE web/vendor/flechette.LICENSE
+	@cp testdata/node_modules/brotli-dec-wasm/pkg/brotli_dec_wasm.js testdata/node_modules/brotli-dec-wasm/pkg/brotli_dec_wasm_bg.wasm web/vendor/
+	@cp testdata/node_modules/brotli-dec-wasm/LICENSE-MIT.txt web/vendor/brotli-dec-wasm.LICENSE-MIT
+	@cp testdata/node_modules/brotli-dec-wasm/LICENSE-Apache.txt web/vendor/brotli-dec-wasm.LICENSE-Apache
 	@cp $(PARQUET_WASM)/esm/parquet_wasm.js $(PARQUET_WASM)/esm/parquet_wasm_bg.wasm web/parquet/
 	@cp $(PARQUET_WASM)/LICENSE_MIT web/parquet/LICENSE_MIT
 	@cp $(PARQUET_WASM)/LICENSE_APACHE web/parquet/LICENSE_APACHE

@@ -54,7 +54,7 @@ func TestDatasetHF(t *testing.T) {
 		const all = performance.getEntriesByType('resource');
 		const at = (f) => { const e = all.find(f); return e ? e.startTime : -1; };
 		return { listing: at((e) => new URL(e.name).pathname === '/api/datasets/tv/shards/parquet'),
-			wasm: at((e) => new URL(e.name).pathname.endsWith('/app.wasm')) };
+			wasm: at((e) => /\/app\.wasm(\.br)?$/.test(new URL(e.name).pathname)) };
 	})()`, &started)
 	if started.Listing < 0 || started.Wasm < 0 || started.Listing >= started.Wasm {
 		t.Errorf("the listing's request started at %.0f ms, the wasm's at %.0f ms: want the listing first (-1: not seen)", started.Listing, started.Wasm)

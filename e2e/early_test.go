@@ -109,7 +109,7 @@ func TestEarlyPages(t *testing.T) {
 		t.Cleanup(release)
 		b := newBrowserBlank(t, "", func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if strings.HasSuffix(r.URL.Path, "/app.wasm") {
+				if isWasm(r.URL.Path) {
 					select {
 					case <-ready:
 					case <-time.After(20 * time.Second):

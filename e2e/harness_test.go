@@ -492,3 +492,9 @@ func (l *requestLog) matching(s string) []string {
 	}
 	return out
 }
+
+// isWasm reports whether a request's path is the page's wasm: web/app.wasm,
+// or the brotli copy web/boot.js fetches instead on a first visit.
+func isWasm(path string) bool {
+	return strings.HasSuffix(path, "/app.wasm") || strings.HasSuffix(path, "/app.wasm.br")
+}

@@ -122,7 +122,7 @@ func TestURLPrefetch(t *testing.T) {
 				if seen != nil {
 					seen(r.URL.Path)
 				}
-				if strings.HasSuffix(r.URL.Path, "/app.wasm") {
+				if isWasm(r.URL.Path) {
 					select {
 					case <-ready:
 					case <-time.After(10 * time.Second):

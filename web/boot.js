@@ -546,3 +546,153 @@
     if (addr !== "") queueURL(addr);
   });
 })();
+
+// The wasm in brotli. go-app's loader (app.js) fetches web/app.wasm; a host
+// such as GitHub Pages sends it gzip-encoded (4.0 MB), though the build
+// writes a brotli copy beside it (web/app.wasm.br, 2.8 MB). On a first visit
+// (the wasm not yet in the service worker's cache), this script answers
+// that fetch itself: it fetches web/app.wasm.br and decodes it as it comes
+// with brotli-dec-wasm (web/vendor/brotli_dec_wasm.js, a 0.1 MB
+// WebAssembly brotli decoder, loaded meanwhile), so the wasm compiles as
+// it streams in (go-app's WebAssembly.instantiateStreaming), and puts the
+// decoded wasm in the service worker's cache for this version (app-VERSION,
+// where go-app's worker looks for it; its install leaves the wasm to the
+// page, app/site/worker.go). Anything amiss before the first decoded bytes
+// (no brotli copy, the decoder not loading, no decoding) falls back to
+// go-app's own fetch of web/app.wasm; a copy the server already decoded
+// (it starts with the wasm magic) is passed on as it is. A wasm in the
+// cache is fetched as before (the service worker answers). The root
+// element's data-wasm-load says which way it came: "brotli" (decoding
+// here), then "cached" (whole, in the cache), "cache" (the cache had it),
+// "fetched" (web/app.wasm, go-app's way), "decoded by the server".
+(() => {
+  "use strict";
+  const origFetch = window.fetch;
+  if (typeof origFetch !== "function" || typeof ReadableStream !== "function") return;
+  const state = (s) => document.documentElement.setAttribute("data-wasm-load", s);
+  window.fetch = function (input, init) {
+    if (typeof input !== "string" || !/\/web\/app\.wasm$/.test(input)) return origFetch.apply(this, arguments);
+    window.fetch = origFetch; // once: the app's own fetches are its own
+    const plain = (how) => {
+      state(how);
+      return origFetch(input, init);
+    };
+    return brotliWasm(new URL(input, location.href)).then((r) => (typeof r === "string" ? plain(r) : r), (err) => {
+      console.warn("tensorview: the wasm's brotli copy was not used:", err);
+      return plain("fetched");
+    });
+  };
+
+  // cacheOf opens the service worker's cache of this version: {cache, hit}
+  // (hit: it holds the wasm at url, and the worker answers go-app's fetch);
+  // cache is undefined without one to put the wasm in.
+  const cacheOf = async (url) => {
+    const version = typeof goappEnv === "object" && goappEnv ? goappEnv.GOAPP_VERSION : "";
+    if (!version || typeof caches !== "object" || !caches) return { cache: undefined, hit: false };
+    try {
+      const cache = await caches.open("app-" + version);
+      return { cache, hit: !!(await cache.match(url.href)) };
+    } catch (err) {
+      return { cache: undefined, hit: false }; // storage refused (a private window, a sandboxed frame)
+    }
+  };
+
+  // brotliWasm returns a promise of the Response of the wasm at url,
+  // decoded from url.br, or of how to fetch it instead: "cache" when the
+  // cache holds it, "fetched" when the server has no copy (404: `make
+  // run`'s server, a host given only the wasm).
+  async function brotliWasm(url) {
+    const { cache, hit } = await cacheOf(url);
+    if (hit) return "cache";
+    const decoder = import(new URL("vendor/brotli_dec_wasm.js", url).href).then(async (m) => {
+      await m.default({ module_or_path: new URL("vendor/brotli_dec_wasm_bg.wasm", url) });
+      return m;
+    });
+    decoder.catch(() => {}); // awaited below, or the copy is not brotli
+    const r = await origFetch(url.href + ".br");
+    if (r.status === 404) return "fetched";
+    if (!r.ok || !r.body) throw new Error(`HTTP ${r.status} for ${url.pathname}.br`);
+    const reader = r.body.getReader();
+    const headers = { "Content-Type": "application/wasm" };
+    let first;
+    try {
+      first = await reader.read();
+      const head = first.value || new Uint8Array(0);
+      if (head.length >= 4 && head[0] === 0 && head[1] === 0x61 && head[2] === 0x73 && head[3] === 0x6d) {
+        // The server decoded it (Content-Encoding: br): the wasm as it came.
+        state("decoded by the server");
+        return new Response(new ReadableStream({
+          async pull(c) {
+            const { done, value } = first || (await reader.read());
+            first = null;
+            if (done) c.close();
+            else c.enqueue(value);
+          },
+          cancel: (why) => reader.cancel(why),
+        }), { headers });
+      }
+      return decoded(url, reader, head, await decoder, cache, headers);
+    } catch (err) {
+      reader.cancel().catch(() => {});
+      throw err;
+    }
+  }
+
+  // decoded returns the Response of the wasm that reader's brotli stream
+  // holds (head: its first chunk, which decodes here: a copy that is not
+  // brotli falls back), decoded as it comes by m (brotli-dec-wasm), and
+  // puts it in cache once whole (a stream cut short or undecodable puts
+  // nothing).
+  function decoded(url, reader, head, m, cache, headers) {
+    const codes = m.BrotliStreamResultCode;
+    const dec = new m.BrotliDecStream();
+    let ended = false;
+    const decode = (input, enqueue) => {
+      for (;;) {
+        const res = dec.dec(input, 1 << 20);
+        const buf = res.buf;
+        if (buf.length > 0) enqueue(buf);
+        input = input.subarray(res.input_offset);
+        const code = res.code;
+        res.free();
+        if (code === codes.NeedsMoreOutput) continue;
+        if (code === codes.ResultSuccess) ended = true;
+        return;
+      }
+    };
+    const pending = [];
+    decode(head, (b) => pending.push(b));
+    state("brotli");
+    let body = new ReadableStream({
+      async pull(c) {
+        while (pending.length > 0) c.enqueue(pending.shift());
+        if (ended) {
+          c.close();
+          dec.free();
+          return;
+        }
+        const { done, value } = await reader.read();
+        if (done) {
+          c.error(new Error(`${url.pathname}.br ended before its brotli stream did`));
+          return;
+        }
+        try {
+          decode(value, (b) => c.enqueue(b));
+        } catch (err) {
+          c.error(new Error(`${url.pathname}.br: ${err?.message ?? err}`));
+          reader.cancel().catch(() => {});
+        }
+      },
+      cancel: (why) => reader.cancel(why),
+    });
+    if (cache) {
+      const [a, b] = body.tee();
+      body = a;
+      cache.put(url.href, new Response(b, { headers })).then(
+        () => state("cached"),
+        (err) => console.warn("tensorview: caching the wasm failed:", err),
+      );
+    }
+    return new Response(body, { headers });
+  }
+})();

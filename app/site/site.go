@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -73,6 +74,12 @@ func NewHandler(base, web string) *app.Handler {
 		LoadingLabel:    "Loading tensorview… {progress}%",
 		Version:         version(web),
 		RawHeaders:      []string{cspMeta()},
+	}
+	// The wasm's size, for go-app's loading progress: the response's
+	// Content-Length is the encoded size (gzip, or web/boot.js's brotli
+	// copy decoded in the page, none).
+	if st, err := os.Stat(filepath.Join(web, "app.wasm")); err == nil {
+		h.WasmContentLength = strconv.FormatInt(st.Size(), 10)
 	}
 	base = strings.TrimRight(base, "/")
 	if base != "" {

@@ -153,9 +153,10 @@ func TestPrecompress(t *testing.T) {
 }
 
 // TestServiceWorkerOnDemand: the service worker the handler serves keeps
-// the Parquet reader and the zone database in its cache once fetched
-// (onDemandFetch, with the paths under the base), and does not fetch them
-// at install (they are not in resourcesToCache).
+// the Parquet reader, the zone database and the wasm in its cache once
+// fetched (onDemandFetch, with the paths under the base), does not fetch
+// the first two at install (they are not in resourcesToCache), and the wasm
+// only at an update's install (installWasm).
 func TestServiceWorkerOnDemand(t *testing.T) {
 	for _, base := range []string{"", "/tensorview"} {
 		srv := httptest.NewServer(NewHandler(base, "../../web"))
@@ -174,7 +175,7 @@ func TestServiceWorkerOnDemand(t *testing.T) {
 			"/web/parquet/parquet_wasm.js", "/web/parquet/parquet_wasm_bg.wasm",
 			"/web/parquet/hyparquet/metadata.js", "/web/parquet/hyparquet/constants.js", "/web/parquet/hyparquet/convert.js",
 			"/web/parquet/hyparquet/schema.js", "/web/parquet/hyparquet/thrift.js", "/web/parquet/hyparquet/geoparquet.js",
-			"/web/parquet/hyparquet/wkb.js", "/web/tzdata.zip"} {
+			"/web/parquet/hyparquet/wkb.js", "/web/tzdata.zip", "/web/app.wasm"} {
 			paths = append(paths, `"`+base+p+`"`)
 		}
 		want := `const onDemand = new Set([` + strings.Join(paths, ",") + `]);`
@@ -184,6 +185,9 @@ func TestServiceWorkerOnDemand(t *testing.T) {
 		if strings.Contains(js, `addEventListener("install", async`) || strings.Contains(js, `addEventListener("activate", async`) ||
 			strings.Count(js, "})());\n});") < 2 {
 			t.Errorf("base %q: app-worker.js's install and activate handlers are not kept alive by event.waitUntil (go-app's template changed?):\n%s", base, js)
+		}
+		if !strings.Contains(js, `resourcesToCache.filter((r) => r !== "`+base+`/web/app.wasm")`) {
+			t.Errorf("base %q: app-worker.js's first install does not leave the wasm to the page (go-app's template changed?):\n%s", base, js)
 		}
 		install := regexp.MustCompile(`const resourcesToCache = (\[.*\]);`).FindStringSubmatch(js)
 		if install == nil || !strings.Contains(install[1], base+"/web/app.wasm") || strings.Contains(install[1], "parquet") || strings.Contains(install[1], "tzdata") {

@@ -75,9 +75,9 @@ const defaultFetch = `async function fetchWithCache(request) {
   return await fetch(request);
 }`
 
-// onDemandFetch replaces it: the same, and an OnDemand file fetched
-// successfully is put in the current version's cache (cacheName) before
-// the page gets it. ONDEMAND is replaced by the files' paths under the
+// onDemandFetch replaces it: the same, and an OnDemand file (or the wasm,
+// see Wasm) fetched successfully is put in the current version's cache
+// (cacheName) before the page gets it. ONDEMAND is replaced by the files' paths under the
 // site's base.
 const onDemandFetch = `// tensorview: files fetched only when first needed (the Parquet reader)
 // join this version's cache then, for offline use.
@@ -127,20 +127,49 @@ func keepAlive(js, event string) string {
   })());` + js[i+n:]
 }
 
+// Wasm is the page's wasm, which a first visit's page fetches itself in
+// brotli (web/boot.js: web/app.wasm.br, decoded as it comes, put in this
+// version's cache), so the service worker's first install leaves it out
+// (installWasm); an update's install fetches it, as go-app's does, for the
+// next visit; the worker's fetch handler caches it like an OnDemand file
+// should the page's copy be missing.
+const Wasm = "/web/app.wasm"
+
+// defaultInstall is go-app's install step (app.DefaultAppWorkerJS, v10.1.11).
+const defaultInstall = `async function installWorker() {
+  const cache = await caches.open(cacheName);
+  await cache.addAll(resourcesToCache);
+}`
+
+// installWasm replaces it: the wasm (WASM, the path under the site's
+// base) is fetched only when another version's cache exists (an update).
+const installWasm = `async function installWorker() {
+  const cache = await caches.open(cacheName);
+  // tensorview: a first install leaves the wasm to the page, which is
+  // fetching it in brotli (web/boot.js) and puts it in this cache; an
+  // update fetches it for the next visit.
+  const update = (await caches.keys()).some((key) => key !== cacheName);
+  await cache.addAll(update ? resourcesToCache : resourcesToCache.filter((r) => r !== WASM));
+}`
+
 // serviceWorker is go-app's service worker template with onDemandFetch
-// for the site served under base ("" or "/path"), and its install and
-// activate handlers kept alive by event.waitUntil. Each replacement is
-// made only where go-app's template still has the expected text
-// (TestServiceWorkerOnDemand fails otherwise).
+// (OnDemand and the wasm) and installWasm for the site served under base
+// ("" or "/path"), and its install and activate handlers kept alive by
+// event.waitUntil. Each replacement is made only where go-app's template
+// still has the expected text (TestServiceWorkerOnDemand fails otherwise).
 func serviceWorker(base string) string {
 	js := app.DefaultAppWorkerJS
+	wasm, _ := json.Marshal(base + Wasm)
 	if strings.Contains(js, defaultFetch) {
-		paths := make([]string, len(OnDemand))
-		for i, p := range OnDemand {
-			paths[i] = base + p
+		paths := make([]string, 0, len(OnDemand)+1)
+		for _, p := range append(slices.Clone(OnDemand), Wasm) {
+			paths = append(paths, base+p)
 		}
 		list, _ := json.Marshal(paths)
 		js = strings.Replace(js, defaultFetch, strings.Replace(onDemandFetch, "ONDEMAND", string(list), 1), 1)
+	}
+	if strings.Contains(js, defaultInstall) {
+		js = strings.Replace(js, defaultInstall, strings.Replace(installWasm, "WASM", string(wasm), 1), 1)
 	}
 	return keepAlive(keepAlive(js, "install"), "activate")
 }

@@ -257,7 +257,7 @@ const hfMarksJS = `(() => {
   const out = [];
   for (const e of performance.getEntriesByType('resource')) {
     const p = new URL(e.name).pathname;
-    if (p.endsWith('/app.wasm')) out.push(['app.wasm downloaded', e.responseEnd]);
+    if (p.endsWith('/app.wasm') || p.endsWith('/app.wasm.br')) out.push(['app.wasm downloaded', e.responseEnd]);
     if (p.startsWith('/bench/npm/')) out.push(['engine downloaded', e.responseEnd]);
     if (p.startsWith('/bench/files/')) out.push(['first data request', e.startTime]);
   }

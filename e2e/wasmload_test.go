@@ -1,0 +1,141 @@
+package e2e
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// wasmInCache is the page's script for the service worker's cache of this
+// version: the byte length and SHA-256 (hex) of the wasm it holds, or null.
+const wasmInCache = `(async () => {
+  const url = new URL("web/app.wasm", location.href).href;
+  const cache = await caches.open("app-" + goappEnv.GOAPP_VERSION);
+  const r = await cache.match(url);
+  if (!r) return null;
+  const b = await r.arrayBuffer();
+  const sum = await crypto.subtle.digest("SHA-256", b);
+  return { bytes: b.byteLength, sha256: [...new Uint8Array(sum)].map((x) => x.toString(16).padStart(2, "0")).join(""),
+    type: r.headers.get("content-type") };
+})()`
+
+type cachedWasm struct {
+	Bytes  int    `json:"bytes"`
+	SHA256 string `json:"sha256"`
+	Type   string `json:"type"`
+}
+
+// TestWasmInBrotli: a first visit fetches the wasm's brotli copy
+// (web/app.wasm.br) and the decoder (web/vendor/brotli_dec_wasm*), never
+// web/app.wasm itself; the app starts from it, and the service worker's
+// cache then holds the wasm byte for byte as the build wrote it
+// (web/app.wasm, hashed here) for the next visit, which fetches neither.
+// Without a brotli copy (the server refuses it), or with one that is not
+// brotli, the page fetches web/app.wasm as go-app does and starts.
+func TestWasmInBrotli(t *testing.T) {
+	skipWithoutSite(t)
+	raw, err := os.ReadFile(filepath.Join(os.Getenv("TENSORVIEW_DIST"), "web", "app.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(raw)
+	want := cachedWasm{Bytes: len(raw), SHA256: hex.EncodeToString(sum[:]), Type: "application/wasm"}
+
+	t.Run("first visit and the next", func(t *testing.T) {
+		log := &requestLog{}
+		b := newBrowserServing(t, "", "", log.wrap)
+		wasm := func() []string {
+			return slices.DeleteFunc(log.matching("/web/app.wasm"), func(p string) bool { return strings.HasSuffix(p, ".br") })
+		}
+		if got := log.matching("/web/app.wasm.br"); len(got) != 1 {
+			t.Errorf("requests for the brotli copy: %q, want one", got)
+		}
+		if got := wasm(); len(got) != 0 {
+			t.Errorf("requests for web/app.wasm: %q, want none", got)
+		}
+		for _, f := range []string{"/web/vendor/brotli_dec_wasm.js", "/web/vendor/brotli_dec_wasm_bg.wasm"} {
+			if got := log.matching(f); len(got) != 1 {
+				t.Errorf("requests for %s: %q, want one", f, got)
+			}
+		}
+		b.waitFor(`document.documentElement.dataset.wasmLoad === "cached"`)
+		var got *cachedWasm
+		b.eval(wasmInCache, &got)
+		if got == nil || *got != want {
+			t.Fatalf("the service worker's cache holds %+v, want %+v (web/app.wasm)", got, want)
+		}
+
+		// The next visit, under the service worker: the wasm from its cache.
+		b.waitFor(`navigator.serviceWorker.controller !== null`)
+		n := len(log.matching("/web/"))
+		b.run(chromedp.Navigate(b.base))
+		b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
+		var state string
+		b.eval(`document.documentElement.dataset.wasmLoad`, &state)
+		if state != "cache" {
+			t.Errorf("the next visit's data-wasm-load = %q, want cache (the service worker's copy)", state)
+		}
+		if got := log.matching("/web/")[n:]; slices.ContainsFunc(got, func(p string) bool {
+			return strings.Contains(p, "/web/app.wasm") || strings.Contains(p, "/web/vendor/brotli")
+		}) {
+			t.Errorf("the next visit asked the server for %q, want neither the wasm nor the decoder", got)
+		}
+	})
+
+	for _, c := range []struct {
+		name string
+		wrap func(log *requestLog) func(http.Handler) http.Handler
+	}{
+		{"no brotli copy (404)", func(log *requestLog) func(http.Handler) http.Handler {
+			return func(h http.Handler) http.Handler {
+				return log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasSuffix(r.URL.Path, "/web/app.wasm.br") {
+						http.NotFound(w, r)
+						return
+					}
+					h.ServeHTTP(w, r)
+				}))
+			}
+		}},
+		{"the copy refused (503)", func(log *requestLog) func(http.Handler) http.Handler {
+			log.refuse = "/web/app.wasm.br"
+			return log.wrap
+		}},
+		{"a copy that is not brotli", func(log *requestLog) func(http.Handler) http.Handler {
+			return func(h http.Handler) http.Handler {
+				return log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasSuffix(r.URL.Path, "/web/app.wasm.br") {
+						w.Write([]byte("<html>this is not the wasm</html>" + strings.Repeat(" ", 4096)))
+						return
+					}
+					h.ServeHTTP(w, r)
+				}))
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			log := &requestLog{}
+			b := newBrowserServing(t, "", "", c.wrap(log))
+			var state string
+			b.eval(`document.documentElement.dataset.wasmLoad || ""`, &state)
+			if state != "fetched" {
+				t.Errorf("data-wasm-load = %q, want fetched (go-app's own fetch)", state)
+			}
+			if got := slices.DeleteFunc(log.matching("/web/app.wasm"), func(p string) bool { return strings.HasSuffix(p, ".br") }); len(got) != 1 {
+				t.Errorf("requests for web/app.wasm: %q, want one", got)
+			}
+			// A host without the copy is not an error; the others say why.
+			warned := slices.ContainsFunc(b.console.since(0), func(l string) bool { return strings.Contains(l, "brotli copy was not used") })
+			if want := !strings.Contains(c.name, "404"); warned != want {
+				t.Errorf("the console warned: %v, want %v: %q", warned, want, b.console.since(0))
+			}
+		})
+	}
+}
