@@ -602,7 +602,10 @@
   // cache holds it, "fetched" when the server has no copy (404: `make
   // run`'s server, a host given only the wasm).
   async function brotliWasm(url) {
-    const { cache, hit } = await cacheOf(url);
+    // A cache that does not answer within 2 s is taken for none (the wasm
+    // must not wait on it).
+    const none = new Promise((resolve) => setTimeout(() => resolve({ cache: undefined, hit: false }), 2000));
+    const { cache, hit } = await Promise.race([cacheOf(url), none]);
     if (hit) return "cache";
     const decoder = import(new URL("vendor/brotli_dec_wasm.js", url).href).then(async (m) => {
       await m.default({ module_or_path: new URL("vendor/brotli_dec_wasm_bg.wasm", url) });
