@@ -549,9 +549,9 @@
 
 // The wasm in brotli. go-app's loader (app.js) fetches web/app.wasm; a host
 // such as GitHub Pages sends it gzip-encoded (4.0 MB), though the build
-// writes a brotli copy beside it (web/app.wasm.br, 2.8 MB). On a first visit
-// (the wasm not yet in the service worker's cache), this script answers
-// that fetch itself: it fetches web/app.wasm.br and decodes it as it comes
+// writes a brotli copy beside it (web/app.wasm.br, 2.8 MB). On a visit the
+// service worker does not control (a first one), this script answers that
+// fetch itself: it fetches web/app.wasm.br and decodes it as it comes
 // with brotli-dec-wasm (web/vendor/brotli_dec_wasm.js, a 0.1 MB
 // WebAssembly brotli decoder, loaded meanwhile), so the wasm compiles as
 // it streams in (go-app's WebAssembly.instantiateStreaming), and puts the
@@ -560,11 +560,12 @@
 // page, app/site/worker.go). Anything amiss before the first decoded bytes
 // (no brotli copy, the decoder not loading, no decoding) falls back to
 // go-app's own fetch of web/app.wasm; a copy the server already decoded
-// (it starts with the wasm magic) is passed on as it is. A wasm in the
-// cache is fetched as before (the service worker answers). The root
-// element's data-wasm-load says which way it came: "brotli" (decoding
-// here), then "cached" (whole, in the cache), "cache" (the cache had it),
-// "fetched" (web/app.wasm, go-app's way), "decoded by the server".
+// (it starts with the wasm magic) is passed on as it is. A page the
+// service worker controls fetches as before (the worker answers from its
+// cache). The root element's data-wasm-load says which way it came:
+// "brotli" (decoding here), then "cached" (whole, in the cache), "cache"
+// (the service worker's), "fetched" (web/app.wasm, go-app's way),
+// "decoded by the server".
 (() => {
   "use strict";
   const origFetch = window.fetch;
@@ -583,36 +584,32 @@
     });
   };
 
-  // cacheOf opens the service worker's cache of this version: {cache, hit}
-  // (hit: it holds the wasm at url, and the worker answers go-app's fetch);
-  // cache is undefined without one to put the wasm in.
-  const cacheOf = async (url) => {
+  // openCache opens the service worker's cache of this version (where its
+  // install and fetch handler look), or gives undefined without one: no
+  // version, no Cache API, storage refused (a private window, a sandboxed
+  // frame), or no answer within 2 s.
+  const openCache = () => {
     const version = typeof goappEnv === "object" && goappEnv ? goappEnv.GOAPP_VERSION : "";
-    if (!version || typeof caches !== "object" || !caches) return { cache: undefined, hit: false };
-    try {
-      const cache = await caches.open("app-" + version);
-      return { cache, hit: !!(await cache.match(url.href)) };
-    } catch (err) {
-      return { cache: undefined, hit: false }; // storage refused (a private window, a sandboxed frame)
-    }
+    if (!version || typeof caches !== "object" || !caches) return Promise.resolve(undefined);
+    const none = new Promise((resolve) => setTimeout(() => resolve(undefined), 2000));
+    return Promise.race([caches.open("app-" + version).catch(() => undefined), none]);
   };
 
   // brotliWasm returns a promise of the Response of the wasm at url,
   // decoded from url.br, or of how to fetch it instead: "cache" when the
-  // cache holds it, "fetched" when the server has no copy (404: `make
-  // run`'s server, a host given only the wasm).
+  // service worker controls the page (it answers from its cache, else
+  // fetches and keeps it), "fetched" when the server has no copy (404:
+  // `make run`'s server, a host given only the wasm).
   async function brotliWasm(url) {
-    // A cache that does not answer within 2 s is taken for none (the wasm
-    // must not wait on it).
-    const none = new Promise((resolve) => setTimeout(() => resolve({ cache: undefined, hit: false }), 2000));
-    const { cache, hit } = await Promise.race([cacheOf(url), none]);
-    if (hit) return "cache";
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) return "cache";
+    const copy = origFetch(url.href + ".br"); // at once: the wasm is the page's longest download
+    const cache = openCache();
     const decoder = import(new URL("vendor/brotli_dec_wasm.js", url).href).then(async (m) => {
       await m.default({ module_or_path: new URL("vendor/brotli_dec_wasm_bg.wasm", url) });
       return m;
     });
     decoder.catch(() => {}); // awaited below, or the copy is not brotli
-    const r = await origFetch(url.href + ".br");
+    const r = await copy;
     if (r.status === 404) return "fetched";
     if (!r.ok || !r.body) throw new Error(`HTTP ${r.status} for ${url.pathname}.br`);
     const reader = r.body.getReader();
@@ -634,7 +631,7 @@
           cancel: (why) => reader.cancel(why),
         }), { headers });
       }
-      return decoded(url, reader, head, await decoder, cache, headers);
+      return decoded(url, reader, head, await decoder, await cache, headers);
     } catch (err) {
       reader.cancel().catch(() => {});
       throw err;
