@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -86,6 +88,54 @@ func TestWasmInBrotli(t *testing.T) {
 			return strings.Contains(p, "/web/app.wasm") || strings.Contains(p, "/web/vendor/brotli")
 		}) {
 			t.Errorf("the next visit asked the server for %q, want neither the wasm nor the decoder", got)
+		}
+	})
+
+	// While half of the copy has come, a link's loader says how much of the
+	// wasm has, and it counts up to 100 % and never past it (go-app's
+	// progress over the site's WasmContentLength: decoded bytes).
+	t.Run("progress", func(t *testing.T) {
+		br, err := os.ReadFile(filepath.Join(os.Getenv("TENSORVIEW_DIST"), "web", "app.wasm.br"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		release := make(chan struct{})
+		var once sync.Once
+		t.Cleanup(func() { once.Do(func() { close(release) }) })
+		const watch = `window.__progress = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const label = document.getElementById("app-wasm-loader-label");
+  if (!label) return;
+  new MutationObserver(() => {
+    const m = /(\d+)%$/.exec(label.textContent);
+    if (m) window.__progress.push(Number(m[1]));
+  }).observe(label, { childList: true, characterData: true, subtree: true });
+});`
+		b := newBrowserLoading(t, "?url=../testdata/js_big.arrow", watch, func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if !strings.HasSuffix(r.URL.Path, "/web/app.wasm.br") {
+					h.ServeHTTP(w, r)
+					return
+				}
+				w.Header().Set("Content-Length", strconv.Itoa(len(br)))
+				w.Write(br[:len(br)/2])
+				w.(http.Flusher).Flush()
+				select {
+				case <-release:
+					w.Write(br[len(br)/2:])
+				case <-r.Context().Done():
+				}
+			})
+		})
+		b.waitFor(`/^Loading tensorview… [1-9][0-9]?%$/.test(document.getElementById('app-wasm-loader-label')?.textContent ?? '')`)
+		b.screenshot("wasm-brotli-progress")
+		once.Do(func() { close(release) })
+		b.waitOpened("js_big.arrow")
+		var seen []int
+		b.eval(`window.__progress`, &seen)
+		t.Logf("progress: %v", seen)
+		if len(seen) == 0 || slices.Max(seen) != 100 || !slices.IsSorted(seen) {
+			t.Errorf("the loader's progress went %v, want up to 100 %%, never down or past it", seen)
 		}
 	})
 
