@@ -647,17 +647,24 @@
     const codes = m.BrotliStreamResultCode;
     const dec = new m.BrotliDecStream();
     let ended = false;
+    // decode gives the decoder a chunk of the copy and what it decodes to
+    // enqueue, all of it: a call gives at most OUT bytes, and may say it
+    // needs more input while it holds more output (it has taken the whole
+    // chunk in), so a full buffer is always followed by another call.
+    const OUT = 1 << 20;
     const decode = (input, enqueue) => {
       for (;;) {
-        const res = dec.dec(input, 1 << 20);
+        const res = dec.dec(input, OUT);
         const buf = res.buf;
         if (buf.length > 0) enqueue(buf);
         input = input.subarray(res.input_offset);
         const code = res.code;
         res.free();
-        if (code === codes.NeedsMoreOutput) continue;
-        if (code === codes.ResultSuccess) ended = true;
-        return;
+        if (code === codes.ResultSuccess) {
+          ended = true;
+          return;
+        }
+        if (code !== codes.NeedsMoreOutput && buf.length < OUT) return;
       }
     };
     const pending = [];
