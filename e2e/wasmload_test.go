@@ -9,10 +9,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/andybalholm/brotli"
@@ -54,24 +56,51 @@ func TestWasmInBrotli(t *testing.T) {
 	sum := sha256.Sum256(raw)
 	want := cachedWasm{Bytes: len(raw), SHA256: hex.EncodeToString(sum[:]), Type: "application/wasm"}
 
-	t.Run("first visit and the next", func(t *testing.T) {
+	t.Run("first visit, the next, an update", func(t *testing.T) {
 		log := &requestLog{}
-		b := newBrowserServing(t, "", "", log.wrap)
+		worker, err := os.ReadFile(filepath.Join(os.Getenv("TENSORVIEW_DIST"), "app-worker.js"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		version := regexp.MustCompile(`const cacheName = "app-" \+ "([^"]+)";`).FindSubmatch(worker)
+		if version == nil {
+			t.Fatalf("no cacheName in app-worker.js:\n%s", worker)
+		}
+		var updated atomic.Bool // the server has a new build's worker (another version)
+		b := newBrowserBlank(t, "", func(h http.Handler) http.Handler {
+			return log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasSuffix(r.URL.Path, "/app-worker.js") && updated.Load() {
+					w.Header().Set("Content-Type", "text/javascript")
+					w.Header().Set("Cache-Control", "no-store")
+					w.Write(bytes.ReplaceAll(worker, version[1], append(slices.Clone(version[1]), "next"...)))
+					return
+				}
+				h.ServeHTTP(w, r)
+			}))
+		})
 		wasm := func() []string {
 			return slices.DeleteFunc(log.matching("/web/app.wasm"), func(p string) bool { return strings.HasSuffix(p, ".br") })
 		}
+		// Another site of the same origin (as project sites of one GitHub
+		// Pages account are) has its cache, with its own wasm: not this
+		// site's older version.
+		b.run(chromedp.Navigate(b.data + "README.md"))
+		b.eval(`caches.open("app-other").then((c) => c.put(location.origin + "/other/web/app.wasm", new Response("another site's"))).then(() => true)`, nil)
+
+		b.run(chromedp.Navigate(b.base))
+		b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
+		b.waitFor(`document.documentElement.dataset.wasmLoad === "cached" && navigator.serviceWorker.controller !== null`)
 		if got := log.matching("/web/app.wasm.br"); len(got) != 1 {
 			t.Errorf("requests for the brotli copy: %q, want one", got)
 		}
 		if got := wasm(); len(got) != 0 {
-			t.Errorf("requests for web/app.wasm: %q, want none", got)
+			t.Errorf("requests for web/app.wasm (the page's, the service worker's install): %q, want none", got)
 		}
 		for _, f := range []string{"/web/vendor/brotli_dec_wasm.js", "/web/vendor/brotli_dec_wasm_bg.wasm"} {
 			if got := log.matching(f); len(got) != 1 {
 				t.Errorf("requests for %s: %q, want one", f, got)
 			}
 		}
-		b.waitFor(`document.documentElement.dataset.wasmLoad === "cached"`)
 		var got *cachedWasm
 		b.eval(wasmInCache, &got)
 		if got == nil || *got != want {
@@ -79,7 +108,6 @@ func TestWasmInBrotli(t *testing.T) {
 		}
 
 		// The next visit, under the service worker: the wasm from its cache.
-		b.waitFor(`navigator.serviceWorker.controller !== null`)
 		n := len(log.matching("/web/"))
 		b.run(chromedp.Navigate(b.base))
 		b.waitFor(`document.querySelector('[data-state=empty][data-ready=true] [data-role=dropzone]') !== null`)
@@ -92,6 +120,24 @@ func TestWasmInBrotli(t *testing.T) {
 			return strings.Contains(p, "/web/app.wasm") || strings.Contains(p, "/web/vendor/brotli")
 		}) {
 			t.Errorf("the next visit asked the server for %q, want neither the wasm nor the decoder", got)
+		}
+
+		// A new build (another version): its worker's install fetches the
+		// wasm, as go-app's does, for the visit after it.
+		updated.Store(true)
+		b.eval(fmt.Sprintf(`window.__installed = false;
+(async () => {
+  const url = new URL("web/app.wasm", location.href).href;
+  await goappServiceWorkerRegistration.update();
+  for (;;) {
+    if (await caches.has(%[1]q) && await (await caches.open(%[1]q)).match(url)) { window.__installed = true; return; }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+})();
+true`, "app-"+string(version[1])+"next"), nil)
+		b.waitFor(`window.__installed === true`)
+		if got := wasm(); len(got) != 1 {
+			t.Errorf("requests for web/app.wasm after the update: %q, want one (its worker's install)", got)
 		}
 	})
 

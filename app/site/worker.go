@@ -142,13 +142,16 @@ const defaultInstall = `async function installWorker() {
 }`
 
 // installWasm replaces it: the wasm (WASM, the path under the site's
-// base) is fetched only when another version's cache exists (an update).
+// base) is fetched only when another version's cache holds it (an update
+// of this site; another site of the same origin, as project sites of one
+// GitHub Pages account are, has its own wasm path).
 const installWasm = `async function installWorker() {
   const cache = await caches.open(cacheName);
   // tensorview: a first install leaves the wasm to the page, which is
   // fetching it in brotli (web/boot.js) and puts it in this cache; an
   // update fetches it for the next visit.
-  const update = (await caches.keys()).some((key) => key !== cacheName);
+  const others = (await caches.keys()).filter((key) => key !== cacheName);
+  const update = (await Promise.all(others.map(async (key) => !!(await (await caches.open(key)).match(WASM))))).some(Boolean);
   await cache.addAll(update ? resourcesToCache : resourcesToCache.filter((r) => r !== WASM));
 }`
 
@@ -169,7 +172,7 @@ func serviceWorker(base string) string {
 		js = strings.Replace(js, defaultFetch, strings.Replace(onDemandFetch, "ONDEMAND", string(list), 1), 1)
 	}
 	if strings.Contains(js, defaultInstall) {
-		js = strings.Replace(js, defaultInstall, strings.Replace(installWasm, "WASM", string(wasm), 1), 1)
+		js = strings.Replace(js, defaultInstall, strings.ReplaceAll(installWasm, "WASM", string(wasm)), 1)
 	}
 	return keepAlive(keepAlive(js, "install"), "activate")
 }
