@@ -213,6 +213,17 @@ document.addEventListener("DOMContentLoaded", () => {
 			log.refuse = "/web/app.wasm.br"
 			return log.wrap
 		}},
+		{"an empty copy", func(log *requestLog) func(http.Handler) http.Handler {
+			return func(h http.Handler) http.Handler {
+				return log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasSuffix(r.URL.Path, "/web/app.wasm.br") {
+						w.WriteHeader(http.StatusOK)
+						return
+					}
+					h.ServeHTTP(w, r)
+				}))
+			}
+		}},
 		{"a copy that is not brotli", func(log *requestLog) func(http.Handler) http.Handler {
 			return func(h http.Handler) http.Handler {
 				return log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

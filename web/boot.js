@@ -617,7 +617,8 @@
     let first;
     try {
       first = await reader.read();
-      const head = first.value || new Uint8Array(0);
+      if (first.done) throw new Error(`${url.pathname}.br is empty`);
+      const head = first.value;
       if (head.length >= 4 && head[0] === 0 && head[1] === 0x61 && head[2] === 0x73 && head[3] === 0x6d) {
         // The server decoded it (Content-Encoding: br): the wasm as it came.
         state("decoded by the server");
