@@ -34,6 +34,26 @@ const wasmInCache = `(async () => {
     type: r.headers.get("content-type") };
 })()`
 
+// plainWasm lists the requests log saw for web/app.wasm itself (not its
+// brotli copy).
+func plainWasm(log *requestLog) []string {
+	return slices.DeleteFunc(log.matching("/web/app.wasm"), func(p string) bool { return strings.HasSuffix(p, ".br") })
+}
+
+// servingCopy is a server whose answer to web/app.wasm.br is serve's,
+// its requests logged in log.
+func servingCopy(log *requestLog, serve http.HandlerFunc) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/web/app.wasm.br") {
+				serve(w, r)
+				return
+			}
+			h.ServeHTTP(w, r)
+		}))
+	}
+}
+
 type cachedWasm struct {
 	Bytes  int    `json:"bytes"`
 	SHA256 string `json:"sha256"`
@@ -78,9 +98,6 @@ func TestWasmInBrotli(t *testing.T) {
 				h.ServeHTTP(w, r)
 			}))
 		})
-		wasm := func() []string {
-			return slices.DeleteFunc(log.matching("/web/app.wasm"), func(p string) bool { return strings.HasSuffix(p, ".br") })
-		}
 		// Another site of the same origin (as project sites of one GitHub
 		// Pages account are) has its cache, with its own wasm: not this
 		// site's older version.
@@ -93,7 +110,7 @@ func TestWasmInBrotli(t *testing.T) {
 		if got := log.matching("/web/app.wasm.br"); len(got) != 1 {
 			t.Errorf("requests for the brotli copy: %q, want one", got)
 		}
-		if got := wasm(); len(got) != 0 {
+		if got := plainWasm(log); len(got) != 0 {
 			t.Errorf("requests for web/app.wasm (the page's, the service worker's install): %q, want none", got)
 		}
 		for _, f := range []string{"/web/vendor/brotli_dec_wasm.js", "/web/vendor/brotli_dec_wasm_bg.wasm"} {
@@ -136,7 +153,7 @@ func TestWasmInBrotli(t *testing.T) {
 })();
 true`, "app-"+string(version[1])+"next"), nil)
 		b.waitFor(`window.__installed === true`)
-		if got := wasm(); len(got) != 1 {
+		if got := plainWasm(log); len(got) != 1 {
 			t.Errorf("requests for web/app.wasm after the update: %q, want one (its worker's install)", got)
 		}
 	})
@@ -166,22 +183,16 @@ document.addEventListener("DOMContentLoaded", () => {
     if (m) window.__progress.push(Number(m[1]));
   }).observe(label, { childList: true, characterData: true, subtree: true });
 });`
-		b := newBrowserLoading(t, "?url=../testdata/js_big.arrow", watch, func(h http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if !strings.HasSuffix(r.URL.Path, "/web/app.wasm.br") {
-					h.ServeHTTP(w, r)
-					return
-				}
-				w.Header().Set("Content-Length", strconv.Itoa(len(br)))
-				w.Write(br[:len(br)/2])
-				w.(http.Flusher).Flush()
-				select {
-				case <-release:
-					w.Write(br[len(br)/2:])
-				case <-r.Context().Done():
-				}
-			})
-		})
+		b := newBrowserLoading(t, "?url=../testdata/js_big.arrow", watch, servingCopy(&requestLog{}, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Length", strconv.Itoa(len(br)))
+			w.Write(br[:len(br)/2])
+			w.(http.Flusher).Flush()
+			select {
+			case <-release:
+				w.Write(br[len(br)/2:])
+			case <-r.Context().Done():
+			}
+		}))
 		b.waitFor(fmt.Sprintf(`Number(/^Loading tensorview… (\d+)%%$/.exec(document.getElementById('app-wasm-loader-label')?.textContent ?? '')?.[1] ?? -1) >= %d`, least))
 		b.screenshot("wasm-brotli-progress")
 		once.Do(func() { close(release) })
@@ -199,41 +210,19 @@ document.addEventListener("DOMContentLoaded", () => {
 		wrap func(log *requestLog) func(http.Handler) http.Handler
 	}{
 		{"no brotli copy (404)", func(log *requestLog) func(http.Handler) http.Handler {
-			return func(h http.Handler) http.Handler {
-				return log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if strings.HasSuffix(r.URL.Path, "/web/app.wasm.br") {
-						http.NotFound(w, r)
-						return
-					}
-					h.ServeHTTP(w, r)
-				}))
-			}
+			return servingCopy(log, http.NotFound)
 		}},
 		{"the copy refused (503)", func(log *requestLog) func(http.Handler) http.Handler {
 			log.refuse = "/web/app.wasm.br"
 			return log.wrap
 		}},
 		{"an empty copy", func(log *requestLog) func(http.Handler) http.Handler {
-			return func(h http.Handler) http.Handler {
-				return log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if strings.HasSuffix(r.URL.Path, "/web/app.wasm.br") {
-						w.WriteHeader(http.StatusOK)
-						return
-					}
-					h.ServeHTTP(w, r)
-				}))
-			}
+			return servingCopy(log, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })
 		}},
 		{"a copy that is not brotli", func(log *requestLog) func(http.Handler) http.Handler {
-			return func(h http.Handler) http.Handler {
-				return log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if strings.HasSuffix(r.URL.Path, "/web/app.wasm.br") {
-						w.Write([]byte("<html>this is not the wasm</html>" + strings.Repeat(" ", 4096)))
-						return
-					}
-					h.ServeHTTP(w, r)
-				}))
-			}
+			return servingCopy(log, func(w http.ResponseWriter, r *http.Request) {
+				w.Write([]byte("<html>this is not the wasm</html>" + strings.Repeat(" ", 4096)))
+			})
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -244,7 +233,7 @@ document.addEventListener("DOMContentLoaded", () => {
 			if state != "fetched" {
 				t.Errorf("data-wasm-load = %q, want fetched (go-app's own fetch)", state)
 			}
-			if got := slices.DeleteFunc(log.matching("/web/app.wasm"), func(p string) bool { return strings.HasSuffix(p, ".br") }); len(got) != 1 {
+			if got := plainWasm(log); len(got) != 1 {
 				t.Errorf("requests for web/app.wasm: %q, want one", got)
 			}
 			// A host without the copy is not an error; the others say why.

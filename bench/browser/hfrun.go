@@ -252,7 +252,7 @@ type hfResult struct {
 
 // hfMarksJS reads the marks from the page's resource timing (its main
 // thread's requests; a worker's are its own) and the first of each
-// performance mark named "tv:" (app/ui's perfmarks builds).
+// performance mark named "tv:" (perfmarks builds, internal/perfmark).
 const hfMarksJS = `(() => {
   const out = [];
   for (const e of performance.getEntriesByType('resource')) {
@@ -278,9 +278,10 @@ func hfMarks(marks [][2]any, p0 float64) map[string]float64 {
 		if !ok1 || !ok2 || v < p0 {
 			continue
 		}
-		old, seen := out[k]
-		if seen && (k == "engine downloaded") != (v-p0 > old) {
-			continue
+		if old, seen := out[k]; seen {
+			if later := v-p0 > old; later != (k == "engine downloaded") {
+				continue // keep the first, or for the engine the last
+			}
 		}
 		if out == nil {
 			out = map[string]float64{}
