@@ -163,6 +163,7 @@ true`, "app-"+string(version[1])+"next"), nil)
 	// here), less the decoder's last buffer (1 MiB) — the wasm streams in
 	// as the copy comes; and it counts up to 100 % and never past it
 	// (go-app's progress over the site's WasmContentLength: decoded bytes).
+	// Screenshots wide and light, narrow (360 px) and dark, with axe.
 	t.Run("progress", func(t *testing.T) {
 		br, err := os.ReadFile(filepath.Join(os.Getenv("TENSORVIEW_DIST"), "web", "app.wasm.br"))
 		if err != nil {
@@ -195,6 +196,7 @@ document.addEventListener("DOMContentLoaded", () => {
 		}))
 		b.waitFor(fmt.Sprintf(`Number(/^Loading tensorview… (\d+)%%$/.exec(document.getElementById('app-wasm-loader-label')?.textContent ?? '')?.[1] ?? -1) >= %d`, least))
 		b.screenshot("wasm-brotli-progress")
+		b.narrow("wasm-brotli-progress-360", "#app-wasm-loader-label")
 		once.Do(func() { close(release) })
 		b.waitOpened("js_big.arrow")
 		var seen []int
