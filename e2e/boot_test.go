@@ -464,3 +464,26 @@ func TestBootNewBuild(t *testing.T) {
 		})
 	}
 }
+
+// TestBootSplitClick: a sample link pressed on the server-rendered page
+// and released once go-app has replaced that page with its own (the wasm
+// started between the two: TestBootRaces's "sample 250 ms" lost its click
+// so in a fresh-clone make test beside another) opens the sample: the
+// browser fires no click for it (the pressed link is out of the
+// document), web/boot.js clicks the same sample's link under the release.
+func TestBootSplitClick(t *testing.T) {
+	skipWithoutSite(t)
+	want := loadExpected(t).Files["js_images.arrow"]
+	log := &requestLog{hold: "/web/app.wasm", release: make(chan struct{})}
+	released := sync.OnceFunc(func() { close(log.release) })
+	t.Cleanup(released)
+	b := newBrowserLoading(t, "", "", log.wrap)
+	b.waitFor(`document.querySelector('[data-state=empty] [data-role=starting]') !== null && document.fonts.status === 'loaded'`)
+	x, y := b.centerNow(`document.querySelector('a[data-sample="js_images.arrow"]')`)
+	b.run(input.DispatchMouseEvent(input.MousePressed, x, y).WithButton(input.Left).WithClickCount(1))
+	released()
+	b.waitFor(`document.querySelector('.viewer[data-ready=true]') !== null`)
+	b.run(input.DispatchMouseEvent(input.MouseReleased, x, y).WithButton(input.Left).WithClickCount(1))
+	b.waitFor(fmt.Sprintf(`document.querySelector('[data-state=ready] [data-role=file-info] h2')?.textContent === 'js_images.arrow'
+		&& document.querySelector('[data-role=num-rows][data-exact=true]')?.textContent === '%d'`, want.NumRows))
+}

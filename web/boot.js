@@ -537,6 +537,28 @@
     e.preventDefault();
     queueURL(new URLSearchParams(new URL(a.href).search).get("url"));
   });
+  // A click split by go-app's start: a sample link pressed on the
+  // server-rendered page and released on go-app's (the wasm started in
+  // between) gets no click from the browser, its pressed link being out of
+  // the document. The sample's link under the release is clicked then,
+  // once the release's own task is over without a click.
+  let pressed = null; // {sample, link}
+  document.addEventListener("mousedown", (e) => {
+    const a = e.button === 0 && e.target.closest ? e.target.closest("a[data-sample]") : null;
+    pressed = a ? { sample: a.dataset.sample, link: a } : null;
+  }, true);
+  document.addEventListener("click", () => { pressed = null; }, true);
+  document.addEventListener("mouseup", (e) => {
+    const p = pressed;
+    if (!p || p.link.isConnected || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    setTimeout(() => {
+      if (pressed !== p) return; // the browser clicked after all
+      pressed = null;
+      const at = document.elementFromPoint(e.clientX, e.clientY);
+      const a = at && at.closest("a[data-sample]");
+      if (a && a.dataset.sample === p.sample) a.click();
+    }, 0);
+  }, true);
   listen("submit", (e) => {
     const form = e.target;
     if (!live || !form.matches || !form.matches("form[data-role=url-form]")) return;
