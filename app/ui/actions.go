@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/viewstate"
@@ -57,7 +59,7 @@ const (
 	actionWarmedUp     action[warmUpResult]            = "tv/warmed-up"     // how the warm-up ended (WarmUp)
 	actionOpenURL      action[string]                  = "tv/open-url"      // the address as typed or in ?url=
 	actionOpenFailed   action[openFailure]             = "tv/open-failed"   // what was dropped or picked that cannot be opened, and why
-	actionProgress     action[*progress]               = "tv/progress"      // the download under way
+	actionProgress     action[*session.Progress]       = "tv/progress"      // the download under way
 	actionChanged      action[string]                  = "tv/changed"       // the error: the file changed on the server
 	actionCrumb        action[int]                     = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
 	actionInspect      action[inspectTarget]           = "tv/inspect"       // a tensor cell to inspect (CellView)
@@ -118,7 +120,7 @@ func (v *Viewer) onWarmedUp(ctx app.Context, r warmUpResult) {
 }
 
 // onProgress shows the progress of the download under way.
-func (v *Viewer) onProgress(ctx app.Context, p *progress) {
+func (v *Viewer) onProgress(ctx app.Context, p *session.Progress) {
 	if v.work.cancel != nil && v.work.task == taskDownload {
 		v.work.progress = p
 		ctx.Update()
@@ -168,8 +170,8 @@ func (v *Viewer) onNested(ctx app.Context, t inspectTarget) {
 		return
 	}
 	v.closeColStats()
-	q := newQueryState(inner)
-	v.nested = append(v.nested, nestedLevel{file: inner, label: nestedLabel(field, t.Row, inner.Name), field: field, row: t.Row, query: &q})
+	q := session.NewQuery(inner)
+	v.nested = append(v.nested, session.Level{File: inner, Label: nestedLabel(field, t.Row, inner.Name), Field: field, Row: t.Row, Query: &q})
 	v.status.errText, v.startRow = "", 0
 	v.do(ctx, viewstate.SetNested{Levels: v.levels()})
 	ctx.Update()
@@ -183,7 +185,7 @@ func (v *Viewer) onCrumb(ctx app.Context, k int) {
 	}
 	// Back where the batch was opened from: its place in the level's
 	// sorted or filtered rows.
-	v.startRow = max(0, posOf(v.levelQuery(k).order, v.nested[k].row))
+	v.startRow = max(0, session.PosOf(v.levelQuery(k).Order, v.nested[k].Row))
 	v.closeNested(k)
 	v.do(ctx, viewstate.SetNested{Levels: v.levels()})
 	ctx.Update()

@@ -25,11 +25,11 @@ func (r *RowsTable) colHead(c int, f decode.FieldInfo) app.UI {
 	} else if len(h.Stats) > 0 {
 		label = "Sort by mean(" + f.Name + ")"
 	}
-	return head.Aria("sort", s.aria(c)).Body(
+	return head.Aria("sort", s.Aria(c)).Body(
 		app.Button().Type("button").Class("col-sort").Attr("data-action", "sort").Title(label).Body(
 			app.Span().Class("col-name").Text(f.Name),
 			app.If(s.Col == c && s.Fn != "", func() app.UI { return app.Span().Class("sort-fn").Text(s.Fn) }),
-			app.Span().Class("sort-mark").Aria("hidden", true).Text(s.arrow(c)),
+			app.Span().Class("sort-mark").Aria("hidden", true).Text(s.Arrow(c)),
 		).OnClick(func(ctx app.Context, e app.Event) {
 			actionSortCol.send(ctx, sortAsk{Col: c})
 		}),

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
@@ -41,8 +43,8 @@ type colStats struct {
 	col      int
 	x        query.Operand
 	class    query.ValueClass
-	status   scanStatus // queryRunning, queryDone, queryCancelled, queryError
-	progress *progress
+	status   session.ScanStatus // queryRunning, queryDone, queryCancelled, queryError
+	progress *session.Progress
 	sum      *query.Summary
 	unread   scan.Unread
 	err      string // why the scan failed
@@ -72,10 +74,10 @@ func (v *Viewer) onColStats(ctx app.Context, a statsAsk) {
 		return
 	}
 	f, q := v.shown(), v.shownQuery()
-	if a.Col < 0 || a.Col >= len(q.cols) {
+	if a.Col < 0 || a.Col >= len(q.Cols) {
 		return
 	}
-	c := q.cols[a.Col]
+	c := q.Cols[a.Col]
 	x := query.Operand{Column: c.Name}
 	if c.Tensor || c.Image {
 		x.Func = a.Fn
@@ -85,8 +87,8 @@ func (v *Viewer) onColStats(ctx app.Context, a statsAsk) {
 	}
 	focus := !v.colStats.open
 	v.closeColStats()
-	v.colStats.open, v.colStats.col, v.colStats.x, v.colStats.class = true, a.Col, x, query.ClassOf(x, q.cols)
-	st, err := query.NewStats(x, q.cols, query.StatsOptions{})
+	v.colStats.open, v.colStats.col, v.colStats.x, v.colStats.class = true, a.Col, x, query.ClassOf(x, q.Cols)
+	st, err := query.NewStats(x, q.Cols, query.StatsOptions{})
 	if err != nil {
 		v.colStats.status, v.colStats.err = queryError, err.Error()
 	} else {
@@ -123,22 +125,22 @@ func (v *Viewer) runColStats(ctx app.Context, sctx context.Context, f *decode.Fi
 				}
 			})
 		}
-		if err := indexFirst(sctx, f, false, nil); err != nil {
+		if err := session.IndexFirst(sctx, f, false, nil); err != nil {
 			done(nil, scan.Unread{}, err)
 			return
 		}
-		label, bytes := scanLabel(f, "Computing statistics", st.Needs())
+		label, bytes := session.ScanLabel(f, "Computing statistics", st.Needs())
 		ctx.Dispatch(func(ctx app.Context) {
 			if current() {
-				v.colStats.progress = &progress{Label: label, Total: bytes}
+				v.colStats.progress = &session.Progress{Label: label, Total: bytes}
 			}
 		})
-		sum, unread, err := scan.Stats(sctx, fileSource{f: f}, st, scan.Options{
-			Pace: newPacer(sctx, yieldToPage),
-			Progress: throttled(func(p scan.Progress) {
+		sum, unread, err := scan.Stats(sctx, session.FileSource{File: f}, st, scan.Options{
+			Pace: session.NewPacer(sctx, session.YieldToPage),
+			Progress: session.Throttled(func(p scan.Progress) {
 				ctx.Dispatch(func(ctx app.Context) {
 					if current() && v.colStats.cancel != nil {
-						v.colStats.progress = rowsProgress(v.colStats.progress, p)
+						v.colStats.progress = session.RowsProgress(v.colStats.progress, p)
 					}
 				})
 			}),
@@ -184,7 +186,7 @@ func (v *Viewer) onQuickFilter(ctx app.Context, a quickAsk) {
 		return
 	}
 	lq := v.shownQuery()
-	q, err := quickQuery(lq.plan.Filter, a, lq.cols)
+	q, err := quickQuery(lq.Plan.Filter, a, lq.Cols)
 	if err != nil {
 		v.colStats.quickErr = err.Error()
 		var qe *query.Error
@@ -196,8 +198,8 @@ func (v *Viewer) onQuickFilter(ctx app.Context, a quickAsk) {
 	}
 	col := v.colStats.col
 	v.closeColStats()
-	lq.input = q
-	v.applyQuery(ctx, lq.plan.Sort, q, false)
+	lq.Input = q
+	v.applyQuery(ctx, lq.Plan.Sort, q, false)
 	ctx.Update()
 	ctx.Defer(func(app.Context) { focusStatsButton(col) })
 }
@@ -205,12 +207,12 @@ func (v *Viewer) onQuickFilter(ctx app.Context, a quickAsk) {
 // colStatsPanel is the panel as the Viewer's state has it.
 func (v *Viewer) colStatsPanel() app.UI {
 	s, q := &v.colStats, v.shownQuery()
-	c := q.cols[s.col]
+	c := q.Cols[s.col]
 	p := &ColumnStatsPanel{Col: s.col, X: s.x, Class: s.class, Status: s.status, Progress: s.progress,
-		Sum: s.sum, Unread: s.unread, Err: s.err, QuickErr: s.quickErr, Filtered: q.plan.filter != nil, Filter: q.plan.Filter}
+		Sum: s.sum, Unread: s.unread, Err: s.err, QuickErr: s.quickErr, Filtered: q.Plan.FilterExpr != nil, Filter: q.Plan.Filter}
 	p.Rows, _ = v.shown().Rows()
 	if c.Tensor || c.Image {
-		p.Fns = sortStats(c)
+		p.Fns = session.SortStats(c)
 	}
 	return p
 }

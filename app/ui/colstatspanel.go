@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/query"
@@ -22,9 +24,9 @@ type ColumnStatsPanel struct {
 	Col      int
 	X        query.Operand
 	Class    query.ValueClass
-	Fns      []string   // a tensor column's statistics to choose from (nil: a plain column)
-	Status   scanStatus // data-stats: running, done, cancelled, error
-	Progress *progress
+	Fns      []string           // a tensor column's statistics to choose from (nil: a plain column)
+	Status   session.ScanStatus // data-stats: running, done, cancelled, error
+	Progress *session.Progress
 	Sum      *query.Summary
 	Unread   scan.Unread
 	Err      string
@@ -48,7 +50,7 @@ func (p *ColumnStatsPanel) Render() app.UI {
 		}
 	}
 	name := p.X.String()
-	scope := "Over all " + groupDigits(p.Rows) + " rows of the file"
+	scope := "Over all " + session.GroupDigits(p.Rows) + " rows of the file"
 	if p.Filtered {
 		scope += ", not only the filter's matches"
 	}
@@ -155,7 +157,7 @@ func (p *ColumnStatsPanel) histogram(s query.Summary) app.UI {
 	return app.Section().Class("colstats-section").Body(
 		sectionHead("Histogram", !s.HistExact, "hist-estimated", "estimated", "Estimated from a sample of the values, scaled to their count"),
 		app.Div().Class("colstats-hist").Attr("data-role", "histogram").Attr("data-exact", s.HistExact).Body(
-			app.Span().Class("colstats-peak").Text(groupDigits(peak)+" rows"),
+			app.Span().Class("colstats-peak").Text(session.GroupDigits(peak)+" rows"),
 			app.Div().Class("colstats-bars").Role("img").Aria("label", label).Body(
 				app.Range(bars).Slice(func(i int) app.UI {
 					b := bars[i]
@@ -247,7 +249,7 @@ func (p *ColumnStatsPanel) topValues(s query.Summary) app.UI {
 						app.If(v.Value == "", func() app.UI { return app.Em().Text("(empty)") }).
 							Else(func() app.UI { return app.Text(v.Value) }),
 					),
-					app.Span().Class("colstats-count").Text(ge+groupDigits(v.Count)),
+					app.Span().Class("colstats-count").Text(ge+session.GroupDigits(v.Count)),
 					app.Span().Class("colstats-share").Aria("hidden", true).Body(
 						app.Span().Style("width", fmt.Sprintf("%.1f%%", share)),
 					),

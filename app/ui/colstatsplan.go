@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/tensorview/tensorview/app/query"
 	"github.com/tensorview/tensorview/app/scan"
 )
@@ -30,16 +32,16 @@ type statFigure struct {
 // class c) and of what the scan could not read (u).
 func statFigures(s query.Summary, u scan.Unread, c query.ValueClass) []statFigure {
 	out := []statFigure{
-		{Key: "count", Label: "rows", Value: groupDigits(s.Count)},
-		{Key: "nulls", Label: "nulls", Value: groupDigits(s.Nulls)},
+		{Key: "count", Label: "rows", Value: session.GroupDigits(s.Count)},
+		{Key: "nulls", Label: "nulls", Value: session.GroupDigits(s.Nulls)},
 	}
 	if c == query.ClassFloat {
-		out = append(out, statFigure{Key: "nan", Label: "NaN", Value: groupDigits(s.NaN)})
+		out = append(out, statFigure{Key: "nan", Label: "NaN", Value: session.GroupDigits(s.NaN)})
 	}
 	if c == query.ClassOther {
 		return appendUnread(out, s, u)
 	}
-	d := statFigure{Key: "distinct", Label: "distinct", Value: groupDigits(s.Distinct)}
+	d := statFigure{Key: "distinct", Label: "distinct", Value: session.GroupDigits(s.Distinct)}
 	if !s.DistinctExact {
 		d.Value, d.Title = "≈ "+d.Value, "estimated (HyperLogLog, ±0.81 %)"
 	}
@@ -66,7 +68,7 @@ func appendUnread(out []statFigure, s query.Summary, u scan.Unread) []statFigure
 	if first == "" {
 		first = s.FirstError
 	}
-	return append(out, statFigure{Key: "unevaluated", Label: "not evaluated", Value: groupDigits(n), Title: first})
+	return append(out, statFigure{Key: "unevaluated", Label: "not evaluated", Value: session.GroupDigits(n), Title: first})
 }
 
 // valueText is a min or max as shown: integers with thousands
@@ -77,7 +79,7 @@ func valueText(v string, c query.ValueClass) string {
 	}
 	if c == query.ClassNumber || c == query.ClassFloat {
 		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-			return groupDigits(n)
+			return session.GroupDigits(n)
 		}
 	}
 	return v
@@ -110,7 +112,7 @@ func numberText(f float64) string {
 	s = strings.TrimPrefix(s, "-")
 	whole, frac, _ := strings.Cut(s, ".")
 	n, _ := strconv.ParseInt(whole, 10, 64)
-	out := groupDigits(n)
+	out := session.GroupDigits(n)
 	if frac != "" {
 		out += "." + frac
 	}
@@ -142,7 +144,7 @@ func histBars(s query.Summary) []histBar {
 		if c == 1 {
 			rows = "row"
 		}
-		out[i] = histBar{Lo: lo, Hi: hi, Count: c, Title: numberText(lo) + " – " + numberText(hi) + ": " + groupDigits(c) + " " + rows}
+		out[i] = histBar{Lo: lo, Hi: hi, Count: c, Title: numberText(lo) + " – " + numberText(hi) + ": " + session.GroupDigits(c) + " " + rows}
 	}
 	return out
 }

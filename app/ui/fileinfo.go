@@ -2,7 +2,8 @@ package ui
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/tensorview/tensorview/app/session"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -29,7 +30,7 @@ type rowCount struct {
 	// Query is the sort or filter's status (data-query: running, done,
 	// error, cancelled; "" none); a filter's matches so far are Found,
 	// Matches once done (-1 otherwise, and without a filter).
-	Query   scanStatus
+	Query   session.ScanStatus
 	Filter  bool
 	Found   int64
 	Matches int64
@@ -134,31 +135,13 @@ func (m *SchemaMetadata) Render() app.UI {
 	)
 }
 
-// groupDigits writes n with its digits in groups of three: 3,000,000.
-func groupDigits(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
 // matchesText is the row count of a filter's result: "1,204 of 3,000,000"
 // once done, "1,204… of 3,000,000" while it still finds matches.
 func matchesText(found, total int64, done bool) string {
 	if done {
-		return groupDigits(found) + " of " + groupDigits(total)
+		return session.GroupDigits(found) + " of " + session.GroupDigits(total)
 	}
-	return groupDigits(found) + "… of " + groupDigits(total)
+	return session.GroupDigits(found) + "… of " + session.GroupDigits(total)
 }
 
 // rowsText writes a row count, "≈" marking an estimate.

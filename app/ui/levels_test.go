@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/tensorview/tensorview/app/scan"
 )
 
@@ -19,7 +21,7 @@ func TestLevelQueries(t *testing.T) {
 	f := openTestdata(t, "turtle_nested.arrow")
 	v := &Viewer{opened: openedFile{file: f}}
 	v.resetQuery(f)
-	v.query.plan, v.query.order = queryPlan{Sort: "-id", sortCol: 0, sortDesc: true}, rowList{u32: []uint32{5, 4, 3, 2, 1, 0}}
+	v.query.Plan, v.query.Order = session.Plan{Sort: "-id", SortCol: 0, SortDesc: true}, session.RowList{U32: []uint32{5, 4, 3, 2, 1, 0}}
 	if v.shownQuery() != &v.query || v.queryOf(f) != &v.query {
 		t.Fatal("no nested level: the file's query is not the one shown")
 	}
@@ -30,47 +32,47 @@ func TestLevelQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := newQueryState(inner)
-	v.nested = append(v.nested, nestedLevel{file: inner, query: &q})
+	q := session.NewQuery(inner)
+	v.nested = append(v.nested, session.Level{File: inner, Query: &q})
 	if v.shown() != inner || v.shownQuery() != &q || v.queryOf(inner) != &q || v.levelQuery(1) != &q || v.levelQuery(0) != &v.query {
 		t.Fatal("the nested level's query is not the one shown")
 	}
-	if got := q.heads; len(got) != 3 || len(got[0].Stats) == 0 || !got[1].Plain || got[2].Plain || len(got[2].Stats) > 0 {
+	if got := q.Heads; len(got) != 3 || len(got[0].Stats) == 0 || !got[1].Plain || got[2].Plain || len(got[2].Stats) > 0 {
 		t.Errorf("nested heads %+v, want image by a statistic, exposure by value, sub not at all", got)
 	}
-	if q.plan.sortCol != -1 || q.matches != -1 || q.order != nil {
+	if q.Plan.SortCol != -1 || q.Matches != -1 || q.Order != nil {
 		t.Errorf("a new level's query is not empty: %+v", q)
 	}
 
 	// Its sort, by the nested batch's own column.
-	plan, qerr := planQuery(q.cols, "-exposure", "exposure < 1")
+	plan, qerr := session.PlanQuery(q.Cols, "-exposure", "exposure < 1")
 	if qerr != nil {
 		t.Fatal(qerr.Msg)
 	}
 	if err := inner.Index(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	perm, _, err := scan.Sort(context.Background(), fileSource{f: inner}, plan.sort, scan.Options{})
+	perm, _, err := scan.Sort(context.Background(), session.FileSource{File: inner}, plan.SortExpr, scan.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := orderRows(orderOf(perm)); !slices.Equal(got, []int64{1, 0}) {
+	if got := session.OrderRows(session.OrderOf(perm)); !slices.Equal(got, []int64{1, 0}) {
 		t.Errorf("nested batch by -exposure: rows %v, want [1 0] (1.25, 0.5)", got)
 	}
-	m, _, err := scan.Filter(context.Background(), fileSource{f: inner}, plan.filter, scan.Options{})
+	m, _, err := scan.Filter(context.Background(), session.FileSource{File: inner}, plan.FilterExpr, scan.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := orderRows(orderOf(m.Perm)); !slices.Equal(got, []int64{0}) {
+	if got := session.OrderRows(session.OrderOf(m.Perm)); !slices.Equal(got, []int64{0}) {
 		t.Errorf("nested batch where exposure < 1: rows %v, want [0]", got)
 	}
 
 	// Closing the level cancels its scan; the file's query is as it was.
 	cancelled := false
-	q.cancel = func() { cancelled = true }
+	q.Cancel = func() { cancelled = true }
 	v.colStats = colStats{open: true, col: 1}
 	v.closeNested(0)
-	if !cancelled || q.cancel != nil {
+	if !cancelled || q.Cancel != nil {
 		t.Error("closing the nested level did not cancel its scan")
 	}
 	if v.colStats.open {
@@ -79,8 +81,8 @@ func TestLevelQueries(t *testing.T) {
 	if len(v.nested) != 0 || v.queryOf(inner) != nil || v.shownQuery() != &v.query {
 		t.Error("the closed level's query is still reachable")
 	}
-	if v.query.plan.Sort != "-id" || v.query.order == nil || !slices.Equal(orderRows(v.query.order), []int64{5, 4, 3, 2, 1, 0}) {
-		t.Errorf("the file's query changed: %+v", v.query.plan)
+	if v.query.Plan.Sort != "-id" || v.query.Order == nil || !slices.Equal(session.OrderRows(v.query.Order), []int64{5, 4, 3, 2, 1, 0}) {
+		t.Errorf("the file's query changed: %+v", v.query.Plan)
 	}
 	v.closeNested(0) // nothing below the file: nothing happens
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
@@ -45,14 +47,6 @@ func (r *RowsTable) maskToggle(c int) app.UI {
 	return nil
 }
 
-// maskSel is what a level says of its thumbnails' masks: nothing (has
-// false: every one suggested is drawn), or the keys of those drawn; as
-// viewstate.State's HasThumbMasks and ThumbMasks.
-type maskSel struct {
-	has bool
-	on  []string
-}
-
 // pairsOf are the masks offered over a file's thumbnails (thumbPairs),
 // kept for the file last asked.
 type pairsOf struct {
@@ -70,11 +64,11 @@ func (v *Viewer) shownMasks() []thumbMask {
 	if v.masks.file != f {
 		v.masks = pairsOf{file: f, pairs: thumbPairs(f)}
 	}
-	sel := maskSel{has: v.st().HasThumbMasks, on: v.st().ThumbMasks}
+	sel := session.MaskSel{Has: v.st().HasThumbMasks, On: v.st().ThumbMasks}
 	if n := len(v.nested); n > 0 {
-		sel = v.nested[n-1].masks
+		sel = v.nested[n-1].Masks
 	}
-	return thumbMasksOf(v.masks.pairs, sel.has, sel.on)
+	return thumbMasksOf(v.masks.pairs, sel.Has, sel.On)
 }
 
 // onThumbMask turns a mask over the thumbnails of the level shown on or
@@ -86,7 +80,7 @@ func (v *Viewer) onThumbMask(ctx app.Context, key string) {
 	}
 	has, on := thumbMaskAddress(next)
 	if n := len(v.nested); n > 0 {
-		v.nested[n-1].masks = maskSel{has: has, on: on}
+		v.nested[n-1].Masks = session.MaskSel{Has: has, On: on}
 	} else {
 		v.do(ctx, viewstate.SetThumbMasks{Has: has, On: on})
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/browser"
@@ -218,7 +220,7 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 	v.resetQuery(o.f)
 	if st := v.st(); st.Sort != "" || st.Filter != "" {
 		// A link's sort and filter; its row is a position in their result.
-		v.query.input = st.Filter
+		v.query.Input = st.Filter
 		v.applyQuery(ctx, st.Sort, st.Filter, true)
 	}
 	v.afterFirstFrame(ctx, o.f)
@@ -268,7 +270,7 @@ func (v *Viewer) index(ctx app.Context, f *decode.File) {
 	if shards := f.Shards(); shards != nil {
 		label = "Opening the dataset's files: " + shardsText(shards) // from the start: the next report comes when a file is done
 	}
-	v.work = work{task: taskIndex, cancel: cancel, progress: &progress{Label: label, Total: f.Size}}
+	v.work = work{task: taskIndex, cancel: cancel, progress: &session.Progress{Label: label, Total: f.Size}}
 	last := time.Now() // touched by the indexing goroutine only
 	ctx.Async(func() {
 		err := f.Index(ictx, func(done, total int64) {
@@ -283,7 +285,7 @@ func (v *Viewer) index(ctx app.Context, f *decode.File) {
 					if shards := f.Shards(); shards != nil {
 						label = "Opening the dataset's files: " + shardsText(shards)
 					}
-					v.work.progress = &progress{Label: label, Done: done, Total: total, Rows: v.opened.rows}
+					v.work.progress = &session.Progress{Label: label, Done: done, Total: total, Rows: v.opened.rows}
 				}
 			})
 		})

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/browser"
@@ -110,7 +112,7 @@ func (v *Viewer) download(ctx app.Context, octx context.Context, name, addr stri
 		return app.Null(), tooBig(addr, resp.ContentLength)
 	}
 	label := "Downloading " + name + " whole (the server does not honour HTTP Range)"
-	actionProgress.send(ctx, &progress{Label: label, Total: max(resp.ContentLength, 0)})
+	actionProgress.send(ctx, &session.Progress{Label: label, Total: max(resp.ContentLength, 0)})
 	var got atomic.Int64 // bytes received, stored by the download
 	stop := make(chan struct{})
 	defer close(stop) // ends reportDownload
@@ -139,7 +141,7 @@ func reportDownload(ctx app.Context, label string, length int64, got *atomic.Int
 		case <-tick.C:
 			if done := got.Load(); done != shown {
 				shown = done
-				actionProgress.send(ctx, &progress{Label: label, Done: done, Total: max(length, done)})
+				actionProgress.send(ctx, &session.Progress{Label: label, Done: done, Total: max(length, done)})
 			}
 		}
 	}

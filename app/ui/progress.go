@@ -3,26 +3,19 @@ package ui
 import (
 	"fmt"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
 )
-
-// progress is work under way on a file: in bytes, with the rows found so
-// far (0 when the work finds none); or, when RowsTotal is set, in rows.
-type progress struct {
-	Label               string
-	Done, Total         int64
-	Rows                int64
-	RowsDone, RowsTotal int64
-}
 
 // ProgressBar shows work under way with bytes done and a cancel button,
 // which sends OnCancel.
 type ProgressBar struct {
 	app.Compo
 	Task     string // data-task: "index", "download", "read" or "column-stats"
-	Progress progress
+	Progress session.Progress
 	OnCancel signal
 }
 
@@ -33,7 +26,7 @@ func (p *ProgressBar) Render() app.UI {
 	amount := fmt.Sprintf(" %s of %s ", decode.HumanBytes(pr.Done), decode.HumanBytes(pr.Total))
 	if pr.RowsTotal > 0 {
 		done, total = pr.RowsDone, pr.RowsTotal
-		amount = " " + groupDigits(pr.RowsDone) + " of " + groupDigits(pr.RowsTotal) + " rows "
+		amount = " " + session.GroupDigits(pr.RowsDone) + " of " + session.GroupDigits(pr.RowsTotal) + " rows "
 	}
 	pct := 0.0
 	if total > 0 {
@@ -50,7 +43,7 @@ func (p *ProgressBar) Render() app.UI {
 		app.Progress().Max(100).Value(fmt.Sprintf("%.1f", pct)).Aria("label", pr.Label),
 		app.Span().Class("bytes").Text(amount),
 		app.If(pr.Rows > 0, func() app.UI {
-			return app.Span().Class("rows-found").Attr("data-rows", pr.Rows).Text("· " + groupDigits(pr.Rows) + " rows ")
+			return app.Span().Class("rows-found").Attr("data-rows", pr.Rows).Text("· " + session.GroupDigits(pr.Rows) + " rows ")
 		}),
 		app.Button().Type("button").Class("link").Attr("data-action", "cancel").Text("Cancel").
 			OnClick(func(ctx app.Context, e app.Event) { p.OnCancel.send(ctx) }),

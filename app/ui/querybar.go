@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -18,14 +20,14 @@ const queryPlaceholder = "Filter rows: label = 'cat' and score > 0.9 · search('
 // could not read.
 type QueryBar struct {
 	app.Compo
-	Text     string     // the text applied last
-	Err      *queryErr  // why the last text does not compile (nil: it does)
-	Status   scanStatus // data-query: running, done, error, cancelled, ""
-	Task     string     // data-task of the progress line: filter or sort
-	Progress *progress  // the scan under way (nil: none)
-	Sort     string     // the sort applied, as in the address ("-score"; "": none)
-	Skipped  int64      // rows the filter ruled out by row-group statistics, unread
-	Note     string     // rows the scan could not read or evaluate
+	Text     string             // the text applied last
+	Err      *session.QueryError  // why the last text does not compile (nil: it does)
+	Status   session.ScanStatus // data-query: running, done, error, cancelled, ""
+	Task     string             // data-task of the progress line: filter or sort
+	Progress *session.Progress  // the scan under way (nil: none)
+	Sort     string             // the sort applied, as in the address ("-score"; "": none)
+	Skipped  int64              // rows the filter ruled out by row-group statistics, unread
+	Note     string             // rows the scan could not read or evaluate
 	// Level: the bar filters a nested record batch, whose row count
 	// (Count) it shows (the top bar's is the file's).
 	Level bool
@@ -93,7 +95,7 @@ func (q *QueryBar) result() app.UI {
 		parts = append(parts, matchesText(c.Matches, c.Rows, true)+" rows match")
 	}
 	if q.Skipped > 0 {
-		parts = append(parts, groupDigits(q.Skipped)+" skipped unread by row-group statistics")
+		parts = append(parts, session.GroupDigits(q.Skipped)+" skipped unread by row-group statistics")
 	}
 	if q.Sort != "" {
 		parts = append(parts, sortText(q.Sort))
@@ -147,8 +149,8 @@ func (q *QueryBar) onKey(ctx app.Context, e app.Event) {
 
 // queryErrorView shows a query's error: the text with the offending word
 // marked (as text, never HTML), and what was wrong or expected.
-func queryErrorView(e queryErr) app.UI {
-	before, word, after := e.parts()
+func queryErrorView(e session.QueryError) app.UI {
+	before, word, after := e.Parts()
 	what := map[string]string{"filter": "Filter: ", "sort": "Sort: ", "scan": "Could not scan the file: "}[e.What]
 	return app.Div().Class("query-error").Attr("data-role", "query-error").Role("alert").Body(
 		app.Span().Class("query-error-msg").Text(what+e.Msg),

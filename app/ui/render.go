@@ -65,7 +65,7 @@ func (v *Viewer) topBar(view viewstate.State) app.UI {
 			return []app.UI{
 				&DropZone{Compact: true, Over: v.page.over},
 				&URLForm{Compact: true},
-				&FileInfo{File: f, Count: v.query.count(v.opened.rows, v.opened.exact), Batches: f.NumBatches()},
+				&FileInfo{File: f, Count: countOf(&v.query, v.opened.rows, v.opened.exact), Batches: f.NumBatches()},
 				app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 					Aria("expanded", view.Schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 				app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
@@ -120,10 +120,10 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 		rows, _ = shown.Rows()
 	}
 	table := &RowsTable{File: shown, Rows: rows, Start: v.startRow,
-		Order: q.order, OrderGen: q.gen, Sort: q.plan.shown(), Heads: q.heads, Masks: v.shownMasks(),
+		Order: q.Order, OrderGen: q.Gen, Sort: q.Plan.Shown(), Heads: q.Heads, Masks: v.shownMasks(),
 		Placement: shown.Placement()}
-	if q.order != nil {
-		table.Rows = q.order.Len()
+	if q.Order != nil {
+		table.Rows = q.Order.Len()
 	}
 	return app.Div().Class("file").Body(
 		&FileWarnings{File: v.opened.file, Count: len(v.opened.file.Warnings())},
@@ -145,8 +145,8 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 		// or a nested batch's (whose row count shows here, the top bar's
 		// being the file's).
 		app.Div().Class("query-area").Body(
-			&QueryBar{Text: q.input, Err: q.err, Status: q.status, Task: q.task(),
-				Progress: q.progress, Sort: q.plan.Sort, Skipped: q.skipped, Note: q.note, Level: !top, Count: q.count(rows, true)},
+			&QueryBar{Text: q.Input, Err: q.Err, Status: q.Status, Task: q.Task(),
+				Progress: q.Progress, Sort: q.Plan.Sort, Skipped: q.Skipped, Note: q.Note, Level: !top, Count: countOf(q, rows, true)},
 		),
 		table,
 		// The column statistics' dialog, over the page.

@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
@@ -37,10 +39,10 @@ type RowsTable struct {
 	// Order is the file rows the grid's positions show (a sort's or
 	// filter's result; nil: all, in file order), OrderGen counts the
 	// results shown: when it changes the grid goes back to Start.
-	Order    rowOrder
+	Order    session.Order
 	OrderGen int
-	Sort     sortShown // the sort the headers show
-	Heads    []colSort // what each column's header sorts by (nil: no sorting)
+	Sort     session.SortShown // the sort the headers show
+	Heads    []session.ColSort // what each column's header sorts by (nil: no sorting)
 	// Masks are the masks offered over image columns' thumbnails, and
 	// whether each is drawn (thumbmaskplan.go); an image column's header
 	// turns its mask on and off (masktoggle.go).
@@ -178,7 +180,7 @@ func (r *RowsTable) span() (from, to int) {
 }
 
 // fileRow is the file row shown at position pos (order.go).
-func (r *RowsTable) fileRow(pos int64) int64 { return fileRow(r.Order, pos) }
+func (r *RowsTable) fileRow(pos int64) int64 { return session.FileRow(r.Order, pos) }
 
 // cells are the summarised cells of a row, their previews drawn at most
 // as large as they show (previewBox).

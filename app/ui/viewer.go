@@ -7,6 +7,8 @@ package ui
 import (
 	"context"
 
+	"github.com/tensorview/tensorview/app/session"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
@@ -21,14 +23,14 @@ import (
 // types in state.go.
 type Viewer struct {
 	app.Compo
-	status   status        // empty, loading, ready or error, and what the page says of the file asked for
-	opened   openedFile    // the file shown (none: the empty page)
-	work     work          // indexing or downloading, under way
-	nested   []nestedLevel // nested record batches opened below the file (arrow.turtle values), the last one shown in the grid; empty when the file itself is shown
-	page     pageFlags     // the page's own facts, whatever file it shows
-	query    queryState    // the sort and filter of the file's rows (query.go); a nested level has its own
-	colStats colStats      // the column statistics panel of the level shown (colstats.go)
-	masks    pairsOf       // the masks offered over the thumbnails of the level shown (masktoggle.go)
+	status   status                // empty, loading, ready or error, and what the page says of the file asked for
+	opened   openedFile            // the file shown (none: the empty page)
+	work     work                  // indexing or downloading, under way
+	nested   []session.Level // nested record batches opened below the file (arrow.turtle values), the last one shown in the grid; empty when the file itself is shown
+	page     pageFlags             // the page's own facts, whatever file it shows
+	query    session.Query    // the sort and filter of the file's rows (query.go); a nested level has its own
+	colStats colStats              // the column statistics panel of the level shown (colstats.go)
+	masks    pairsOf               // the masks offered over the thumbnails of the level shown (masktoggle.go)
 
 	// model owns the view state: the file's view (first row, schema
 	// panel, inspector and its session, nested levels) and the address
@@ -61,7 +63,7 @@ type openedFile struct {
 // indexing the file shown, or downloading one whole.
 type work struct {
 	task     task
-	progress *progress // nil: no bar
+	progress *session.Progress // nil: no bar
 	cancel   context.CancelFunc
 }
 
@@ -78,41 +80,30 @@ type pageFlags struct {
 // pending, marked once set at all.
 type addressMark struct{ settled, marked bool }
 
-// nestedLevel is a nested record batch shown in the grid, and where it
-// was opened from.
-type nestedLevel struct {
-	file  *decode.File
-	label string      // for the breadcrumb
-	field string      // the field of the level above it was opened from
-	row   int64       // the row of the level above it was opened from
-	query *queryState // the sort and filter of its rows, kept while a level below it is shown
-	masks maskSel     // the masks over its thumbnails turned on or off (masktoggle.go)
-}
-
 // shown is the file the grid, the schema panel and the inspector show: the
 // innermost nested record batch opened, else the file.
 func (v *Viewer) shown() *decode.File {
 	if n := len(v.nested); n > 0 {
-		return v.nested[n-1].file
+		return v.nested[n-1].File
 	}
 	return v.opened.file
 }
 
 // levelQuery is the sort and filter of level k: 0 the file, k the k-th
 // nested record batch.
-func (v *Viewer) levelQuery(k int) *queryState {
+func (v *Viewer) levelQuery(k int) *session.Query {
 	if k == 0 {
 		return &v.query
 	}
-	return v.nested[k-1].query
+	return v.nested[k-1].Query
 }
 
 // shownQuery is the sort and filter of the level shown.
-func (v *Viewer) shownQuery() *queryState { return v.levelQuery(len(v.nested)) }
+func (v *Viewer) shownQuery() *session.Query { return v.levelQuery(len(v.nested)) }
 
 // queryOf is the sort and filter of the level that shows f, nil when none
 // does (a level closed, another file opened).
-func (v *Viewer) queryOf(f *decode.File) *queryState {
+func (v *Viewer) queryOf(f *decode.File) *session.Query {
 	if f == nil {
 		return nil
 	}
@@ -120,8 +111,8 @@ func (v *Viewer) queryOf(f *decode.File) *queryState {
 		return &v.query
 	}
 	for _, l := range v.nested {
-		if l.file == f {
-			return l.query
+		if l.File == f {
+			return l.Query
 		}
 	}
 	return nil
@@ -135,8 +126,8 @@ func (v *Viewer) closeNested(k int) {
 	}
 	v.closeColStats()
 	for _, l := range v.nested[k:] {
-		l.query.stop()
-		l.file.Close()
+		l.Query.Stop()
+		l.File.Close()
 	}
 	v.nested = v.nested[:k]
 }
@@ -210,7 +201,7 @@ func (v *Viewer) OnNav(ctx app.Context) {
 func (v *Viewer) levels() []viewstate.Level {
 	out := make([]viewstate.Level, len(v.nested))
 	for i, l := range v.nested {
-		out[i] = viewstate.Level{Field: l.field, Row: l.row}
+		out[i] = viewstate.Level{Field: l.Field, Row: l.Row}
 	}
 	return out
 }
@@ -219,7 +210,7 @@ func (v *Viewer) levels() []viewstate.Level {
 func (v *Viewer) crumbs() []string {
 	out := []string{v.opened.file.Name}
 	for _, l := range v.nested {
-		out = append(out, l.label)
+		out = append(out, l.Label)
 	}
 	return out
 }

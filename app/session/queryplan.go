@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"context"
@@ -17,22 +17,22 @@ import (
 
 // queryPlan is a sort and a filter compiled against a file's columns.
 // Sort and Filter are their canonical texts (the address's), "" for none.
-type queryPlan struct {
+type Plan struct {
 	Sort, Filter string
-	sort         *query.Sort
-	filter       *query.Filter
-	sortCol      int // the column sorted by, -1 for none
-	sortDesc     bool
+	SortExpr     *query.Sort
+	FilterExpr   *query.Filter
+	SortCol      int // the column sorted by, -1 for none
+	SortDesc     bool
 	sortFn       string // the tensor statistic sorted by ("" for the column's values)
 }
 
 // none reports whether the plan neither sorts nor filters.
-func (p queryPlan) none() bool { return p.sort == nil && p.filter == nil }
+func (p Plan) None() bool { return p.SortExpr == nil && p.FilterExpr == nil }
 
 // queryErr is a sort's or filter's error as the query bar shows it: the
 // text it was found in, the word (At, a byte span of Text; Len 0 at its
 // end) and what was wrong or expected.
-type queryErr struct {
+type QueryError struct {
 	What string // "filter" or "sort"
 	Text string
 	At   query.Span
@@ -41,7 +41,7 @@ type queryErr struct {
 
 // parts are Text before the word, the word and after it (a word past the
 // end is empty).
-func (e queryErr) parts() (before, word, after string) {
+func (e QueryError) Parts() (before, word, after string) {
 	off := min(max(e.At.Off, 0), len(e.Text))
 	end := min(off+max(e.At.Len, 0), len(e.Text))
 	return e.Text[:off], e.Text[off:end], e.Text[end:]
@@ -49,14 +49,14 @@ func (e queryErr) parts() (before, word, after string) {
 
 // planQuery compiles sortText (a sort key: "-score") and filterText (a
 // query) against cols; blank texts are none.
-func planQuery(cols []query.Column, sortText, filterText string) (queryPlan, *queryErr) {
-	p := queryPlan{sortCol: -1}
+func PlanQuery(cols []query.Column, sortText, filterText string) (Plan, *QueryError) {
+	p := Plan{SortCol: -1}
 	if strings.TrimSpace(filterText) != "" {
 		f, err := query.Compile(filterText, cols)
 		if err != nil {
 			return p, asQueryErr("filter", filterText, err)
 		}
-		p.filter, p.Filter = f, f.String()
+		p.FilterExpr, p.Filter = f, f.String()
 	}
 	if strings.TrimSpace(sortText) != "" {
 		k, err := query.ParseSort(sortText)
@@ -67,18 +67,18 @@ func planQuery(cols []query.Column, sortText, filterText string) (queryPlan, *qu
 		if err != nil {
 			return p, asQueryErr("sort", sortText, err)
 		}
-		p.sort, p.Sort = s, s.String()
-		p.sortCol, p.sortDesc, p.sortFn = columnOf(cols, k.X.Column), k.Desc, k.X.Func
+		p.SortExpr, p.Sort = s, s.String()
+		p.SortCol, p.SortDesc, p.sortFn = columnOf(cols, k.X.Column), k.Desc, k.X.Func
 	}
 	return p, nil
 }
 
-func asQueryErr(what, text string, err error) *queryErr {
+func asQueryErr(what, text string, err error) *QueryError {
 	var qe *query.Error
 	if errors.As(err, &qe) {
-		return &queryErr{What: what, Text: text, At: qe.At, Msg: qe.Msg}
+		return &QueryError{What: what, Text: text, At: qe.At, Msg: qe.Msg}
 	}
-	return &queryErr{What: what, Text: text, At: query.Span{Off: 0, Len: len(text)}, Msg: err.Error()}
+	return &QueryError{What: what, Text: text, At: query.Span{Off: 0, Len: len(text)}, Msg: err.Error()}
 }
 
 // columnOf is the column a query names name: exactly, else the one equal
@@ -101,7 +101,7 @@ func columnOf(cols []query.Column, name string) int {
 
 // sortStats are the statistics a tensor column's header offers to sort by
 // (images add width and height).
-func sortStats(c query.Column) []string {
+func SortStats(c query.Column) []string {
 	stats := []string{"mean", "min", "max", "std", "nan", "size"}
 	if c.Image {
 		stats = append(stats, "width", "height")
@@ -119,17 +119,17 @@ func sortable(c query.Column) bool {
 // nextSort is the sort key after a click on column col's header: by its
 // values (or fn, a statistic of a tensor column: "mean" when "") ascending,
 // then descending, then none ("").
-func nextSort(p queryPlan, cols []query.Column, col int, fn string) string {
+func NextSort(p Plan, cols []query.Column, col int, fn string) string {
 	c := cols[col]
 	if (c.Tensor || c.Image) && fn == "" {
 		fn = "mean"
-		if p.sortCol == col && p.sortFn != "" {
+		if p.SortCol == col && p.sortFn != "" {
 			fn = p.sortFn
 		}
 	}
 	key := query.SortKey{X: query.Operand{Func: fn, Column: c.Name}}
-	if p.sortCol == col && p.sortFn == fn {
-		if p.sortDesc {
+	if p.SortCol == col && p.sortFn == fn {
+		if p.SortDesc {
 			return ""
 		}
 		key.Desc = true
@@ -138,19 +138,19 @@ func nextSort(p queryPlan, cols []query.Column, col int, fn string) string {
 }
 
 // sortShown is the sort as the column headers show it.
-type sortShown struct {
+type SortShown struct {
 	Col  int // -1: none
 	Desc bool
 	Fn   string
 }
 
 // shown is the plan's sort for the headers.
-func (p queryPlan) shown() sortShown {
-	return sortShown{Col: p.sortCol, Desc: p.sortDesc, Fn: p.sortFn}
+func (p Plan) Shown() SortShown {
+	return SortShown{Col: p.SortCol, Desc: p.SortDesc, Fn: p.sortFn}
 }
 
 // aria is column col's aria-sort: ascending, descending or none.
-func (s sortShown) aria(col int) string {
+func (s SortShown) Aria(col int) string {
 	switch {
 	case s.Col != col:
 		return "none"
@@ -161,8 +161,8 @@ func (s sortShown) aria(col int) string {
 }
 
 // arrow is column col's sort mark: ▲ ascending, ▼ descending, "" none.
-func (s sortShown) arrow(col int) string {
-	switch s.aria(col) {
+func (s SortShown) Arrow(col int) string {
+	switch s.Aria(col) {
 	case "ascending":
 		return "▲"
 	case "descending":
@@ -179,7 +179,7 @@ const paceSlice = 8 * time.Millisecond
 // last yielded it calls yield (in the browser: a wait that lets the event
 // loop run: input, rendering, the grid's reads), and it returns ctx's
 // error once cancelled, which stops the scan.
-func newPacer(ctx context.Context, yield func()) func() error {
+func NewPacer(ctx context.Context, yield func()) func() error {
 	last := time.Now()
 	return func() error {
 		if err := ctx.Err(); err != nil {

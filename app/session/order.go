@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"context"
@@ -16,14 +16,14 @@ import (
 
 // rowOrder maps the grid's positions to file rows. nil is the file's own
 // order (identity).
-type rowOrder interface {
+type Order interface {
 	Len() int64
 	At(pos int64) int64
 }
 
 // fileRow is the file row shown at position pos of o (pos itself for the
 // file's own order).
-func fileRow(o rowOrder, pos int64) int64 {
+func FileRow(o Order, pos int64) int64 {
 	if o == nil {
 		return pos
 	}
@@ -33,7 +33,7 @@ func fileRow(o rowOrder, pos int64) int64 {
 // posOf is the position of file row row in o (linear: for the rare jumps
 // back to a row, such as leaving a nested record batch), -1 if o does not
 // show it.
-func posOf(o rowOrder, row int64) int64 {
+func PosOf(o Order, row int64) int64 {
 	if o == nil {
 		return row
 	}
@@ -52,25 +52,25 @@ func posOf(o rowOrder, row int64) int64 {
 type permOrder struct{ p query.Perm }
 
 // orderOf is p as a rowOrder.
-func orderOf(p query.Perm) rowOrder { return permOrder{p} }
+func OrderOf(p query.Perm) Order { return permOrder{p} }
 
 func (o permOrder) Len() int64         { return int64(o.p.Len()) }
 func (o permOrder) At(pos int64) int64 { return o.p.At(int(pos)) }
 
 // rowList is a list of file rows: 4 bytes a row while the file has fewer
 // than 2^32 rows, else 8.
-type rowList struct {
-	u32 []uint32
+type RowList struct {
+	U32 []uint32
 	i64 []int64
 }
 
-func (l rowList) Len() int64 { return int64(len(l.u32) + len(l.i64)) }
+func (l RowList) Len() int64 { return int64(len(l.U32) + len(l.i64)) }
 
-func (l rowList) At(pos int64) int64 {
+func (l RowList) At(pos int64) int64 {
 	if l.i64 != nil {
 		return l.i64[pos]
 	}
-	return int64(l.u32[pos])
+	return int64(l.U32[pos])
 }
 
 // paceEvery is how many rows sortedMatches walks between two calls of its
@@ -82,7 +82,7 @@ const paceEvery = 1 << 16
 // rows a filter matched (m, ascending): the matches in sorted order. pace
 // (may be nil) is called every paceEvery rows of each pass (over the
 // matches, then over the order); its error stops it, as ctx's does.
-func sortedMatches(ctx context.Context, perm query.Perm, m query.Perm, total int64, pace func() error) (rowOrder, error) {
+func SortedMatches(ctx context.Context, perm query.Perm, m query.Perm, total int64, pace func() error) (Order, error) {
 	step := func() error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -102,10 +102,10 @@ func sortedMatches(ctx context.Context, perm query.Perm, m query.Perm, total int
 			return nil, err
 		}
 	}
-	var out rowList
+	var out RowList
 	small := total < 1<<32
 	if small {
-		out.u32 = make([]uint32, 0, m.Len())
+		out.U32 = make([]uint32, 0, m.Len())
 	} else {
 		out.i64 = make([]int64, 0, m.Len())
 	}
@@ -117,7 +117,7 @@ func sortedMatches(ctx context.Context, perm query.Perm, m query.Perm, total int
 				continue
 			}
 			if small {
-				out.u32 = append(out.u32, uint32(r))
+				out.U32 = append(out.U32, uint32(r))
 			} else {
 				out.i64 = append(out.i64, r)
 			}
@@ -128,3 +128,22 @@ func sortedMatches(ctx context.Context, perm query.Perm, m query.Perm, total int
 	}
 	return out, nil
 }
+
+// OrderRows lists the file rows of o in order.
+func OrderRows(o Order) []int64 {
+	out := make([]int64, o.Len())
+	for p := range out {
+		out[p] = o.At(int64(p))
+	}
+	return out
+}
+
+// MatchesOf is a query.Matches of the rows given (ascending).
+func MatchesOf(rows ...int64) *query.Matches {
+	var m query.Matches
+	for _, r := range rows {
+		m.Add(r, query.Selection{Rows: []int32{0}})
+	}
+	return &m
+}
+

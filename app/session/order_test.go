@@ -1,6 +1,6 @@
 //go:build !wasm
 
-package ui
+package session
 
 import (
 	"context"
@@ -11,38 +11,29 @@ import (
 	"github.com/tensorview/tensorview/app/query"
 )
 
-// matchesOf is a query.Matches of the rows given (ascending).
-func matchesOf(rows ...int64) *query.Matches {
-	var m query.Matches
-	for _, r := range rows {
-		m.Add(r, query.Selection{Rows: []int32{0}})
-	}
-	return &m
-}
-
 func TestRowOrder(t *testing.T) {
-	if fileRow(nil, 7) != 7 || posOf(nil, 7) != 7 {
+	if FileRow(nil, 7) != 7 || PosOf(nil, 7) != 7 {
 		t.Error("the file's own order is not the identity")
 	}
-	m := matchesOf(2, 5, 9)
-	o := orderOf(m.Perm)
-	if o.Len() != 3 || fileRow(o, 1) != 5 || posOf(o, 9) != 2 || posOf(o, 3) != -1 {
-		t.Errorf("matches 2, 5, 9: %v, pos of 9 %d, of 3 %d", orderRows(o), posOf(o, 9), posOf(o, 3))
+	m := MatchesOf(2, 5, 9)
+	o := OrderOf(m.Perm)
+	if o.Len() != 3 || FileRow(o, 1) != 5 || PosOf(o, 9) != 2 || PosOf(o, 3) != -1 {
+		t.Errorf("matches 2, 5, 9: %v, pos of 9 %d, of 3 %d", OrderRows(o), PosOf(o, 9), PosOf(o, 3))
 	}
 	// A filter's partial result stays as it was while the scan appends.
 	m.Add(12, query.Selection{Rows: []int32{0, 1}})
-	if o.Len() != 3 || orderOf(m.Perm).Len() != 5 {
-		t.Errorf("partial result: %d rows then %d now, want 3 and 5", o.Len(), orderOf(m.Perm).Len())
+	if o.Len() != 3 || OrderOf(m.Perm).Len() != 5 {
+		t.Errorf("partial result: %d rows then %d now, want 3 and 5", o.Len(), OrderOf(m.Perm).Len())
 	}
 }
 
 func TestSortedMatches(t *testing.T) {
-	perm := matchesOf(0, 1, 2, 3, 4, 5, 6, 7, 8, 9).Perm // the file's own order stands for a sort
-	got, err := sortedMatches(context.Background(), perm, matchesOf(1, 4, 8).Perm, 10, nil)
-	if err != nil || !slices.Equal(orderRows(got), []int64{1, 4, 8}) {
-		t.Errorf("identity sort kept to 1, 4, 8: %v, %v", orderRows(got), err)
+	perm := MatchesOf(0, 1, 2, 3, 4, 5, 6, 7, 8, 9).Perm // the file's own order stands for a sort
+	got, err := SortedMatches(context.Background(), perm, MatchesOf(1, 4, 8).Perm, 10, nil)
+	if err != nil || !slices.Equal(OrderRows(got), []int64{1, 4, 8}) {
+		t.Errorf("identity sort kept to 1, 4, 8: %v, %v", OrderRows(got), err)
 	}
-	none, _ := sortedMatches(context.Background(), perm, query.Perm{}, 10, nil)
+	none, _ := SortedMatches(context.Background(), perm, query.Perm{}, 10, nil)
 	if none.Len() != 0 {
 		t.Errorf("no match: %d rows", none.Len())
 	}
@@ -54,7 +45,7 @@ func TestSortedMatches(t *testing.T) {
 	var all query.Matches
 	all.Add(0, query.Selection{Rows: big})
 	stop := errors.New("stop")
-	if _, err := sortedMatches(context.Background(), all.Perm, all.Perm, int64(len(big)), func() error { return stop }); !errors.Is(err, stop) {
+	if _, err := SortedMatches(context.Background(), all.Perm, all.Perm, int64(len(big)), func() error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("pacer's error: got %v", err)
 	}
 }
@@ -71,7 +62,7 @@ func TestSortedMatchesPaced(t *testing.T) {
 	perm.Add(0, query.Selection{Rows: rows})
 	m.Add(0, query.Selection{Rows: rows[:total/2]})
 	calls := 0
-	o, err := sortedMatches(context.Background(), perm.Perm, m.Perm, total, func() error { calls++; return nil })
+	o, err := SortedMatches(context.Background(), perm.Perm, m.Perm, total, func() error { calls++; return nil })
 	if err != nil || o.Len() != total/2 {
 		t.Fatal(o.Len(), err)
 	}
@@ -79,3 +70,4 @@ func TestSortedMatchesPaced(t *testing.T) {
 		t.Errorf("%d paces for %d rows walked: more than %d rows between two", calls, walked, paceEvery)
 	}
 }
+

@@ -1,6 +1,6 @@
 //go:build !wasm
 
-package ui
+package session
 
 import (
 	"context"
@@ -23,14 +23,14 @@ func planCols() []query.Column {
 
 func TestPlanQuery(t *testing.T) {
 	cols := planCols()
-	p, err := planQuery(cols, " -SCORE ", "id  >  3 AND score<1")
+	p, err := PlanQuery(cols, " -SCORE ", "id  >  3 AND score<1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Sort != "-Score" || p.Filter != "id > 3 and Score < 1" || p.sortCol != 1 || !p.sortDesc {
+	if p.Sort != "-Score" || p.Filter != "id > 3 and Score < 1" || p.SortCol != 1 || !p.SortDesc {
 		t.Errorf("plan: %+v", p)
 	}
-	if p, _ := planQuery(cols, "", " "); !p.none() || p.shown().Col != -1 {
+	if p, _ := PlanQuery(cols, "", " "); !p.None() || p.Shown().Col != -1 {
 		t.Errorf("blank texts: %+v", p)
 	}
 	for _, c := range []struct{ sort, filter, what, word, msg string }{
@@ -39,12 +39,12 @@ func TestPlanQuery(t *testing.T) {
 		{"emb", "", "sort", "emb", "mean(emb)"},
 		{"-nope", "", "sort", "nope", "nope"},
 	} {
-		_, e := planQuery(cols, c.sort, c.filter)
+		_, e := PlanQuery(cols, c.sort, c.filter)
 		if e == nil {
 			t.Errorf("%q %q: no error", c.sort, c.filter)
 			continue
 		}
-		_, word, _ := e.parts()
+		_, word, _ := e.Parts()
 		if e.What != c.what || word != c.word || !strings.Contains(e.Msg, c.msg) {
 			t.Errorf("%q %q: %s error at %q: %s; want %s at %q saying %q", c.sort, c.filter, e.What, word, e.Msg, c.what, c.word, c.msg)
 		}
@@ -52,12 +52,12 @@ func TestPlanQuery(t *testing.T) {
 }
 
 func TestErrParts(t *testing.T) {
-	e := queryErr{Text: "a = 1 b", At: query.Span{Off: 6, Len: 1}}
-	if b, w, a := e.parts(); b != "a = 1 " || w != "b" || a != "" {
+	e := QueryError{Text: "a = 1 b", At: query.Span{Off: 6, Len: 1}}
+	if b, w, a := e.Parts(); b != "a = 1 " || w != "b" || a != "" {
 		t.Errorf("parts %q %q %q", b, w, a)
 	}
 	e.At = query.Span{Off: 99, Len: 3} // past the end: clamped
-	if b, w, a := e.parts(); b != "a = 1 b" || w != "" || a != "" {
+	if b, w, a := e.Parts(); b != "a = 1 b" || w != "" || a != "" {
 		t.Errorf("past the end: %q %q %q", b, w, a)
 	}
 }
@@ -66,8 +66,8 @@ func TestErrParts(t *testing.T) {
 // column by its statistic (mean unless another is chosen).
 func TestNextSort(t *testing.T) {
 	cols := planCols()
-	plan := func(sort string) queryPlan {
-		p, err := planQuery(cols, sort, "")
+	plan := func(sort string) Plan {
+		p, err := PlanQuery(cols, sort, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,15 +85,15 @@ func TestNextSort(t *testing.T) {
 		{"max(emb)", 2, "", "-max(emb)"}, {"max(emb)", 2, "std", "std(emb)"},
 		{"", 3, "width", "width(img)"},
 	} {
-		if got := nextSort(plan(c.cur), cols, c.col, c.fn); got != c.want {
+		if got := NextSort(plan(c.cur), cols, c.col, c.fn); got != c.want {
 			t.Errorf("after %q, column %d (%q): %q, want %q", c.cur, c.col, c.fn, got, c.want)
 		}
 	}
-	s := plan("-mean(emb)").shown()
-	if s.aria(2) != "descending" || s.arrow(2) != "▼" || s.aria(0) != "none" || s.arrow(0) != "" {
-		t.Errorf("shown %+v: %s %s", s, s.aria(2), s.aria(0))
+	s := plan("-mean(emb)").Shown()
+	if s.Aria(2) != "descending" || s.Arrow(2) != "▼" || s.Aria(0) != "none" || s.Arrow(0) != "" {
+		t.Errorf("shown %+v: %s %s", s, s.Aria(2), s.Aria(0))
 	}
-	if !sortable(cols[0]) || sortable(cols[2]) || len(sortStats(cols[3])) != 8 {
+	if !sortable(cols[0]) || sortable(cols[2]) || len(SortStats(cols[3])) != 8 {
 		t.Error("sortable or statistics wrong")
 	}
 }
@@ -101,7 +101,7 @@ func TestNextSort(t *testing.T) {
 func TestPacer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	yields := 0
-	pace := newPacer(ctx, func() { yields++ })
+	pace := NewPacer(ctx, func() { yields++ })
 	if err := pace(); err != nil || yields != 0 {
 		t.Errorf("right away: %v, %d yields", err, yields)
 	}
