@@ -146,4 +146,3 @@ func MatchesOf(rows ...int64) *query.Matches {
 	}
 	return &m
 }
-

@@ -70,4 +70,3 @@ func TestSortedMatchesPaced(t *testing.T) {
 		t.Errorf("%d paces for %d rows walked: more than %d rows between two", calls, walked, paceEvery)
 	}
 }
-

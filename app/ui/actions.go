@@ -170,24 +170,23 @@ func (v *Viewer) onNested(ctx app.Context, t inspectTarget) {
 		return
 	}
 	v.closeColStats()
-	q := session.NewQuery(inner)
-	v.nested = append(v.nested, session.Level{File: inner, Label: nestedLabel(field, t.Row, inner.Name), Field: field, Row: t.Row, Query: &q})
-	v.status.errText, v.startRow = "", 0
-	v.do(ctx, viewstate.SetNested{Levels: v.levels()})
+	v.levels.Push(inner, field, t.Row)
+	v.status.errText = ""
+	v.do(ctx, viewstate.SetNested{Levels: v.levels.Nested()})
 	ctx.Update()
 }
 
 // onCrumb shows level k of the breadcrumb again, with its query and result
 // as they were, closing those below it (and cancelling their scans).
 func (v *Viewer) onCrumb(ctx app.Context, k int) {
-	if k >= len(v.nested) {
+	if k >= v.levels.Depth() {
 		return
 	}
 	// Back where the batch was opened from: its place in the level's
 	// sorted or filtered rows.
-	v.startRow = max(0, session.PosOf(v.levelQuery(k).Order, v.nested[k].Row))
+	v.levels.At(k).Start = max(0, session.PosOf(v.levels.At(k).Query.Order, v.levels.At(k+1).Row))
 	v.closeNested(k)
-	v.do(ctx, viewstate.SetNested{Levels: v.levels()})
+	v.do(ctx, viewstate.SetNested{Levels: v.levels.Nested()})
 	ctx.Update()
 }
 

@@ -85,7 +85,7 @@ func (v *Viewer) do(ctx app.Context, a viewstate.Action) {
 			v.openURL(ctx, e.URL)
 		}
 	}
-	if n := len(v.model.State().Nested); n < len(v.nested) {
+	if n := len(v.model.State().Nested); n < v.levels.Depth() {
 		v.closeNested(n) // a history entry's inspector is on the file's fields
 	}
 	switch a.(type) {
@@ -128,7 +128,7 @@ func (v *Viewer) st() viewstate.State {
 // the record batch shown.
 func (v *Viewer) inspected() (t inspectTarget, ok bool) {
 	in := v.st().Inspector
-	if in == nil || v.opened.file == nil {
+	if in == nil || v.file() == nil {
 		return t, false
 	}
 	for i, f := range v.shown().Fields() {

@@ -70,7 +70,7 @@ func (v *Viewer) closeColStats() {
 // onColStats opens the panel on a's column of the level shown and computes
 // its statistics.
 func (v *Viewer) onColStats(ctx app.Context, a statsAsk) {
-	if v.opened.file == nil {
+	if v.file() == nil {
 		return
 	}
 	f, q := v.shown(), v.shownQuery()
@@ -182,7 +182,7 @@ func focusStatsButton(col int) {
 // writes it in the query bar and applies it; the panel closes. A bound
 // that is no number is shown in the panel, and nothing changes.
 func (v *Viewer) onQuickFilter(ctx app.Context, a quickAsk) {
-	if !v.colStats.open || v.opened.file == nil {
+	if !v.colStats.open || v.file() == nil {
 		return
 	}
 	lq := v.shownQuery()

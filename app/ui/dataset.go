@@ -251,7 +251,7 @@ func (v *Viewer) lateSizes(ctx app.Context, f *decode.File, sizes <-chan []int64
 		s := <-sizes
 		ctx.Dispatch(func(ctx app.Context) {
 			f.SetShardSizes(s)
-			if v.opened.file == f {
+			if v.file() == f {
 				v.opened.rows, v.opened.exact = f.Rows()
 			}
 		})

@@ -19,10 +19,11 @@ import (
 // staying as it was. A nested batch is a scan's source as the file is.
 func TestLevelQueries(t *testing.T) {
 	f := openTestdata(t, "turtle_nested.arrow")
-	v := &Viewer{opened: openedFile{file: f}}
+	v := &Viewer{}
 	v.resetQuery(f)
-	v.query.Plan, v.query.Order = session.Plan{Sort: "-id", SortCol: 0, SortDesc: true}, session.RowList{U32: []uint32{5, 4, 3, 2, 1, 0}}
-	if v.shownQuery() != &v.query || v.queryOf(f) != &v.query {
+	top := v.levels.At(0).Query
+	top.Plan, top.Order = session.Plan{Sort: "-id", SortCol: 0, SortDesc: true}, session.RowList{U32: []uint32{5, 4, 3, 2, 1, 0}}
+	if v.shownQuery() != top || queryOf(&v.levels, f) != top {
 		t.Fatal("no nested level: the file's query is not the one shown")
 	}
 
@@ -32,9 +33,8 @@ func TestLevelQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := session.NewQuery(inner)
-	v.nested = append(v.nested, session.Level{File: inner, Query: &q})
-	if v.shown() != inner || v.shownQuery() != &q || v.queryOf(inner) != &q || v.levelQuery(1) != &q || v.levelQuery(0) != &v.query {
+	q := v.levels.Push(inner, "runs", 0).Query
+	if v.shown() != inner || v.shownQuery() != q || queryOf(&v.levels, inner) != q || v.levels.At(1).Query != q || v.levels.At(0).Query != top {
 		t.Fatal("the nested level's query is not the one shown")
 	}
 	if got := q.Heads; len(got) != 3 || len(got[0].Stats) == 0 || !got[1].Plain || got[2].Plain || len(got[2].Stats) > 0 {
@@ -78,11 +78,11 @@ func TestLevelQueries(t *testing.T) {
 	if v.colStats.open {
 		t.Error("closing the nested level left its column statistics open")
 	}
-	if len(v.nested) != 0 || v.queryOf(inner) != nil || v.shownQuery() != &v.query {
+	if v.levels.Depth() != 0 || queryOf(&v.levels, inner) != nil || v.shownQuery() != top {
 		t.Error("the closed level's query is still reachable")
 	}
-	if v.query.Plan.Sort != "-id" || v.query.Order == nil || !slices.Equal(session.OrderRows(v.query.Order), []int64{5, 4, 3, 2, 1, 0}) {
-		t.Errorf("the file's query changed: %+v", v.query.Plan)
+	if top.Plan.Sort != "-id" || top.Order == nil || !slices.Equal(session.OrderRows(top.Order), []int64{5, 4, 3, 2, 1, 0}) {
+		t.Errorf("the file's query changed: %+v", top.Plan)
 	}
 	v.closeNested(0) // nothing below the file: nothing happens
 }

@@ -65,8 +65,8 @@ func (v *Viewer) shownMasks() []thumbMask {
 		v.masks = pairsOf{file: f, pairs: thumbPairs(f)}
 	}
 	sel := session.MaskSel{Has: v.st().HasThumbMasks, On: v.st().ThumbMasks}
-	if n := len(v.nested); n > 0 {
-		sel = v.nested[n-1].Masks
+	if v.levels.Depth() > 0 {
+		sel = v.levels.Shown().Masks
 	}
 	return thumbMasksOf(v.masks.pairs, sel.Has, sel.On)
 }
@@ -79,8 +79,8 @@ func (v *Viewer) onThumbMask(ctx app.Context, key string) {
 		return
 	}
 	has, on := thumbMaskAddress(next)
-	if n := len(v.nested); n > 0 {
-		v.nested[n-1].Masks = session.MaskSel{Has: has, On: on}
+	if v.levels.Depth() > 0 {
+		v.levels.Shown().Masks = session.MaskSel{Has: has, On: on}
 	} else {
 		v.do(ctx, viewstate.SetThumbMasks{Has: has, On: on})
 	}

@@ -201,12 +201,13 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 		o.src.stop()
 		return
 	}
-	if v.opened.file != nil {
+	if v.file() != nil {
 		v.closeNested(0)
-		v.opened.file.Close()
+		v.file().Close()
 	}
 	v.opened.src.stop()
-	v.opened = openedFile{file: o.f, src: o.src, early: o.early}
+	v.opened = openedFile{src: o.src, early: o.early}
+	v.resetQuery(o.f)
 	for _, n := range o.src.notes {
 		o.f.AddWarning(n)
 	}
@@ -216,11 +217,10 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 	v.opened.rows, v.opened.exact = o.f.Rows()
 	v.status.state = stateReady
 	v.do(ctx, viewstate.FileOpened{Name: o.f.Name, URL: o.src.URL, Schema: v.page.schema, Has: fileHas(o.f)})
-	v.startRow = v.st().Row
-	v.resetQuery(o.f)
+	v.levels.At(0).Start = v.st().Row
 	if st := v.st(); st.Sort != "" || st.Filter != "" {
 		// A link's sort and filter; its row is a position in their result.
-		v.query.Input = st.Filter
+		v.levels.At(0).Query.Input = st.Filter
 		v.applyQuery(ctx, st.Sort, st.Filter, true)
 	}
 	v.afterFirstFrame(ctx, o.f)
@@ -249,7 +249,7 @@ func (v *Viewer) afterFirstFrame(ctx app.Context, f *decode.File) {
 // it: it fills the closed schema panel, and indexes f's record batches when
 // its row count is an estimate (a dataset: opens its other files).
 func (v *Viewer) afterFirstScreen(ctx app.Context, f *decode.File) {
-	if v.opened.file != f || v.opened.panelFilled {
+	if v.file() != f || v.opened.panelFilled {
 		return
 	}
 	v.opened.panelFilled = true
@@ -279,7 +279,7 @@ func (v *Viewer) index(ctx app.Context, f *decode.File) {
 			}
 			last = time.Now()
 			ctx.Dispatch(func(app.Context) {
-				if v.opened.file == f && v.work.progress != nil {
+				if v.file() == f && v.work.progress != nil {
 					v.opened.rows, v.opened.exact = f.Rows()
 					label := v.work.progress.Label
 					if shards := f.Shards(); shards != nil {
@@ -290,7 +290,7 @@ func (v *Viewer) index(ctx app.Context, f *decode.File) {
 			})
 		})
 		ctx.Dispatch(func(app.Context) {
-			if v.opened.file != f {
+			if v.file() != f {
 				return
 			}
 			v.work.progress, v.work.cancel = nil, nil

@@ -50,20 +50,17 @@ const (
 	queryCancelled session.ScanStatus = "cancelled"
 )
 
-// resetQuery forgets the query of the file shown before and describes f's
-// columns.
+// resetQuery forgets the levels and query of the file shown before and
+// makes f level 0, described by its columns.
 func (v *Viewer) resetQuery(f *decode.File) {
-	v.query.Stop()
 	v.closeColStats()
-	run, gen := v.query.Run, v.query.Gen
-	v.query = session.NewQuery(f)
-	v.query.Run, v.query.Gen = run, gen+1
+	v.levels.Reset(f)
 }
 
 // onQuery applies the query bar's filter to the level shown, keeping the
 // sort.
 func (v *Viewer) onQuery(ctx app.Context, text string) {
-	if v.opened.file == nil {
+	if v.file() == nil {
 		return
 	}
 	q := v.shownQuery()
@@ -75,7 +72,7 @@ func (v *Viewer) onQuery(ctx app.Context, text string) {
 // onSortCol applies a column header's sort to the level shown, keeping the
 // filter.
 func (v *Viewer) onSortCol(ctx app.Context, a sortAsk) {
-	if v.opened.file == nil {
+	if v.file() == nil {
 		return
 	}
 	q := v.shownQuery()
@@ -97,7 +94,7 @@ func (v *Viewer) onQueryCancel(ctx app.Context) { v.dropQuery(ctx, queryCancelle
 // onQueryClear drops the sort and filter of the level shown, and the
 // query bar's text: all its rows show again, in their order.
 func (v *Viewer) onQueryClear(ctx app.Context) {
-	if v.opened.file != nil {
+	if v.file() != nil {
 		v.shownQuery().Input = ""
 	}
 	v.dropQuery(ctx, "")
@@ -106,7 +103,7 @@ func (v *Viewer) onQueryClear(ctx app.Context) {
 // dropQuery stops the query of the level shown and shows all its rows in
 // their order, with status; the address forgets the file's query.
 func (v *Viewer) dropQuery(ctx app.Context, status session.ScanStatus) {
-	if v.opened.file == nil {
+	if v.file() == nil {
 		return
 	}
 	q := v.shownQuery()
@@ -114,8 +111,8 @@ func (v *Viewer) dropQuery(ctx app.Context, status session.ScanStatus) {
 	q.Plan, q.Order, q.Matches, q.Status = session.Plan{SortCol: -1}, nil, -1, status
 	q.Err, q.Note = nil, ""
 	q.Gen++
-	v.startRow = 0
-	if q == &v.query {
+	v.levels.Shown().Start = 0
+	if v.levels.Depth() == 0 {
 		v.do(ctx, viewstate.SetQuery{})
 	}
 	ctx.Update()
@@ -139,8 +136,8 @@ func (v *Viewer) applyQuery(ctx app.Context, sortText, filterText string, link b
 	q.Gen++
 	q.Run++
 	if !link {
-		v.startRow = 0
-		if q == &v.query {
+		v.levels.Shown().Start = 0
+		if v.levels.Depth() == 0 {
 			v.do(ctx, viewstate.SetQuery{Sort: plan.Sort, Filter: plan.Filter})
 		}
 	}
@@ -163,7 +160,7 @@ func (v *Viewer) applyQuery(ctx app.Context, sortText, filterText string, link b
 // open.
 func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, q *session.Query, f *decode.File, plan session.Plan) {
 	run := q.Run
-	current := func() bool { return q.Run == run && v.queryOf(f) == q }
+	current := func() bool { return q.Run == run && queryOf(&v.levels, f) == q }
 	ctx.Async(func() {
 		fail := func(err error) {
 			ctx.Dispatch(func(ctx app.Context) {
@@ -255,7 +252,7 @@ func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, q *session.Quer
 			if o != nil {
 				q.Order = o
 			}
-			if v.startRow > 0 && q == &v.query && len(v.nested) == 0 {
+			if v.levels.At(0).Start > 0 && v.levels.Depth() == 0 && q == v.levels.At(0).Query {
 				q.Gen++ // a link's first row, in the result now known
 			}
 			q.Cancel, q.Progress, q.Status = nil, nil, queryDone
@@ -281,4 +278,13 @@ func (v *Viewer) scanSource(ctx app.Context, q *session.Query, f *decode.File, v
 // exact) under q: its filter's matches once q has one.
 func countOf(q *session.Query, rows int64, exact bool) rowCount {
 	return rowCount{Rows: rows, Exact: exact, Query: q.Status, Filter: q.Plan.FilterExpr != nil, Found: q.Found, Matches: q.Matches}
+}
+
+// queryOf is the sort and filter of the level that shows f, nil when none
+// does.
+func queryOf(l *session.Levels, f *decode.File) *session.Query {
+	if lv := l.Of(f); lv != nil {
+		return lv.Query
+	}
+	return nil
 }

@@ -20,14 +20,14 @@ const queryPlaceholder = "Filter rows: label = 'cat' and score > 0.9 · search('
 // could not read.
 type QueryBar struct {
 	app.Compo
-	Text     string             // the text applied last
-	Err      *session.QueryError  // why the last text does not compile (nil: it does)
-	Status   session.ScanStatus // data-query: running, done, error, cancelled, ""
-	Task     string             // data-task of the progress line: filter or sort
-	Progress *session.Progress  // the scan under way (nil: none)
-	Sort     string             // the sort applied, as in the address ("-score"; "": none)
-	Skipped  int64              // rows the filter ruled out by row-group statistics, unread
-	Note     string             // rows the scan could not read or evaluate
+	Text     string              // the text applied last
+	Err      *session.QueryError // why the last text does not compile (nil: it does)
+	Status   session.ScanStatus  // data-query: running, done, error, cancelled, ""
+	Task     string              // data-task of the progress line: filter or sort
+	Progress *session.Progress   // the scan under way (nil: none)
+	Sort     string              // the sort applied, as in the address ("-score"; "": none)
+	Skipped  int64               // rows the filter ruled out by row-group statistics, unread
+	Note     string              // rows the scan could not read or evaluate
 	// Level: the bar filters a nested record batch, whose row count
 	// (Count) it shows (the top bar's is the file's).
 	Level bool

@@ -24,9 +24,9 @@ func (v *Viewer) Render() app.UI {
 			),
 			// With no file, the drop zone and the samples, centred.
 			app.Div().Class("start").Body(
-				app.If(v.opened.file == nil, func() app.UI { return &DropZone{Over: v.page.over, Starting: app.IsServer} }),
-				app.If(v.opened.file == nil, typeSpecimen),
-				app.If(v.page.mounted && v.opened.file == nil && state == stateEmpty && v.page.warmUp == warmUpPending, func() app.UI { return &WarmUp{} }),
+				app.If(v.file() == nil, func() app.UI { return &DropZone{Over: v.page.over, Starting: app.IsServer} }),
+				app.If(v.file() == nil, typeSpecimen),
+				app.If(v.page.mounted && v.file() == nil && state == stateEmpty && v.page.warmUp == warmUpPending, func() app.UI { return &WarmUp{} }),
 			),
 			app.Div().Class("messages").Body(
 				app.If(v.status.loadingText() != "", func() app.UI {
@@ -45,7 +45,7 @@ func (v *Viewer) Render() app.UI {
 					return &ProgressBar{Task: v.work.task.String(), Progress: *v.work.progress, OnCancel: actionCancel}
 				}),
 			),
-			app.If(v.opened.file != nil, func() app.UI { return v.fileView(view) }),
+			app.If(v.file() != nil, func() app.UI { return v.fileView(view) }),
 			app.If(inspecting, func() app.UI {
 				return &Inspector{File: v.shown(), Col: target.Col, Row: target.Row, Restore: view.Inspector}
 			}),
@@ -60,12 +60,12 @@ func (v *Viewer) topBar(view viewstate.State) app.UI {
 	return app.Header().Class("top").Body(
 		app.H1().Class("brand").Text("tensorview"),
 		app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
-		app.IfSlice(v.opened.file != nil, func() []app.UI {
-			f := v.opened.file
+		app.IfSlice(v.file() != nil, func() []app.UI {
+			f := v.file()
 			return []app.UI{
 				&DropZone{Compact: true, Over: v.page.over},
 				&URLForm{Compact: true},
-				&FileInfo{File: f, Count: countOf(&v.query, v.opened.rows, v.opened.exact), Batches: f.NumBatches()},
+				&FileInfo{File: f, Count: countOf(v.levels.At(0).Query, v.opened.rows, v.opened.exact), Batches: f.NumBatches()},
 				app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 					Aria("expanded", view.Schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 				app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
@@ -92,8 +92,8 @@ func (v *Viewer) openAlert() app.UI {
 	return app.Div().Class("alert").Role("alert").Body(
 		app.Strong().Text(v.status.alertTitle()),
 		app.Span().Text(v.status.errText),
-		app.If(v.opened.file != nil, func() app.UI {
-			return app.Span().Text(" Still showing " + v.opened.file.Name + ".")
+		app.If(v.file() != nil, func() app.UI {
+			return app.Span().Text(" Still showing " + v.file().Name + ".")
 		}),
 	)
 }
@@ -114,21 +114,21 @@ func (v *Viewer) changedAlert() app.UI {
 func (v *Viewer) fileView(view viewstate.State) app.UI {
 	shown, q := v.shown(), v.shownQuery()
 	filled := view.Schema || v.opened.panelFilled
-	top := shown == v.opened.file
+	top := shown == v.file()
 	rows := v.opened.rows
 	if !top {
 		rows, _ = shown.Rows()
 	}
-	table := &RowsTable{File: shown, Rows: rows, Start: v.startRow,
+	table := &RowsTable{File: shown, Rows: rows, Start: v.levels.Shown().Start,
 		Order: q.Order, OrderGen: q.Gen, Sort: q.Plan.Shown(), Heads: q.Heads, Masks: v.shownMasks(),
 		Placement: shown.Placement()}
 	if q.Order != nil {
 		table.Rows = q.Order.Len()
 	}
 	return app.Div().Class("file").Body(
-		&FileWarnings{File: v.opened.file, Count: len(v.opened.file.Warnings())},
+		&FileWarnings{File: v.file(), Count: len(v.file().Warnings())},
 		app.Div().Class("nesting").Body(
-			app.If(len(v.nested) > 0, func() app.UI { return &Breadcrumb{Levels: v.crumbs()} }),
+			app.If(v.levels.Depth() > 0, func() app.UI { return &Breadcrumb{Levels: v.levels.Crumbs()} }),
 		),
 		// In the page whether open or not (display: none when closed), so
 		// its hooks stay readable; closed, its content comes after the

@@ -149,12 +149,6 @@ func cacheBudget(query url.Values) int64 {
 	return decode.DefaultBudget
 }
 
-// nestedLabel is the breadcrumb of the nested record batch name opened
-// from field's row.
-func nestedLabel(field string, row int64, name string) string {
-	return fmt.Sprintf("%s, row %d: %s", field, row, name)
-}
-
 // nestedWhat names the nested record batch of field's row in an alert.
 func nestedWhat(field string, row int64) string {
 	return fmt.Sprintf("the nested record batch of %s, row %d", field, row)

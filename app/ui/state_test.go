@@ -10,6 +10,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
 )
 
 // TestAttributeValues: the values of data-state, data-task and
@@ -90,7 +91,7 @@ func TestCacheBudget(t *testing.T) {
 
 // TestNestedTexts: a nested record batch's breadcrumb and alert.
 func TestNestedTexts(t *testing.T) {
-	if got := nestedLabel("runs", 3, "sunny"); got != "runs, row 3: sunny" {
+	if got := session.NestedLabel("runs", 3, "sunny"); got != "runs, row 3: sunny" {
 		t.Errorf("label %q", got)
 	}
 	if got := nestedWhat("runs", 3); got != "the nested record batch of runs, row 3" {

@@ -23,29 +23,26 @@ import (
 // types in state.go.
 type Viewer struct {
 	app.Compo
-	status   status                // empty, loading, ready or error, and what the page says of the file asked for
-	opened   openedFile            // the file shown (none: the empty page)
-	work     work                  // indexing or downloading, under way
-	nested   []session.Level // nested record batches opened below the file (arrow.turtle values), the last one shown in the grid; empty when the file itself is shown
-	page     pageFlags             // the page's own facts, whatever file it shows
-	query    session.Query    // the sort and filter of the file's rows (query.go); a nested level has its own
-	colStats colStats              // the column statistics panel of the level shown (colstats.go)
-	masks    pairsOf               // the masks offered over the thumbnails of the level shown (masktoggle.go)
+	status   status         // empty, loading, ready or error, and what the page says of the file asked for
+	opened   openedFile     // the file shown (none: the empty page)
+	work     work           // indexing or downloading, under way
+	page     pageFlags      // the page's own facts, whatever file it shows
+	levels   session.Levels // the file (level 0) and the nested record batches opened below it (arrow.turtle values), each with its query; the grid shows the last
+	colStats colStats       // the column statistics panel of the level shown (colstats.go)
+	masks    pairsOf        // the masks offered over the thumbnails of the level shown (masktoggle.go)
 
 	// model owns the view state: the file's view (first row, schema
 	// panel, inspector and its session, nested levels) and the address
 	// (address.go). Nil until OnMount.
-	model    *viewstate.Model
-	address  addressMark // data-address as last set (address.go)
-	budget   int64       // cache budget in bytes (URL parameter cache=<MiB>)
-	startRow int64       // the rows table's first row when a file or level is shown
-	note     string      // a short status in the top bar ("link copied")
-	opens    int         // files asked to open so far: a slow open that a newer one overtook is dropped
+	model   *viewstate.Model
+	address addressMark // data-address as last set (address.go)
+	budget  int64       // cache budget in bytes (URL parameter cache=<MiB>)
+	note    string      // a short status in the top bar ("link copied")
+	opens   int         // files asked to open so far: a slow open that a newer one overtook is dropped
 }
 
 // openedFile is the file shown and where it is read from.
 type openedFile struct {
-	file    *decode.File
 	src     source
 	rows    int64 // rows of file, estimated until exact
 	exact   bool
@@ -80,40 +77,27 @@ type pageFlags struct {
 // pending, marked once set at all.
 type addressMark struct{ settled, marked bool }
 
+// file is the file opened (level 0), nil before one is.
+func (v *Viewer) file() *decode.File {
+	if l := v.levels.At(0); l != nil {
+		return l.File
+	}
+	return nil
+}
+
 // shown is the file the grid, the schema panel and the inspector show: the
-// innermost nested record batch opened, else the file.
+// innermost nested record batch opened, else the file (nil: none open).
 func (v *Viewer) shown() *decode.File {
-	if n := len(v.nested); n > 0 {
-		return v.nested[n-1].File
+	if l := v.levels.Shown(); l != nil {
+		return l.File
 	}
-	return v.opened.file
+	return nil
 }
 
-// levelQuery is the sort and filter of level k: 0 the file, k the k-th
-// nested record batch.
-func (v *Viewer) levelQuery(k int) *session.Query {
-	if k == 0 {
-		return &v.query
-	}
-	return v.nested[k-1].Query
-}
-
-// shownQuery is the sort and filter of the level shown.
-func (v *Viewer) shownQuery() *session.Query { return v.levelQuery(len(v.nested)) }
-
-// queryOf is the sort and filter of the level that shows f, nil when none
-// does (a level closed, another file opened).
-func (v *Viewer) queryOf(f *decode.File) *session.Query {
-	if f == nil {
-		return nil
-	}
-	if f == v.opened.file {
-		return &v.query
-	}
-	for _, l := range v.nested {
-		if l.File == f {
-			return l.Query
-		}
+// shownQuery is the sort and filter of the level shown (nil: no file).
+func (v *Viewer) shownQuery() *session.Query {
+	if l := v.levels.Shown(); l != nil {
+		return l.Query
 	}
 	return nil
 }
@@ -121,15 +105,11 @@ func (v *Viewer) queryOf(f *decode.File) *session.Query {
 // closeNested closes the nested record batches below level k (0: all),
 // cancelling their scans, and the column statistics if they were one's.
 func (v *Viewer) closeNested(k int) {
-	if k >= len(v.nested) {
+	if k >= v.levels.Depth() {
 		return
 	}
 	v.closeColStats()
-	for _, l := range v.nested[k:] {
-		l.Query.Stop()
-		l.File.Close()
-	}
-	v.nested = v.nested[:k]
+	v.levels.Close(k)
 }
 
 // OnAppUpdate is called when go-app's service worker has installed a newer
@@ -195,24 +175,6 @@ func (v *Viewer) OnNav(ctx app.Context) {
 	}
 	query, step := entry()
 	v.do(ctx, viewstate.Link{Query: query, Step: step})
-}
-
-// levels are the nested levels shown, for the view state.
-func (v *Viewer) levels() []viewstate.Level {
-	out := make([]viewstate.Level, len(v.nested))
-	for i, l := range v.nested {
-		out[i] = viewstate.Level{Field: l.Field, Row: l.Row}
-	}
-	return out
-}
-
-// crumbs are the breadcrumb's levels: the file, then each nested batch.
-func (v *Viewer) crumbs() []string {
-	out := []string{v.opened.file.Name}
-	for _, l := range v.nested {
-		out = append(out, l.Label)
-	}
-	return out
 }
 
 // schemaKey is the local storage key that remembers the schema panel.
