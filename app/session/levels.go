@@ -36,11 +36,11 @@ type Levels struct{ list []*Level }
 
 // Reset makes f level 0 with no query, closing every nested level (and
 // stopping the file's scan; the file itself is the caller's to close).
-func (l *Levels) Reset(f *decode.File) {
-	l.Close(0)
+func (l *Levels) Reset(j *Jobs, f *decode.File) {
+	l.Close(j, 0)
 	gen := 0
 	if len(l.list) > 0 {
-		l.list[0].Query.Stop()
+		l.list[0].Query.Stop(j)
 		gen = l.list[0].Query.Gen
 	}
 	q := NewQuery(f)
@@ -80,12 +80,12 @@ func (l *Levels) Push(f *decode.File, field string, row int64) *Level {
 
 // Close closes the nested levels below level k (so that k is shown; 0:
 // the file), stopping their scans and closing their files.
-func (l *Levels) Close(k int) {
+func (l *Levels) Close(j *Jobs, k int) {
 	if k+1 >= len(l.list) {
 		return
 	}
 	for _, lv := range l.list[k+1:] {
-		lv.Query.Stop()
+		lv.Query.Stop(j)
 		lv.File.Close()
 	}
 	l.list = l.list[:k+1]

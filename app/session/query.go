@@ -1,8 +1,6 @@
 package session
 
 import (
-	"context"
-
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/query"
 )
@@ -29,8 +27,7 @@ type Query struct {
 	Skipped  int64  // rows a filter ruled out by row-group statistics, unread
 	Note     string // rows that could not be read or evaluated
 	Progress *Progress
-	Cancel   context.CancelFunc
-	Run      int // counts the scans started: a stale one's reports are dropped
+	Job      JobID // the scan under way (0: none)
 }
 
 // colSort is what a column's header offers to sort by: its values (Plain)
@@ -56,12 +53,10 @@ func NewQuery(f *decode.File) Query {
 	return Query{Cols: cols, Heads: heads, Plan: Plan{SortCol: -1}, Matches: -1}
 }
 
-// stop cancels the scan under way, if any.
-func (q *Query) Stop() {
-	if q.Cancel != nil {
-		q.Cancel()
-	}
-	q.Cancel, q.Progress = nil, nil
+// Stop cancels the scan under way, if any.
+func (q *Query) Stop(j *Jobs) {
+	j.Stop(q.Job)
+	q.Job, q.Progress = 0, nil
 }
 
 // task is the query's progress line's data-task: filter while a filter
@@ -72,3 +67,11 @@ func (q *Query) Task() string {
 	}
 	return "sort"
 }
+
+// The statuses of a scan (ScanStatus) but none.
+const (
+	StatusRunning   ScanStatus = "running"
+	StatusDone      ScanStatus = "done"
+	StatusError     ScanStatus = "error"
+	StatusCancelled ScanStatus = "cancelled"
+)

@@ -43,28 +43,25 @@ type colStats struct {
 	col      int
 	x        query.Operand
 	class    query.ValueClass
-	status   session.ScanStatus // queryRunning, queryDone, queryCancelled, queryError
+	status   session.ScanStatus // session.StatusRunning, session.StatusDone, session.StatusCancelled, session.StatusError
 	progress *session.Progress
 	sum      *query.Summary
 	unread   scan.Unread
-	err      string // why the scan failed
-	quickErr string // why the quick filter asked for does not apply
-	cancel   context.CancelFunc
-	run      int // counts the scans started: a stale one's reports are dropped
+	err      string        // why the scan failed
+	quickErr string        // why the quick filter asked for does not apply
+	job      session.JobID // the scan under way (0: none)
 }
 
 // stopColStats cancels the statistics' scan under way, if any.
 func (v *Viewer) stopColStats() {
-	if v.colStats.cancel != nil {
-		v.colStats.cancel()
-	}
-	v.colStats.cancel, v.colStats.progress = nil, nil
+	v.jobs.Stop(v.colStats.job)
+	v.colStats.job, v.colStats.progress = 0, nil
 }
 
 // closeColStats closes the panel and forgets its statistics.
 func (v *Viewer) closeColStats() {
 	v.stopColStats()
-	v.colStats = colStats{run: v.colStats.run}
+	v.colStats = colStats{}
 }
 
 // onColStats opens the panel on a's column of the level shown and computes
@@ -90,13 +87,12 @@ func (v *Viewer) onColStats(ctx app.Context, a statsAsk) {
 	v.colStats.open, v.colStats.col, v.colStats.x, v.colStats.class = true, a.Col, x, query.ClassOf(x, q.Cols)
 	st, err := query.NewStats(x, q.Cols, query.StatsOptions{})
 	if err != nil {
-		v.colStats.status, v.colStats.err = queryError, err.Error()
+		v.colStats.status, v.colStats.err = session.StatusError, err.Error()
 	} else {
-		v.colStats.status = queryRunning
-		v.colStats.run++
-		sctx, cancel := context.WithCancel(context.Background())
-		v.colStats.cancel = cancel
-		v.runColStats(ctx, sctx, f, st, v.colStats.run)
+		v.colStats.status = session.StatusRunning
+		id, sctx := v.jobs.Start()
+		v.colStats.job = id
+		v.runColStats(ctx, sctx, f, st, id)
 	}
 	ctx.Update()
 	if focus {
@@ -110,18 +106,18 @@ func (v *Viewer) onColStats(ctx app.Context, a statsAsk) {
 
 // runColStats scans f for st in a goroutine (run: the scan's number) and
 // shows its progress and result.
-func (v *Viewer) runColStats(ctx app.Context, sctx context.Context, f *decode.File, st *query.Stats, run int) {
-	current := func() bool { return v.colStats.run == run && v.shown() == f }
+func (v *Viewer) runColStats(ctx app.Context, sctx context.Context, f *decode.File, st *query.Stats, id session.JobID) {
+	current := func() bool { return v.jobs.Live(id) }
 	ctx.Async(func() {
 		done := func(sum *query.Summary, unread scan.Unread, err error) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if !current() || scan.Canceled(err) {
 					return
 				}
-				v.colStats.cancel, v.colStats.progress = nil, nil
-				v.colStats.sum, v.colStats.unread, v.colStats.status = sum, unread, queryDone
+				v.stopColStats()
+				v.colStats.sum, v.colStats.unread, v.colStats.status = sum, unread, session.StatusDone
 				if err != nil {
-					v.colStats.status, v.colStats.err = queryError, err.Error()
+					v.colStats.status, v.colStats.err = session.StatusError, err.Error()
 				}
 			})
 		}
@@ -139,7 +135,7 @@ func (v *Viewer) runColStats(ctx app.Context, sctx context.Context, f *decode.Fi
 			Pace: session.NewPacer(sctx, session.YieldToPage),
 			Progress: session.Throttled(func(p scan.Progress) {
 				ctx.Dispatch(func(ctx app.Context) {
-					if current() && v.colStats.cancel != nil {
+					if current() {
 						v.colStats.progress = session.RowsProgress(v.colStats.progress, p)
 					}
 				})
@@ -157,7 +153,7 @@ func (v *Viewer) runColStats(ctx app.Context, sctx context.Context, f *decode.Fi
 // and offers to compute them again.
 func (v *Viewer) onColStatsCancel(ctx app.Context) {
 	v.stopColStats()
-	v.colStats.status = queryCancelled
+	v.colStats.status = session.StatusCancelled
 	ctx.Update()
 }
 

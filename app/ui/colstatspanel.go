@@ -71,7 +71,7 @@ func (p *ColumnStatsPanel) Render() app.UI {
 				app.If(p.Progress != nil, func() app.UI {
 					return &ProgressBar{Task: "stats", Progress: *p.Progress, OnCancel: actionColStatsCancel}
 				}),
-				app.If(p.Status == queryCancelled, func() app.UI {
+				app.If(p.Status == session.StatusCancelled, func() app.UI {
 					return app.P().Class("colstats-note").Attr("data-role", "stats-cancelled").Body(
 						app.Text("Cancelled. "),
 						app.Button().Type("button").Class("link").Attr("data-action", "stats-again").Text("Compute again").

@@ -68,11 +68,11 @@ func TestLevelQueries(t *testing.T) {
 	}
 
 	// Closing the level cancels its scan; the file's query is as it was.
-	cancelled := false
-	q.Cancel = func() { cancelled = true }
+	id, qctx := v.jobs.Start()
+	q.Job = id
 	v.colStats = colStats{open: true, col: 1}
 	v.closeNested(0)
-	if !cancelled || q.Cancel != nil {
+	if qctx.Err() == nil || q.Job != 0 || v.jobs.Live(id) {
 		t.Error("closing the nested level did not cancel its scan")
 	}
 	if v.colStats.open {

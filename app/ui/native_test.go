@@ -193,7 +193,7 @@ func TestRowsTableNative(t *testing.T) {
 func TestViewerNative(t *testing.T) {
 	f := openTestdata(t, "js_images.arrow")
 	v := &Viewer{status: status{state: stateError, loading: "bad.arrow", errText: "not an Arrow IPC file or stream"}}
-	v.levels.Reset(f)
+	v.levels.Reset(&v.jobs, f)
 	e := app.NewTestEngine()
 	if err := e.Load(v); err != nil {
 		t.Fatal(err)

@@ -1,17 +1,11 @@
 package ui
 
 import (
-	"context"
-	"strings"
-	"time"
-
 	"github.com/tensorview/tensorview/app/session"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
-	"github.com/tensorview/tensorview/app/query"
-	"github.com/tensorview/tensorview/app/scan"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -43,18 +37,11 @@ type sortAsk struct {
 	Clear bool
 }
 
-const (
-	queryRunning   session.ScanStatus = "running"
-	queryDone      session.ScanStatus = "done"
-	queryError     session.ScanStatus = "error"
-	queryCancelled session.ScanStatus = "cancelled"
-)
-
 // resetQuery forgets the levels and query of the file shown before and
 // makes f level 0, described by its columns.
 func (v *Viewer) resetQuery(f *decode.File) {
 	v.closeColStats()
-	v.levels.Reset(f)
+	v.levels.Reset(&v.jobs, f)
 }
 
 // onQuery applies the query bar's filter to the level shown, keeping the
@@ -89,7 +76,7 @@ func (v *Viewer) onSortCol(ctx app.Context, a sortAsk) {
 
 // onQueryCancel stops the query under way of the level shown: all its rows
 // show again, in their order, and the address forgets the file's query.
-func (v *Viewer) onQueryCancel(ctx app.Context) { v.dropQuery(ctx, queryCancelled) }
+func (v *Viewer) onQueryCancel(ctx app.Context) { v.dropQuery(ctx, session.StatusCancelled) }
 
 // onQueryClear drops the sort and filter of the level shown, and the
 // query bar's text: all its rows show again, in their order.
@@ -107,7 +94,7 @@ func (v *Viewer) dropQuery(ctx app.Context, status session.ScanStatus) {
 		return
 	}
 	q := v.shownQuery()
-	q.Stop()
+	q.Stop(&v.jobs)
 	q.Plan, q.Order, q.Matches, q.Status = session.Plan{SortCol: -1}, nil, -1, status
 	q.Err, q.Note = nil, ""
 	q.Gen++
@@ -127,14 +114,13 @@ func (v *Viewer) applyQuery(ctx app.Context, sortText, filterText string, link b
 	f, q := v.shown(), v.shownQuery()
 	plan, qerr := session.PlanQuery(q.Cols, sortText, filterText)
 	if qerr != nil {
-		q.Err, q.Status = qerr, queryError
+		q.Err, q.Status = qerr, session.StatusError
 		return
 	}
-	q.Stop()
+	q.Stop(&v.jobs)
 	q.Err, q.Note = nil, ""
 	q.Plan, q.Order, q.Matches, q.Found, q.Skipped = plan, nil, -1, 0, 0
 	q.Gen++
-	q.Run++
 	if !link {
 		v.levels.Shown().Start = 0
 		if v.levels.Depth() == 0 {
@@ -148,130 +134,29 @@ func (v *Viewer) applyQuery(ctx app.Context, sortText, filterText string, link b
 	if plan.FilterExpr != nil {
 		q.Order = session.RowList{} // the matches come in as found
 	}
-	q.Status = queryRunning
-	qctx, cancel := context.WithCancel(context.Background())
-	q.Cancel = cancel
-	v.runQuery(ctx, qctx, q, f, plan)
-}
-
-// runQuery scans f for plan in a goroutine, and shows its progress, a
-// filter's matches as found and the result in q, the state of the level
-// showing f, while it is that level's latest scan (q.run) and the level is
-// open.
-func (v *Viewer) runQuery(ctx app.Context, qctx context.Context, q *session.Query, f *decode.File, plan session.Plan) {
-	run := q.Run
-	current := func() bool { return q.Run == run && queryOf(&v.levels, f) == q }
+	q.Status = session.StatusRunning
+	id, qctx := v.jobs.Start()
+	q.Job = id
 	ctx.Async(func() {
-		fail := func(err error) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if !current() || scan.Canceled(err) {
-					return
-				}
-				q.Cancel, q.Progress = nil, nil
-				q.Err = &session.QueryError{What: "scan", Msg: err.Error()}
-				q.Status, q.Order, q.Matches = queryError, nil, -1
-				q.Gen++
-			})
-		}
-		// Waiting for the index (a dataset's files to open) shows as
-		// the scan's progress, with Cancel.
-		label, last := session.IndexFirstLabel(f), time.Time{}
-		if err := session.IndexFirst(qctx, f, plan.SortExpr != nil, func(done, total int64) {
-			if done < total && time.Since(last) < session.QueryReport {
-				return
-			}
-			last = time.Now()
-			ctx.Dispatch(func(ctx app.Context) {
-				if current() && (q.Progress == nil || q.Progress.Label == label) {
-					q.Progress = &session.Progress{Label: label, Done: done, Total: total}
-				}
-			})
-		}); err != nil {
-			fail(err)
-			return
-		}
-		pace := session.NewPacer(qctx, session.YieldToPage)
-		var matches *query.Matches
-		var notes []string
-		if plan.FilterExpr != nil {
-			show := session.Throttled(func(p scan.Progress) {
-				part := session.OrderOf(p.Matches.Perm) // a copy: the scan appends past it
-				ctx.Dispatch(func(ctx app.Context) {
-					if current() {
-						q.Order, q.Found = part, part.Len()
-						q.Progress = session.RowsProgress(q.Progress, p)
-					}
-				})
-			})
-			var skipped int64 // the scan's count, read once it returns
-			m, unread, err := scan.Filter(qctx, v.scanSource(ctx, q, f, "Filtering", plan.FilterExpr.Needs(), current), plan.FilterExpr, scan.Options{
-				Pace:     pace,
-				Progress: func(p scan.Progress) { skipped = p.Skipped; show(p) },
-			})
-			if err != nil {
-				fail(err)
-				return
-			}
-			matches = &m
-			notes = append(notes, session.UnreadNote(unread, m.Unevaluated, m.FirstError)...)
-			o := session.OrderOf(m.Perm)
-			ctx.Dispatch(func(ctx app.Context) {
-				if current() {
-					q.Order, q.Found, q.Matches, q.Skipped = o, o.Len(), o.Len(), skipped
-				}
-			})
-		}
-		var o session.Order
-		if plan.SortExpr != nil {
-			perm, unread, err := scan.Sort(qctx, v.scanSource(ctx, q, f, "Sorting", plan.SortExpr.Needs(), current), plan.SortExpr, scan.Options{
-				Pace: pace,
-				Progress: session.Throttled(func(p scan.Progress) {
-					ctx.Dispatch(func(ctx app.Context) {
-						if current() {
-							q.Progress = session.RowsProgress(q.Progress, p)
-						}
-					})
-				}),
-			})
-			if err == nil && matches != nil {
-				total, _ := f.Rows()
-				o, err = session.SortedMatches(qctx, perm, matches.Perm, total, pace)
-			} else if err == nil {
-				o = session.OrderOf(perm)
-			}
-			if err != nil {
-				fail(err)
-				return
-			}
-			notes = append(notes, session.UnreadNote(unread, 0, "")...)
-		}
-		ctx.Dispatch(func(ctx app.Context) {
-			if !current() {
-				return
-			}
-			if o != nil {
-				q.Order = o
-			}
-			if v.levels.At(0).Start > 0 && v.levels.Depth() == 0 && q == v.levels.At(0).Query {
-				q.Gen++ // a link's first row, in the result now known
-			}
-			q.Cancel, q.Progress, q.Status = nil, nil, queryDone
-			q.Note = strings.Join(notes, " ")
+		session.RunScan(qctx, f, plan, session.YieldToPage, func(e session.ScanEvent) {
+			ctx.Dispatch(func(ctx app.Context) { v.onScan(id, q, e) })
 		})
 	})
 }
 
-// scanSource is f as a scan's source, whose reads of the columns named
-// needs show in the query's progress line ("Sorting · reading 12 MB of
-// column score") in q, verb saying what the scan does.
-func (v *Viewer) scanSource(ctx app.Context, q *session.Query, f *decode.File, verb string, needs []string, current func() bool) session.FileSource {
-	label, total := session.ScanLabel(f, verb, needs)
-	ctx.Dispatch(func(ctx app.Context) {
-		if current() {
-			q.Progress = &session.Progress{Label: label, Total: total}
-		}
-	})
-	return session.FileSource{File: f}
+// onScan shows a report of job id, the scan of query q, unless the job
+// was stopped since (another query, the level closed, another file).
+func (v *Viewer) onScan(id session.JobID, q *session.Query, e session.ScanEvent) {
+	if !v.jobs.Live(id) {
+		return
+	}
+	if !q.Apply(e) {
+		return
+	}
+	v.jobs.Stop(id)
+	if _, done := e.(session.ScanDone); done && v.levels.At(0).Start > 0 && v.levels.Depth() == 0 && q == v.levels.At(0).Query {
+		q.Gen++ // a link's first row, in the result now known
+	}
 }
 
 // count is the row count of a level of rows rows (estimated unless

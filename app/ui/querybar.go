@@ -77,7 +77,7 @@ func (q *QueryBar) Render() app.UI {
 		app.Div().Class("query-status").Body(
 			app.If(q.Progress != nil, func() app.UI {
 				return &ProgressBar{Task: q.Task, Progress: *q.Progress, OnCancel: actionQueryCancel}
-			}).ElseIf(q.Status == queryDone && (q.Sort != "" || q.Count.done()), q.result),
+			}).ElseIf(q.Status == session.StatusDone && (q.Sort != "" || q.Count.done()), q.result),
 		),
 		app.Div().Class("query-messages").Body(
 			app.If(q.Note != "", func() app.UI {

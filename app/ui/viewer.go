@@ -27,6 +27,7 @@ type Viewer struct {
 	opened   openedFile     // the file shown (none: the empty page)
 	work     work           // indexing or downloading, under way
 	page     pageFlags      // the page's own facts, whatever file it shows
+	jobs     session.Jobs   // the background work under way: a report of a job stopped since is dropped
 	levels   session.Levels // the file (level 0) and the nested record batches opened below it (arrow.turtle values), each with its query; the grid shows the last
 	colStats colStats       // the column statistics panel of the level shown (colstats.go)
 	masks    pairsOf        // the masks offered over the thumbnails of the level shown (masktoggle.go)
@@ -109,7 +110,7 @@ func (v *Viewer) closeNested(k int) {
 		return
 	}
 	v.closeColStats()
-	v.levels.Close(k)
+	v.levels.Close(&v.jobs, k)
 }
 
 // OnAppUpdate is called when go-app's service worker has installed a newer
