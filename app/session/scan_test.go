@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"os"
 	"slices"
 	"testing"
 
@@ -13,15 +12,7 @@ import (
 // testdata/turtle_nested.arrow ("sunny": exposure 0.5, 1.25).
 func nestedRuns(t *testing.T) *decode.File {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/turtle_nested.arrow")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := decode.Open("turtle_nested.arrow", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(f.Close)
+	f := openTestdata(t, "turtle_nested.arrow")
 	inner, err := f.Nested(0, f.Schema.FieldIndices("runs")[0])
 	if err != nil {
 		t.Fatal(err)

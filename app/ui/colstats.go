@@ -24,10 +24,10 @@ import (
 
 // Actions of the statistics panel and the headers' statistics buttons.
 const (
-	actionColStats       action[statsAsk] = "tv/col-stats"        // a header's statistics button, or another statistic chosen in the panel
-	actionQuickFilter    action[quickAsk] = "tv/quick-filter"     // the panel's quick filter
-	actionColStatsCancel signal           = "tv/col-stats-cancel" // the panel's progress bar's Cancel
-	actionColStatsClose  signal           = "tv/col-stats-close"  // the panel's × or Escape
+	actionColStats       action[statsAsk]         = "tv/col-stats"        // a header's statistics button, or another statistic chosen in the panel
+	actionQuickFilter    action[session.QuickAsk] = "tv/quick-filter"     // the panel's quick filter
+	actionColStatsCancel signal                   = "tv/col-stats-cancel" // the panel's progress bar's Cancel
+	actionColStatsClose  signal                   = "tv/col-stats-close"  // the panel's × or Escape
 )
 
 // statsAsk asks for the statistics of column Col (of a tensor column, of
@@ -177,12 +177,12 @@ func focusStatsButton(col int) {
 // onQuickFilter merges the panel's quick filter into the filter applied,
 // writes it in the query bar and applies it; the panel closes. A bound
 // that is no number is shown in the panel, and nothing changes.
-func (v *Viewer) onQuickFilter(ctx app.Context, a quickAsk) {
+func (v *Viewer) onQuickFilter(ctx app.Context, a session.QuickAsk) {
 	if !v.colStats.open || v.file() == nil {
 		return
 	}
 	lq := v.shownQuery()
-	q, err := quickQuery(lq.Plan.Filter, a, lq.Cols)
+	q, err := session.QuickQuery(lq.Plan.Filter, a, lq.Cols)
 	if err != nil {
 		v.colStats.quickErr = err.Error()
 		var qe *query.Error

@@ -219,7 +219,7 @@ func (p *ColumnStatsPanel) rangeForm() app.UI {
 }
 
 func (p *ColumnStatsPanel) applyRange(ctx app.Context) {
-	actionQuickFilter.send(ctx, quickAsk{X: p.X, Range: true, Lo: p.lo, Hi: p.hi})
+	actionQuickFilter.send(ctx, session.QuickAsk{X: p.X, Range: true, Lo: p.lo, Hi: p.hi})
 }
 
 // topValues lists the most frequent values with their counts, each with a
@@ -265,7 +265,7 @@ func (p *ColumnStatsPanel) topValues(s query.Summary) app.UI {
 							values = append(values, v.Value)
 						}
 					}
-					actionQuickFilter.send(ctx, quickAsk{X: p.X, Values: values})
+					actionQuickFilter.send(ctx, session.QuickAsk{X: p.X, Values: values})
 				}),
 		),
 	)

@@ -28,7 +28,7 @@ func (r *RowsTable) maskToggle(c int) app.UI {
 		if m.Image != c {
 			continue
 		}
-		key, title := m.key(), "Draw "+m.MaskField+" over the thumbnails of "+m.ImageField
+		key, title := m.Key(), "Draw "+m.MaskField+" over the thumbnails of "+m.ImageField
 		if m.On {
 			title = m.MaskField + " is drawn over the thumbnails of " + m.ImageField + ": press to hide it"
 		}
@@ -51,34 +51,34 @@ func (r *RowsTable) maskToggle(c int) app.UI {
 // kept for the file last asked.
 type pairsOf struct {
 	file  *decode.File
-	pairs []thumbPair
+	pairs []session.ThumbPair
 }
 
 // shownMasks are the masks offered over the thumbnails of the level
 // shown, and whether each is drawn.
-func (v *Viewer) shownMasks() []thumbMask {
+func (v *Viewer) shownMasks() []session.ThumbMask {
 	f := v.shown()
 	if f == nil {
 		return nil
 	}
 	if v.masks.file != f {
-		v.masks = pairsOf{file: f, pairs: thumbPairs(f)}
+		v.masks = pairsOf{file: f, pairs: session.ThumbPairs(f)}
 	}
 	sel := session.MaskSel{Has: v.st().HasThumbMasks, On: v.st().ThumbMasks}
 	if v.levels.Depth() > 0 {
 		sel = v.levels.Shown().Masks
 	}
-	return thumbMasksOf(v.masks.pairs, sel.Has, sel.On)
+	return session.ThumbMasksOf(v.masks.pairs, sel.Has, sel.On)
 }
 
 // onThumbMask turns a mask over the thumbnails of the level shown on or
 // off: in the address for the file, with the level for a nested batch.
 func (v *Viewer) onThumbMask(ctx app.Context, key string) {
-	next, ok := toggleMask(v.shownMasks(), key)
+	next, ok := session.ToggleMask(v.shownMasks(), key)
 	if !ok {
 		return
 	}
-	has, on := thumbMaskAddress(next)
+	has, on := session.ThumbMaskAddress(next)
 	if v.levels.Depth() > 0 {
 		v.levels.Shown().Masks = session.MaskSel{Has: has, On: on}
 	} else {

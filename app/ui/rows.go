@@ -46,7 +46,7 @@ type RowsTable struct {
 	// Masks are the masks offered over image columns' thumbnails, and
 	// whether each is drawn (thumbmaskplan.go); an image column's header
 	// turns its mask on and off (masktoggle.go).
-	Masks []thumbMask
+	Masks []session.ThumbMask
 	// Placement is File.Placement when the parent drew the table: a
 	// dataset's rows placed again as its files open (OnUpdate loads the
 	// rows drawn where they are now).
@@ -195,7 +195,7 @@ func (r *RowsTable) cells(row int64, columns int) []summary.Cell {
 		r.placed = p // a dataset's rows moved: what was kept by row may be another row's
 		r.cache.clear()
 	}
-	return r.cache.get(row, cellKey{box: box, masks: masksKey(r.Masks)}, func() []summary.Cell {
+	return r.cache.get(row, cellKey{box: box, masks: session.MasksKey(r.Masks)}, func() []summary.Cell {
 		c := make([]summary.Cell, columns)
 		for i := range c {
 			c[i] = summary.In(r.File, row, i, box[0], box[1])
