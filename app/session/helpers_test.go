@@ -21,3 +21,15 @@ func openTestdata(t *testing.T, name string) *decode.File {
 	t.Cleanup(f.Close)
 	return f
 }
+
+// column is the index of f's field name.
+func column(t *testing.T, f *decode.File, name string) int {
+	t.Helper()
+	for i, fld := range f.Fields() {
+		if fld.Name == name {
+			return i
+		}
+	}
+	t.Fatalf("%s has no field %s", f.Name, name)
+	return -1
+}

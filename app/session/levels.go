@@ -10,13 +10,15 @@ import (
 // nestedLevel is a nested record batch shown in the grid, and where it
 // was opened from.
 type Level struct {
-	File  *decode.File
-	Label string  // for the breadcrumb
-	Field string  // the field of the level above it was opened from
-	Row   int64   // the row of the level above it was opened from
-	Query *Query  // the sort and filter of its rows, kept while a level below it is shown
-	Start int64   // the grid's first row when the level is shown (a position in its query's order)
-	Masks MaskSel // the masks over its thumbnails turned on or off (masktoggle.go)
+	File    *decode.File
+	Label   string // for the breadcrumb
+	Field   string // the field of the level above it was opened from
+	Row     int64  // the row of the level above it was opened from
+	Query   *Query // the sort and filter of its rows, kept while a level below it is shown
+	Start   int64  // the grid's first row when the level is shown (a position in its query's order)
+	Masks   MaskSel
+	pairsOf []ThumbPair // the masks offered over its thumbnails, once paired
+	paired  bool        // the masks over its thumbnails turned on or off (masktoggle.go)
 }
 
 // maskSel is what a level says of its thumbnails' masks: nothing (has
@@ -125,4 +127,13 @@ func (l *Levels) Crumbs() []string {
 // from field's row.
 func NestedLabel(field string, row int64, name string) string {
 	return fmt.Sprintf("%s, row %d: %s", field, row, name)
+}
+
+// pairs are the masks the level offers over its thumbnails (ThumbPairs of
+// its file), found the first time they are asked for.
+func (l *Level) pairs() []ThumbPair {
+	if !l.paired {
+		l.pairsOf, l.paired = ThumbPairs(l.File), true
+	}
+	return l.pairsOf
 }

@@ -99,7 +99,7 @@ func ThumbMaskAddress(masks []ThumbMask) (has bool, on []string) {
 
 // toggleMask returns masks with the pair named key (thumbPair.key) turned
 // on or off, and whether there is one.
-func ToggleMask(masks []ThumbMask, key string) ([]ThumbMask, bool) {
+func Toggled(masks []ThumbMask, key string) ([]ThumbMask, bool) {
 	out := slices.Clone(masks)
 	for i := range out {
 		if out[i].Key() == key {

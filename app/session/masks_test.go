@@ -55,7 +55,7 @@ func TestThumbMaskAddress(t *testing.T) {
 		if got := on(m); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: on %v, want %v", c.name, got, c.want)
 		}
-		next, ok := ToggleMask(m, c.toggle)
+		next, ok := Toggled(m, c.toggle)
 		if !ok {
 			t.Fatalf("%s: no pair %q", c.name, c.toggle)
 		}
@@ -70,7 +70,7 @@ func TestThumbMaskAddress(t *testing.T) {
 			t.Errorf("%s: the address reads back as %v, want %v", c.name, back, on(next))
 		}
 	}
-	if _, ok := ToggleMask(ThumbMasksOf(pairs, false, nil), "image:seg"); ok {
+	if _, ok := Toggled(ThumbMasksOf(pairs, false, nil), "image:seg"); ok {
 		t.Error("toggled a pair that is not offered")
 	}
 	if a, b := MasksKey(ThumbMasksOf(pairs, false, nil)), MasksKey(ThumbMasksOf(pairs, true, []string{"rgb:seg"})); a == b {

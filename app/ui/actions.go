@@ -93,22 +93,10 @@ func (v *Viewer) handleActions(ctx app.Context) {
 	actionProgress.handle(ctx, v.onProgress)
 	actionChanged.handle(ctx, v.onChanged)
 	actionCancel.handle(ctx, v.onCancel)
-	actionInspect.handle(ctx, v.onInspect)
-	actionCompareCells.handle(ctx, v.onCompareCells)
-	actionNested.handle(ctx, v.onNested)
-	actionCrumb.handle(ctx, v.onCrumb)
 	actionCloseInspect.handle(ctx, v.onCloseInspect)
 	actionFirstRow.handle(ctx, v.onFirstRow)
 	actionInspectState.handle(ctx, v.onInspectState)
-	actionQuery.handle(ctx, v.onQuery)
-	actionSortCol.handle(ctx, v.onSortCol)
-	actionQueryCancel.handle(ctx, v.onQueryCancel)
-	actionQueryClear.handle(ctx, v.onQueryClear)
-	actionColStats.handle(ctx, v.onColStats)
-	actionColStatsCancel.handle(ctx, v.onColStatsCancel)
-	actionColStatsClose.handle(ctx, v.onColStatsClose)
-	actionQuickFilter.handle(ctx, v.onQuickFilter)
-	actionThumbMask.handle(ctx, v.onThumbMask)
+	v.handleModel(ctx)
 }
 
 // onWarmedUp keeps how the warm-up ended, unless a file was opened first.
@@ -140,54 +128,30 @@ func (v *Viewer) onCancel(ctx app.Context) {
 	ctx.Update()
 }
 
-// onInspect opens the inspector on a tensor cell of the batch shown.
-func (v *Viewer) onInspect(ctx app.Context, t inspectTarget) {
-	if f := v.shown(); f != nil && t.Col < len(f.Fields()) {
-		v.do(ctx, viewstate.OpenInspector{Field: f.Fields()[t.Col].Name, Row: t.Row})
-	}
-	ctx.Update()
-}
-
-// onCompareCells opens the inspector on a tensor compared with another
-// (two cells selected in the grid of the batch shown).
-func (v *Viewer) onCompareCells(ctx app.Context, o viewstate.OpenInspector) {
-	if v.shown() != nil {
-		v.do(ctx, o)
-	}
-	ctx.Update()
-}
-
-// onNested shows the nested record batch of a cell of the batch shown,
-// with its own query (none yet); the level above keeps its own, and its
-// scan goes on.
-func (v *Viewer) onNested(ctx app.Context, t inspectTarget) {
-	f := v.shown()
-	field := f.Fields()[t.Col].Name
-	inner, err := f.Nested(t.Row, t.Col)
-	if err != nil {
-		v.status.errText, v.status.loading = err.Error(), nestedWhat(field, t.Row)
+// handleModel registers the handlers of the actions that go to the
+// session model as they are, and re-render the page.
+func (v *Viewer) handleModel(ctx app.Context) {
+	to := func(ctx app.Context, a session.Action) {
+		v.apply(ctx, a)
 		ctx.Update()
-		return
 	}
-	v.closeColStats()
-	v.levels.Push(inner, field, t.Row)
-	v.status.errText = ""
-	v.do(ctx, viewstate.SetNested{Levels: v.levels.Nested()})
-	ctx.Update()
-}
-
-// onCrumb shows level k of the breadcrumb again, with its query and result
-// as they were, closing those below it (and cancelling their scans).
-func (v *Viewer) onCrumb(ctx app.Context, k int) {
-	if k >= v.levels.Depth() {
-		return
-	}
-	// Back where the batch was opened from: its place in the level's
-	// sorted or filtered rows.
-	v.levels.At(k).Start = max(0, session.PosOf(v.levels.At(k).Query.Order, v.levels.At(k+1).Row))
-	v.closeNested(k)
-	v.do(ctx, viewstate.SetNested{Levels: v.levels.Nested()})
-	ctx.Update()
+	actionInspect.handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.Inspect{Col: t.Col, Row: t.Row}) })
+	actionCompareCells.handle(ctx, func(ctx app.Context, o viewstate.OpenInspector) {
+		if v.shown() != nil {
+			to(ctx, session.Address{A: o})
+		}
+	})
+	actionNested.handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.OpenNested{Col: t.Col, Row: t.Row}) })
+	actionCrumb.handle(ctx, func(ctx app.Context, k int) { to(ctx, session.Crumb{Level: k}) })
+	actionQuery.handle(ctx, func(ctx app.Context, text string) { to(ctx, session.Filter{Text: text}) })
+	actionSortCol.handle(ctx, func(ctx app.Context, a sortAsk) { to(ctx, session.SortBy{Col: a.Col, Fn: a.Fn, Clear: a.Clear}) })
+	actionQueryCancel.handle(ctx, func(ctx app.Context) { to(ctx, session.QueryCancel{}) })
+	actionQueryClear.handle(ctx, func(ctx app.Context) { to(ctx, session.QueryClear{}) })
+	actionColStats.handle(ctx, func(ctx app.Context, a statsAsk) { to(ctx, session.OpenStats{Col: a.Col, Fn: a.Fn}) })
+	actionColStatsCancel.handle(ctx, func(ctx app.Context) { to(ctx, session.StatsCancel{}) })
+	actionColStatsClose.handle(ctx, func(ctx app.Context) { to(ctx, session.StatsClose{}) })
+	actionQuickFilter.handle(ctx, func(ctx app.Context, a session.QuickAsk) { to(ctx, session.QuickFilter{Ask: a}) })
+	actionThumbMask.handle(ctx, func(ctx app.Context, key string) { to(ctx, session.ToggleMask{Key: key}) })
 }
 
 // onCloseInspect closes the inspector and gives the keyboard back to the

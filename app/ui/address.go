@@ -6,7 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -56,46 +56,41 @@ func entry() (query string, step bool) {
 	return app.Window().Get("location").Get("search").String(), step
 }
 
-// do applies a to the view state and carries out its effects, in order.
-func (v *Viewer) do(ctx app.Context, a viewstate.Action) {
-	for _, e := range v.model.Do(a) {
-		switch e := e.(type) {
-		case viewstate.Replace:
-			writeHistory("replaceState", e.Query, e.Step)
-		case viewstate.Push:
-			writeHistory("pushState", e.Query, true)
-		case viewstate.Back:
-			app.Window().Get("history").Call("back")
-		case viewstate.Schedule:
-			gen := e.Gen
-			ctx.After(viewstate.WriteDelay, func(ctx app.Context) {
-				v.do(ctx, viewstate.Flush{Gen: gen})
-				if !v.st().Embed {
-					ctx.PreventUpdate()
-				}
-			})
-		case viewstate.WaitTraversal:
-			gen := e.Gen
-			ctx.After(viewstate.TraversalTimeout, func(ctx app.Context) {
-				v.do(ctx, viewstate.TraversalLost{Gen: gen})
-			})
-		case viewstate.Post:
-			v.post(map[string]any{"type": "tensorview:state", "state": e.Query, "file": e.File, "link": v.link()})
-		case viewstate.OpenURL:
-			v.openURL(ctx, e.URL)
-		}
+// do applies a view state action (session.Address).
+func (v *Viewer) do(ctx app.Context, a viewstate.Action) { v.apply(ctx, session.Address{A: a}) }
+
+// history carries out an effect of the address's rules.
+func (v *Viewer) history(ctx app.Context, e viewstate.Effect) {
+	switch e := e.(type) {
+	case viewstate.Replace:
+		writeHistory("replaceState", e.Query, e.Step)
+	case viewstate.Push:
+		writeHistory("pushState", e.Query, true)
+	case viewstate.Back:
+		app.Window().Get("history").Call("back")
+	case viewstate.Schedule:
+		gen := e.Gen
+		ctx.After(viewstate.WriteDelay, func(ctx app.Context) {
+			v.do(ctx, viewstate.Flush{Gen: gen})
+			if !v.st().Embed {
+				ctx.PreventUpdate()
+			}
+		})
+	case viewstate.WaitTraversal:
+		gen := e.Gen
+		ctx.After(viewstate.TraversalTimeout, func(ctx app.Context) {
+			v.do(ctx, viewstate.TraversalLost{Gen: gen})
+		})
+	case viewstate.Post:
+		v.post(map[string]any{"type": "tensorview:state", "state": e.Query, "file": e.File, "link": v.link()})
+	case viewstate.OpenURL:
+		v.openURL(ctx, e.URL)
 	}
-	if n := len(v.model.State().Nested); n < v.levels.Depth() {
-		v.closeNested(n) // a history entry's inspector is on the file's fields
-	}
-	switch a.(type) {
-	case viewstate.OpenInspector, viewstate.CloseInspector, viewstate.PopState, viewstate.FileOpened, viewstate.SetNested:
-		if v.model.State().Inspector != nil {
-			showInspector()
-		} else {
-			ctx.Defer(func(app.Context) { showInspector() }) // once it is gone
-		}
-	}
+}
+
+// markAddress sets the root's data-address: "settled" once the address
+// shows the view, "pending" while a write or a traversal is due.
+func (v *Viewer) markAddress() {
 	if settled := v.model.Settled(); settled != v.address.settled || !v.address.marked {
 		v.address = addressMark{settled: settled, marked: true}
 		mark := "pending"
@@ -137,20 +132,6 @@ func (v *Viewer) inspected() (t inspectTarget, ok bool) {
 		}
 	}
 	return t, false
-}
-
-// fileHas reports whether f has a field named field and a row row (its
-// row count as known now: estimated until indexed).
-func fileHas(f *decode.File) func(string, int64) bool {
-	return func(field string, row int64) bool {
-		rows, _ := f.Rows()
-		for _, fld := range f.Fields() {
-			if fld.Name == field {
-				return row >= 0 && row < rows
-			}
-		}
-		return false
-	}
 }
 
 // search is the address's query ("?…", or "" for none) for st, keeping

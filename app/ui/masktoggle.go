@@ -2,11 +2,6 @@ package ui
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
-	"github.com/tensorview/tensorview/app/session"
-
-	"github.com/tensorview/tensorview/app/decode"
-	"github.com/tensorview/tensorview/app/viewstate"
 )
 
 // The masks over the grid's thumbnails (issue 28; in plain Go
@@ -45,44 +40,4 @@ func (r *RowsTable) maskToggle(c int) app.UI {
 			app.EventScope("mask-"+key))
 	}
 	return nil
-}
-
-// pairsOf are the masks offered over a file's thumbnails (thumbPairs),
-// kept for the file last asked.
-type pairsOf struct {
-	file  *decode.File
-	pairs []session.ThumbPair
-}
-
-// shownMasks are the masks offered over the thumbnails of the level
-// shown, and whether each is drawn.
-func (v *Viewer) shownMasks() []session.ThumbMask {
-	f := v.shown()
-	if f == nil {
-		return nil
-	}
-	if v.masks.file != f {
-		v.masks = pairsOf{file: f, pairs: session.ThumbPairs(f)}
-	}
-	sel := session.MaskSel{Has: v.st().HasThumbMasks, On: v.st().ThumbMasks}
-	if v.levels.Depth() > 0 {
-		sel = v.levels.Shown().Masks
-	}
-	return session.ThumbMasksOf(v.masks.pairs, sel.Has, sel.On)
-}
-
-// onThumbMask turns a mask over the thumbnails of the level shown on or
-// off: in the address for the file, with the level for a nested batch.
-func (v *Viewer) onThumbMask(ctx app.Context, key string) {
-	next, ok := session.ToggleMask(v.shownMasks(), key)
-	if !ok {
-		return
-	}
-	has, on := session.ThumbMaskAddress(next)
-	if v.levels.Depth() > 0 {
-		v.levels.Shown().Masks = session.MaskSel{Has: has, On: on}
-	} else {
-		v.do(ctx, viewstate.SetThumbMasks{Has: has, On: on})
-	}
-	ctx.Update()
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
 )
 
@@ -193,7 +194,7 @@ func TestRowsTableNative(t *testing.T) {
 func TestViewerNative(t *testing.T) {
 	f := openTestdata(t, "js_images.arrow")
 	v := &Viewer{status: status{state: stateError, loading: "bad.arrow", errText: "not an Arrow IPC file or stream"}}
-	v.levels.Reset(&v.jobs, f)
+	v.session().Do(session.Opened{File: f})
 	e := app.NewTestEngine()
 	if err := e.Load(v); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
-	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
@@ -201,13 +200,9 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 		o.src.stop()
 		return
 	}
-	if v.file() != nil {
-		v.closeNested(0)
-		v.file().Close()
-	}
+	old := v.file()
 	v.opened.src.stop()
 	v.opened = openedFile{src: o.src, early: o.early}
-	v.resetQuery(o.f)
 	for _, n := range o.src.notes {
 		o.f.AddWarning(n)
 	}
@@ -216,12 +211,11 @@ func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
 	}
 	v.opened.rows, v.opened.exact = o.f.Rows()
 	v.status.state = stateReady
-	v.do(ctx, viewstate.FileOpened{Name: o.f.Name, URL: o.src.URL, Schema: v.page.schema, Has: fileHas(o.f)})
-	v.levels.At(0).Start = v.st().Row
-	if st := v.st(); st.Sort != "" || st.Filter != "" {
-		// A link's sort and filter; its row is a position in their result.
-		v.levels.At(0).Query.Input = st.Filter
-		v.applyQuery(ctx, st.Sort, st.Filter, true)
+	// The model makes it level 0 and applies a link's sort and filter
+	// (its row a position in their result).
+	v.apply(ctx, session.Opened{File: o.f, URL: o.src.URL, Schema: v.page.schema})
+	if old != nil {
+		old.Close()
 	}
 	v.afterFirstFrame(ctx, o.f)
 }

@@ -65,7 +65,7 @@ func (v *Viewer) topBar(view viewstate.State) app.UI {
 			return []app.UI{
 				&DropZone{Compact: true, Over: v.page.over},
 				&URLForm{Compact: true},
-				&FileInfo{File: f, Count: countOf(v.levels.At(0).Query, v.opened.rows, v.opened.exact), Batches: f.NumBatches()},
+				&FileInfo{File: f, Count: countOf(v.session().Levels().At(0).Query, v.opened.rows, v.opened.exact), Batches: f.NumBatches()},
 				app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 					Aria("expanded", view.Schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 				app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
@@ -119,8 +119,8 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 	if !top {
 		rows, _ = shown.Rows()
 	}
-	table := &RowsTable{File: shown, Rows: rows, Start: v.levels.Shown().Start,
-		Order: q.Order, OrderGen: q.Gen, Sort: q.Plan.Shown(), Heads: q.Heads, Masks: v.shownMasks(),
+	table := &RowsTable{File: shown, Rows: rows, Start: v.session().Levels().Shown().Start,
+		Order: q.Order, OrderGen: q.Gen, Sort: q.Plan.Shown(), Heads: q.Heads, Masks: v.session().Masks(),
 		Placement: shown.Placement()}
 	if q.Order != nil {
 		table.Rows = q.Order.Len()
@@ -128,7 +128,7 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 	return app.Div().Class("file").Body(
 		&FileWarnings{File: v.file(), Count: len(v.file().Warnings())},
 		app.Div().Class("nesting").Body(
-			app.If(v.levels.Depth() > 0, func() app.UI { return &Breadcrumb{Levels: v.levels.Crumbs()} }),
+			app.If(v.session().Levels().Depth() > 0, func() app.UI { return &Breadcrumb{Levels: v.session().Levels().Crumbs()} }),
 		),
 		// In the page whether open or not (display: none when closed), so
 		// its hooks stay readable; closed, its content comes after the
@@ -151,7 +151,7 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 		table,
 		// The column statistics' dialog, over the page.
 		app.Div().Class("colstats-area").Body(
-			app.If(v.colStats.open, v.colStatsPanel),
+			app.If(v.session().Stats().Open, v.colStatsPanel),
 		),
 	)
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"net/url"
 	"strconv"
 
@@ -147,9 +146,4 @@ func cacheBudget(query url.Values) int64 {
 		return int64(mib * (1 << 20))
 	}
 	return decode.DefaultBudget
-}
-
-// nestedWhat names the nested record batch of field's row in an alert.
-func nestedWhat(field string, row int64) string {
-	return fmt.Sprintf("the nested record batch of %s, row %d", field, row)
 }

@@ -94,7 +94,7 @@ func TestNestedTexts(t *testing.T) {
 	if got := session.NestedLabel("runs", 3, "sunny"); got != "runs, row 3: sunny" {
 		t.Errorf("label %q", got)
 	}
-	if got := nestedWhat("runs", 3); got != "the nested record batch of runs, row 3" {
+	if got := session.NestedWhat("runs", 3); got != "the nested record batch of runs, row 3" {
 		t.Errorf("alert %q", got)
 	}
 }
@@ -159,6 +159,26 @@ func TestTooBig(t *testing.T) {
 	for length, want := range map[int64]string{-1: "it is more than 2.0 GiB:", 3 << 30: "it is 3.0 GiB:"} {
 		if got := tooBig("https://x/a.arrow", length).Error(); !strings.Contains(got, want) || !strings.Contains(got, "https://x/a.arrow") {
 			t.Errorf("length %d: %q, want it to say %q", length, got, want)
+		}
+	}
+}
+
+// TestRowCount: the row count's text, a filter's matches once done.
+func TestRowCount(t *testing.T) {
+	for _, c := range []struct {
+		in   rowCount
+		want string
+		done bool
+	}{
+		{rowCount{Rows: 64, Exact: true, Matches: -1}, "64", false},
+		{rowCount{Rows: 64, Matches: -1}, "≈64", false},
+		{rowCount{Rows: 3000000, Exact: true, Filter: true, Found: 1204, Matches: -1}, "1,204… of 3,000,000", false},
+		{rowCount{Rows: 3000000, Exact: true, Filter: true, Found: 1204, Matches: 1204}, "1,204 of 3,000,000", true},
+		{rowCount{Rows: 2, Exact: true, Filter: true, Matches: 0}, "0 of 2", true},
+		{rowCount{Rows: 2, Exact: true, Matches: 2}, "2", false}, // matches without a filter: none
+	} {
+		if got := c.in.text(); got != c.want || c.in.done() != c.done {
+			t.Errorf("%+v: %q done %v, want %q done %v", c.in, got, c.in.done(), c.want, c.done)
 		}
 	}
 }

@@ -23,19 +23,17 @@ import (
 // types in state.go.
 type Viewer struct {
 	app.Compo
-	status   status         // empty, loading, ready or error, and what the page says of the file asked for
-	opened   openedFile     // the file shown (none: the empty page)
-	work     work           // indexing or downloading, under way
-	page     pageFlags      // the page's own facts, whatever file it shows
-	jobs     session.Jobs   // the background work under way: a report of a job stopped since is dropped
-	levels   session.Levels // the file (level 0) and the nested record batches opened below it (arrow.turtle values), each with its query; the grid shows the last
-	colStats colStats       // the column statistics panel of the level shown (colstats.go)
-	masks    pairsOf        // the masks offered over the thumbnails of the level shown (masktoggle.go)
+	status status     // empty, loading, ready or error, and what the page says of the file asked for
+	opened openedFile // the file shown (none: the empty page)
+	work   work       // indexing or downloading, under way
+	page   pageFlags  // the page's own facts, whatever file it shows
 
-	// model owns the view state: the file's view (first row, schema
-	// panel, inspector and its session, nested levels) and the address
+	// model owns what the page shows of the file: its levels (the file,
+	// the nested record batches opened), their queries, the statistics
+	// panel, the view state and the address (effects.go). Made by
+	// OnMount (session, before it).
 	// (address.go). Nil until OnMount.
-	model   *viewstate.Model
+	model   *session.Model
 	address addressMark // data-address as last set (address.go)
 	budget  int64       // cache budget in bytes (URL parameter cache=<MiB>)
 	note    string      // a short status in the top bar ("link copied")
@@ -78,9 +76,18 @@ type pageFlags struct {
 // pending, marked once set at all.
 type addressMark struct{ settled, marked bool }
 
+// session is the model, made at once when the page renders before
+// OnMount (on the server).
+func (v *Viewer) session() *session.Model {
+	if v.model == nil {
+		v.model = session.NewModel("")
+	}
+	return v.model
+}
+
 // file is the file opened (level 0), nil before one is.
 func (v *Viewer) file() *decode.File {
-	if l := v.levels.At(0); l != nil {
+	if l := v.session().Levels().At(0); l != nil {
 		return l.File
 	}
 	return nil
@@ -89,7 +96,7 @@ func (v *Viewer) file() *decode.File {
 // shown is the file the grid, the schema panel and the inspector show: the
 // innermost nested record batch opened, else the file (nil: none open).
 func (v *Viewer) shown() *decode.File {
-	if l := v.levels.Shown(); l != nil {
+	if l := v.session().Levels().Shown(); l != nil {
 		return l.File
 	}
 	return nil
@@ -97,20 +104,10 @@ func (v *Viewer) shown() *decode.File {
 
 // shownQuery is the sort and filter of the level shown (nil: no file).
 func (v *Viewer) shownQuery() *session.Query {
-	if l := v.levels.Shown(); l != nil {
+	if l := v.session().Levels().Shown(); l != nil {
 		return l.Query
 	}
 	return nil
-}
-
-// closeNested closes the nested record batches below level k (0: all),
-// cancelling their scans, and the column statistics if they were one's.
-func (v *Viewer) closeNested(k int) {
-	if k >= v.levels.Depth() {
-		return
-	}
-	v.closeColStats()
-	v.levels.Close(&v.jobs, k)
 }
 
 // OnAppUpdate is called when go-app's service worker has installed a newer
@@ -153,7 +150,7 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	_ = ctx.LocalStorage().Get(schemaKey, &v.page.schema)
 	v.budget = cacheBudget(app.Window().URL().Query())
 	tuneGC(v.budget)
-	v.model = viewstate.NewModel(app.Window().URL().String())
+	v.model = session.NewModel(app.Window().URL().String())
 	ctx.Dispatch(func(ctx app.Context) {
 		v.page.mounted = true
 		if v.status.state == stateStarting {
