@@ -75,24 +75,24 @@ const (
 // handleActions registers the Viewer's action handlers. They do not
 // re-render by themselves: each ends with Update, or says why not.
 func (v *Viewer) handleActions(ctx app.Context) {
-	actionOpen.handle(ctx, v.open)
-	actionFirstScreen.handle(ctx, v.afterFirstScreen)
+	actionOpen.handle(ctx, v.opener.open)
+	actionFirstScreen.handle(ctx, v.opener.afterFirstScreen)
 	// The rows table's Cancel stops its reads, and redraws them; the read
 	// of the first rows that the open started is the Viewer's.
 	actionCancelRead.handle(ctx, func(ctx app.Context) {
-		if v.opened.early != nil {
-			v.opened.early()
+		if v.opener.opened.early != nil {
+			v.opener.opened.early()
 		}
 	})
-	actionWarmedUp.handle(ctx, v.onWarmedUp)
-	actionOpenURL.handle(ctx, v.openURL)
+	actionWarmedUp.handle(ctx, v.opener.onWarmedUp)
+	actionOpenURL.handle(ctx, v.opener.openURL)
 	actionOpenFailed.handle(ctx, func(ctx app.Context, f openFailure) {
-		v.status.failedOn(f.What, f.Why)
+		v.opener.status.failedOn(f.What, f.Why)
 		ctx.Update()
 	})
-	actionProgress.handle(ctx, v.onProgress)
-	actionChanged.handle(ctx, v.onChanged)
-	actionCancel.handle(ctx, v.onCancel)
+	actionProgress.handle(ctx, v.opener.onProgress)
+	actionChanged.handle(ctx, v.opener.onChanged)
+	actionCancel.handle(ctx, v.opener.onCancel)
 	actionCloseInspect.handle(ctx, v.onCloseInspect)
 	actionFirstRow.handle(ctx, v.onFirstRow)
 	actionInspectState.handle(ctx, v.onInspectState)
@@ -100,31 +100,31 @@ func (v *Viewer) handleActions(ctx app.Context) {
 }
 
 // onWarmedUp keeps how the warm-up ended, unless a file was opened first.
-func (v *Viewer) onWarmedUp(ctx app.Context, r warmUpResult) {
-	if v.page.warmUp == warmUpPending {
-		v.page.warmUp = r
+func (op *opener) onWarmedUp(ctx app.Context, r warmUpResult) {
+	if op.warmUp == warmUpPending {
+		op.warmUp = r
 	}
 	ctx.Update()
 }
 
 // onProgress shows the progress of the download under way.
-func (v *Viewer) onProgress(ctx app.Context, p *session.Progress) {
-	if v.work.cancel != nil && v.work.task == taskDownload {
-		v.work.progress = p
+func (op *opener) onProgress(ctx app.Context, p *session.Progress) {
+	if op.work.cancel != nil && op.work.task == taskDownload {
+		op.work.progress = p
 		ctx.Update()
 	}
 }
 
 // onChanged stops reading a file that changed on the server, and says so.
-func (v *Viewer) onChanged(ctx app.Context, reason string) {
-	v.opened.changed = reason
-	v.stopIndexing()
+func (op *opener) onChanged(ctx app.Context, reason string) {
+	op.opened.changed = reason
+	op.stopIndexing()
 	ctx.Update()
 }
 
 // onCancel stops indexing (the progress bar's Cancel).
-func (v *Viewer) onCancel(ctx app.Context) {
-	v.stopIndexing()
+func (op *opener) onCancel(ctx app.Context) {
+	op.stopIndexing()
 	ctx.Update()
 }
 

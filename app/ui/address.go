@@ -27,6 +27,15 @@ import (
 // page's own under way) the root element says data-address="pending",
 // then "settled": tests wait for it.
 
+// location carries out the address's effects for the Viewer: history
+// writes and timers, the root's data-address mark, the view's link and
+// the embed messages (embed.go).
+type location struct {
+	v    *Viewer
+	mark addressMark // data-address as last set
+	note string      // a short status in the top bar ("link copied")
+}
+
 // stepMark is the history.state of an entry the Model pushed for the
 // inspector: a page reloaded on it still closes it by going Back.
 const stepMark = "inspector"
@@ -34,14 +43,14 @@ const stepMark = "inspector"
 // handleAddress takes the popstate event from go-app: Back and Forward go
 // to the Model. (The actions that keep the address up to date, the first
 // row and the inspector's settings, are registered by handleActions.)
-func (v *Viewer) handleAddress(ctx app.Context) {
+func (l *location) handleAddress(ctx app.Context) {
 	app.Window().Set("onpopstate", nil)
 	pop := app.FuncOf(func(this app.Value, args []app.Value) any {
 		query, step := entry()
-		if q, _ := url.ParseQuery(strings.TrimPrefix(query, "?")); !q.Has("f") && v.st().Inspector != nil {
+		if q, _ := url.ParseQuery(strings.TrimPrefix(query, "?")); !q.Has("f") && l.v.st().Inspector != nil {
 			hideInspector() // Back closes it: a click right after lands on the rows
 		}
-		ctx.Dispatch(func(ctx app.Context) { v.do(ctx, viewstate.PopState{Query: query, Step: step}) })
+		ctx.Dispatch(func(ctx app.Context) { l.v.do(ctx, viewstate.PopState{Query: query, Step: step}) })
 		return nil
 	})
 	app.Window().Call("addEventListener", "popstate", pop)
@@ -60,7 +69,7 @@ func entry() (query string, step bool) {
 func (v *Viewer) do(ctx app.Context, a viewstate.Action) { v.apply(ctx, session.Address{A: a}) }
 
 // history carries out an effect of the address's rules.
-func (v *Viewer) history(ctx app.Context, e viewstate.Effect) {
+func (l *location) history(ctx app.Context, e viewstate.Effect) {
 	switch e := e.(type) {
 	case viewstate.Replace:
 		writeHistory("replaceState", e.Query, e.Step)
@@ -71,28 +80,28 @@ func (v *Viewer) history(ctx app.Context, e viewstate.Effect) {
 	case viewstate.Schedule:
 		gen := e.Gen
 		ctx.After(viewstate.WriteDelay, func(ctx app.Context) {
-			v.do(ctx, viewstate.Flush{Gen: gen})
-			if !v.st().Embed {
+			l.v.do(ctx, viewstate.Flush{Gen: gen})
+			if !l.v.st().Embed {
 				ctx.PreventUpdate()
 			}
 		})
 	case viewstate.WaitTraversal:
 		gen := e.Gen
 		ctx.After(viewstate.TraversalTimeout, func(ctx app.Context) {
-			v.do(ctx, viewstate.TraversalLost{Gen: gen})
+			l.v.do(ctx, viewstate.TraversalLost{Gen: gen})
 		})
 	case viewstate.Post:
-		v.post(map[string]any{"type": "tensorview:state", "state": e.Query, "file": e.File, "link": v.link()})
+		l.post(map[string]any{"type": "tensorview:state", "state": e.Query, "file": e.File, "link": l.link()})
 	case viewstate.OpenURL:
-		v.openURL(ctx, e.URL)
+		l.v.opener.openURL(ctx, e.URL)
 	}
 }
 
 // markAddress sets the root's data-address: "settled" once the address
 // shows the view, "pending" while a write or a traversal is due.
-func (v *Viewer) markAddress() {
-	if settled := v.model.Settled(); settled != v.address.settled || !v.address.marked {
-		v.address = addressMark{settled: settled, marked: true}
+func (l *location) markAddress() {
+	if settled := l.v.model.Settled(); settled != l.mark.settled || !l.mark.marked {
+		l.mark = addressMark{settled: settled, marked: true}
 		mark := "pending"
 		if settled {
 			mark = "settled"
@@ -147,17 +156,17 @@ func search(st viewstate.State) string {
 // fullLink is link() where the page shows it (embedded), else "" (the
 // link is hidden, and building it costs the viewer's renders while
 // scrolling).
-func (v *Viewer) fullLink() string {
-	if !v.st().Embed {
+func (l *location) fullLink() string {
+	if !l.v.st().Embed {
 		return ""
 	}
-	return v.link()
+	return l.link()
 }
 
 // link is the address of the view for the full page (embed mode off),
 // with the file's URL absolute (the link may be shared anywhere).
-func (v *Viewer) link() string {
-	st := v.st()
+func (l *location) link() string {
+	st := l.v.st()
 	st.Embed, st.Origin = false, ""
 	page := app.Window().URL()
 	if ref, err := url.Parse(st.URL); err == nil && st.URL != "" {
@@ -167,16 +176,16 @@ func (v *Viewer) link() string {
 }
 
 // copyLink copies the view's link to the clipboard.
-func (v *Viewer) copyLink(ctx app.Context, e app.Event) {
+func (l *location) copyLink(ctx app.Context, e app.Event) {
 	clip := app.Window().Get("navigator").Get("clipboard")
 	if !clip.Truthy() {
-		v.note = "copy the address from the address bar"
+		l.note = "copy the address from the address bar"
 		return
 	}
-	then(clip.Call("writeText", v.link()), func(app.Value) {
-		ctx.Dispatch(func(app.Context) { v.note = "link copied" })
+	then(clip.Call("writeText", l.link()), func(app.Value) {
+		ctx.Dispatch(func(app.Context) { l.note = "link copied" })
 	}, func(reason string) {
-		ctx.Dispatch(func(app.Context) { v.note = "could not copy the link: " + reason })
+		ctx.Dispatch(func(app.Context) { l.note = "could not copy the link: " + reason })
 	})
 }
 

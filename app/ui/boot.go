@@ -24,6 +24,7 @@ var bootOpen app.Func
 // holds a file for the app, the page is loading it from now on, so no
 // reload throws it away.
 func (v *Viewer) OnInit() {
+	v.opener.v, v.loc.v = v, v
 	if !app.IsClient {
 		return
 	}
@@ -32,7 +33,7 @@ func (v *Viewer) OnInit() {
 		return
 	}
 	if name := boot.Call("queued"); name.Type() == app.TypeString {
-		v.status.state, v.status.loading = stateLoading, name.String()
+		v.opener.status.state, v.opener.status.loading = stateLoading, name.String()
 	}
 }
 
@@ -42,7 +43,7 @@ func (v *Viewer) OnInit() {
 // picked still, to bootOpen. Call it from OnMount once actionOpen has its
 // handler. The page is loading from then on, when a file was taken: no
 // OnAppUpdate can find it empty meanwhile.
-func (v *Viewer) takeBooted(ctx app.Context) {
+func (op *opener) takeBooted(ctx app.Context) {
 	boot := app.Window().Get("tensorviewBoot")
 	if !boot.Truthy() || boot.Get("take").Type() != app.TypeFunction {
 		return
@@ -51,7 +52,7 @@ func (v *Viewer) takeBooted(ctx app.Context) {
 		bootOpen = app.FuncOf(func(this app.Value, args []app.Value) any {
 			if len(args) > 0 && args[0].Truthy() {
 				f := args[0]
-				ctx.Dispatch(func(ctx app.Context) { v.openBooted(ctx, f) })
+				ctx.Dispatch(func(ctx app.Context) { op.openBooted(ctx, f) })
 			}
 			return nil
 		})
@@ -61,12 +62,12 @@ func (v *Viewer) takeBooted(ctx app.Context) {
 		return
 	}
 	if f := q.Get("file"); f.Truthy() {
-		v.openBooted(ctx, f)
+		op.openBooted(ctx, f)
 	}
 }
 
 // openBooted opens a file web/boot.js took.
-func (v *Viewer) openBooted(ctx app.Context, f app.Value) {
-	v.status.state, v.status.loading = stateLoading, f.Get("name").String()
+func (op *opener) openBooted(ctx app.Context, f app.Value) {
+	op.status.state, op.status.loading = stateLoading, f.Get("name").String()
 	readFile(ctx, f)
 }

@@ -30,7 +30,7 @@ type statsAsk struct {
 }
 
 // colStatsPanel is the panel as the Viewer's state has it.
-func (v *Viewer) colStatsPanel() app.UI {
+func colStatsPanel(v *Viewer) app.UI {
 	s, q := v.model.Stats(), v.shownQuery()
 	c := q.Cols[s.Col]
 	p := &ColumnStatsPanel{Col: s.Col, X: s.X, Class: s.Class, Status: s.Status, Progress: s.Progress,

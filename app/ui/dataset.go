@@ -135,19 +135,19 @@ func shardsText(shards []decode.ShardInfo) string {
 // shards (hf, with config, split and hub), in natural order of their
 // names, each read by HTTP Range once its rows are first read. Listing
 // (urls, hf) is a request or two, made off the UI goroutine.
-func (v *Viewer) openDatasetLink(ctx app.Context, spec string, params url.Values) {
-	v.stopIndexing()
-	v.opens++
-	gen := v.opens
+func (op *opener) openDatasetLink(ctx app.Context, spec string, params url.Values) {
+	op.stopIndexing()
+	op.opens++
+	gen := op.opens
 	name := "the dataset"
 	if hf := params.Get("hf"); hf != "" {
 		name = hf
 	}
-	v.status.reading(name)
+	op.status.reading(name)
 	octx, cancel := context.WithCancel(context.Background())
-	v.work.task, v.work.cancel = taskDownload, cancel
+	op.work.task, op.work.cancel = taskDownload, cancel
 	ctx.Update()
-	fail := v.urlFailed(ctx, gen)
+	fail := op.urlFailed(ctx, gen)
 	page := app.Window().URL().String()
 	ctx.Async(func() {
 		src, err := datasetLinkSource(octx, ctx, page, params)
@@ -246,13 +246,13 @@ func hubSizes(ctx context.Context, l *listing.HubListing) <-chan []int64 {
 
 // lateSizes gives dataset f the sizes of its files once they come on
 // sizes, on the UI goroutine (where f's fields are read).
-func (v *Viewer) lateSizes(ctx app.Context, f *decode.File, sizes <-chan []int64) {
+func (op *opener) lateSizes(ctx app.Context, f *decode.File, sizes <-chan []int64) {
 	ctx.Async(func() {
 		s := <-sizes
 		ctx.Dispatch(func(ctx app.Context) {
 			f.SetShardSizes(s)
-			if v.file() == f {
-				v.opened.rows, v.opened.exact = f.Rows()
+			if op.v.file() == f {
+				op.opened.rows, op.opened.exact = f.Rows()
 			}
 		})
 	})

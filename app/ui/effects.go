@@ -14,17 +14,17 @@ func (v *Viewer) apply(ctx app.Context, a session.Action) {
 	for _, e := range v.session().Do(a) {
 		switch e := e.(type) {
 		case session.History:
-			v.history(ctx, e.E)
+			v.loc.history(ctx, e.E)
 		case session.StartScan:
-			v.startScan(ctx, e)
+			runScan(ctx, v.apply, e)
 		case session.StartStats:
-			v.startStats(ctx, e)
+			runStats(ctx, v.apply, e)
 		case session.Focus:
 			ctx.Defer(func(app.Context) { focus(e.Selector) })
 		case session.Alert:
-			v.status.errText = e.Text
+			v.opener.status.errText = e.Text
 			if e.Text != "" {
-				v.status.loading = e.What
+				v.opener.status.loading = e.What
 			}
 		}
 	}
@@ -35,7 +35,7 @@ func (v *Viewer) apply(ctx app.Context, a session.Action) {
 			ctx.Defer(func(app.Context) { showInspector() }) // once it is gone
 		}
 	}
-	v.markAddress()
+	v.loc.markAddress()
 }
 
 // showsInspector reports whether a may open or close the inspector (or
@@ -53,22 +53,22 @@ func showsInspector(a session.Action) bool {
 	return false
 }
 
-// startScan runs a query's scan in a goroutine and hands its reports to
-// the model.
-func (v *Viewer) startScan(ctx app.Context, s session.StartScan) {
+// runScan runs a query's scan in a goroutine and hands its reports to
+// the model (apply).
+func runScan(ctx app.Context, apply func(app.Context, session.Action), s session.StartScan) {
 	ctx.Async(func() {
 		session.RunScan(s.Ctx, s.File, s.Plan, session.YieldToPage, func(e session.ScanEvent) {
-			ctx.Dispatch(func(ctx app.Context) { v.apply(ctx, session.ScanReport{Job: s.Job, Query: s.Query, Event: e}) })
+			ctx.Dispatch(func(ctx app.Context) { apply(ctx, session.ScanReport{Job: s.Job, Query: s.Query, Event: e}) })
 		})
 	})
 }
 
-// startStats runs a statistics scan in a goroutine and hands its reports
-// to the model.
-func (v *Viewer) startStats(ctx app.Context, s session.StartStats) {
+// runStats runs a statistics scan in a goroutine and hands its reports
+// to the model (apply).
+func runStats(ctx app.Context, apply func(app.Context, session.Action), s session.StartStats) {
 	ctx.Async(func() {
 		session.RunStats(s.Ctx, s.File, s.Stats, session.YieldToPage, func(e session.StatsEvent) {
-			ctx.Dispatch(func(ctx app.Context) { v.apply(ctx, session.StatsReport{Job: s.Job, Event: e}) })
+			ctx.Dispatch(func(ctx app.Context) { apply(ctx, session.StatsReport{Job: s.Job, Event: e}) })
 		})
 	})
 }

@@ -193,7 +193,7 @@ func TestRowsTableNative(t *testing.T) {
 // file's alert names the file and the one still shown.
 func TestViewerNative(t *testing.T) {
 	f := openTestdata(t, "js_images.arrow")
-	v := &Viewer{status: status{state: stateError, loading: "bad.arrow", errText: "not an Arrow IPC file or stream"}}
+	v := &Viewer{opener: opener{status: status{state: stateError, loading: "bad.arrow", errText: "not an Arrow IPC file or stream"}}}
 	v.session().Do(session.Opened{File: f})
 	e := app.NewTestEngine()
 	if err := e.Load(v); err != nil {

@@ -52,36 +52,36 @@ type openResult struct {
 // open reads a file's schema and batch locations off the UI goroutine,
 // shows it, then indexes the rest of its record batches in the background
 // with a progress bar that can be cancelled.
-func (v *Viewer) open(ctx app.Context, src source) {
+func (op *opener) open(ctx app.Context, src source) {
 	perfmark.Mark("open-action")
-	gen, ok := v.claim(src)
+	gen, ok := op.claim(src)
 	if !ok {
 		src.stop() // a URL that another file overtook
 		return
 	}
-	v.stopIndexing()
-	if v.page.warmUp == warmUpPending {
-		v.page.warmUp = warmUpSkipped // the first file compiles what the warm-up would have
+	op.stopIndexing()
+	if op.warmUp == warmUpPending {
+		op.warmUp = warmUpSkipped // the first file compiles what the warm-up would have
 	}
-	v.status.reading(src.Name)
+	op.status.reading(src.Name)
 	// Buffered: the goroutine that opens the file never waits for the UI.
 	done := make(chan openResult, 1)
-	budget := v.budget
-	ctx.Async(func() { done <- v.openSource(ctx, gen, src, budget) })
-	v.awaitOpen(ctx, gen, done)
+	budget := op.budget
+	ctx.Async(func() { done <- op.openSource(ctx, gen, src, budget) })
+	op.awaitOpen(ctx, gen, done)
 	ctx.Update()
 }
 
 // claim numbers an open: a source asked for now (gen 0) overtakes any file
 // being opened; one asked for earlier (a file by URL, fetched meanwhile)
 // is dropped (ok false) when another open overtook it.
-func (v *Viewer) claim(src source) (gen int, ok bool) {
+func (op *opener) claim(src source) (gen int, ok bool) {
 	if src.gen == 0 {
-		v.opens++
-	} else if src.gen != v.opens {
+		op.opens++
+	} else if src.gen != op.opens {
 		return 0, false
 	}
-	return v.opens, true
+	return op.opens, true
 }
 
 // openSource opens src within budget: an Arrow IPC file or stream with
@@ -90,19 +90,19 @@ func (v *Viewer) claim(src source) (gen int, ok bool) {
 // first record batch is read too, so that the table shows its rows in its
 // first frame instead of a round of "loading…" (a bigger read is left to
 // the table, which shows its progress). It blocks: run it in ctx.Async.
-func (v *Viewer) openSource(ctx app.Context, gen int, src source, budget int64) openResult {
+func (op *opener) openSource(ctx app.Context, gen int, src source, budget int64) openResult {
 	perfmark.Mark("open-start")
 	var f *decode.File
 	var err error
 	if len(src.Shards) > 0 {
 		f, src, err = openDataset(src, budget)
 		if err == nil && src.sizes != nil {
-			v.lateSizes(ctx, f, src.sizes)
+			op.lateSizes(ctx, f, src.sizes)
 		}
 	} else if sniff(src) == decode.Parquet {
 		ctx.Dispatch(func(ctx app.Context) {
-			if gen == v.opens && v.status.state == stateLoading {
-				v.status.phase = "Loading the Parquet reader…"
+			if gen == op.opens && op.status.state == stateLoading {
+				op.status.phase = "Loading the Parquet reader…"
 			}
 		})
 		f, src, err = openParquet(src, budget)
@@ -167,57 +167,57 @@ func openParquet(src source, budget int64) (*decode.File, source, error) {
 // goroutine (the page does not render meanwhile) for up to quickOpen; a
 // slower open is shown when it ends, by a dispatch from a goroutine that
 // waits for it, and the page says "Reading …" meanwhile.
-func (v *Viewer) awaitOpen(ctx app.Context, gen int, done <-chan openResult) {
+func (op *opener) awaitOpen(ctx app.Context, gen int, done <-chan openResult) {
 	select {
 	case o := <-done:
-		v.show(ctx, gen, o)
+		op.show(ctx, gen, o)
 	case <-time.After(quickOpen):
 		ctx.Async(func() {
 			o := <-done
-			ctx.Dispatch(func(ctx app.Context) { v.show(ctx, gen, o) })
+			ctx.Dispatch(func(ctx app.Context) { op.show(ctx, gen, o) })
 		})
 	}
 }
 
 // show makes o the file shown (or its error the page's), unless a newer
 // open overtook open number gen: then o is closed.
-func (v *Viewer) show(ctx app.Context, gen int, o openResult) {
+func (op *opener) show(ctx app.Context, gen int, o openResult) {
 	perfmark.Mark("show")
 	// The file is open (or failed): what web/boot.js fetched for the
 	// page's link and the app did not take is dropped.
 	browser.ReleaseBoot()
-	if gen != v.opens {
+	if gen != op.opens {
 		if o.f != nil {
 			o.f.Close() // another file was chosen meanwhile
 		}
 		o.src.stop()
 		return
 	}
-	v.stopIndexing()
-	v.status.phase = ""
+	op.stopIndexing()
+	op.status.phase = ""
 	if o.err != nil {
-		v.status.failed(o.err.Error())
+		op.status.failed(o.err.Error())
 		o.src.stop()
 		return
 	}
-	old := v.file()
-	v.opened.src.stop()
-	v.opened = openedFile{src: o.src, early: o.early}
+	old := op.v.file()
+	op.opened.src.stop()
+	op.opened = openedFile{src: o.src, early: o.early}
 	for _, n := range o.src.notes {
 		o.f.AddWarning(n)
 	}
 	if len(o.src.skipped) > 0 {
 		o.f.AddWarning(skippedText(o.src.skipped))
 	}
-	v.opened.rows, v.opened.exact = o.f.Rows()
-	v.status.state = stateReady
+	op.opened.rows, op.opened.exact = o.f.Rows()
+	op.status.state = stateReady
 	// The model makes it level 0 and applies a link's sort and filter
 	// (its row a position in their result).
-	v.apply(ctx, session.Opened{File: o.f, URL: o.src.URL, Schema: v.page.schema})
+	op.v.apply(ctx, session.Opened{File: o.f, URL: o.src.URL, Schema: op.v.page.schema})
 	if old != nil {
 		old.Close()
 	}
-	v.afterFirstFrame(ctx, o.f)
+	op.afterFirstFrame(ctx, o.f)
 }
 
 // firstScreenWait is how long after a file's first frame the Viewer waits
@@ -231,10 +231,10 @@ const firstScreenWait = 2 * time.Second
 // the rows table says its first screen is shown (actionFirstScreen), or
 // firstScreenWait after the first frame has been painted, whichever comes
 // first (afterFirstScreen).
-func (v *Viewer) afterFirstFrame(ctx app.Context, f *decode.File) {
+func (op *opener) afterFirstFrame(ctx app.Context, f *decode.File) {
 	ctx.Defer(func(ctx app.Context) {
 		afterPaint(ctx, func(ctx app.Context) {
-			ctx.After(firstScreenWait, func(ctx app.Context) { v.afterFirstScreen(ctx, f) })
+			ctx.After(firstScreenWait, func(ctx app.Context) { op.afterFirstScreen(ctx, f) })
 		})
 	})
 }
@@ -242,13 +242,13 @@ func (v *Viewer) afterFirstFrame(ctx app.Context, f *decode.File) {
 // afterFirstScreen does, once, what the first screen of f left for after
 // it: it fills the closed schema panel, and indexes f's record batches when
 // its row count is an estimate (a dataset: opens its other files).
-func (v *Viewer) afterFirstScreen(ctx app.Context, f *decode.File) {
-	if v.file() != f || v.opened.panelFilled {
+func (op *opener) afterFirstScreen(ctx app.Context, f *decode.File) {
+	if op.v.file() != f || op.opened.panelFilled {
 		return
 	}
-	v.opened.panelFilled = true
-	if !v.opened.exact && v.work.cancel == nil {
-		v.index(ctx, f)
+	op.opened.panelFilled = true
+	if !op.opened.exact && op.work.cancel == nil {
+		op.index(ctx, f)
 	}
 	ctx.Update()
 }
@@ -258,13 +258,13 @@ const indexReport = 100 * time.Millisecond
 
 // index reads the remaining record batch headers of f in the background,
 // showing progress; cancelling keeps what is known (the rest estimated).
-func (v *Viewer) index(ctx app.Context, f *decode.File) {
+func (op *opener) index(ctx app.Context, f *decode.File) {
 	ictx, cancel := context.WithCancel(context.Background())
 	label := "Indexing record batches"
 	if shards := f.Shards(); shards != nil {
 		label = "Opening the dataset's files: " + shardsText(shards) // from the start: the next report comes when a file is done
 	}
-	v.work = work{task: taskIndex, cancel: cancel, progress: &session.Progress{Label: label, Total: f.Size}}
+	op.work = work{task: taskIndex, cancel: cancel, progress: &session.Progress{Label: label, Total: f.Size}}
 	last := time.Now() // touched by the indexing goroutine only
 	ctx.Async(func() {
 		err := f.Index(ictx, func(done, total int64) {
@@ -273,22 +273,22 @@ func (v *Viewer) index(ctx app.Context, f *decode.File) {
 			}
 			last = time.Now()
 			ctx.Dispatch(func(app.Context) {
-				if v.file() == f && v.work.progress != nil {
-					v.opened.rows, v.opened.exact = f.Rows()
-					label := v.work.progress.Label
+				if op.v.file() == f && op.work.progress != nil {
+					op.opened.rows, op.opened.exact = f.Rows()
+					label := op.work.progress.Label
 					if shards := f.Shards(); shards != nil {
 						label = "Opening the dataset's files: " + shardsText(shards)
 					}
-					v.work.progress = &session.Progress{Label: label, Done: done, Total: total, Rows: v.opened.rows}
+					op.work.progress = &session.Progress{Label: label, Done: done, Total: total, Rows: op.opened.rows}
 				}
 			})
 		})
 		ctx.Dispatch(func(app.Context) {
-			if v.file() != f {
+			if op.v.file() != f {
 				return
 			}
-			v.work.progress, v.work.cancel = nil, nil
-			v.opened.rows, v.opened.exact = f.Rows()
+			op.work.progress, op.work.cancel = nil, nil
+			op.opened.rows, op.opened.exact = f.Rows()
 			if err != nil && !errors.Is(err, context.Canceled) {
 				f.AddWarning("indexing stopped: " + err.Error())
 			}
@@ -297,11 +297,11 @@ func (v *Viewer) index(ctx app.Context, f *decode.File) {
 }
 
 // stopIndexing cancels the work under way, if any, and removes its bar.
-func (v *Viewer) stopIndexing() {
-	if v.work.cancel != nil {
-		v.work.cancel()
+func (op *opener) stopIndexing() {
+	if op.work.cancel != nil {
+		op.work.cancel()
 	}
-	v.work = work{}
+	op.work = work{}
 }
 
 // chainClose is a source's Close that runs first, then then (either may be nil).

@@ -29,34 +29,34 @@ const DownloadLimit = 2 << 30
 // download (progress, Cancel, at most DownloadLimit bytes). The source it
 // fetches comes back as actionOpen with this open's number, which open
 // drops when another file was asked for meanwhile.
-func (v *Viewer) openURL(ctx app.Context, raw string) {
+func (op *opener) openURL(ctx app.Context, raw string) {
 	if params, ok := viewstate.DatasetParams(raw); ok {
-		v.openDatasetLink(ctx, raw, params)
+		op.openDatasetLink(ctx, raw, params)
 		return
 	}
 	u, err := remote.CheckURL(raw, app.Window().URL().String())
 	if err != nil {
 		browser.ReleaseBoot() // web/boot.js's requests for the link: none is taken
-		v.status.failedOn(raw, err.Error())
+		op.status.failedOn(raw, err.Error())
 		ctx.Update()
 		return
 	}
 	addr, name := u.String(), remote.FileName(u)
-	v.stopIndexing()
-	v.opens++
-	gen := v.opens
-	v.status.reading(name)
+	op.stopIndexing()
+	op.opens++
+	gen := op.opens
+	op.status.reading(name)
 	octx, cancel := context.WithCancel(context.Background())
-	v.work.task, v.work.cancel = taskDownload, cancel
+	op.work.task, op.work.cancel = taskDownload, cancel
 	ctx.Update()
-	fail := v.urlFailed(ctx, gen)
+	fail := op.urlFailed(ctx, gen)
 	ctx.Async(func() {
 		defer func() { // a bug here must not take the page down
 			if p := recover(); p != nil {
 				fail(fmt.Errorf("tensorview failed opening %s: %v", addr, p))
 			}
 		}()
-		v.fetchURL(ctx, octx, gen, name, addr, fail)
+		op.fetchURL(ctx, octx, gen, name, addr, fail)
 	})
 }
 
@@ -64,19 +64,19 @@ func (v *Viewer) openURL(ctx app.Context, raw string) {
 // any goroutine): the page says why, unless another open overtook it.
 // What web/boot.js fetched for the link and the app did not take is
 // dropped.
-func (v *Viewer) urlFailed(ctx app.Context, gen int) func(error) {
+func (op *opener) urlFailed(ctx app.Context, gen int) func(error) {
 	return func(err error) {
 		ctx.Dispatch(func(ctx app.Context) {
 			browser.ReleaseBoot()
-			if gen != v.opens {
+			if gen != op.opens {
 				return
 			}
-			v.work.progress, v.work.cancel = nil, nil
+			op.work.progress, op.work.cancel = nil, nil
 			if errors.Is(err, context.Canceled) {
-				v.status.failed("the download was cancelled")
+				op.status.failed("the download was cancelled")
 				return
 			}
-			v.status.failed(err.Error())
+			op.status.failed(err.Error())
 		})
 	}
 }
@@ -84,11 +84,11 @@ func (v *Viewer) urlFailed(ctx app.Context, gen int) func(error) {
 // fetchURL probes the file at addr, then sends actionOpen with a source
 // over HTTP Range, or with the Blob of a whole download when the server
 // ignores Range. It blocks: run it in ctx.Async.
-func (v *Viewer) fetchURL(ctx app.Context, octx context.Context, gen int, name, addr string, fail func(error)) {
+func (op *opener) fetchURL(ctx app.Context, octx context.Context, gen int, name, addr string, fail func(error)) {
 	r, resp, err := remote.Open(octx, browser.Fetcher{}, addr, remote.Options{})
 	switch {
 	case errors.Is(err, remote.ErrNoRange):
-		blob, err := v.download(ctx, octx, name, addr, resp)
+		blob, err := op.download(ctx, octx, name, addr, resp)
 		if err != nil {
 			fail(err)
 			return
@@ -106,7 +106,7 @@ func (v *Viewer) fetchURL(ctx app.Context, octx context.Context, gen int, name, 
 
 // download reads a whole file from a server that ignored the Range header,
 // showing its progress. It blocks: run it in ctx.Async.
-func (v *Viewer) download(ctx app.Context, octx context.Context, name, addr string, resp *remote.Response) (app.Value, error) {
+func (op *opener) download(ctx app.Context, octx context.Context, name, addr string, resp *remote.Response) (app.Value, error) {
 	if resp.ContentLength > DownloadLimit {
 		resp.Body.Close()
 		return app.Null(), tooBig(addr, resp.ContentLength)

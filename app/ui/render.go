@@ -10,42 +10,42 @@ import (
 // that comes and goes lives inside fixed containers, so the file view
 // keeps its place (and its scroll position) when a message shows.
 func (v *Viewer) Render() app.UI {
-	state := v.status.state.drawn()
+	state := v.opener.status.state.drawn()
 	view := v.st()
 	target, inspecting := v.inspected()
 	return app.Div().Class("viewer").Attr("data-state", state.String()).Attr("data-embed", view.Embed).
-		Attr("data-ready", v.page.mounted).Attr("data-warm-up", v.page.warmUp.String()).
-		OnDragEnter(v.onDragOver).OnDragOver(v.onDragOver).OnDragLeave(v.onDragLeave).OnDrop(v.onDrop).
+		Attr("data-ready", v.page.mounted).Attr("data-warm-up", v.opener.warmUp.String()).
+		OnDragEnter(v.opener.onDragOver).OnDragOver(v.opener.onDragOver).OnDragLeave(v.opener.onDragLeave).OnDrop(v.opener.onDrop).
 		OnKeyDown(v.onKeyDown).
 		Body(
-			v.topBar(view),
+			topBar(v, view),
 			app.Div().Class("messages").Body(
-				app.If(v.page.update, v.updateNote),
+				app.If(v.page.update, updateNote),
 			),
 			// With no file, the drop zone and the samples, centred.
 			app.Div().Class("start").Body(
 				app.If(v.file() == nil, func() app.UI { return &DropZone{Over: v.page.over, Starting: app.IsServer} }),
 				app.If(v.file() == nil, typeSpecimen),
-				app.If(v.page.mounted && v.file() == nil && state == stateEmpty && v.page.warmUp == warmUpPending, func() app.UI { return &WarmUp{} }),
+				app.If(v.page.mounted && v.file() == nil && state == stateEmpty && v.opener.warmUp == warmUpPending, func() app.UI { return &WarmUp{} }),
 			),
 			app.Div().Class("messages").Body(
-				app.If(v.status.loadingText() != "", func() app.UI {
-					return app.P().Class("loading").Attr("aria-live", "polite").Text(v.status.loadingText())
+				app.If(v.opener.status.loadingText() != "", func() app.UI {
+					return app.P().Class("loading").Attr("aria-live", "polite").Text(v.opener.status.loadingText())
 				}),
-				app.If(v.status.errText != "", v.openAlert),
+				app.If(v.opener.status.errText != "", func() app.UI { return openAlert(v) }),
 			),
 			app.Div().Class("messages").Body(
-				app.If(v.opened.changed != "", v.changedAlert),
+				app.If(v.opener.opened.changed != "", func() app.UI { return changedAlert(v) }),
 			),
 			// Background work (indexing, a download, a big read) in a
 			// card at the foot of the window: the grid does not move when
 			// it comes and goes.
 			app.Div().Class("messages work-status").Body(
-				app.If(v.work.progress != nil, func() app.UI {
-					return &ProgressBar{Task: v.work.task.String(), Progress: *v.work.progress, OnCancel: actionCancel}
+				app.If(v.opener.work.progress != nil, func() app.UI {
+					return &ProgressBar{Task: v.opener.work.task.String(), Progress: *v.opener.work.progress, OnCancel: actionCancel}
 				}),
 			),
-			app.If(v.file() != nil, func() app.UI { return v.fileView(view) }),
+			app.If(v.file() != nil, func() app.UI { return fileView(v, view) }),
 			app.If(inspecting, func() app.UI {
 				return &Inspector{File: v.shown(), Col: target.Col, Row: target.Row, Restore: view.Inspector}
 			}),
@@ -56,7 +56,7 @@ func (v *Viewer) Render() app.UI {
 // file's facts and the schema button. The file's items come and go
 // together, before the theme button (go-app matches children by
 // position).
-func (v *Viewer) topBar(view viewstate.State) app.UI {
+func topBar(v *Viewer, view viewstate.State) app.UI {
 	return app.Header().Class("top").Body(
 		app.H1().Class("brand").Text("tensorview"),
 		app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
@@ -65,13 +65,13 @@ func (v *Viewer) topBar(view viewstate.State) app.UI {
 			return []app.UI{
 				&DropZone{Compact: true, Over: v.page.over},
 				&URLForm{Compact: true},
-				&FileInfo{File: f, Count: countOf(v.session().Levels().At(0).Query, v.opened.rows, v.opened.exact), Batches: f.NumBatches()},
+				&FileInfo{File: f, Count: countOf(v.session().Levels().At(0).Query, v.opener.opened.rows, v.opener.opened.exact), Batches: f.NumBatches()},
 				app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 					Aria("expanded", view.Schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 				app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
-					Title("Copy a link to this view").Text("Copy link").OnClick(v.copyLink),
-				app.Span().Class("note").Attr("data-role", "note").Attr("aria-live", "polite").Text(v.note),
-				app.A().Class("open-full").Attr("data-role", "open-full").Href(v.fullLink()).Target("_blank").Rel("noopener").
+					Title("Copy a link to this view").Text("Copy link").OnClick(v.loc.copyLink),
+				app.Span().Class("note").Attr("data-role", "note").Attr("aria-live", "polite").Text(v.loc.note),
+				app.A().Class("open-full").Attr("data-role", "open-full").Href(v.loc.fullLink()).Target("_blank").Rel("noopener").
 					Text("Open in tensorview ↗"),
 			}
 		}),
@@ -80,7 +80,7 @@ func (v *Viewer) topBar(view viewstate.State) app.UI {
 }
 
 // updateNote offers the reload to a newer build.
-func (v *Viewer) updateNote() app.UI {
+func updateNote() app.UI {
 	return app.P().Class("update").Attr("data-role", "update").Attr("aria-live", "polite").Body(
 		app.Text("A new version of tensorview is ready. "),
 		app.Button().Type("button").Class("link").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
@@ -88,10 +88,10 @@ func (v *Viewer) updateNote() app.UI {
 }
 
 // openAlert says why the file asked for could not be opened.
-func (v *Viewer) openAlert() app.UI {
+func openAlert(v *Viewer) app.UI {
 	return app.Div().Class("alert").Role("alert").Body(
-		app.Strong().Text(v.status.alertTitle()),
-		app.Span().Text(v.status.errText),
+		app.Strong().Text(v.opener.status.alertTitle()),
+		app.Span().Text(v.opener.status.errText),
 		app.If(v.file() != nil, func() app.UI {
 			return app.Span().Text(" Still showing " + v.file().Name + ".")
 		}),
@@ -100,22 +100,22 @@ func (v *Viewer) openAlert() app.UI {
 
 // changedAlert says the file changed on the server while being read, and
 // offers to open it again.
-func (v *Viewer) changedAlert() app.UI {
+func changedAlert(v *Viewer) app.UI {
 	return app.Div().Class("alert").Role("alert").Attr("data-role", "changed").Body(
 		app.Strong().Text("Stopped reading. "),
-		app.Span().Text(v.opened.changed+": what is shown may mix two versions. "),
+		app.Span().Text(v.opener.opened.changed+": what is shown may mix two versions. "),
 		app.Button().Type("button").Class("link").Attr("data-action", "reopen").Text("Open it again").
-			OnClick(func(ctx app.Context, e app.Event) { actionOpenURL.send(ctx, v.opened.src.URL) }),
+			OnClick(func(ctx app.Context, e app.Event) { actionOpenURL.send(ctx, v.opener.opened.src.URL) }),
 	)
 }
 
 // fileView is the file shown: its warnings, the breadcrumb of nested
 // batches, the schema panel and the rows.
-func (v *Viewer) fileView(view viewstate.State) app.UI {
+func fileView(v *Viewer, view viewstate.State) app.UI {
 	shown, q := v.shown(), v.shownQuery()
-	filled := view.Schema || v.opened.panelFilled
+	filled := view.Schema || v.opener.opened.panelFilled
 	top := shown == v.file()
-	rows := v.opened.rows
+	rows := v.opener.opened.rows
 	if !top {
 		rows, _ = shown.Rows()
 	}
@@ -151,7 +151,7 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 		table,
 		// The column statistics' dialog, over the page.
 		app.Div().Class("colstats-area").Body(
-			app.If(v.session().Stats().Open, v.colStatsPanel),
+			app.If(v.session().Stats().Open, func() app.UI { return colStatsPanel(v) }),
 		),
 	)
 }

@@ -139,17 +139,17 @@ func TestViewerRoot(t *testing.T) {
 		attrs []string // name, value, …
 	}{
 		{&Viewer{}, []string{"data-state", "loading", "data-embed", "false", "data-ready", "false"}},
-		{&Viewer{status: status{state: stateEmpty}, page: pageFlags{mounted: true}},
+		{&Viewer{opener: opener{status: status{state: stateEmpty}}, page: pageFlags{mounted: true}},
 			[]string{"data-state", "empty", "data-embed", "false", "data-ready", "true"}},
-		{&Viewer{status: status{state: stateLoading, loading: "x.arrow"}, page: pageFlags{mounted: true, warmUp: warmUpDone}},
+		{&Viewer{opener: opener{status: status{state: stateLoading, loading: "x.arrow"}, warmUp: warmUpDone}, page: pageFlags{mounted: true}},
 			[]string{"data-state", "loading", "data-embed", "false", "data-ready", "true", "data-warm-up", "done"}},
-		{&Viewer{status: status{state: stateError, loading: "x.arrow", errText: "no"}, page: pageFlags{mounted: true, warmUp: warmUpSkipped}},
+		{&Viewer{opener: opener{status: status{state: stateError, loading: "x.arrow", errText: "no"}, warmUp: warmUpSkipped}, page: pageFlags{mounted: true}},
 			[]string{"data-state", "error", "data-embed", "false", "data-ready", "true", "data-warm-up", "skipped"}},
-		{&Viewer{status: status{state: stateReady}, page: pageFlags{mounted: true, warmUp: warmUpFailed}},
+		{&Viewer{opener: opener{status: status{state: stateReady}, warmUp: warmUpFailed}, page: pageFlags{mounted: true}},
 			[]string{"data-state", "ready", "data-embed", "false", "data-ready", "true", "data-warm-up", "failed"}},
 	} {
 		if err := app.Match(root(c.attrs...), c.v.Render()); err != nil {
-			t.Errorf("%+v: %v", c.v.status, err)
+			t.Errorf("%+v: %v", c.v.opener.status, err)
 		}
 	}
 }

@@ -23,21 +23,29 @@ import (
 // types in state.go.
 type Viewer struct {
 	app.Compo
-	status status     // empty, loading, ready or error, and what the page says of the file asked for
-	opened openedFile // the file shown (none: the empty page)
-	work   work       // indexing or downloading, under way
-	page   pageFlags  // the page's own facts, whatever file it shows
+	opener opener    // opens the files asked for (open.go)
+	page   pageFlags // the page's own facts, whatever file it shows
 
 	// model owns what the page shows of the file: its levels (the file,
 	// the nested record batches opened), their queries, the statistics
 	// panel, the view state and the address (effects.go). Made by
 	// OnMount (session, before it).
-	// (address.go). Nil until OnMount.
-	model   *session.Model
-	address addressMark // data-address as last set (address.go)
-	budget  int64       // cache budget in bytes (URL parameter cache=<MiB>)
-	note    string      // a short status in the top bar ("link copied")
-	opens   int         // files asked to open so far: a slow open that a newer one overtook is dropped
+	model *session.Model
+	loc   location // the address and the embedding page: history writes, links, messages (address.go)
+}
+
+// opener opens the files asked for, whatever they came from, and says
+// how it goes: it owns what the page says of the file asked for, where
+// the file shown is read from and the background work on it (indexing,
+// a download). The Viewer's model is told of each file shown.
+type opener struct {
+	v      *Viewer
+	status status       // empty, loading, ready or error, and what the page says of the file asked for
+	opened openedFile   // where the file shown is read from (none: the empty page)
+	work   work         // indexing or downloading, under way
+	budget int64        // cache budget in bytes (URL parameter cache=<MiB>)
+	opens  int          // files asked to open so far: a slow open that a newer one overtook is dropped
+	warmUp warmUpResult // how the warm-up (WarmUp) ended; it runs once
 }
 
 // openedFile is the file shown and where it is read from.
@@ -65,11 +73,10 @@ type work struct {
 
 // pageFlags are the page's own facts.
 type pageFlags struct {
-	over    bool         // a drag is over the page
-	mounted bool         // OnMount has run: the page is the wasm's (data-ready="true")
-	update  bool         // a newer build has been downloaded
-	warmUp  warmUpResult // how the warm-up (WarmUp) ended; it runs once
-	schema  bool         // the schema panel's remembered state (local storage): a file opened without a link opens with it
+	over    bool // a drag is over the page
+	mounted bool // OnMount has run: the page is the wasm's (data-ready="true")
+	update  bool // a newer build has been downloaded
+	schema  bool // the schema panel's remembered state (local storage): a file opened without a link opens with it
 }
 
 // addressMark is the data-address attribute as last set: settled or
@@ -82,6 +89,7 @@ func (v *Viewer) session() *session.Model {
 	if v.model == nil {
 		v.model = session.NewModel("")
 	}
+	v.opener.v, v.loc.v = v, v
 	return v.model
 }
 
@@ -139,7 +147,7 @@ func controlledAtLoad() bool {
 // it as index.html): the empty page, usable before the wasm has started
 // (web/boot.js queues what is asked for meanwhile; see takeBooted).
 func (v *Viewer) OnPreRender(ctx app.Context) {
-	v.status.state = stateEmpty
+	v.opener.status.state = stateEmpty
 }
 
 // OnMount registers the handlers of the components' actions and of the
@@ -148,20 +156,20 @@ func (v *Viewer) OnPreRender(ctx app.Context) {
 // "false" and the state "loading".
 func (v *Viewer) OnMount(ctx app.Context) {
 	_ = ctx.LocalStorage().Get(schemaKey, &v.page.schema)
-	v.budget = cacheBudget(app.Window().URL().Query())
-	tuneGC(v.budget)
+	v.opener.budget = cacheBudget(app.Window().URL().Query())
+	tuneGC(v.opener.budget)
 	v.model = session.NewModel(app.Window().URL().String())
 	ctx.Dispatch(func(ctx app.Context) {
 		v.page.mounted = true
-		if v.status.state == stateStarting {
-			v.status.state = stateEmpty
+		if v.opener.status.state == stateStarting {
+			v.opener.status.state = stateEmpty
 		}
 	})
 	v.handleActions(ctx)
-	v.handleAddress(ctx)
-	v.handleMessages(ctx)
+	v.loc.handleAddress(ctx)
+	v.loc.handleMessages(ctx)
 	v.closeOnEscape(ctx)
-	v.takeBooted(ctx)
+	v.opener.takeBooted(ctx)
 }
 
 // OnNav reads the address into the view state when go-app reports a
@@ -216,28 +224,28 @@ func (v *Viewer) onKeyDown(ctx app.Context, e app.Event) {
 	}
 }
 
-func (v *Viewer) onDragOver(ctx app.Context, e app.Event) {
+func (op *opener) onDragOver(ctx app.Context, e app.Event) {
 	e.PreventDefault() // lets the page take the drop
-	if v.page.over {
+	if op.v.page.over {
 		ctx.PreventUpdate()
 		return
 	}
-	v.page.over = true
+	op.v.page.over = true
 }
 
-func (v *Viewer) onDragLeave(ctx app.Context, e app.Event) {
+func (op *opener) onDragLeave(ctx app.Context, e app.Event) {
 	// Leaving a child element also fires dragleave: only a leave to outside
 	// the page (no related target) ends the drag.
 	if e.Get("relatedTarget").Truthy() {
 		ctx.PreventUpdate()
 		return
 	}
-	v.page.over = false
+	op.v.page.over = false
 }
 
-func (v *Viewer) onDrop(ctx app.Context, e app.Event) {
+func (op *opener) onDrop(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	v.page.over = false
+	op.v.page.over = false
 	dt := e.Get("dataTransfer")
 	if entries, folder := droppedEntries(dt); folder {
 		ctx.Async(func() { readEntries(ctx, entries) }) // a folder's files are read by callbacks
@@ -245,7 +253,7 @@ func (v *Viewer) onDrop(ctx app.Context, e app.Event) {
 	}
 	files := dt.Get("files")
 	if !files.Truthy() || files.Length() == 0 {
-		v.status.failedOn("", "nothing was dropped that can be read as a file")
+		op.v.opener.status.failedOn("", "nothing was dropped that can be read as a file")
 		return
 	}
 	readFiles(ctx, files, nil)
