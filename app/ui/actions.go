@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/tensorview/tensorview/app/ui/kit"
+
 	"github.com/tensorview/tensorview/app/session"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -10,92 +12,51 @@ import (
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
-// action is a go-app action whose value is a T: send and handle are its two
-// ends, and handle is the one place the value's type is checked.
-type action[T any] string
-
-// send sends the action with its value.
-func (a action[T]) send(ctx app.Context, v T) {
-	ctx.NewActionWithValue(string(a), v)
-}
-
-// handle registers h for the action (handler).
-func (a action[T]) handle(ctx app.Context, h func(app.Context, T)) {
-	ctx.Handle(string(a), a.handler(h))
-}
-
-// handler is h as the action's go-app handler: a value that is not a T (a
-// sender that does not use send) is dropped, and logged.
-func (a action[T]) handler(h func(app.Context, T)) app.ActionHandler {
-	return func(ctx app.Context, act app.Action) {
-		v, ok := act.Value.(T)
-		if !ok {
-			app.Logf("tensorview: action %s carries a %T, not a %T", string(a), act.Value, v)
-			return
-		}
-		h(ctx, v)
-	}
-}
-
-// signal is a go-app action without a value: send and handle are its two
-// ends.
-type signal string
-
-// send sends the action.
-func (s signal) send(ctx app.Context) {
-	ctx.NewAction(string(s))
-}
-
-// handle registers h for the action.
-func (s signal) handle(ctx app.Context, h func(app.Context)) {
-	ctx.Handle(string(s), func(ctx app.Context, _ app.Action) { h(ctx) })
-}
-
 // Actions the components send to the Viewer. The actions a component
 // sends to itself are with it: the rows table's (rows.go), the inspector's
 // (inspector.go).
 const (
-	actionOpen         action[source]                  = "tv/open"          // a file to open
-	actionWarmedUp     action[warmUpResult]            = "tv/warmed-up"     // how the warm-up ended (WarmUp)
-	actionOpenURL      action[string]                  = "tv/open-url"      // the address as typed or in ?url=
-	actionOpenFailed   action[openFailure]             = "tv/open-failed"   // what was dropped or picked that cannot be opened, and why
-	actionProgress     action[*session.Progress]       = "tv/progress"      // the download under way
-	actionChanged      action[string]                  = "tv/changed"       // the error: the file changed on the server
-	actionCrumb        action[int]                     = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
-	actionInspect      action[inspectTarget]           = "tv/inspect"       // a tensor cell to inspect (CellView)
-	actionCompareCells action[viewstate.OpenInspector] = "tv/compare-cells" // two cells selected to compare (SelectionBar)
-	actionNested       action[inspectTarget]           = "tv/nested"        // a nested record batch cell to open (CellView)
-	actionFirstRow     action[int64]                   = "tv/first-row"     // the rows table's first row in view, for the address
-	actionInspectState action[*viewstate.Inspector]    = "tv/inspect-state" // the inspector's settings, for the address
+	actionOpen         kit.Action[source]                  = "tv/open"          // a file to open
+	actionWarmedUp     kit.Action[warmUpResult]            = "tv/warmed-up"     // how the warm-up ended (WarmUp)
+	actionOpenURL      kit.Action[string]                  = "tv/open-url"      // the address as typed or in ?url=
+	actionOpenFailed   kit.Action[openFailure]             = "tv/open-failed"   // what was dropped or picked that cannot be opened, and why
+	actionProgress     kit.Action[*session.Progress]       = "tv/progress"      // the download under way
+	actionChanged      kit.Action[string]                  = "tv/changed"       // the error: the file changed on the server
+	actionCrumb        kit.Action[int]                     = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
+	actionInspect      kit.Action[inspectTarget]           = "tv/inspect"       // a tensor cell to inspect (CellView)
+	actionCompareCells kit.Action[viewstate.OpenInspector] = "tv/compare-cells" // two cells selected to compare (SelectionBar)
+	actionNested       kit.Action[inspectTarget]           = "tv/nested"        // a nested record batch cell to open (CellView)
+	actionFirstRow     kit.Action[int64]                   = "tv/first-row"     // the rows table's first row in view, for the address
+	actionInspectState kit.Action[*viewstate.Inspector]    = "tv/inspect-state" // the inspector's settings, for the address
 
-	actionCancel       signal = "tv/cancel"        // stop indexing (the progress bar's Cancel)
-	actionCloseInspect signal = "tv/inspect-close" // close the inspector
+	actionCancel       kit.Signal = "tv/cancel"        // stop indexing (the progress bar's Cancel)
+	actionCloseInspect kit.Signal = "tv/inspect-close" // close the inspector
 )
 
 // handleActions registers the Viewer's action handlers. They do not
 // re-render by themselves: each ends with Update, or says why not.
 func (v *Viewer) handleActions(ctx app.Context) {
-	actionOpen.handle(ctx, v.opener.open)
-	actionFirstScreen.handle(ctx, v.opener.afterFirstScreen)
+	actionOpen.Handle(ctx, v.opener.open)
+	actionFirstScreen.Handle(ctx, v.opener.afterFirstScreen)
 	// The rows table's Cancel stops its reads, and redraws them; the read
 	// of the first rows that the open started is the Viewer's.
-	actionCancelRead.handle(ctx, func(ctx app.Context) {
+	actionCancelRead.Handle(ctx, func(ctx app.Context) {
 		if v.opener.opened.early != nil {
 			v.opener.opened.early()
 		}
 	})
-	actionWarmedUp.handle(ctx, v.opener.onWarmedUp)
-	actionOpenURL.handle(ctx, v.opener.openURL)
-	actionOpenFailed.handle(ctx, func(ctx app.Context, f openFailure) {
+	actionWarmedUp.Handle(ctx, v.opener.onWarmedUp)
+	actionOpenURL.Handle(ctx, v.opener.openURL)
+	actionOpenFailed.Handle(ctx, func(ctx app.Context, f openFailure) {
 		v.opener.status.failedOn(f.What, f.Why)
 		ctx.Update()
 	})
-	actionProgress.handle(ctx, v.opener.onProgress)
-	actionChanged.handle(ctx, v.opener.onChanged)
-	actionCancel.handle(ctx, v.opener.onCancel)
-	actionCloseInspect.handle(ctx, v.onCloseInspect)
-	actionFirstRow.handle(ctx, v.onFirstRow)
-	actionInspectState.handle(ctx, v.onInspectState)
+	actionProgress.Handle(ctx, v.opener.onProgress)
+	actionChanged.Handle(ctx, v.opener.onChanged)
+	actionCancel.Handle(ctx, v.opener.onCancel)
+	actionCloseInspect.Handle(ctx, v.onCloseInspect)
+	actionFirstRow.Handle(ctx, v.onFirstRow)
+	actionInspectState.Handle(ctx, v.onInspectState)
 	v.handleModel(ctx)
 }
 
@@ -135,23 +96,23 @@ func (v *Viewer) handleModel(ctx app.Context) {
 		v.apply(ctx, a)
 		ctx.Update()
 	}
-	actionInspect.handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.Inspect{Col: t.Col, Row: t.Row}) })
-	actionCompareCells.handle(ctx, func(ctx app.Context, o viewstate.OpenInspector) {
+	actionInspect.Handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.Inspect{Col: t.Col, Row: t.Row}) })
+	actionCompareCells.Handle(ctx, func(ctx app.Context, o viewstate.OpenInspector) {
 		if v.shown() != nil {
 			to(ctx, session.Address{A: o})
 		}
 	})
-	actionNested.handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.OpenNested{Col: t.Col, Row: t.Row}) })
-	actionCrumb.handle(ctx, func(ctx app.Context, k int) { to(ctx, session.Crumb{Level: k}) })
-	actionQuery.handle(ctx, func(ctx app.Context, text string) { to(ctx, session.Filter{Text: text}) })
-	actionSortCol.handle(ctx, func(ctx app.Context, a sortAsk) { to(ctx, session.SortBy{Col: a.Col, Fn: a.Fn, Clear: a.Clear}) })
-	actionQueryCancel.handle(ctx, func(ctx app.Context) { to(ctx, session.QueryCancel{}) })
-	actionQueryClear.handle(ctx, func(ctx app.Context) { to(ctx, session.QueryClear{}) })
-	actionColStats.handle(ctx, func(ctx app.Context, a statsAsk) { to(ctx, session.OpenStats{Col: a.Col, Fn: a.Fn}) })
-	actionColStatsCancel.handle(ctx, func(ctx app.Context) { to(ctx, session.StatsCancel{}) })
-	actionColStatsClose.handle(ctx, func(ctx app.Context) { to(ctx, session.StatsClose{}) })
-	actionQuickFilter.handle(ctx, func(ctx app.Context, a session.QuickAsk) { to(ctx, session.QuickFilter{Ask: a}) })
-	actionThumbMask.handle(ctx, func(ctx app.Context, key string) { to(ctx, session.ToggleMask{Key: key}) })
+	actionNested.Handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.OpenNested{Col: t.Col, Row: t.Row}) })
+	actionCrumb.Handle(ctx, func(ctx app.Context, k int) { to(ctx, session.Crumb{Level: k}) })
+	actionQuery.Handle(ctx, func(ctx app.Context, text string) { to(ctx, session.Filter{Text: text}) })
+	actionSortCol.Handle(ctx, func(ctx app.Context, a sortAsk) { to(ctx, session.SortBy{Col: a.Col, Fn: a.Fn, Clear: a.Clear}) })
+	actionQueryCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryCancel{}) })
+	actionQueryClear.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryClear{}) })
+	actionColStats.Handle(ctx, func(ctx app.Context, a statsAsk) { to(ctx, session.OpenStats{Col: a.Col, Fn: a.Fn}) })
+	actionColStatsCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsCancel{}) })
+	actionColStatsClose.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsClose{}) })
+	actionQuickFilter.Handle(ctx, func(ctx app.Context, a session.QuickAsk) { to(ctx, session.QuickFilter{Ask: a}) })
+	actionThumbMask.Handle(ctx, func(ctx app.Context, key string) { to(ctx, session.ToggleMask{Key: key}) })
 }
 
 // onCloseInspect closes the inspector and gives the keyboard back to the
@@ -181,7 +142,7 @@ func (v *Viewer) closeOnEscape(ctx app.Context) {
 			hideInspector()
 			ctx.Dispatch(func(ctx app.Context) {
 				if v.st().Inspector != nil {
-					actionCloseInspect.send(ctx)
+					actionCloseInspect.Send(ctx)
 				}
 			})
 		}

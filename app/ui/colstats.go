@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/kit"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -16,10 +17,10 @@ import (
 
 // Actions of the statistics panel and the headers' statistics buttons.
 const (
-	actionColStats       action[statsAsk]         = "tv/col-stats"        // a header's statistics button, or another statistic chosen in the panel
-	actionQuickFilter    action[session.QuickAsk] = "tv/quick-filter"     // the panel's quick filter
-	actionColStatsCancel signal                   = "tv/col-stats-cancel" // the panel's progress bar's Cancel
-	actionColStatsClose  signal                   = "tv/col-stats-close"  // the panel's × or Escape
+	actionColStats       kit.Action[statsAsk]         = "tv/col-stats"        // a header's statistics button, or another statistic chosen in the panel
+	actionQuickFilter    kit.Action[session.QuickAsk] = "tv/quick-filter"     // the panel's quick filter
+	actionColStatsCancel kit.Signal                   = "tv/col-stats-cancel" // the panel's progress bar's Cancel
+	actionColStatsClose  kit.Signal                   = "tv/col-stats-close"  // the panel's × or Escape
 )
 
 // statsAsk asks for the statistics of column Col (of a tensor column, of

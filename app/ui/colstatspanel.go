@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tensorview/tensorview/app/ui/kit"
+
 	"github.com/tensorview/tensorview/app/session"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -61,7 +63,7 @@ func (p *ColumnStatsPanel) Render() app.UI {
 			app.Header().Class("colstats-head").Body(
 				app.H2().ID("colstats-title").Body(app.Text("Statistics of "), app.Code().Text(name)),
 				app.Button().Type("button").Class("close").Attr("data-action", "close-stats").Aria("label", "Close the statistics").Text("×").
-					OnClick(func(ctx app.Context, e app.Event) { actionColStatsClose.send(ctx) }),
+					OnClick(func(ctx app.Context, e app.Event) { actionColStatsClose.Send(ctx) }),
 			),
 			app.P().Class("colstats-scope").Attr("data-role", "stats-scope").Text(scope),
 			app.Div().Class("colstats-fn").Body(
@@ -69,13 +71,13 @@ func (p *ColumnStatsPanel) Render() app.UI {
 			),
 			app.Div().Class("colstats-status").Body(
 				app.If(p.Progress != nil, func() app.UI {
-					return &ProgressBar{Task: "stats", Progress: *p.Progress, OnCancel: actionColStatsCancel}
+					return &kit.ProgressBar{Task: "stats", Progress: *p.Progress, OnCancel: actionColStatsCancel}
 				}),
 				app.If(p.Status == session.StatusCancelled, func() app.UI {
 					return app.P().Class("colstats-note").Attr("data-role", "stats-cancelled").Body(
 						app.Text("Cancelled. "),
 						app.Button().Type("button").Class("link").Attr("data-action", "stats-again").Text("Compute again").
-							OnClick(func(ctx app.Context, e app.Event) { actionColStats.send(ctx, statsAsk{Col: p.Col, Fn: p.X.Func}) }),
+							OnClick(func(ctx app.Context, e app.Event) { actionColStats.Send(ctx, statsAsk{Col: p.Col, Fn: p.X.Func}) }),
 					)
 				}),
 				app.If(p.Err != "", func() app.UI {
@@ -92,7 +94,7 @@ func (p *ColumnStatsPanel) fnSelect() app.UI {
 	return app.Label().Class("colstats-fn-label").Body(
 		app.Span().Text("Statistic of each tensor "),
 		app.Select().Attr("data-role", "stats-fn").OnChange(func(ctx app.Context, e app.Event) {
-			actionColStats.send(ctx, statsAsk{Col: p.Col, Fn: ctx.JSSrc().Get("value").String()})
+			actionColStats.Send(ctx, statsAsk{Col: p.Col, Fn: ctx.JSSrc().Get("value").String()})
 		}).Body(
 			app.Range(p.Fns).Slice(func(i int) app.UI {
 				return app.Option().Value(p.Fns[i]).Selected(p.Fns[i] == p.X.Func).Text(p.Fns[i])
@@ -219,7 +221,7 @@ func (p *ColumnStatsPanel) rangeForm() app.UI {
 }
 
 func (p *ColumnStatsPanel) applyRange(ctx app.Context) {
-	actionQuickFilter.send(ctx, session.QuickAsk{X: p.X, Range: true, Lo: p.lo, Hi: p.hi})
+	actionQuickFilter.Send(ctx, session.QuickAsk{X: p.X, Range: true, Lo: p.lo, Hi: p.hi})
 }
 
 // topValues lists the most frequent values with their counts, each with a
@@ -265,7 +267,7 @@ func (p *ColumnStatsPanel) topValues(s query.Summary) app.UI {
 							values = append(values, v.Value)
 						}
 					}
-					actionQuickFilter.send(ctx, session.QuickAsk{X: p.X, Values: values})
+					actionQuickFilter.Send(ctx, session.QuickAsk{X: p.X, Values: values})
 				}),
 		),
 	)
@@ -276,7 +278,7 @@ func (p *ColumnStatsPanel) onKeyDown(ctx app.Context, e app.Event) {
 	if e.Get("key").String() == "Escape" {
 		e.PreventDefault()
 		e.Call("stopPropagation")
-		actionColStatsClose.send(ctx)
+		actionColStatsClose.Send(ctx)
 		return
 	}
 	ctx.PreventUpdate()
@@ -285,7 +287,7 @@ func (p *ColumnStatsPanel) onKeyDown(ctx app.Context, e app.Event) {
 // onBackdrop: a click on the backdrop, outside the dialog, closes it.
 func (p *ColumnStatsPanel) onBackdrop(ctx app.Context, e app.Event) {
 	if e.Get("target").Equal(e.Get("currentTarget")) {
-		actionColStatsClose.send(ctx)
+		actionColStatsClose.Send(ctx)
 		return
 	}
 	ctx.PreventUpdate()

@@ -156,7 +156,7 @@ func (op *opener) openDatasetLink(ctx app.Context, spec string, params url.Value
 			return
 		}
 		src.URL, src.gen = spec, gen
-		actionOpen.send(ctx, src)
+		actionOpen.Send(ctx, src)
 	})
 }
 
@@ -292,7 +292,7 @@ func urlShard(ctx app.Context, name, addr string, size int64) shardSource {
 		case err != nil:
 			return source{}, err
 		}
-		watched := &changeWatch{r: r, onChange: func(err error) { actionChanged.send(ctx, err.Error()) }}
+		watched := &changeWatch{r: r, onChange: func(err error) { actionChanged.Send(ctx, err.Error()) }}
 		return source{Name: name, Size: r.Size(), Reader: watched, URL: addr, Close: r.Close}, nil
 	}}
 }

@@ -58,7 +58,7 @@ func (l *location) handleMessages(ctx app.Context) {
 			blob = win.Get("Blob").New([]any{blob})
 		}
 		if blob.Truthy() {
-			actionOpen.send(ctx, blobSource(name, blob))
+			actionOpen.Send(ctx, blobSource(name, blob))
 		}
 		return nil
 	})

@@ -3,6 +3,8 @@ package ui
 import (
 	"image"
 
+	"github.com/tensorview/tensorview/app/ui/kit"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/imagebytes"
@@ -82,7 +84,7 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 			if canvas := p.JSValue(); canvas.Truthy() {
 				canvas.Call("getContext", "2d").Call("drawImage", bmp, 0, 0)
 				perfmark.Mark("thumb-drawn")
-				blendMask(canvas, p.Mask, p.MaskOpacity, p.MaskOf)
+				kit.BlendMask(canvas, p.Mask, p.MaskOpacity, p.MaskOf)
 				drawMarks(canvas, p.Marks)
 			}
 		}
@@ -100,8 +102,8 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 					p.JSValue().Call("setAttribute", "data-preview-error", err.Error())
 					return
 				}
-				putImage(p.JSValue(), img)
-				blendMask(p.JSValue(), p.Mask, p.MaskOpacity, p.MaskOf)
+				kit.PutImage(p.JSValue(), img)
+				kit.BlendMask(p.JSValue(), p.Mask, p.MaskOpacity, p.MaskOf)
 				drawMarks(p.JSValue(), p.Marks)
 			})
 		})

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // The masks over the grid's thumbnails (issue 28; in plain Go
@@ -13,7 +15,7 @@ import (
 
 // actionThumbMask turns a mask over thumbnails on or off: the pair's key
 // (thumbPair.key).
-const actionThumbMask action[string] = "tv/thumb-mask"
+const actionThumbMask kit.Action[string] = "tv/thumb-mask"
 
 // maskToggle is the button of image column c's header that turns the mask
 // over its thumbnails on and off (aria-pressed: drawn), or nil for a
@@ -33,7 +35,7 @@ func (r *RowsTable) maskToggle(c int) app.UI {
 			Aria("pressed", m.On).Aria("label", "mask: "+m.MaskField).Title(title).Body(
 			app.Span().Class("mask-word").Text("mask"),
 			app.Span().Class("mask-field").Text(": "+m.MaskField),
-		).OnClick(func(ctx app.Context, e app.Event) { actionThumbMask.send(ctx, key) },
+		).OnClick(func(ctx app.Context, e app.Event) { actionThumbMask.Send(ctx, key) },
 			// go-app keeps a handler whose scope is the same (closures
 			// of one literal compare equal): another pair in this place
 			// must replace it.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/tensorview/tensorview/app/ui/kit"
+
 	"github.com/tensorview/tensorview/app/session"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -233,7 +235,7 @@ const firstScreenWait = 2 * time.Second
 // first (afterFirstScreen).
 func (op *opener) afterFirstFrame(ctx app.Context, f *decode.File) {
 	ctx.Defer(func(ctx app.Context) {
-		afterPaint(ctx, func(ctx app.Context) {
+		kit.AfterPaint(ctx, func(ctx app.Context) {
 			ctx.After(firstScreenWait, func(ctx app.Context) { op.afterFirstScreen(ctx, f) })
 		})
 	})

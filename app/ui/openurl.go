@@ -95,12 +95,12 @@ func (op *opener) fetchURL(ctx app.Context, octx context.Context, gen int, name,
 		}
 		src := blobSource(name, blob)
 		src.URL, src.gen = addr, gen
-		actionOpen.send(ctx, src)
+		actionOpen.Send(ctx, src)
 	case err != nil:
 		fail(err)
 	default:
-		watched := &changeWatch{r: r, onChange: func(err error) { actionChanged.send(ctx, err.Error()) }}
-		actionOpen.send(ctx, source{Name: name, Size: r.Size(), Reader: watched, URL: addr, Close: r.Close, gen: gen})
+		watched := &changeWatch{r: r, onChange: func(err error) { actionChanged.Send(ctx, err.Error()) }}
+		actionOpen.Send(ctx, source{Name: name, Size: r.Size(), Reader: watched, URL: addr, Close: r.Close, gen: gen})
 	}
 }
 
@@ -112,7 +112,7 @@ func (op *opener) download(ctx app.Context, octx context.Context, name, addr str
 		return app.Null(), tooBig(addr, resp.ContentLength)
 	}
 	label := "Downloading " + name + " whole (the server does not honour HTTP Range)"
-	actionProgress.send(ctx, &session.Progress{Label: label, Total: max(resp.ContentLength, 0)})
+	actionProgress.Send(ctx, &session.Progress{Label: label, Total: max(resp.ContentLength, 0)})
 	var got atomic.Int64 // bytes received, stored by the download
 	stop := make(chan struct{})
 	defer close(stop) // ends reportDownload
@@ -141,7 +141,7 @@ func reportDownload(ctx app.Context, label string, length int64, got *atomic.Int
 		case <-tick.C:
 			if done := got.Load(); done != shown {
 				shown = done
-				actionProgress.send(ctx, &session.Progress{Label: label, Done: done, Total: max(length, done)})
+				actionProgress.Send(ctx, &session.Progress{Label: label, Done: done, Total: max(length, done)})
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // Sort and filter over the whole level shown, in the page: the query
@@ -14,10 +15,10 @@ import (
 
 // Actions of the query bar and the column headers.
 const (
-	actionQuery       action[string]  = "tv/query"        // the query bar's filter (Enter; "" clears it)
-	actionSortCol     action[sortAsk] = "tv/sort-col"     // a column header's sort
-	actionQueryCancel signal          = "tv/query-cancel" // the query's progress bar's Cancel
-	actionQueryClear  signal          = "tv/query-clear"  // the query's result line's Clear
+	actionQuery       kit.Action[string]  = "tv/query"        // the query bar's filter (Enter; "" clears it)
+	actionSortCol     kit.Action[sortAsk] = "tv/sort-col"     // a column header's sort
+	actionQueryCancel kit.Signal          = "tv/query-cancel" // the query's progress bar's Cancel
+	actionQueryClear  kit.Signal          = "tv/query-clear"  // the query's result line's Clear
 )
 
 // sortAsk is a click on a column header's sort (Fn "") or a statistic

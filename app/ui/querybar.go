@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"github.com/tensorview/tensorview/app/ui/kit"
+
 	"github.com/tensorview/tensorview/app/session"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -66,7 +68,7 @@ func (q *QueryBar) Render() app.UI {
 				OnKeyDown(q.onKey),
 			app.Button().Type("button").Class("query-apply").Attr("data-action", "apply-query").Text("Apply").
 				OnClick(func(ctx app.Context, e app.Event) {
-					actionQuery.send(ctx, app.Window().GetElementByID("query-input").Get("value").String())
+					actionQuery.Send(ctx, app.Window().GetElementByID("query-input").Get("value").String())
 				}),
 			app.If(q.Level, q.levelRows),
 		),
@@ -76,7 +78,7 @@ func (q *QueryBar) Render() app.UI {
 		),
 		app.Div().Class("query-status").Body(
 			app.If(q.Progress != nil, func() app.UI {
-				return &ProgressBar{Task: q.Task, Progress: *q.Progress, OnCancel: actionQueryCancel}
+				return &kit.ProgressBar{Task: q.Task, Progress: *q.Progress, OnCancel: actionQueryCancel}
 			}).ElseIf(q.Status == session.StatusDone && (q.Sort != "" || q.Count.done()), q.result),
 		),
 		app.Div().Class("query-messages").Body(
@@ -103,7 +105,7 @@ func (q *QueryBar) result() app.UI {
 	return app.Div().Class("query-result").Attr("data-role", "query-result").Attr("data-skipped", q.Skipped).Body(
 		app.Span().Text(strings.Join(parts, " · ")+" "),
 		app.Button().Type("button").Class("link").Attr("data-action", "clear-query").Text("Clear").
-			OnClick(func(ctx app.Context, e app.Event) { actionQueryClear.send(ctx) }),
+			OnClick(func(ctx app.Context, e app.Event) { actionQueryClear.Send(ctx) }),
 	)
 }
 
@@ -137,11 +139,11 @@ func (q *QueryBar) onKey(ctx app.Context, e app.Event) {
 	switch e.Get("key").String() {
 	case "Enter":
 		e.PreventDefault()
-		actionQuery.send(ctx, ctx.JSSrc().Get("value").String())
+		actionQuery.Send(ctx, ctx.JSSrc().Get("value").String())
 	case "Escape":
 		e.PreventDefault()
 		ctx.JSSrc().Set("value", "")
-		actionQuery.send(ctx, "")
+		actionQuery.Send(ctx, "")
 	default:
 		ctx.PreventUpdate()
 	}

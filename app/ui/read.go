@@ -45,7 +45,7 @@ func blobSource(name string, blob app.Value) source {
 
 // readFile hands a browser File to the Viewer, which reads it lazily.
 func readFile(ctx app.Context, file app.Value) {
-	actionOpen.send(ctx, blobSource(file.Get("name").String(), file))
+	actionOpen.Send(ctx, blobSource(file.Get("name").String(), file))
 }
 
 // readFiles hands a FileList (or array of Files) to the Viewer: one file
@@ -77,11 +77,11 @@ func openFiles(ctx app.Context, names []string, blobs []app.Value, skipped []str
 	src, more := blobShards(names, blobs, folder)
 	skipped = append(skipped, more...)
 	if len(src.Shards) == 0 {
-		actionOpenFailed.send(ctx, openFailure{What: datasetName(names), Why: fmt.Sprintf("no Arrow or Parquet file among them (%s): tensorview opens .arrow, .arrows, .feather, .ipc and .parquet files", strings.Join(headOf(skipped, 5), ", "))})
+		actionOpenFailed.Send(ctx, openFailure{What: datasetName(names), Why: fmt.Sprintf("no Arrow or Parquet file among them (%s): tensorview opens .arrow, .arrows, .feather, .ipc and .parquet files", strings.Join(headOf(skipped, 5), ", "))})
 		return
 	}
 	src.skipped = skipped
-	actionOpen.send(ctx, src)
+	actionOpen.Send(ctx, src)
 }
 
 // openFailure is what was dropped or picked that cannot be opened (its

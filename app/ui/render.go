@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/ui/kit"
+
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -42,7 +44,7 @@ func (v *Viewer) Render() app.UI {
 			// it comes and goes.
 			app.Div().Class("messages work-status").Body(
 				app.If(v.opener.work.progress != nil, func() app.UI {
-					return &ProgressBar{Task: v.opener.work.task.String(), Progress: *v.opener.work.progress, OnCancel: actionCancel}
+					return &kit.ProgressBar{Task: v.opener.work.task.String(), Progress: *v.opener.work.progress, OnCancel: actionCancel}
 				}),
 			),
 			app.If(v.file() != nil, func() app.UI { return fileView(v, view) }),
@@ -105,7 +107,7 @@ func changedAlert(v *Viewer) app.UI {
 		app.Strong().Text("Stopped reading. "),
 		app.Span().Text(v.opener.opened.changed+": what is shown may mix two versions. "),
 		app.Button().Type("button").Class("link").Attr("data-action", "reopen").Text("Open it again").
-			OnClick(func(ctx app.Context, e app.Event) { actionOpenURL.send(ctx, v.opener.opened.src.URL) }),
+			OnClick(func(ctx app.Context, e app.Event) { actionOpenURL.Send(ctx, v.opener.opened.src.URL) }),
 	)
 }
 

@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/tensorview/tensorview/app/ui/kit"
+
 	"github.com/tensorview/tensorview/app/session"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -14,11 +16,11 @@ import (
 
 // Actions the rows table's parts send to it.
 const (
-	actionCancelRead signal = "tv/cancel-read" // stop the record batch reads under way (its progress bar's Cancel)
-	actionReadAgain  signal = "tv/read-again"  // read the cancelled rows in view again (a cancelled row's button)
+	actionCancelRead kit.Signal = "tv/cancel-read" // stop the record batch reads under way (its progress bar's Cancel)
+	actionReadAgain  kit.Signal = "tv/read-again"  // read the cancelled rows in view again (a cancelled row's button)
 
-	actionSelect         action[selectedCell] = "tv/select"          // toggle a tensor cell's selection (CellView: Ctrl+click, Shift+Space)
-	actionClearSelection signal               = "tv/selection-clear" // unselect every cell (SelectionBar)
+	actionSelect         kit.Action[selectedCell] = "tv/select"          // toggle a tensor cell's selection (CellView: Ctrl+click, Shift+Space)
+	actionClearSelection kit.Signal               = "tv/selection-clear" // unselect every cell (SelectionBar)
 )
 
 // RowsTable shows every row of every record batch in a windowed list: only
@@ -91,7 +93,7 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 	} else {
 		// The first frame shows the rows that fit the default height;
 		// the layout is read once it is painted.
-		afterPaint(ctx, place)
+		kit.AfterPaint(ctx, place)
 	}
 	// The reads of the rows in view start now, not in a Defer: go-app
 	// runs OnMount as a dispatch after the frame that mounted the table,
@@ -100,23 +102,23 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 	// shown (rowsIn).
 	r.startScreen()
 	r.fetch(ctx)
-	actionCancelRead.handle(ctx, func(ctx app.Context) {
+	actionCancelRead.Handle(ctx, func(ctx app.Context) {
 		r.loads.cancel()
 		ctx.Update()
 	})
 	// Sent by a cancelled row's button, which is gone once the row
 	// redraws (and go-app drops what its context dispatches): the table's
 	// own context reads the rows again.
-	actionReadAgain.handle(ctx, func(ctx app.Context) {
+	actionReadAgain.Handle(ctx, func(ctx app.Context) {
 		r.File.Forget(decode.Cancelled)
 		r.fetch(ctx)
 		ctx.Update()
 	})
-	actionSelect.handle(ctx, func(ctx app.Context, c selectedCell) {
+	actionSelect.Handle(ctx, func(ctx app.Context, c selectedCell) {
 		r.sel.toggle(c)
 		ctx.Update()
 	})
-	actionClearSelection.handle(ctx, func(ctx app.Context) {
+	actionClearSelection.Handle(ctx, func(ctx app.Context) {
 		if r.sel.clear() {
 			ctx.Update()
 		}
@@ -135,7 +137,7 @@ func (r *RowsTable) settle(ctx app.Context) {
 		r.fetch(ctx)
 		ctx.Update()
 		// From a Defer: after go-app has drawn this step.
-		ctx.Defer(func(ctx app.Context) { afterPaint(ctx, r.grow) })
+		ctx.Defer(func(ctx app.Context) { kit.AfterPaint(ctx, r.grow) })
 	}
 }
 
@@ -248,7 +250,7 @@ func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 	prevTop := r.scroll.top
 	r.cols.left = left
 	if r.scroll.scrolled(first, top) {
-		actionFirstRow.send(ctx, int64(first))
+		actionFirstRow.Send(ctx, int64(first))
 	}
 	nf, nt := r.columns(n)
 	sf, st := r.span()
@@ -304,7 +306,7 @@ func (r *RowsTable) Render() app.UI {
 		// matches children by position).
 		app.Div().Class("messages").Body(
 			app.If(r.loads.reading != nil, func() app.UI {
-				return &ProgressBar{Task: "read", Progress: *r.loads.reading, OnCancel: actionCancelRead}
+				return &kit.ProgressBar{Task: "read", Progress: *r.loads.reading, OnCancel: actionCancelRead}
 			}),
 		),
 		// An ARIA grid: the rows say their place (aria-rowindex), as their

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tensorview/tensorview/app/ui/kit"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
@@ -102,9 +104,9 @@ func TestNestedTexts(t *testing.T) {
 // TestActionValue: a typed action's handler gets the values of its type,
 // and not a value of another type sent under its name.
 func TestActionValue(t *testing.T) {
-	const probe action[int] = "tv/test-int"
+	const probe kit.Action[int] = "tv/test-int"
 	var got []int
-	h := probe.handler(func(_ app.Context, n int) { got = append(got, n) })
+	h := probe.Handler(func(_ app.Context, n int) { got = append(got, n) })
 	for _, v := range []any{7, "eight", int64(8), nil, 9} {
 		h(app.Context{}, app.Action{Name: string(probe), Value: v})
 	}

@@ -3,6 +3,8 @@ package ui
 import (
 	_ "embed"
 
+	"github.com/tensorview/tensorview/app/ui/kit"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/browser"
@@ -45,7 +47,7 @@ type WarmUp struct {
 
 // OnMount opens the file once the empty page has been painted.
 func (w *WarmUp) OnMount(ctx app.Context) {
-	afterPaint(ctx, func(ctx app.Context) {
+	kit.AfterPaint(ctx, func(ctx app.Context) {
 		src := blobSource("warm-up.arrow", browser.NewBlob(warmUpFile))
 		ctx.Async(func() {
 			f, err := decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: warmUpBudget})
@@ -54,7 +56,7 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 			}
 			ctx.Dispatch(func(ctx app.Context) {
 				if err != nil {
-					actionWarmedUp.send(ctx, warmUpFailed) // nothing to show
+					actionWarmedUp.Send(ctx, warmUpFailed) // nothing to show
 					return
 				}
 				w.file = f
@@ -65,7 +67,7 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 				// end the warm-up) before go-app's next render, so that
 				// the rows were never rendered.
 				ctx.Defer(func(ctx app.Context) {
-					afterPaint(ctx, func(ctx app.Context) { actionWarmedUp.send(ctx, warmUpDone) })
+					kit.AfterPaint(ctx, func(ctx app.Context) { actionWarmedUp.Send(ctx, warmUpDone) })
 				})
 			})
 		})

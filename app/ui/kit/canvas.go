@@ -1,4 +1,4 @@
-package ui
+package kit
 
 import (
 	"image"
@@ -12,9 +12,9 @@ import (
 // pixel per image pixel (the canvas is resized to img's bounds when they
 // differ); an empty image or a missing canvas draws nothing. Previews and
 // the inspector's picture both draw this way.
-func putImage(canvas app.Value, img *image.RGBA) {
+func PutImage(canvas app.Value, img *image.RGBA) {
 	var data, c2d app.Value
-	putImageData(canvas, img, &data, &c2d)
+	PutImageData(canvas, img, &data, &c2d)
 }
 
 // putImageData is putImage reusing *data, an ImageData of the same size
@@ -23,7 +23,7 @@ func putImage(canvas app.Value, img *image.RGBA) {
 // filling them; and *c2d, the canvas's 2D context from an earlier call on
 // the same canvas, if any (asking for it costs a call into the browser's
 // DOM each time).
-func putImageData(canvas app.Value, img *image.RGBA, data, c2d *app.Value) {
+func PutImageData(canvas app.Value, img *image.RGBA, data, c2d *app.Value) {
 	if !canvas.Truthy() || img == nil {
 		return
 	}
@@ -54,17 +54,17 @@ func putImageData(canvas app.Value, img *image.RGBA, data, c2d *app.Value) {
 // again; exact for opaque pictures, as a canvas keeps translucent ones
 // premultiplied), then says so: data-mask=<of>. A nil layer draws
 // nothing and leaves data-mask out.
-func blendMask(canvas app.Value, layer *image.RGBA, opacity float64, of string) {
+func BlendMask(canvas app.Value, layer *image.RGBA, opacity float64, of string) {
 	if !canvas.Truthy() {
 		return
 	}
 	if layer == nil {
-		markMask(canvas, "")
+		MarkMask(canvas, "")
 		return
 	}
 	w, h := min(canvas.Get("width").Int(), layer.Bounds().Dx()), min(canvas.Get("height").Int(), layer.Bounds().Dy())
 	if w <= 0 || h <= 0 {
-		markMask(canvas, "")
+		MarkMask(canvas, "")
 		return
 	}
 	c2d := canvas.Call("getContext", "2d")
@@ -74,12 +74,12 @@ func blendMask(canvas app.Value, layer *image.RGBA, opacity float64, of string) 
 	overlay.Over(img, layer, opacity)
 	app.CopyBytesToJS(data.Get("data"), img.Pix)
 	c2d.Call("putImageData", data, 0, 0)
-	markMask(canvas, of)
+	MarkMask(canvas, of)
 }
 
 // markMask says on a preview canvas which mask is blended into it
 // (data-mask), or that none is ("").
-func markMask(canvas app.Value, of string) {
+func MarkMask(canvas app.Value, of string) {
 	if !canvas.Truthy() {
 		return
 	}

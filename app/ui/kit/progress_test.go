@@ -1,6 +1,6 @@
 //go:build !wasm
 
-package ui
+package kit
 
 import (
 	"strings"

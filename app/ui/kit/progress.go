@@ -1,4 +1,4 @@
-package ui
+package kit
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ type ProgressBar struct {
 	app.Compo
 	Task     string // data-task: "index", "download", "read" or "column-stats"
 	Progress session.Progress
-	OnCancel signal
+	OnCancel Signal
 }
 
 // Render draws the bar.
@@ -46,6 +46,6 @@ func (p *ProgressBar) Render() app.UI {
 			return app.Span().Class("rows-found").Attr("data-rows", pr.Rows).Text("· " + session.GroupDigits(pr.Rows) + " rows ")
 		}),
 		app.Button().Type("button").Class("link").Attr("data-action", "cancel").Text("Cancel").
-			OnClick(func(ctx app.Context, e app.Event) { p.OnCancel.send(ctx) }),
+			OnClick(func(ctx app.Context, e app.Event) { p.OnCancel.Send(ctx) }),
 	)
 }

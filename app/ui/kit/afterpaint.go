@@ -1,4 +1,4 @@
-package ui
+package kit
 
 import (
 	"time"
@@ -20,7 +20,7 @@ const paintWait = 100 * time.Millisecond
 // ctx.Defer functions before the browser may paint, and reading the layout
 // there (clientHeight) forces the style and layout of the whole page in the
 // middle of the Go code.
-func afterPaint(ctx app.Context, fn func(app.Context)) {
+func AfterPaint(ctx app.Context, fn func(app.Context)) {
 	done := false // touched on the UI goroutine only
 	once := func(ctx app.Context) {
 		if !done {
