@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/tensorview/tensorview/app/ui/querybar"
+
 	"github.com/tensorview/tensorview/app/ui/kit"
 
 	"github.com/tensorview/tensorview/app/session"
@@ -104,10 +106,10 @@ func (v *Viewer) handleModel(ctx app.Context) {
 	})
 	actionNested.Handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.OpenNested{Col: t.Col, Row: t.Row}) })
 	actionCrumb.Handle(ctx, func(ctx app.Context, k int) { to(ctx, session.Crumb{Level: k}) })
-	actionQuery.Handle(ctx, func(ctx app.Context, text string) { to(ctx, session.Filter{Text: text}) })
+	querybar.ActionQuery.Handle(ctx, func(ctx app.Context, text string) { to(ctx, session.Filter{Text: text}) })
 	actionSortCol.Handle(ctx, func(ctx app.Context, a sortAsk) { to(ctx, session.SortBy{Col: a.Col, Fn: a.Fn, Clear: a.Clear}) })
-	actionQueryCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryCancel{}) })
-	actionQueryClear.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryClear{}) })
+	querybar.ActionQueryCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryCancel{}) })
+	querybar.ActionQueryClear.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryClear{}) })
 	actionColStats.Handle(ctx, func(ctx app.Context, a statsAsk) { to(ctx, session.OpenStats{Col: a.Col, Fn: a.Fn}) })
 	actionColStatsCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsCancel{}) })
 	actionColStatsClose.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsClose{}) })

@@ -3,7 +3,7 @@ package ui
 import (
 	"fmt"
 
-	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/kit"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -18,37 +18,8 @@ import (
 type FileInfo struct {
 	app.Compo
 	File    *decode.File
-	Count   rowCount // the file's rows, or its filter's matches
+	Count   kit.RowCount // the file's rows, or its filter's matches
 	Batches int
-}
-
-// rowCount is a level's row count (the file's, or a nested record
-// batch's), or its filter's matches.
-type rowCount struct {
-	Rows  int64 // estimated until Exact
-	Exact bool
-	// Query is the sort or filter's status (data-query: running, done,
-	// error, cancelled; "" none); a filter's matches so far are Found,
-	// Matches once done (-1 otherwise, and without a filter).
-	Query   session.ScanStatus
-	Filter  bool
-	Found   int64
-	Matches int64
-}
-
-// done reports whether the count is a filter's matches, known.
-func (c rowCount) done() bool { return c.Filter && c.Matches >= 0 }
-
-// text is the count: "64", "≈64", "1,204 of 3,000,000", "1,204… of
-// 3,000,000" while the filter runs.
-func (c rowCount) text() string {
-	switch {
-	case c.done():
-		return matchesText(c.Matches, c.Rows, true)
-	case c.Filter:
-		return matchesText(c.Found, c.Rows, false)
-	}
-	return rowsText(c.Rows, c.Exact)
 }
 
 // Render draws the facts.
@@ -96,10 +67,10 @@ func (f *FileInfo) Render() app.UI {
 func (f *FileInfo) numRows() app.HTMLDd {
 	c := f.Count
 	dd := app.Dd().Attr("data-role", "num-rows").Attr("data-exact", c.Exact).Attr("data-query", c.Query)
-	if c.done() {
+	if c.Done() {
 		dd = dd.Attr("data-matches", c.Matches)
 	}
-	return dd.Text(c.text())
+	return dd.Text(c.Text())
 }
 
 // FileWarnings lists what the reader noticed about the file (File.Warnings)
@@ -133,23 +104,6 @@ func (m *SchemaMetadata) Render() app.UI {
 		app.Summary().Text(fmt.Sprintf("Schema metadata (%d)", len(m.Items))),
 		&MetadataList{Items: m.Items},
 	)
-}
-
-// matchesText is the row count of a filter's result: "1,204 of 3,000,000"
-// once done, "1,204… of 3,000,000" while it still finds matches.
-func matchesText(found, total int64, done bool) string {
-	if done {
-		return session.GroupDigits(found) + " of " + session.GroupDigits(total)
-	}
-	return session.GroupDigits(found) + "… of " + session.GroupDigits(total)
-}
-
-// rowsText writes a row count, "≈" marking an estimate.
-func rowsText(n int64, exact bool) string {
-	if exact {
-		return fmt.Sprint(n)
-	}
-	return fmt.Sprintf("≈%d", n)
 }
 
 // MetadataList shows key/value metadata as text.

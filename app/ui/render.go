@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/ui/querybar"
+
 	"github.com/tensorview/tensorview/app/ui/kit"
 
 	"github.com/tensorview/tensorview/app/viewstate"
@@ -67,7 +69,7 @@ func topBar(v *Viewer, view viewstate.State) app.UI {
 			return []app.UI{
 				&DropZone{Compact: true, Over: v.page.over},
 				&URLForm{Compact: true},
-				&FileInfo{File: f, Count: countOf(v.session().Levels().At(0).Query, v.opener.opened.rows, v.opener.opened.exact), Batches: f.NumBatches()},
+				&FileInfo{File: f, Count: querybar.CountOf(v.session().Levels().At(0).Query, v.opener.opened.rows, v.opener.opened.exact), Batches: f.NumBatches()},
 				app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 					Aria("expanded", view.Schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 				app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
@@ -147,8 +149,8 @@ func fileView(v *Viewer, view viewstate.State) app.UI {
 		// or a nested batch's (whose row count shows here, the top bar's
 		// being the file's).
 		app.Div().Class("query-area").Body(
-			&QueryBar{Text: q.Input, Err: q.Err, Status: q.Status, Task: q.Task(),
-				Progress: q.Progress, Sort: q.Plan.Sort, Skipped: q.Skipped, Note: q.Note, Level: !top, Count: countOf(q, rows, true)},
+			&querybar.QueryBar{Text: q.Input, Err: q.Err, Status: q.Status, Task: q.Task(),
+				Progress: q.Progress, Sort: q.Plan.Sort, Skipped: q.Skipped, Note: q.Note, Level: !top, Count: querybar.CountOf(q, rows, true)},
 		),
 		table,
 		// The column statistics' dialog, over the page.

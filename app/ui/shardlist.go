@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tensorview/tensorview/app/ui/kit"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
@@ -48,8 +50,8 @@ func (l *ShardList) Render() app.UI {
 					app.Th().Scope("row").Text(s.Name),
 					app.Td().Text(format),
 					app.Td().Text(size),
-					app.Td().Text(rowsText(s.Start, s.Placed)),
-					app.Td().Text(rowsText(s.Rows, s.Exact)),
+					app.Td().Text(kit.RowsText(s.Start, s.Placed)),
+					app.Td().Text(kit.RowsText(s.Rows, s.Exact)),
 				)
 			})),
 		),

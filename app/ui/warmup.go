@@ -88,7 +88,7 @@ func (w *WarmUp) Render() app.UI {
 		app.If(w.file != nil, func() app.UI {
 			f := w.file
 			return app.Div().Body(
-				&FileInfo{File: f, Count: rowCount{Rows: w.rows, Exact: true}, Batches: f.NumBatches()},
+				&FileInfo{File: f, Count: kit.RowCount{Rows: w.rows, Exact: true}, Batches: f.NumBatches()},
 				&FileWarnings{File: f, Count: len(f.Warnings())},
 				&SchemaTable{Fields: f.Fields()},
 				&RowsTable{File: f, Rows: w.rows},

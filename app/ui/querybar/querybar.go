@@ -1,4 +1,4 @@
-package ui
+package querybar
 
 import (
 	"strings"
@@ -33,7 +33,7 @@ type QueryBar struct {
 	// Level: the bar filters a nested record batch, whose row count
 	// (Count) it shows (the top bar's is the file's).
 	Level bool
-	Count rowCount
+	Count kit.RowCount
 
 	text string // the Text the input was given last
 }
@@ -68,7 +68,7 @@ func (q *QueryBar) Render() app.UI {
 				OnKeyDown(q.onKey),
 			app.Button().Type("button").Class("query-apply").Attr("data-action", "apply-query").Text("Apply").
 				OnClick(func(ctx app.Context, e app.Event) {
-					actionQuery.Send(ctx, app.Window().GetElementByID("query-input").Get("value").String())
+					ActionQuery.Send(ctx, app.Window().GetElementByID("query-input").Get("value").String())
 				}),
 			app.If(q.Level, q.levelRows),
 		),
@@ -78,8 +78,8 @@ func (q *QueryBar) Render() app.UI {
 		),
 		app.Div().Class("query-status").Body(
 			app.If(q.Progress != nil, func() app.UI {
-				return &kit.ProgressBar{Task: q.Task, Progress: *q.Progress, OnCancel: actionQueryCancel}
-			}).ElseIf(q.Status == session.StatusDone && (q.Sort != "" || q.Count.done()), q.result),
+				return &kit.ProgressBar{Task: q.Task, Progress: *q.Progress, OnCancel: ActionQueryCancel}
+			}).ElseIf(q.Status == session.StatusDone && (q.Sort != "" || q.Count.Done()), q.result),
 		),
 		app.Div().Class("query-messages").Body(
 			app.If(q.Note != "", func() app.UI {
@@ -93,8 +93,8 @@ func (q *QueryBar) Render() app.UI {
 // that match and the sort, with Clear (both go).
 func (q *QueryBar) result() app.UI {
 	var parts []string
-	if c := q.Count; c.done() {
-		parts = append(parts, matchesText(c.Matches, c.Rows, true)+" rows match")
+	if c := q.Count; c.Done() {
+		parts = append(parts, kit.MatchesText(c.Matches, c.Rows, true)+" rows match")
 	}
 	if q.Skipped > 0 {
 		parts = append(parts, session.GroupDigits(q.Skipped)+" skipped unread by row-group statistics")
@@ -105,7 +105,7 @@ func (q *QueryBar) result() app.UI {
 	return app.Div().Class("query-result").Attr("data-role", "query-result").Attr("data-skipped", q.Skipped).Body(
 		app.Span().Text(strings.Join(parts, " · ")+" "),
 		app.Button().Type("button").Class("link").Attr("data-action", "clear-query").Text("Clear").
-			OnClick(func(ctx app.Context, e app.Event) { actionQueryClear.Send(ctx) }),
+			OnClick(func(ctx app.Context, e app.Event) { ActionQueryClear.Send(ctx) }),
 	)
 }
 
@@ -124,14 +124,14 @@ func sortText(key string) string {
 func (q *QueryBar) levelRows() app.UI {
 	c := q.Count
 	p := app.Span().Class("level-rows").Attr("data-role", "level-rows").Attr("data-query", c.Query).Attr("aria-live", "polite")
-	if c.done() {
+	if c.Done() {
 		p = p.Attr("data-matches", c.Matches)
 	}
 	noun := " rows"
 	if c.Rows == 1 {
 		noun = " row"
 	}
-	return p.Text(c.text() + noun)
+	return p.Text(c.Text() + noun)
 }
 
 // onKey: Enter applies the text, Escape clears it (and the filter).
@@ -139,11 +139,11 @@ func (q *QueryBar) onKey(ctx app.Context, e app.Event) {
 	switch e.Get("key").String() {
 	case "Enter":
 		e.PreventDefault()
-		actionQuery.Send(ctx, ctx.JSSrc().Get("value").String())
+		ActionQuery.Send(ctx, ctx.JSSrc().Get("value").String())
 	case "Escape":
 		e.PreventDefault()
 		ctx.JSSrc().Set("value", "")
-		actionQuery.Send(ctx, "")
+		ActionQuery.Send(ctx, "")
 	default:
 		ctx.PreventUpdate()
 	}
@@ -173,4 +173,17 @@ func atEnd(word string) string {
 		return "at-end"
 	}
 	return ""
+}
+
+// Actions of the query bar and the column headers.
+const (
+	ActionQuery       kit.Action[string] = "tv/query"        // the query bar's filter (Enter; "" clears it)
+	ActionQueryCancel kit.Signal         = "tv/query-cancel" // the query's progress bar's Cancel
+	ActionQueryClear  kit.Signal         = "tv/query-clear"  // the query's result line's Clear
+)
+
+// count is the row count of a level of rows rows (estimated unless
+// exact) under q: its filter's matches once q has one.
+func CountOf(q *session.Query, rows int64, exact bool) kit.RowCount {
+	return kit.RowCount{Rows: rows, Exact: exact, Query: q.Status, Filter: q.Plan.FilterExpr != nil, Found: q.Found, Matches: q.Matches}
 }
