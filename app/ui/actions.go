@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	"github.com/tensorview/tensorview/app/ui/colstats"
+
 	"github.com/tensorview/tensorview/app/ui/querybar"
 
 	"github.com/tensorview/tensorview/app/ui/kit"
@@ -110,10 +112,10 @@ func (v *Viewer) handleModel(ctx app.Context) {
 	actionSortCol.Handle(ctx, func(ctx app.Context, a sortAsk) { to(ctx, session.SortBy{Col: a.Col, Fn: a.Fn, Clear: a.Clear}) })
 	querybar.ActionQueryCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryCancel{}) })
 	querybar.ActionQueryClear.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryClear{}) })
-	actionColStats.Handle(ctx, func(ctx app.Context, a statsAsk) { to(ctx, session.OpenStats{Col: a.Col, Fn: a.Fn}) })
-	actionColStatsCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsCancel{}) })
-	actionColStatsClose.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsClose{}) })
-	actionQuickFilter.Handle(ctx, func(ctx app.Context, a session.QuickAsk) { to(ctx, session.QuickFilter{Ask: a}) })
+	colstats.ActionColStats.Handle(ctx, func(ctx app.Context, a colstats.StatsAsk) { to(ctx, session.OpenStats{Col: a.Col, Fn: a.Fn}) })
+	colstats.ActionColStatsCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsCancel{}) })
+	colstats.ActionColStatsClose.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsClose{}) })
+	colstats.ActionQuickFilter.Handle(ctx, func(ctx app.Context, a session.QuickAsk) { to(ctx, session.QuickFilter{Ask: a}) })
 	actionThumbMask.Handle(ctx, func(ctx app.Context, key string) { to(ctx, session.ToggleMask{Key: key}) })
 }
 

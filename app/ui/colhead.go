@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/ui/colstats"
+
 	"github.com/tensorview/tensorview/app/decode"
 )
 
@@ -52,7 +54,7 @@ func (r *RowsTable) statsButton(c int, name string) app.UI {
 		Aria("label", label).Title(label).Body(
 		app.Span().Class("col-stats-icon").Aria("hidden", true).Body(app.Span(), app.Span(), app.Span()),
 	).OnClick(func(ctx app.Context, e app.Event) {
-		actionColStats.Send(ctx, statsAsk{Col: c, Fn: fn})
+		colstats.ActionColStats.Send(ctx, colstats.StatsAsk{Col: c, Fn: fn})
 	})
 }
 

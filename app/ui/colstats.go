@@ -2,7 +2,7 @@ package ui
 
 import (
 	"github.com/tensorview/tensorview/app/session"
-	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/tensorview/tensorview/app/ui/colstats"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -15,26 +15,11 @@ import (
 // way; the query's own scan goes on beside it. A quick filter chosen in the
 // panel is merged into the filter (colstatsplan.go) and applied.
 
-// Actions of the statistics panel and the headers' statistics buttons.
-const (
-	actionColStats       kit.Action[statsAsk]         = "tv/col-stats"        // a header's statistics button, or another statistic chosen in the panel
-	actionQuickFilter    kit.Action[session.QuickAsk] = "tv/quick-filter"     // the panel's quick filter
-	actionColStatsCancel kit.Signal                   = "tv/col-stats-cancel" // the panel's progress bar's Cancel
-	actionColStatsClose  kit.Signal                   = "tv/col-stats-close"  // the panel's × or Escape
-)
-
-// statsAsk asks for the statistics of column Col (of a tensor column, of
-// its statistic Fn: "mean" when "").
-type statsAsk struct {
-	Col int
-	Fn  string
-}
-
 // colStatsPanel is the panel as the Viewer's state has it.
 func colStatsPanel(v *Viewer) app.UI {
 	s, q := v.model.Stats(), v.shownQuery()
 	c := q.Cols[s.Col]
-	p := &ColumnStatsPanel{Col: s.Col, X: s.X, Class: s.Class, Status: s.Status, Progress: s.Progress,
+	p := &colstats.ColumnStatsPanel{Col: s.Col, X: s.X, Class: s.Class, Status: s.Status, Progress: s.Progress,
 		Sum: s.Sum, Unread: s.Unread, Err: s.Err, QuickErr: s.QuickErr, Filtered: q.Plan.FilterExpr != nil, Filter: q.Plan.Filter}
 	p.Rows, _ = v.shown().Rows()
 	if c.Tensor || c.Image {

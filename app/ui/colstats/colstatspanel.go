@@ -1,4 +1,4 @@
-package ui
+package colstats
 
 import (
 	"fmt"
@@ -63,7 +63,7 @@ func (p *ColumnStatsPanel) Render() app.UI {
 			app.Header().Class("colstats-head").Body(
 				app.H2().ID("colstats-title").Body(app.Text("Statistics of "), app.Code().Text(name)),
 				app.Button().Type("button").Class("close").Attr("data-action", "close-stats").Aria("label", "Close the statistics").Text("×").
-					OnClick(func(ctx app.Context, e app.Event) { actionColStatsClose.Send(ctx) }),
+					OnClick(func(ctx app.Context, e app.Event) { ActionColStatsClose.Send(ctx) }),
 			),
 			app.P().Class("colstats-scope").Attr("data-role", "stats-scope").Text(scope),
 			app.Div().Class("colstats-fn").Body(
@@ -71,13 +71,13 @@ func (p *ColumnStatsPanel) Render() app.UI {
 			),
 			app.Div().Class("colstats-status").Body(
 				app.If(p.Progress != nil, func() app.UI {
-					return &kit.ProgressBar{Task: "stats", Progress: *p.Progress, OnCancel: actionColStatsCancel}
+					return &kit.ProgressBar{Task: "stats", Progress: *p.Progress, OnCancel: ActionColStatsCancel}
 				}),
 				app.If(p.Status == session.StatusCancelled, func() app.UI {
 					return app.P().Class("colstats-note").Attr("data-role", "stats-cancelled").Body(
 						app.Text("Cancelled. "),
 						app.Button().Type("button").Class("link").Attr("data-action", "stats-again").Text("Compute again").
-							OnClick(func(ctx app.Context, e app.Event) { actionColStats.Send(ctx, statsAsk{Col: p.Col, Fn: p.X.Func}) }),
+							OnClick(func(ctx app.Context, e app.Event) { ActionColStats.Send(ctx, StatsAsk{Col: p.Col, Fn: p.X.Func}) }),
 					)
 				}),
 				app.If(p.Err != "", func() app.UI {
@@ -94,7 +94,7 @@ func (p *ColumnStatsPanel) fnSelect() app.UI {
 	return app.Label().Class("colstats-fn-label").Body(
 		app.Span().Text("Statistic of each tensor "),
 		app.Select().Attr("data-role", "stats-fn").OnChange(func(ctx app.Context, e app.Event) {
-			actionColStats.Send(ctx, statsAsk{Col: p.Col, Fn: ctx.JSSrc().Get("value").String()})
+			ActionColStats.Send(ctx, StatsAsk{Col: p.Col, Fn: ctx.JSSrc().Get("value").String()})
 		}).Body(
 			app.Range(p.Fns).Slice(func(i int) app.UI {
 				return app.Option().Value(p.Fns[i]).Selected(p.Fns[i] == p.X.Func).Text(p.Fns[i])
@@ -221,7 +221,7 @@ func (p *ColumnStatsPanel) rangeForm() app.UI {
 }
 
 func (p *ColumnStatsPanel) applyRange(ctx app.Context) {
-	actionQuickFilter.Send(ctx, session.QuickAsk{X: p.X, Range: true, Lo: p.lo, Hi: p.hi})
+	ActionQuickFilter.Send(ctx, session.QuickAsk{X: p.X, Range: true, Lo: p.lo, Hi: p.hi})
 }
 
 // topValues lists the most frequent values with their counts, each with a
@@ -267,7 +267,7 @@ func (p *ColumnStatsPanel) topValues(s query.Summary) app.UI {
 							values = append(values, v.Value)
 						}
 					}
-					actionQuickFilter.Send(ctx, session.QuickAsk{X: p.X, Values: values})
+					ActionQuickFilter.Send(ctx, session.QuickAsk{X: p.X, Values: values})
 				}),
 		),
 	)
@@ -278,7 +278,7 @@ func (p *ColumnStatsPanel) onKeyDown(ctx app.Context, e app.Event) {
 	if e.Get("key").String() == "Escape" {
 		e.PreventDefault()
 		e.Call("stopPropagation")
-		actionColStatsClose.Send(ctx)
+		ActionColStatsClose.Send(ctx)
 		return
 	}
 	ctx.PreventUpdate()
@@ -287,8 +287,23 @@ func (p *ColumnStatsPanel) onKeyDown(ctx app.Context, e app.Event) {
 // onBackdrop: a click on the backdrop, outside the dialog, closes it.
 func (p *ColumnStatsPanel) onBackdrop(ctx app.Context, e app.Event) {
 	if e.Get("target").Equal(e.Get("currentTarget")) {
-		actionColStatsClose.Send(ctx)
+		ActionColStatsClose.Send(ctx)
 		return
 	}
 	ctx.PreventUpdate()
+}
+
+// Actions of the statistics panel and the headers' statistics buttons.
+const (
+	ActionColStats       kit.Action[StatsAsk]         = "tv/col-stats"        // a header's statistics button, or another statistic chosen in the panel
+	ActionQuickFilter    kit.Action[session.QuickAsk] = "tv/quick-filter"     // the panel's quick filter
+	ActionColStatsCancel kit.Signal                   = "tv/col-stats-cancel" // the panel's progress bar's Cancel
+	ActionColStatsClose  kit.Signal                   = "tv/col-stats-close"  // the panel's × or Escape
+)
+
+// statsAsk asks for the statistics of column Col (of a tensor column, of
+// its statistic Fn: "mean" when "").
+type StatsAsk struct {
+	Col int
+	Fn  string
 }
