@@ -20,12 +20,6 @@ import (
 // sends to itself are with it: the rows table's (rows.go), the inspector's
 // (inspector.go).
 const (
-	actionOpen         kit.Action[source]                  = "tv/open"          // a file to open
-	actionWarmedUp     kit.Action[warmUpResult]            = "tv/warmed-up"     // how the warm-up ended (WarmUp)
-	actionOpenURL      kit.Action[string]                  = "tv/open-url"      // the address as typed or in ?url=
-	actionOpenFailed   kit.Action[openFailure]             = "tv/open-failed"   // what was dropped or picked that cannot be opened, and why
-	actionProgress     kit.Action[*session.Progress]       = "tv/progress"      // the download under way
-	actionChanged      kit.Action[string]                  = "tv/changed"       // the error: the file changed on the server
 	actionCrumb        kit.Action[int]                     = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
 	actionInspect      kit.Action[inspectTarget]           = "tv/inspect"       // a tensor cell to inspect (CellView)
 	actionCompareCells kit.Action[viewstate.OpenInspector] = "tv/compare-cells" // two cells selected to compare (SelectionBar)
@@ -33,7 +27,6 @@ const (
 	actionFirstRow     kit.Action[int64]                   = "tv/first-row"     // the rows table's first row in view, for the address
 	actionInspectState kit.Action[*viewstate.Inspector]    = "tv/inspect-state" // the inspector's settings, for the address
 
-	actionCancel       kit.Signal = "tv/cancel"        // stop indexing (the progress bar's Cancel)
 	actionCloseInspect kit.Signal = "tv/inspect-close" // close the inspector
 )
 
@@ -97,7 +90,7 @@ func (op *opener) onCancel(ctx app.Context) {
 // session model as they are, and re-render the page.
 func (v *Viewer) handleModel(ctx app.Context) {
 	to := func(ctx app.Context, a session.Action) {
-		v.apply(ctx, a)
+		v.Apply(ctx, a)
 		ctx.Update()
 	}
 	actionInspect.Handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.Inspect{Col: t.Col, Row: t.Row}) })

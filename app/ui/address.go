@@ -66,7 +66,7 @@ func entry() (query string, step bool) {
 }
 
 // do applies a view state action (session.Address).
-func (v *Viewer) do(ctx app.Context, a viewstate.Action) { v.apply(ctx, session.Address{A: a}) }
+func (v *Viewer) do(ctx app.Context, a viewstate.Action) { v.Apply(ctx, session.Address{A: a}) }
 
 // history carries out an effect of the address's rules.
 func (l *location) history(ctx app.Context, e viewstate.Effect) {
@@ -132,7 +132,7 @@ func (v *Viewer) st() viewstate.State {
 // the record batch shown.
 func (v *Viewer) inspected() (t inspectTarget, ok bool) {
 	in := v.st().Inspector
-	if in == nil || v.file() == nil {
+	if in == nil || v.File() == nil {
 		return t, false
 	}
 	for i, f := range v.shown().Fields() {

@@ -251,7 +251,7 @@ func (op *opener) lateSizes(ctx app.Context, f *decode.File, sizes <-chan []int6
 		s := <-sizes
 		ctx.Dispatch(func(ctx app.Context) {
 			f.SetShardSizes(s)
-			if op.v.file() == f {
+			if op.page.File() == f {
 				op.opened.rows, op.opened.exact = f.Rows()
 			}
 		})

@@ -7,18 +7,18 @@ import (
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
-// apply tells the session model a and carries out its effects, in order:
+// Apply tells the session model a and carries out its effects, in order:
 // the address's (history.go's rules, address.go), the scans it asks for,
 // the focus and the alert. It does not re-render by itself.
-func (v *Viewer) apply(ctx app.Context, a session.Action) {
+func (v *Viewer) Apply(ctx app.Context, a session.Action) {
 	for _, e := range v.session().Do(a) {
 		switch e := e.(type) {
 		case session.History:
 			v.loc.history(ctx, e.E)
 		case session.StartScan:
-			runScan(ctx, v.apply, e)
+			runScan(ctx, v.Apply, e)
 		case session.StartStats:
-			runStats(ctx, v.apply, e)
+			runStats(ctx, v.Apply, e)
 		case session.Focus:
 			ctx.Defer(func(app.Context) { focus(e.Selector) })
 		case session.Alert:

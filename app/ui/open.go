@@ -32,6 +32,29 @@ import (
 //	                firstscreen.go): fills the closed schema panel, indexes
 //	                the record batches
 
+// Page is what an opener needs of the page it opens files for.
+type Page interface {
+	// Apply tells the page's session model a (the file shown:
+	// session.Opened) and carries out its effects.
+	Apply(ctx app.Context, a session.Action)
+	// File is the file shown (level 0), nil for none.
+	File() *decode.File
+	// SchemaOpen is the schema panel's remembered state: a file opened
+	// without a link opens with it.
+	SchemaOpen() bool
+}
+
+// Actions of opening files.
+const (
+	actionOpen       kit.Action[source]            = "tv/open"        // a file to open
+	actionWarmedUp   kit.Action[warmUpResult]      = "tv/warmed-up"   // how the warm-up ended (WarmUp)
+	actionOpenURL    kit.Action[string]            = "tv/open-url"    // the address as typed or in ?url=
+	actionOpenFailed kit.Action[openFailure]       = "tv/open-failed" // what was dropped or picked that cannot be opened, and why
+	actionProgress   kit.Action[*session.Progress] = "tv/progress"    // the download under way
+	actionChanged    kit.Action[string]            = "tv/changed"     // the error: the file changed on the server
+	actionCancel     kit.Signal                    = "tv/cancel"      // stop indexing (the progress bar's Cancel)
+)
+
 // quickOpen is how long opening a file may hold the page before it shows
 // "Reading …": a file that opens sooner shows its rows in the next frame,
 // without a frame of the message in between (go-app draws a dispatch's
@@ -202,7 +225,7 @@ func (op *opener) show(ctx app.Context, gen int, o openResult) {
 		o.src.stop()
 		return
 	}
-	old := op.v.file()
+	old := op.page.File()
 	op.opened.src.stop()
 	op.opened = openedFile{src: o.src, early: o.early}
 	for _, n := range o.src.notes {
@@ -215,7 +238,7 @@ func (op *opener) show(ctx app.Context, gen int, o openResult) {
 	op.status.state = stateReady
 	// The model makes it level 0 and applies a link's sort and filter
 	// (its row a position in their result).
-	op.v.apply(ctx, session.Opened{File: o.f, URL: o.src.URL, Schema: op.v.page.schema})
+	op.page.Apply(ctx, session.Opened{File: o.f, URL: o.src.URL, Schema: op.page.SchemaOpen()})
 	if old != nil {
 		old.Close()
 	}
@@ -245,7 +268,7 @@ func (op *opener) afterFirstFrame(ctx app.Context, f *decode.File) {
 // it: it fills the closed schema panel, and indexes f's record batches when
 // its row count is an estimate (a dataset: opens its other files).
 func (op *opener) afterFirstScreen(ctx app.Context, f *decode.File) {
-	if op.v.file() != f || op.opened.panelFilled {
+	if op.page.File() != f || op.opened.panelFilled {
 		return
 	}
 	op.opened.panelFilled = true
@@ -275,7 +298,7 @@ func (op *opener) index(ctx app.Context, f *decode.File) {
 			}
 			last = time.Now()
 			ctx.Dispatch(func(app.Context) {
-				if op.v.file() == f && op.work.progress != nil {
+				if op.page.File() == f && op.work.progress != nil {
 					op.opened.rows, op.opened.exact = f.Rows()
 					label := op.work.progress.Label
 					if shards := f.Shards(); shards != nil {
@@ -286,7 +309,7 @@ func (op *opener) index(ctx app.Context, f *decode.File) {
 			})
 		})
 		ctx.Dispatch(func(app.Context) {
-			if op.v.file() != f {
+			if op.page.File() != f {
 				return
 			}
 			op.work.progress, op.work.cancel = nil, nil
@@ -316,4 +339,77 @@ func chainClose(first, then func()) func() {
 			then()
 		}
 	}
+}
+
+// opener opens the files asked for, whatever they came from, and says
+// how it goes: it owns what the page says of the file asked for, where
+// the file shown is read from and the background work on it (indexing,
+// a download). The Viewer's model is told of each file shown.
+type opener struct {
+	page   Page
+	over   bool         // a drag is over the page
+	status status       // empty, loading, ready or error, and what the page says of the file asked for
+	opened openedFile   // where the file shown is read from (none: the empty page)
+	work   work         // indexing or downloading, under way
+	budget int64        // cache budget in bytes (URL parameter cache=<MiB>)
+	opens  int          // files asked to open so far: a slow open that a newer one overtook is dropped
+	warmUp warmUpResult // how the warm-up (WarmUp) ended; it runs once
+}
+
+// openedFile is the file shown and where it is read from.
+type openedFile struct {
+	src     source
+	rows    int64 // rows of file, estimated until exact
+	exact   bool
+	changed string // the file changed on the server while being read
+	// panelFilled: the schema panel has its content while closed, and
+	// what else the first screen left for after it has started
+	// (afterFirstScreen).
+	panelFilled bool
+	// early stops the read of the first rows the open started (nil:
+	// none); the rows table's Cancel (actionCancelRead) calls it.
+	early context.CancelFunc
+}
+
+// work is the background work on a file, with a progress bar and Cancel:
+// indexing the file shown, or downloading one whole.
+type work struct {
+	task     task
+	progress *session.Progress // nil: no bar
+	cancel   context.CancelFunc
+}
+
+func (op *opener) onDragOver(ctx app.Context, e app.Event) {
+	e.PreventDefault() // lets the page take the drop
+	if op.over {
+		ctx.PreventUpdate()
+		return
+	}
+	op.over = true
+}
+
+func (op *opener) onDragLeave(ctx app.Context, e app.Event) {
+	// Leaving a child element also fires dragleave: only a leave to outside
+	// the page (no related target) ends the drag.
+	if e.Get("relatedTarget").Truthy() {
+		ctx.PreventUpdate()
+		return
+	}
+	op.over = false
+}
+
+func (op *opener) onDrop(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	op.over = false
+	dt := e.Get("dataTransfer")
+	if entries, folder := droppedEntries(dt); folder {
+		ctx.Async(func() { readEntries(ctx, entries) }) // a folder's files are read by callbacks
+		return
+	}
+	files := dt.Get("files")
+	if !files.Truthy() || files.Length() == 0 {
+		op.status.failedOn("", "nothing was dropped that can be read as a file")
+		return
+	}
+	readFiles(ctx, files, nil)
 }

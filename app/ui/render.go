@@ -28,9 +28,9 @@ func (v *Viewer) Render() app.UI {
 			),
 			// With no file, the drop zone and the samples, centred.
 			app.Div().Class("start").Body(
-				app.If(v.file() == nil, func() app.UI { return &DropZone{Over: v.page.over, Starting: app.IsServer} }),
-				app.If(v.file() == nil, typeSpecimen),
-				app.If(v.page.mounted && v.file() == nil && state == stateEmpty && v.opener.warmUp == warmUpPending, func() app.UI { return &WarmUp{} }),
+				app.If(v.File() == nil, func() app.UI { return &DropZone{Over: v.opener.over, Starting: app.IsServer} }),
+				app.If(v.File() == nil, typeSpecimen),
+				app.If(v.page.mounted && v.File() == nil && state == stateEmpty && v.opener.warmUp == warmUpPending, func() app.UI { return &WarmUp{} }),
 			),
 			app.Div().Class("messages").Body(
 				app.If(v.opener.status.loadingText() != "", func() app.UI {
@@ -49,7 +49,7 @@ func (v *Viewer) Render() app.UI {
 					return &kit.ProgressBar{Task: v.opener.work.task.String(), Progress: *v.opener.work.progress, OnCancel: actionCancel}
 				}),
 			),
-			app.If(v.file() != nil, func() app.UI { return fileView(v, view) }),
+			app.If(v.File() != nil, func() app.UI { return fileView(v, view) }),
 			app.If(inspecting, func() app.UI {
 				return &Inspector{File: v.shown(), Col: target.Col, Row: target.Row, Restore: view.Inspector}
 			}),
@@ -64,10 +64,10 @@ func topBar(v *Viewer, view viewstate.State) app.UI {
 	return app.Header().Class("top").Body(
 		app.H1().Class("brand").Text("tensorview"),
 		app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
-		app.IfSlice(v.file() != nil, func() []app.UI {
-			f := v.file()
+		app.IfSlice(v.File() != nil, func() []app.UI {
+			f := v.File()
 			return []app.UI{
-				&DropZone{Compact: true, Over: v.page.over},
+				&DropZone{Compact: true, Over: v.opener.over},
 				&URLForm{Compact: true},
 				&FileInfo{File: f, Count: querybar.CountOf(v.session().Levels().At(0).Query, v.opener.opened.rows, v.opener.opened.exact), Batches: f.NumBatches()},
 				app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
@@ -96,8 +96,8 @@ func openAlert(v *Viewer) app.UI {
 	return app.Div().Class("alert").Role("alert").Body(
 		app.Strong().Text(v.opener.status.alertTitle()),
 		app.Span().Text(v.opener.status.errText),
-		app.If(v.file() != nil, func() app.UI {
-			return app.Span().Text(" Still showing " + v.file().Name + ".")
+		app.If(v.File() != nil, func() app.UI {
+			return app.Span().Text(" Still showing " + v.File().Name + ".")
 		}),
 	)
 }
@@ -118,7 +118,7 @@ func changedAlert(v *Viewer) app.UI {
 func fileView(v *Viewer, view viewstate.State) app.UI {
 	shown, q := v.shown(), v.shownQuery()
 	filled := view.Schema || v.opener.opened.panelFilled
-	top := shown == v.file()
+	top := shown == v.File()
 	rows := v.opener.opened.rows
 	if !top {
 		rows, _ = shown.Rows()
@@ -130,7 +130,7 @@ func fileView(v *Viewer, view viewstate.State) app.UI {
 		table.Rows = q.Order.Len()
 	}
 	return app.Div().Class("file").Body(
-		&FileWarnings{File: v.file(), Count: len(v.file().Warnings())},
+		&FileWarnings{File: v.File(), Count: len(v.File().Warnings())},
 		app.Div().Class("nesting").Body(
 			app.If(v.session().Levels().Depth() > 0, func() app.UI { return &Breadcrumb{Levels: v.session().Levels().Crumbs()} }),
 		),

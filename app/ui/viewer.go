@@ -5,8 +5,6 @@
 package ui
 
 import (
-	"context"
-
 	"github.com/tensorview/tensorview/app/session"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -34,46 +32,8 @@ type Viewer struct {
 	loc   location // the address and the embedding page: history writes, links, messages (address.go)
 }
 
-// opener opens the files asked for, whatever they came from, and says
-// how it goes: it owns what the page says of the file asked for, where
-// the file shown is read from and the background work on it (indexing,
-// a download). The Viewer's model is told of each file shown.
-type opener struct {
-	v      *Viewer
-	status status       // empty, loading, ready or error, and what the page says of the file asked for
-	opened openedFile   // where the file shown is read from (none: the empty page)
-	work   work         // indexing or downloading, under way
-	budget int64        // cache budget in bytes (URL parameter cache=<MiB>)
-	opens  int          // files asked to open so far: a slow open that a newer one overtook is dropped
-	warmUp warmUpResult // how the warm-up (WarmUp) ended; it runs once
-}
-
-// openedFile is the file shown and where it is read from.
-type openedFile struct {
-	src     source
-	rows    int64 // rows of file, estimated until exact
-	exact   bool
-	changed string // the file changed on the server while being read
-	// panelFilled: the schema panel has its content while closed, and
-	// what else the first screen left for after it has started
-	// (afterFirstScreen).
-	panelFilled bool
-	// early stops the read of the first rows the open started (nil:
-	// none); the rows table's Cancel (actionCancelRead) calls it.
-	early context.CancelFunc
-}
-
-// work is the background work on a file, with a progress bar and Cancel:
-// indexing the file shown, or downloading one whole.
-type work struct {
-	task     task
-	progress *session.Progress // nil: no bar
-	cancel   context.CancelFunc
-}
-
 // pageFlags are the page's own facts.
 type pageFlags struct {
-	over    bool // a drag is over the page
 	mounted bool // OnMount has run: the page is the wasm's (data-ready="true")
 	update  bool // a newer build has been downloaded
 	schema  bool // the schema panel's remembered state (local storage): a file opened without a link opens with it
@@ -89,12 +49,16 @@ func (v *Viewer) session() *session.Model {
 	if v.model == nil {
 		v.model = session.NewModel("")
 	}
-	v.opener.v, v.loc.v = v, v
+	v.opener.page, v.loc.v = v, v
 	return v.model
 }
 
-// file is the file opened (level 0), nil before one is.
-func (v *Viewer) file() *decode.File {
+// SchemaOpen is the schema panel's remembered state (local storage): a
+// file opened without a link opens with it.
+func (v *Viewer) SchemaOpen() bool { return v.page.schema }
+
+// File is the file opened (level 0), nil before one is.
+func (v *Viewer) File() *decode.File {
 	if l := v.session().Levels().At(0); l != nil {
 		return l.File
 	}
@@ -222,39 +186,4 @@ func (v *Viewer) onKeyDown(ctx app.Context, e app.Event) {
 		e.PreventDefault()
 		box.Call("focus")
 	}
-}
-
-func (op *opener) onDragOver(ctx app.Context, e app.Event) {
-	e.PreventDefault() // lets the page take the drop
-	if op.v.page.over {
-		ctx.PreventUpdate()
-		return
-	}
-	op.v.page.over = true
-}
-
-func (op *opener) onDragLeave(ctx app.Context, e app.Event) {
-	// Leaving a child element also fires dragleave: only a leave to outside
-	// the page (no related target) ends the drag.
-	if e.Get("relatedTarget").Truthy() {
-		ctx.PreventUpdate()
-		return
-	}
-	op.v.page.over = false
-}
-
-func (op *opener) onDrop(ctx app.Context, e app.Event) {
-	e.PreventDefault()
-	op.v.page.over = false
-	dt := e.Get("dataTransfer")
-	if entries, folder := droppedEntries(dt); folder {
-		ctx.Async(func() { readEntries(ctx, entries) }) // a folder's files are read by callbacks
-		return
-	}
-	files := dt.Get("files")
-	if !files.Truthy() || files.Length() == 0 {
-		op.v.opener.status.failedOn("", "nothing was dropped that can be read as a file")
-		return
-	}
-	readFiles(ctx, files, nil)
 }
