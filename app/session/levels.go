@@ -21,7 +21,7 @@ type Level struct {
 	paired  bool        // the masks over its thumbnails turned on or off (masktoggle.go)
 }
 
-// maskSel is what a level says of its thumbnails' masks: nothing (has
+// MaskSel is what a level says of its thumbnails' masks: nothing (has
 // false: every one suggested is drawn), or the keys of those drawn; as
 // viewstate.State's HasThumbMasks and ThumbMasks.
 type MaskSel struct {

@@ -13,17 +13,17 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// thumbPair is a mask column drawn over an image column's thumbnails.
+// ThumbPair is a mask column drawn over an image column's thumbnails.
 type ThumbPair struct {
 	Image, Mask           int // columns
 	ImageField, MaskField string
 	Reason                string // overlay.Pair.Reason
 }
 
-// key names the pair in the address: "<image field>:<mask field>".
+// Key names the pair in the address: "<image field>:<mask field>".
 func (p ThumbPair) Key() string { return p.ImageField + ":" + p.MaskField }
 
-// thumbMask is a pair and whether its mask is drawn.
+// ThumbMask is a pair and whether its mask is drawn.
 type ThumbMask struct {
 	ThumbPair
 	On bool
@@ -53,7 +53,7 @@ func fileColumns(f *decode.File) []overlay.Column {
 	return cols
 }
 
-// thumbPairs returns the mask drawn over each image column's thumbnails:
+// ThumbPairs returns the mask drawn over each image column's thumbnails:
 // the pair overlay.Pairs suggests for it (the best-ranked mask named like
 // one; the inspector's default by the same rule), the columns described
 // by their types (fileColumns), in column order. Sizes the types do not
@@ -69,7 +69,7 @@ func ThumbPairs(f *decode.File) []ThumbPair {
 	return out
 }
 
-// thumbMasksOf returns pairs with whether each is drawn: every one when
+// ThumbMasksOf returns pairs with whether each is drawn: every one when
 // the address does not say (has false), else those it names in on (keys,
 // "image:mask"; names of no pair are ignored).
 func ThumbMasksOf(pairs []ThumbPair, has bool, on []string) []ThumbMask {
@@ -80,7 +80,7 @@ func ThumbMasksOf(pairs []ThumbPair, has bool, on []string) []ThumbMask {
 	return out
 }
 
-// thumbMaskAddress returns what the address says of masks: nothing (has
+// ThumbMaskAddress returns what the address says of masks: nothing (has
 // false) when every one is drawn, the default; else the keys of those
 // drawn, in column order (none: every one off).
 func ThumbMaskAddress(masks []ThumbMask) (has bool, on []string) {
@@ -110,7 +110,7 @@ func Toggled(masks []ThumbMask, key string) ([]ThumbMask, bool) {
 	return out, false
 }
 
-// masksKey says which masks are drawn, for the cells kept (cellKey).
+// MasksKey says which masks are drawn, for the cells kept (cellKey).
 func MasksKey(masks []ThumbMask) string {
 	var b strings.Builder
 	for _, m := range masks {
@@ -121,7 +121,7 @@ func MasksKey(masks []ThumbMask) string {
 	return b.String()
 }
 
-// fieldTensor describes a tensor column from its type: logical shape (-1
+// FieldTensor describes a tensor column from its type: logical shape (-1
 // where it varies), dim names and value type; nothing for a dialect whose
 // number of dimensions only a row tells.
 func FieldTensor(tf *decode.TensorField) (shape []int, names []string, vt arrow.DataType) {

@@ -21,7 +21,7 @@ type Order interface {
 	At(pos int64) int64
 }
 
-// fileRow is the file row shown at position pos of o (pos itself for the
+// FileRow is the file row shown at position pos of o (pos itself for the
 // file's own order).
 func FileRow(o Order, pos int64) int64 {
 	if o == nil {
@@ -30,7 +30,7 @@ func FileRow(o Order, pos int64) int64 {
 	return o.At(pos)
 }
 
-// posOf is the position of file row row in o (linear: for the rare jumps
+// PosOf is the position of file row row in o (linear: for the rare jumps
 // back to a row, such as leaving a nested record batch), -1 if o does not
 // show it.
 func PosOf(o Order, row int64) int64 {
@@ -51,13 +51,13 @@ func PosOf(o Order, row int64) int64 {
 // past its length, never over it).
 type permOrder struct{ p query.Perm }
 
-// orderOf is p as a rowOrder.
+// OrderOf is p as a rowOrder.
 func OrderOf(p query.Perm) Order { return permOrder{p} }
 
 func (o permOrder) Len() int64         { return int64(o.p.Len()) }
 func (o permOrder) At(pos int64) int64 { return o.p.At(int(pos)) }
 
-// rowList is a list of file rows: 4 bytes a row while the file has fewer
+// RowList is a list of file rows: 4 bytes a row while the file has fewer
 // than 2^32 rows, else 8.
 type RowList struct {
 	U32 []uint32
@@ -78,7 +78,7 @@ func (l RowList) At(pos int64) int64 {
 // time): each of its passes goes in steps of this many.
 const paceEvery = 1 << 16
 
-// sortedMatches is a sort's order of all total rows of a file kept to the
+// SortedMatches is a sort's order of all total rows of a file kept to the
 // rows a filter matched (m, ascending): the matches in sorted order. pace
 // (may be nil) is called every paceEvery rows of each pass (over the
 // matches, then over the order); its error stops it, as ctx's does.

@@ -1,6 +1,6 @@
 package session
 
-// progress is work under way on a file: in bytes, with the rows found so
+// Progress is work under way on a file: in bytes, with the rows found so
 // far (0 when the work finds none); or, when RowsTotal is set, in rows.
 type Progress struct {
 	Label               string

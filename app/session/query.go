@@ -5,7 +5,7 @@ import (
 	"github.com/tensorview/tensorview/app/query"
 )
 
-// scanStatus is how a scan of the file stands (a query's, as data-query
+// ScanStatus is how a scan of the file stands (a query's, as data-query
 // says, or column statistics', as data-stats says): "" none, running,
 // done, error (for a query: the text does not compile, and the rows shown
 // stay as they were), cancelled.
@@ -30,7 +30,7 @@ type Query struct {
 	Job      JobID // the scan under way (0: none)
 }
 
-// colSort is what a column's header offers to sort by: its values (Plain)
+// ColSort is what a column's header offers to sort by: its values (Plain)
 // or statistics of its tensors.
 type ColSort struct {
 	Plain bool
@@ -59,7 +59,7 @@ func (q *Query) Stop(j *Jobs) {
 	q.Job, q.Progress = 0, nil
 }
 
-// task is the query's progress line's data-task: filter while a filter
+// Task is the query's progress line's data-task: filter while a filter
 // scans, else sort.
 func (q *Query) Task() string {
 	if q.Plan.FilterExpr != nil && q.Matches < 0 {

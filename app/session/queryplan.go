@@ -26,10 +26,10 @@ type Plan struct {
 	sortFn       string // the tensor statistic sorted by ("" for the column's values)
 }
 
-// none reports whether the plan neither sorts nor filters.
+// None reports whether the plan neither sorts nor filters.
 func (p Plan) None() bool { return p.SortExpr == nil && p.FilterExpr == nil }
 
-// queryErr is a sort's or filter's error as the query bar shows it: the
+// QueryError is a sort's or filter's error as the query bar shows it: the
 // text it was found in, the word (At, a byte span of Text; Len 0 at its
 // end) and what was wrong or expected.
 type QueryError struct {
@@ -39,7 +39,7 @@ type QueryError struct {
 	Msg  string
 }
 
-// parts are Text before the word, the word and after it (a word past the
+// Parts are Text before the word, the word and after it (a word past the
 // end is empty).
 func (e QueryError) Parts() (before, word, after string) {
 	off := min(max(e.At.Off, 0), len(e.Text))
@@ -47,7 +47,7 @@ func (e QueryError) Parts() (before, word, after string) {
 	return e.Text[:off], e.Text[off:end], e.Text[end:]
 }
 
-// planQuery compiles sortText (a sort key: "-score") and filterText (a
+// PlanQuery compiles sortText (a sort key: "-score") and filterText (a
 // query) against cols; blank texts are none.
 func PlanQuery(cols []query.Column, sortText, filterText string) (Plan, *QueryError) {
 	p := Plan{SortCol: -1}
@@ -99,7 +99,7 @@ func columnOf(cols []query.Column, name string) int {
 	return found
 }
 
-// sortStats are the statistics a tensor column's header offers to sort by
+// SortStats are the statistics a tensor column's header offers to sort by
 // (images add width and height).
 func SortStats(c query.Column) []string {
 	stats := []string{"mean", "min", "max", "std", "nan", "size"}
@@ -116,7 +116,7 @@ func sortable(c query.Column) bool {
 	return err == nil
 }
 
-// nextSort is the sort key after a click on column col's header: by its
+// NextSort is the sort key after a click on column col's header: by its
 // values (or fn, a statistic of a tensor column: "mean" when "") ascending,
 // then descending, then none ("").
 func NextSort(p Plan, cols []query.Column, col int, fn string) string {
@@ -137,19 +137,19 @@ func NextSort(p Plan, cols []query.Column, col int, fn string) string {
 	return key.String()
 }
 
-// sortShown is the sort as the column headers show it.
+// SortShown is the sort as the column headers show it.
 type SortShown struct {
 	Col  int // -1: none
 	Desc bool
 	Fn   string
 }
 
-// shown is the plan's sort for the headers.
+// Shown is the plan's sort for the headers.
 func (p Plan) Shown() SortShown {
 	return SortShown{Col: p.SortCol, Desc: p.SortDesc, Fn: p.sortFn}
 }
 
-// aria is column col's aria-sort: ascending, descending or none.
+// Aria is column col's aria-sort: ascending, descending or none.
 func (s SortShown) Aria(col int) string {
 	switch {
 	case s.Col != col:
@@ -160,7 +160,7 @@ func (s SortShown) Aria(col int) string {
 	return "ascending"
 }
 
-// arrow is column col's sort mark: ▲ ascending, ▼ descending, "" none.
+// Arrow is column col's sort mark: ▲ ascending, ▼ descending, "" none.
 func (s SortShown) Arrow(col int) string {
 	switch s.Aria(col) {
 	case "ascending":
@@ -175,7 +175,7 @@ func (s SortShown) Arrow(col int) string {
 // under the 50 ms of a long task, with the slice that ends it.
 const paceSlice = 8 * time.Millisecond
 
-// newPacer is a scan's Options.Pace: once paceSlice has passed since it
+// NewPacer is a scan's Options.Pace: once paceSlice has passed since it
 // last yielded it calls yield (in the browser: a wait that lets the event
 // loop run: input, rendering, the grid's reads), and it returns ctx's
 // error once cancelled, which stops the scan.

@@ -7,7 +7,7 @@ import (
 	"github.com/tensorview/tensorview/app/query"
 )
 
-// quickAsk is a quick filter chosen in the statistics panel: the values
+// QuickAsk is a quick filter chosen in the statistics panel: the values
 // checked (Values; none: the column's term is removed), or a range (Range:
 // Lo and Hi as typed, either blank for no bound; both: the term removed).
 type QuickAsk struct {
@@ -60,7 +60,7 @@ func quickTerm(a QuickAsk, cols []query.Column) (query.Expr, error) {
 	return nil, nil
 }
 
-// quickQuery is the filter after a quick filter: filter (the one applied)
+// QuickQuery is the filter after a quick filter: filter (the one applied)
 // with a's term in place of the one of the same operand before.
 func QuickQuery(filter string, a QuickAsk, cols []query.Column) (string, error) {
 	term, err := quickTerm(a, cols)

@@ -16,7 +16,7 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// fileSource is a decode.File as the scan.Source of a sort or filter over
+// FileSource is a decode.File as the scan.Source of a sort or filter over
 // the whole file (package scan), in plain Go: the columns a query needs,
 // batch after batch (File.ReadColumns), their tensors read as the grid
 // reads them (File.ValueIn: canonical tensors, dialects, decoded images)
@@ -67,7 +67,7 @@ func (s FileSource) Bounds(i, col int) (query.Bounds, bool) {
 
 var _ scan.BoundsSource = FileSource{}
 
-// indexFirst indexes f (File.Index) when a scan of it needs every
+// IndexFirst indexes f (File.Index) when a scan of it needs every
 // batch's row count before it starts: a sort (sorting: its keys are
 // sized for every row), a scan of a stream (whose batches are found by
 // scanning it) or of a dataset (its record batches are numbered once its
@@ -81,7 +81,7 @@ func IndexFirst(ctx context.Context, f *decode.File, sorting bool, progress func
 	return f.Index(ctx, progress)
 }
 
-// indexFirstLabel is the progress line of a scan waiting for indexFirst.
+// IndexFirstLabel is the progress line of a scan waiting for indexFirst.
 func IndexFirstLabel(f *decode.File) string {
 	if f.Shards() != nil {
 		return "Opening the dataset's files first"
@@ -134,7 +134,7 @@ func (t batchTensors) ImageSize(col, row int) (width, height int, err error) {
 
 var errNoImage = errors.New("not an encoded image")
 
-// queryColumns are the columns a query may name in f: its schema's
+// QueryColumns are the columns a query may name in f: its schema's
 // (query.ColumnsOf), with the columns f reads as tensors (dialects
 // included) or as encoded images marked so, with their logical dimension
 // names.
@@ -156,10 +156,10 @@ func QueryColumns(f *decode.File) []query.Column {
 	return cols
 }
 
-// queryReport is how often a scan updates the page at most.
+// QueryReport is how often a scan updates the page at most.
 const QueryReport = 100 * time.Millisecond
 
-// scanLabel is a scan's progress line, "Sorting · reading 12 MB of column
+// ScanLabel is a scan's progress line, "Sorting · reading 12 MB of column
 // score", with the bytes of the columns needs in f.
 func ScanLabel(f *decode.File, verb string, needs []string) (string, int64) {
 	var cols []int
@@ -186,7 +186,7 @@ func ScanLabel(f *decode.File, verb string, needs []string) (string, int64) {
 	return fmt.Sprintf("%s · reading %s of %s %s", verb, size, noun, strings.Join(needs, ", ")), total
 }
 
-// rowsProgress is the progress line after p, keeping its label.
+// RowsProgress is the progress line after p, keeping its label.
 func RowsProgress(cur *Progress, p scan.Progress) *Progress {
 	out := Progress{RowsDone: p.Rows, RowsTotal: p.Total}
 	if cur != nil {
@@ -198,7 +198,7 @@ func RowsProgress(cur *Progress, p scan.Progress) *Progress {
 	return &out
 }
 
-// throttled calls report at most every queryReport, and for the last
+// Throttled calls report at most every queryReport, and for the last
 // rows.
 func Throttled(report func(scan.Progress)) func(scan.Progress) {
 	var last time.Time
@@ -211,7 +211,7 @@ func Throttled(report func(scan.Progress)) func(scan.Progress) {
 	}
 }
 
-// unreadNote says what a scan could not read or evaluate.
+// UnreadNote says what a scan could not read or evaluate.
 func UnreadNote(u scan.Unread, unevaluated int64, firstErr string) []string {
 	var out []string
 	switch {
@@ -226,11 +226,11 @@ func UnreadNote(u scan.Unread, unevaluated int64, firstErr string) []string {
 	return out
 }
 
-// yieldToPage lets the browser's event loop run (Go's wasm is one thread:
+// YieldToPage lets the browser's event loop run (Go's wasm is one thread:
 // while every goroutine waits, the page handles input and paints).
 func YieldToPage() { time.Sleep(time.Millisecond) }
 
-// groupDigits writes n with its digits in groups of three: 3,000,000.
+// GroupDigits writes n with its digits in groups of three: 3,000,000.
 func GroupDigits(n int64) string {
 	s := fmt.Sprint(n)
 	neg := strings.HasPrefix(s, "-")

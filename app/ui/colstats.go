@@ -1,10 +1,10 @@
 package ui
 
 import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/ui/colstats"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // Column statistics from a column header: the header's button opens the

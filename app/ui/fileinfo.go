@@ -3,11 +3,10 @@ package ui
 import (
 	"fmt"
 
-	"github.com/tensorview/tensorview/app/ui/kit"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // FileInfo shows the opened file's name and facts on one line of the top

@@ -8,13 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tensorview/tensorview/app/ui/kit"
-
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 

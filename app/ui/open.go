@@ -5,14 +5,12 @@ import (
 	"errors"
 	"time"
 
-	"github.com/tensorview/tensorview/app/ui/kit"
-
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/internal/perfmark"
 )
 

@@ -10,13 +10,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/remote"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 

@@ -6,8 +6,6 @@ import (
 	"image"
 	"slices"
 
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/tensorview/tensorview/app/decode"
@@ -15,6 +13,7 @@ import (
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/picture"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/tensorext"
 )
 

@@ -3,11 +3,10 @@ package ui
 import (
 	"image"
 
-	"github.com/tensorview/tensorview/app/ui/kit"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/internal/perfmark"
 )
 

@@ -5,11 +5,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
 )
 
 // The rows table's reads: the row windows of the rows drawn are loaded in

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -21,6 +19,7 @@ import (
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/query"
 	"github.com/tensorview/tensorview/app/scan"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/tensorext"
 )
 

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tensorview/tensorview/app/ui/kit"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // ShardList lists the files of a dataset in the schema panel, in the

@@ -6,11 +6,10 @@ import (
 	"math"
 	"strings"
 
-	"github.com/tensorview/tensorview/app/ui/kit"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 

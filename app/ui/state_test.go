@@ -7,12 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tensorview/tensorview/app/ui/kit"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // TestAttributeValues: the values of data-state, data-task and

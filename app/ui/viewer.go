@@ -5,11 +5,10 @@
 package ui
 
 import (
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 

@@ -3,12 +3,11 @@ package ui
 import (
 	_ "embed"
 
-	"github.com/tensorview/tensorview/app/ui/kit"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // warmUpFile is a small Arrow IPC file of image and other tensors

@@ -5,14 +5,12 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/tensorview/tensorview/app/ui/kit"
-
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/query"
 	"github.com/tensorview/tensorview/app/scan"
+	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // ColumnStatsPanel is the statistics of a column (or of a tensor
@@ -301,7 +299,7 @@ const (
 	ActionColStatsClose  kit.Signal                   = "tv/col-stats-close"  // the panel's × or Escape
 )
 
-// statsAsk asks for the statistics of column Col (of a tensor column, of
+// StatsAsk asks for the statistics of column Col (of a tensor column, of
 // its statistic Fn: "mean" when "").
 type StatsAsk struct {
 	Col int

@@ -6,12 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/tensorview/tensorview/app/query"
 	"github.com/tensorview/tensorview/app/scan"
+	"github.com/tensorview/tensorview/app/session"
 )
 
 func figureText(fs []statFigure) string {

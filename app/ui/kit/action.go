@@ -2,7 +2,7 @@ package kit
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
-// action is a go-app action whose value is a T: send and handle are its two
+// Action is a go-app action whose value is a T: send and handle are its two
 // ends, and handle is the one place the value's type is checked.
 type Action[T any] string
 
@@ -29,7 +29,7 @@ func (a Action[T]) Handler(h func(app.Context, T)) app.ActionHandler {
 	}
 }
 
-// signal is a go-app action without a value: send and handle are its two
+// Signal is a go-app action without a value: send and handle are its two
 // ends.
 type Signal string
 

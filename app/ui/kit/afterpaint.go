@@ -12,7 +12,7 @@ import (
 // indexing must not wait for that.
 const paintWait = 100 * time.Millisecond
 
-// afterPaint runs fn on the UI goroutine once the browser has rendered the
+// AfterPaint runs fn on the UI goroutine once the browser has rendered the
 // next frame (style, layout and paint of what the page holds now), or, when
 // no frame has come after paintWait, once the page is hidden. Work that the first
 // screen does not need (overscan rows, indexing, measuring the layout) goes

@@ -8,7 +8,7 @@ import (
 	"github.com/tensorview/tensorview/app/overlay"
 )
 
-// putImage draws img onto the canvas element at its own size, one canvas
+// PutImage draws img onto the canvas element at its own size, one canvas
 // pixel per image pixel (the canvas is resized to img's bounds when they
 // differ); an empty image or a missing canvas draws nothing. Previews and
 // the inspector's picture both draw this way.
@@ -17,7 +17,7 @@ func PutImage(canvas app.Value, img *image.RGBA) {
 	PutImageData(canvas, img, &data, &c2d)
 }
 
-// putImageData is putImage reusing *data, an ImageData of the same size
+// PutImageData is putImage reusing *data, an ImageData of the same size
 // from an earlier call, if any (it is replaced by a new one otherwise):
 // allocating the JavaScript arrays for each image costs more than
 // filling them; and *c2d, the canvas's 2D context from an earlier call on
@@ -47,7 +47,7 @@ func PutImageData(canvas app.Value, img *image.RGBA, data, c2d *app.Value) {
 	(*c2d).Call("putImageData", d, 0, 0)
 }
 
-// blendMask blends layer, a mask's colours at the thumbnail's size
+// BlendMask blends layer, a mask's colours at the thumbnail's size
 // (overlay.Layer), over what the canvas shows (an encoded image's
 // thumbnail as the browser drew it) at opacity, in Go (overlay.Over, the
 // blend's formula exactly: the canvas's pixels are read back and put
@@ -77,7 +77,7 @@ func BlendMask(canvas app.Value, layer *image.RGBA, opacity float64, of string) 
 	MarkMask(canvas, of)
 }
 
-// markMask says on a preview canvas which mask is blended into it
+// MarkMask says on a preview canvas which mask is blended into it
 // (data-mask), or that none is ("").
 func MarkMask(canvas app.Value, of string) {
 	if !canvas.Truthy() {

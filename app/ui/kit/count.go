@@ -6,7 +6,7 @@ import (
 	"github.com/tensorview/tensorview/app/session"
 )
 
-// rowCount is a level's row count (the file's, or a nested record
+// RowCount is a level's row count (the file's, or a nested record
 // batch's), or its filter's matches.
 type RowCount struct {
 	Rows  int64 // estimated until Exact
@@ -20,10 +20,10 @@ type RowCount struct {
 	Matches int64
 }
 
-// done reports whether the count is a filter's matches, known.
+// Done reports whether the count is a filter's matches, known.
 func (c RowCount) Done() bool { return c.Filter && c.Matches >= 0 }
 
-// text is the count: "64", "≈64", "1,204 of 3,000,000", "1,204… of
+// Text is the count: "64", "≈64", "1,204 of 3,000,000", "1,204… of
 // 3,000,000" while the filter runs.
 func (c RowCount) Text() string {
 	switch {
@@ -35,7 +35,7 @@ func (c RowCount) Text() string {
 	return RowsText(c.Rows, c.Exact)
 }
 
-// matchesText is the row count of a filter's result: "1,204 of 3,000,000"
+// MatchesText is the row count of a filter's result: "1,204 of 3,000,000"
 // once done, "1,204… of 3,000,000" while it still finds matches.
 func MatchesText(found, total int64, done bool) string {
 	if done {
@@ -44,7 +44,7 @@ func MatchesText(found, total int64, done bool) string {
 	return session.GroupDigits(found) + "… of " + session.GroupDigits(total)
 }
 
-// rowsText writes a row count, "≈" marking an estimate.
+// RowsText writes a row count, "≈" marking an estimate.
 func RowsText(n int64, exact bool) string {
 	if exact {
 		return fmt.Sprint(n)

@@ -3,11 +3,10 @@ package kit
 import (
 	"fmt"
 
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
 )
 
 // ProgressBar shows work under way with bytes done and a cancel button,

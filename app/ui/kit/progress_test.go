@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/session"
 )
 
 // TestProgressRows: a progress in rows reads with thousands separators,

@@ -3,11 +3,10 @@ package querybar
 import (
 	"strings"
 
-	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/session"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // queryPlaceholder is the query bar's example.
@@ -182,7 +181,7 @@ const (
 	ActionQueryClear  kit.Signal         = "tv/query-clear"  // the query's result line's Clear
 )
 
-// count is the row count of a level of rows rows (estimated unless
+// CountOf is the row count of a level of rows rows (estimated unless
 // exact) under q: its filter's matches once q has one.
 func CountOf(q *session.Query, rows int64, exact bool) kit.RowCount {
 	return kit.RowCount{Rows: rows, Exact: exact, Query: q.Status, Filter: q.Plan.FilterExpr != nil, Found: q.Found, Matches: q.Matches}
