@@ -2,6 +2,14 @@ package ui
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
+// The page is usable before the wasm has started: index.html is the
+// Viewer's empty page rendered on the server (OnPreRender), and
+// web/boot.js, a plain script loaded before it, takes what a person does
+// with it meanwhile. A sample clicked or a URL submitted becomes the
+// page's address (history.pushState of "?url=…"), which OnNav opens when
+// the app starts; a file picked or dropped waits in window.tensorviewBoot
+// until takeBooted asks for it.
+
 // takeBooted opens the file picked or dropped before the wasm started, if
 // any, and tells web/boot.js to stop taking events (the app's own handlers
 // have them from now on) and to pass the files of its page's input, if
@@ -35,4 +43,26 @@ func (op *opener) takeBooted(ctx app.Context) {
 func (op *opener) openBooted(ctx app.Context, f app.Value) {
 	op.status.state, op.status.loading = stateLoading, f.Get("name").String()
 	readFile(ctx, f)
+}
+
+// bootOpen is the function web/boot.js hands a file to once the app has
+// taken over: one picked in a file chooser of the server-rendered page's
+// input (which go-app's start took out of the document, so no handler of
+// the app hears it). It lives as long as the page.
+var bootOpen app.Func
+
+// init gives the opener its page, and when web/boot.js holds a file for
+// the app, says the page is loading it from now on.
+func (op *opener) init(p Page) {
+	op.page = p
+	if !app.IsClient {
+		return
+	}
+	boot := app.Window().Get("tensorviewBoot")
+	if !boot.Truthy() || boot.Get("queued").Type() != app.TypeFunction {
+		return
+	}
+	if name := boot.Call("queued"); name.Type() == app.TypeString {
+		op.status.state, op.status.loading = stateLoading, name.String()
+	}
 }

@@ -81,6 +81,16 @@ func (v *Viewer) shownQuery() *session.Query {
 	return nil
 }
 
+// OnInit runs as go-app mounts the Viewer, before anything it dispatched
+// (such as the news of a newer build the service worker found before the
+// wasm started, whose OnAppUpdate reloads an empty page): when web/boot.js
+// holds a file for the app, the page is loading it from now on, so no
+// reload throws it away.
+func (v *Viewer) OnInit() {
+	v.loc.v = v
+	v.opener.init(v)
+}
+
 // OnAppUpdate is called when go-app's service worker has installed a newer
 // build. The page is never reloaded for it: a file picked, dropped or
 // linked may be on its way in (between a pick and its open there is no
