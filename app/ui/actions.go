@@ -3,16 +3,12 @@ package ui
 import (
 	"fmt"
 
-	"github.com/tensorview/tensorview/app/ui/colstats"
-
-	"github.com/tensorview/tensorview/app/ui/querybar"
-
-	"github.com/tensorview/tensorview/app/ui/kit"
-
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/colstats"
+	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/tensorview/tensorview/app/ui/querybar"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -33,57 +29,15 @@ const (
 // handleActions registers the Viewer's action handlers. They do not
 // re-render by themselves: each ends with Update, or says why not.
 func (v *Viewer) handleActions(ctx app.Context) {
-	actionOpen.Handle(ctx, v.opener.open)
-	actionFirstScreen.Handle(ctx, v.opener.afterFirstScreen)
+	v.opener.Handle(ctx)
+	actionFirstScreen.Handle(ctx, v.opener.AfterFirstScreen)
 	// The rows table's Cancel stops its reads, and redraws them; the read
-	// of the first rows that the open started is the Viewer's.
-	actionCancelRead.Handle(ctx, func(ctx app.Context) {
-		if v.opener.opened.early != nil {
-			v.opener.opened.early()
-		}
-	})
-	actionWarmedUp.Handle(ctx, v.opener.onWarmedUp)
-	actionOpenURL.Handle(ctx, v.opener.openURL)
-	actionOpenFailed.Handle(ctx, func(ctx app.Context, f openFailure) {
-		v.opener.status.failedOn(f.What, f.Why)
-		ctx.Update()
-	})
-	actionProgress.Handle(ctx, v.opener.onProgress)
-	actionChanged.Handle(ctx, v.opener.onChanged)
-	actionCancel.Handle(ctx, v.opener.onCancel)
+	// of the first rows that the open started is the opener's.
+	actionCancelRead.Handle(ctx, v.opener.StopEarly)
 	actionCloseInspect.Handle(ctx, v.onCloseInspect)
 	actionFirstRow.Handle(ctx, v.onFirstRow)
 	actionInspectState.Handle(ctx, v.onInspectState)
 	v.handleModel(ctx)
-}
-
-// onWarmedUp keeps how the warm-up ended, unless a file was opened first.
-func (op *opener) onWarmedUp(ctx app.Context, r warmUpResult) {
-	if op.warmUp == warmUpPending {
-		op.warmUp = r
-	}
-	ctx.Update()
-}
-
-// onProgress shows the progress of the download under way.
-func (op *opener) onProgress(ctx app.Context, p *session.Progress) {
-	if op.work.cancel != nil && op.work.task == taskDownload {
-		op.work.progress = p
-		ctx.Update()
-	}
-}
-
-// onChanged stops reading a file that changed on the server, and says so.
-func (op *opener) onChanged(ctx app.Context, reason string) {
-	op.opened.changed = reason
-	op.stopIndexing()
-	ctx.Update()
-}
-
-// onCancel stops indexing (the progress bar's Cancel).
-func (op *opener) onCancel(ctx app.Context) {
-	op.stopIndexing()
-	ctx.Update()
 }
 
 // handleModel registers the handlers of the actions that go to the

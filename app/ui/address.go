@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/open"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -93,7 +94,7 @@ func (l *location) history(ctx app.Context, e viewstate.Effect) {
 	case viewstate.Post:
 		l.post(map[string]any{"type": "tensorview:state", "state": e.Query, "file": e.File, "link": l.link()})
 	case viewstate.OpenURL:
-		l.v.opener.openURL(ctx, e.URL)
+		l.v.opener.OpenURL(ctx, e.URL)
 	}
 }
 
@@ -182,7 +183,7 @@ func (l *location) copyLink(ctx app.Context, e app.Event) {
 		l.note = "copy the address from the address bar"
 		return
 	}
-	then(clip.Call("writeText", l.link()), func(app.Value) {
+	open.Then(clip.Call("writeText", l.link()), func(app.Value) {
 		ctx.Dispatch(func(app.Context) { l.note = "link copied" })
 	}, func(reason string) {
 		ctx.Dispatch(func(app.Context) { l.note = "could not copy the link: " + reason })

@@ -3,9 +3,8 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/ui/colstats"
-
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/colstats"
 )
 
 // colHead is column c's header: its name, which sorts by the column

@@ -22,9 +22,9 @@ func (v *Viewer) Apply(ctx app.Context, a session.Action) {
 		case session.Focus:
 			ctx.Defer(func(app.Context) { focus(e.Selector) })
 		case session.Alert:
-			v.opener.status.errText = e.Text
+			v.opener.Status.ErrText = e.Text
 			if e.Text != "" {
-				v.opener.status.loading = e.What
+				v.opener.Status.Loading = e.What
 			}
 		}
 	}

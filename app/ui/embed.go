@@ -2,6 +2,8 @@ package ui
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/ui/open"
 )
 
 // Embed mode (?embed=1) shows only the viewer, for an iframe in a
@@ -43,7 +45,7 @@ func (l *location) handleMessages(ctx app.Context) {
 		}
 		if u := data.Get("url"); u.Type() == app.TypeString {
 			raw := u.String()
-			ctx.Dispatch(func(ctx app.Context) { l.v.opener.openURL(ctx, raw) })
+			ctx.Dispatch(func(ctx app.Context) { l.v.opener.OpenURL(ctx, raw) })
 			return nil
 		}
 		name := "data.arrow"
@@ -58,7 +60,7 @@ func (l *location) handleMessages(ctx app.Context) {
 			blob = win.Get("Blob").New([]any{blob})
 		}
 		if blob.Truthy() {
-			actionOpen.Send(ctx, blobSource(name, blob))
+			open.ActionOpen.Send(ctx, open.BlobSource(name, blob))
 		}
 		return nil
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/tensorview/tensorview/app/ui/open"
 )
 
 // FileInfo shows the opened file's name and facts on one line of the top
@@ -30,7 +31,7 @@ func (f *FileInfo) Render() app.UI {
 	if shards != nil {
 		// A dataset: its files' formats; of Parquet files only, its
 		// record batches are row groups.
-		format = shardFormats(shards, file.Format)
+		format = open.ShardFormats(shards, file.Format)
 		isParquet, groups = format == string(decode.Parquet), f.Batches
 	}
 	fact := func(label string, dd app.HTMLDd) app.UI {
@@ -42,7 +43,7 @@ func (f *FileInfo) Render() app.UI {
 			fact("Format", app.Dd().Attr("data-role", "format").Text(format)),
 			fact("Size", app.Dd().Attr("data-bytes", file.Size).Text(decode.HumanBytes(file.Size))),
 			app.If(shards != nil, func() app.UI {
-				return fact("Files", app.Dd().Attr("data-role", "num-shards").Attr("data-shards", len(shards)).Title(shardsText(shards)).Text(len(shards)))
+				return fact("Files", app.Dd().Attr("data-role", "num-shards").Attr("data-shards", len(shards)).Title(open.ShardsText(shards)).Text(len(shards)))
 			}),
 			app.If(!isParquet, func() app.UI {
 				return fact("Record batches", app.Dd().Attr("data-role", "batches").Text(f.Batches))

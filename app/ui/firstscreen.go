@@ -3,9 +3,8 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/ui/kit"
-
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
@@ -18,7 +17,7 @@ import (
 
 // actionFirstScreen: the rows table shows the first screen of the file
 // (its rows in view, their data and thumbnails drawn): the Viewer does
-// what it left for after it (Viewer.afterFirstScreen).
+// what it left for after it (open.Opener.AfterFirstScreen).
 const actionFirstScreen kit.Action[*decode.File] = "tv/first-screen"
 
 // screenStep is where a file's first screen (or a new result's: a sort, a

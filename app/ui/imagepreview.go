@@ -9,6 +9,7 @@ import (
 	"github.com/tensorview/tensorview/app/raster"
 	"github.com/tensorview/tensorview/app/summary"
 	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/tensorview/tensorview/app/ui/open"
 	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
@@ -77,7 +78,7 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 		opts["resizeWidth"], opts["resizeHeight"], opts["resizeQuality"] = e.PreviewW, e.PreviewH, "high"
 	}
 	perfmark.Mark("thumb-decode")
-	then(app.Window().Call("createImageBitmap", blob, opts), func(bmp app.Value) {
+	open.Then(app.Window().Call("createImageBitmap", blob, opts), func(bmp app.Value) {
 		defer done()
 		if current() {
 			if canvas := p.JSValue(); canvas.Truthy() {

@@ -14,6 +14,7 @@ import (
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/open"
 )
 
 // openTestdata opens a file of testdata/ with the viewer's decoder.
@@ -193,7 +194,7 @@ func TestRowsTableNative(t *testing.T) {
 // file's alert names the file and the one still shown.
 func TestViewerNative(t *testing.T) {
 	f := openTestdata(t, "js_images.arrow")
-	v := &Viewer{opener: opener{status: status{state: stateError, loading: "bad.arrow", errText: "not an Arrow IPC file or stream"}}}
+	v := &Viewer{opener: open.Opener{Status: open.Status{State: open.StateError, Loading: "bad.arrow", ErrText: "not an Arrow IPC file or stream"}}}
 	v.session().Do(session.Opened{File: f})
 	e := app.NewTestEngine()
 	if err := e.Load(v); err != nil {

@@ -3,10 +3,9 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/ui/querybar"
-
 	"github.com/tensorview/tensorview/app/ui/kit"
-
+	"github.com/tensorview/tensorview/app/ui/open"
+	"github.com/tensorview/tensorview/app/ui/querybar"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -14,12 +13,12 @@ import (
 // that comes and goes lives inside fixed containers, so the file view
 // keeps its place (and its scroll position) when a message shows.
 func (v *Viewer) Render() app.UI {
-	state := v.opener.status.state.drawn()
+	state := v.opener.Status.State.Drawn()
 	view := v.st()
 	target, inspecting := v.inspected()
 	return app.Div().Class("viewer").Attr("data-state", state.String()).Attr("data-embed", view.Embed).
-		Attr("data-ready", v.page.mounted).Attr("data-warm-up", v.opener.warmUp.String()).
-		OnDragEnter(v.opener.onDragOver).OnDragOver(v.opener.onDragOver).OnDragLeave(v.opener.onDragLeave).OnDrop(v.opener.onDrop).
+		Attr("data-ready", v.page.mounted).Attr("data-warm-up", v.opener.WarmUp.String()).
+		OnDragEnter(v.opener.OnDragOver).OnDragOver(v.opener.OnDragOver).OnDragLeave(v.opener.OnDragLeave).OnDrop(v.opener.OnDrop).
 		OnKeyDown(v.onKeyDown).
 		Body(
 			topBar(v, view),
@@ -28,25 +27,25 @@ func (v *Viewer) Render() app.UI {
 			),
 			// With no file, the drop zone and the samples, centred.
 			app.Div().Class("start").Body(
-				app.If(v.File() == nil, func() app.UI { return &DropZone{Over: v.opener.over, Starting: app.IsServer} }),
+				app.If(v.File() == nil, func() app.UI { return &open.DropZone{Over: v.opener.Over, Starting: app.IsServer} }),
 				app.If(v.File() == nil, typeSpecimen),
-				app.If(v.page.mounted && v.File() == nil && state == stateEmpty && v.opener.warmUp == warmUpPending, func() app.UI { return &WarmUp{} }),
+				app.If(v.page.mounted && v.File() == nil && state == open.StateEmpty && v.opener.WarmUp == open.WarmUpPending, func() app.UI { return &WarmUp{} }),
 			),
 			app.Div().Class("messages").Body(
-				app.If(v.opener.status.loadingText() != "", func() app.UI {
-					return app.P().Class("loading").Attr("aria-live", "polite").Text(v.opener.status.loadingText())
+				app.If(v.opener.Status.LoadingText() != "", func() app.UI {
+					return app.P().Class("loading").Attr("aria-live", "polite").Text(v.opener.Status.LoadingText())
 				}),
-				app.If(v.opener.status.errText != "", func() app.UI { return openAlert(v) }),
+				app.If(v.opener.Status.ErrText != "", func() app.UI { return openAlert(v) }),
 			),
 			app.Div().Class("messages").Body(
-				app.If(v.opener.opened.changed != "", func() app.UI { return changedAlert(v) }),
+				app.If(v.opener.Opened.Changed != "", func() app.UI { return changedAlert(v) }),
 			),
 			// Background work (indexing, a download, a big read) in a
 			// card at the foot of the window: the grid does not move when
 			// it comes and goes.
 			app.Div().Class("messages work-status").Body(
-				app.If(v.opener.work.progress != nil, func() app.UI {
-					return &kit.ProgressBar{Task: v.opener.work.task.String(), Progress: *v.opener.work.progress, OnCancel: actionCancel}
+				app.If(v.opener.Work.Progress != nil, func() app.UI {
+					return &kit.ProgressBar{Task: v.opener.Work.Task.String(), Progress: *v.opener.Work.Progress, OnCancel: open.ActionCancel}
 				}),
 			),
 			app.If(v.File() != nil, func() app.UI { return fileView(v, view) }),
@@ -67,9 +66,9 @@ func topBar(v *Viewer, view viewstate.State) app.UI {
 		app.IfSlice(v.File() != nil, func() []app.UI {
 			f := v.File()
 			return []app.UI{
-				&DropZone{Compact: true, Over: v.opener.over},
-				&URLForm{Compact: true},
-				&FileInfo{File: f, Count: querybar.CountOf(v.session().Levels().At(0).Query, v.opener.opened.rows, v.opener.opened.exact), Batches: f.NumBatches()},
+				&open.DropZone{Compact: true, Over: v.opener.Over},
+				&open.URLForm{Compact: true},
+				&FileInfo{File: f, Count: querybar.CountOf(v.session().Levels().At(0).Query, v.opener.Opened.Rows, v.opener.Opened.Exact), Batches: f.NumBatches()},
 				app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 					Aria("expanded", view.Schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 				app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
@@ -94,8 +93,8 @@ func updateNote() app.UI {
 // openAlert says why the file asked for could not be opened.
 func openAlert(v *Viewer) app.UI {
 	return app.Div().Class("alert").Role("alert").Body(
-		app.Strong().Text(v.opener.status.alertTitle()),
-		app.Span().Text(v.opener.status.errText),
+		app.Strong().Text(v.opener.Status.AlertTitle()),
+		app.Span().Text(v.opener.Status.ErrText),
 		app.If(v.File() != nil, func() app.UI {
 			return app.Span().Text(" Still showing " + v.File().Name + ".")
 		}),
@@ -107,9 +106,9 @@ func openAlert(v *Viewer) app.UI {
 func changedAlert(v *Viewer) app.UI {
 	return app.Div().Class("alert").Role("alert").Attr("data-role", "changed").Body(
 		app.Strong().Text("Stopped reading. "),
-		app.Span().Text(v.opener.opened.changed+": what is shown may mix two versions. "),
+		app.Span().Text(v.opener.Opened.Changed+": what is shown may mix two versions. "),
 		app.Button().Type("button").Class("link").Attr("data-action", "reopen").Text("Open it again").
-			OnClick(func(ctx app.Context, e app.Event) { actionOpenURL.Send(ctx, v.opener.opened.src.URL) }),
+			OnClick(func(ctx app.Context, e app.Event) { open.ActionOpenURL.Send(ctx, v.opener.Opened.Src.URL) }),
 	)
 }
 
@@ -117,9 +116,9 @@ func changedAlert(v *Viewer) app.UI {
 // batches, the schema panel and the rows.
 func fileView(v *Viewer, view viewstate.State) app.UI {
 	shown, q := v.shown(), v.shownQuery()
-	filled := view.Schema || v.opener.opened.panelFilled
+	filled := view.Schema || v.opener.Opened.PanelFilled
 	top := shown == v.File()
-	rows := v.opener.opened.rows
+	rows := v.opener.Opened.Rows
 	if !top {
 		rows, _ = shown.Rows()
 	}

@@ -6,9 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
 )
 
 // fakeWindows is a file of row windows of 4 rows each (batch 0), in the

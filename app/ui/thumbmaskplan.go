@@ -6,10 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
 )
 

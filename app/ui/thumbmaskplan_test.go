@@ -8,9 +8,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tensorview/tensorview/app/session"
-
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
 )
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/open"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -20,8 +21,8 @@ import (
 // types in state.go.
 type Viewer struct {
 	app.Compo
-	opener opener    // opens the files asked for (open.go)
-	page   pageFlags // the page's own facts, whatever file it shows
+	opener open.Opener // opens the files asked for (package open)
+	page   pageFlags   // the page's own facts, whatever file it shows
 
 	// model owns what the page shows of the file: its levels (the file,
 	// the nested record batches opened), their queries, the statistics
@@ -48,7 +49,7 @@ func (v *Viewer) session() *session.Model {
 	if v.model == nil {
 		v.model = session.NewModel("")
 	}
-	v.opener.page, v.loc.v = v, v
+	v.opener.Page, v.loc.v = v, v
 	return v.model
 }
 
@@ -88,7 +89,7 @@ func (v *Viewer) shownQuery() *session.Query {
 // reload throws it away.
 func (v *Viewer) OnInit() {
 	v.loc.v = v
-	v.opener.init(v)
+	v.opener.Init(v)
 }
 
 // OnAppUpdate is called when go-app's service worker has installed a newer
@@ -118,9 +119,9 @@ func controlledAtLoad() bool {
 
 // OnPreRender sets the state of the server-rendered page (app/site writes
 // it as index.html): the empty page, usable before the wasm has started
-// (web/boot.js queues what is asked for meanwhile; see takeBooted).
+// (web/boot.js queues what is asked for meanwhile; see open.Opener.TakeBooted).
 func (v *Viewer) OnPreRender(ctx app.Context) {
-	v.opener.status.state = stateEmpty
+	v.opener.Status.State = open.StateEmpty
 }
 
 // OnMount registers the handlers of the components' actions and of the
@@ -129,20 +130,20 @@ func (v *Viewer) OnPreRender(ctx app.Context) {
 // "false" and the state "loading".
 func (v *Viewer) OnMount(ctx app.Context) {
 	_ = ctx.LocalStorage().Get(schemaKey, &v.page.schema)
-	v.opener.budget = cacheBudget(app.Window().URL().Query())
-	tuneGC(v.opener.budget)
+	v.opener.Budget = open.CacheBudget(app.Window().URL().Query())
+	tuneGC(v.opener.Budget)
 	v.model = session.NewModel(app.Window().URL().String())
 	ctx.Dispatch(func(ctx app.Context) {
 		v.page.mounted = true
-		if v.opener.status.state == stateStarting {
-			v.opener.status.state = stateEmpty
+		if v.opener.Status.State == open.StateStarting {
+			v.opener.Status.State = open.StateEmpty
 		}
 	})
 	v.handleActions(ctx)
 	v.loc.handleAddress(ctx)
 	v.loc.handleMessages(ctx)
 	v.closeOnEscape(ctx)
-	v.opener.takeBooted(ctx)
+	v.opener.TakeBooted(ctx)
 }
 
 // OnNav reads the address into the view state when go-app reports a

@@ -8,6 +8,7 @@ import (
 	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/tensorview/tensorview/app/ui/open"
 )
 
 // warmUpFile is a small Arrow IPC file of image and other tensors
@@ -47,7 +48,7 @@ type WarmUp struct {
 // OnMount opens the file once the empty page has been painted.
 func (w *WarmUp) OnMount(ctx app.Context) {
 	kit.AfterPaint(ctx, func(ctx app.Context) {
-		src := blobSource("warm-up.arrow", browser.NewBlob(warmUpFile))
+		src := open.BlobSource("warm-up.arrow", browser.NewBlob(warmUpFile))
 		ctx.Async(func() {
 			f, err := decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: warmUpBudget})
 			if err == nil {
@@ -55,7 +56,7 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 			}
 			ctx.Dispatch(func(ctx app.Context) {
 				if err != nil {
-					actionWarmedUp.Send(ctx, warmUpFailed) // nothing to show
+					open.ActionWarmedUp.Send(ctx, open.WarmUpFailed) // nothing to show
 					return
 				}
 				w.file = f
@@ -66,7 +67,7 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 				// end the warm-up) before go-app's next render, so that
 				// the rows were never rendered.
 				ctx.Defer(func(ctx app.Context) {
-					kit.AfterPaint(ctx, func(ctx app.Context) { actionWarmedUp.Send(ctx, warmUpDone) })
+					kit.AfterPaint(ctx, func(ctx app.Context) { open.ActionWarmedUp.Send(ctx, open.WarmUpDone) })
 				})
 			})
 		})

@@ -1,4 +1,4 @@
-package ui
+package open
 
 import (
 	"fmt"
@@ -37,15 +37,15 @@ func (s source) stop() {
 	}
 }
 
-// blobSource is a source reading a browser Blob lazily.
-func blobSource(name string, blob app.Value) source {
+// BlobSource is a source reading a browser Blob lazily.
+func BlobSource(name string, blob app.Value) source {
 	r := browser.NewBlobReader(blob)
 	return source{Name: name, Size: r.Size(), Reader: r, Blob: blob}
 }
 
 // readFile hands a browser File to the Viewer, which reads it lazily.
 func readFile(ctx app.Context, file app.Value) {
-	actionOpen.Send(ctx, blobSource(file.Get("name").String(), file))
+	ActionOpen.Send(ctx, BlobSource(file.Get("name").String(), file))
 }
 
 // readFiles hands a FileList (or array of Files) to the Viewer: one file
@@ -77,16 +77,16 @@ func openFiles(ctx app.Context, names []string, blobs []app.Value, skipped []str
 	src, more := blobShards(names, blobs, folder)
 	skipped = append(skipped, more...)
 	if len(src.Shards) == 0 {
-		actionOpenFailed.Send(ctx, openFailure{What: datasetName(names), Why: fmt.Sprintf("no Arrow or Parquet file among them (%s): tensorview opens .arrow, .arrows, .feather, .ipc and .parquet files", strings.Join(headOf(skipped, 5), ", "))})
+		ActionOpenFailed.Send(ctx, OpenFailure{What: datasetName(names), Why: fmt.Sprintf("no Arrow or Parquet file among them (%s): tensorview opens .arrow, .arrows, .feather, .ipc and .parquet files", strings.Join(headOf(skipped, 5), ", "))})
 		return
 	}
 	src.skipped = skipped
-	actionOpen.Send(ctx, src)
+	ActionOpen.Send(ctx, src)
 }
 
-// openFailure is what was dropped or picked that cannot be opened (its
+// OpenFailure is what was dropped or picked that cannot be opened (its
 // name as the page names it), and why.
-type openFailure struct{ What, Why string }
+type OpenFailure struct{ What, Why string }
 
 // datasetName names the dataset of files names (paths, "/"-separated):
 // the folder they all are in ("data/train" and "data/test" are in
@@ -123,6 +123,6 @@ func headOf(list []string, n int) []string {
 	return append(append([]string{}, list[:n]...), "…")
 }
 
-// then is browser.Then, for the page's own promises (the clipboard, image
+// Then is browser.Then, for the page's own promises (the clipboard, image
 // decoding).
-var then = browser.Then
+var Then = browser.Then

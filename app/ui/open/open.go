@@ -1,4 +1,4 @@
-package ui
+package open
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
-// Opening a file (actionOpen, whatever it came from):
+// Opening a file (ActionOpen, whatever it came from):
 //
-//	open            UI goroutine: claims the open, says "Reading …"
+//	Open            UI goroutine: claims the open, says "Reading …"
 //	└ openSource    ctx.Async: sniffs the format, opens it (Arrow, or
 //	                Parquet in parquet-wasm's worker), reads its first rows
 //	                (a big first batch: starts reading it); its result goes
@@ -25,9 +25,9 @@ import (
 //	                else hands the wait to a goroutine that dispatches it
 //	show            UI goroutine: shows the file, unless a newer open
 //	                overtook it (opens counts them)
-//	afterFirstScreen once the rows table's first screen is shown (its rows
+//	AfterFirstScreen once the rows table's first screen is shown (its rows
 //	                in view read and painted, their thumbnails drawn;
-//	                firstscreen.go): fills the closed schema panel, indexes
+//	                the rows table's firstscreen.go): fills the closed schema panel, indexes
 //	                the record batches
 
 // Page is what an opener needs of the page it opens files for.
@@ -44,13 +44,13 @@ type Page interface {
 
 // Actions of opening files.
 const (
-	actionOpen       kit.Action[source]            = "tv/open"        // a file to open
-	actionWarmedUp   kit.Action[warmUpResult]      = "tv/warmed-up"   // how the warm-up ended (WarmUp)
-	actionOpenURL    kit.Action[string]            = "tv/open-url"    // the address as typed or in ?url=
-	actionOpenFailed kit.Action[openFailure]       = "tv/open-failed" // what was dropped or picked that cannot be opened, and why
-	actionProgress   kit.Action[*session.Progress] = "tv/progress"    // the download under way
-	actionChanged    kit.Action[string]            = "tv/changed"     // the error: the file changed on the server
-	actionCancel     kit.Signal                    = "tv/cancel"      // stop indexing (the progress bar's Cancel)
+	ActionOpen       kit.Action[source]            = "tv/open"        // a file to open
+	ActionWarmedUp   kit.Action[WarmUpResult]      = "tv/warmed-up"   // how the warm-up ended (WarmUp)
+	ActionOpenURL    kit.Action[string]            = "tv/open-url"    // the address as typed or in ?url=
+	ActionOpenFailed kit.Action[OpenFailure]       = "tv/open-failed" // what was dropped or picked that cannot be opened, and why
+	ActionProgress   kit.Action[*session.Progress] = "tv/progress"    // the download under way
+	ActionChanged    kit.Action[string]            = "tv/changed"     // the error: the file changed on the server
+	ActionCancel     kit.Signal                    = "tv/cancel"      // stop indexing (the progress bar's Cancel)
 )
 
 // quickOpen is how long opening a file may hold the page before it shows
@@ -72,24 +72,24 @@ type openResult struct {
 	early context.CancelFunc // stops the read of the first rows started by the open (nil: none)
 }
 
-// open reads a file's schema and batch locations off the UI goroutine,
+// Open reads a file's schema and batch locations off the UI goroutine,
 // shows it, then indexes the rest of its record batches in the background
 // with a progress bar that can be cancelled.
-func (op *opener) open(ctx app.Context, src source) {
+func (op *Opener) Open(ctx app.Context, src source) {
 	perfmark.Mark("open-action")
 	gen, ok := op.claim(src)
 	if !ok {
 		src.stop() // a URL that another file overtook
 		return
 	}
-	op.stopIndexing()
-	if op.warmUp == warmUpPending {
-		op.warmUp = warmUpSkipped // the first file compiles what the warm-up would have
+	op.StopIndexing()
+	if op.WarmUp == WarmUpPending {
+		op.WarmUp = WarmUpSkipped // the first file compiles what the warm-up would have
 	}
-	op.status.reading(src.Name)
+	op.Status.Reading(src.Name)
 	// Buffered: the goroutine that opens the file never waits for the UI.
 	done := make(chan openResult, 1)
-	budget := op.budget
+	budget := op.Budget
 	ctx.Async(func() { done <- op.openSource(ctx, gen, src, budget) })
 	op.awaitOpen(ctx, gen, done)
 	ctx.Update()
@@ -98,7 +98,7 @@ func (op *opener) open(ctx app.Context, src source) {
 // claim numbers an open: a source asked for now (gen 0) overtakes any file
 // being opened; one asked for earlier (a file by URL, fetched meanwhile)
 // is dropped (ok false) when another open overtook it.
-func (op *opener) claim(src source) (gen int, ok bool) {
+func (op *Opener) claim(src source) (gen int, ok bool) {
 	if src.gen == 0 {
 		op.opens++
 	} else if src.gen != op.opens {
@@ -113,7 +113,7 @@ func (op *opener) claim(src source) (gen int, ok bool) {
 // first record batch is read too, so that the table shows its rows in its
 // first frame instead of a round of "loading…" (a bigger read is left to
 // the table, which shows its progress). It blocks: run it in ctx.Async.
-func (op *opener) openSource(ctx app.Context, gen int, src source, budget int64) openResult {
+func (op *Opener) openSource(ctx app.Context, gen int, src source, budget int64) openResult {
 	perfmark.Mark("open-start")
 	var f *decode.File
 	var err error
@@ -124,8 +124,8 @@ func (op *opener) openSource(ctx app.Context, gen int, src source, budget int64)
 		}
 	} else if sniff(src) == decode.Parquet {
 		ctx.Dispatch(func(ctx app.Context) {
-			if gen == op.opens && op.status.state == stateLoading {
-				op.status.phase = "Loading the Parquet reader…"
+			if gen == op.opens && op.Status.State == StateLoading {
+				op.Status.Phase = "Loading the Parquet reader…"
 			}
 		})
 		f, src, err = openParquet(src, budget)
@@ -190,7 +190,7 @@ func openParquet(src source, budget int64) (*decode.File, source, error) {
 // goroutine (the page does not render meanwhile) for up to quickOpen; a
 // slower open is shown when it ends, by a dispatch from a goroutine that
 // waits for it, and the page says "Reading …" meanwhile.
-func (op *opener) awaitOpen(ctx app.Context, gen int, done <-chan openResult) {
+func (op *Opener) awaitOpen(ctx app.Context, gen int, done <-chan openResult) {
 	select {
 	case o := <-done:
 		op.show(ctx, gen, o)
@@ -204,7 +204,7 @@ func (op *opener) awaitOpen(ctx app.Context, gen int, done <-chan openResult) {
 
 // show makes o the file shown (or its error the page's), unless a newer
 // open overtook open number gen: then o is closed.
-func (op *opener) show(ctx app.Context, gen int, o openResult) {
+func (op *Opener) show(ctx app.Context, gen int, o openResult) {
 	perfmark.Mark("show")
 	// The file is open (or failed): what web/boot.js fetched for the
 	// page's link and the app did not take is dropped.
@@ -216,27 +216,27 @@ func (op *opener) show(ctx app.Context, gen int, o openResult) {
 		o.src.stop()
 		return
 	}
-	op.stopIndexing()
-	op.status.phase = ""
+	op.StopIndexing()
+	op.Status.Phase = ""
 	if o.err != nil {
-		op.status.failed(o.err.Error())
+		op.Status.Failed(o.err.Error())
 		o.src.stop()
 		return
 	}
-	old := op.page.File()
-	op.opened.src.stop()
-	op.opened = openedFile{src: o.src, early: o.early}
+	old := op.Page.File()
+	op.Opened.Src.stop()
+	op.Opened = openedFile{Src: o.src, Early: o.early}
 	for _, n := range o.src.notes {
 		o.f.AddWarning(n)
 	}
 	if len(o.src.skipped) > 0 {
 		o.f.AddWarning(skippedText(o.src.skipped))
 	}
-	op.opened.rows, op.opened.exact = o.f.Rows()
-	op.status.state = stateReady
+	op.Opened.Rows, op.Opened.Exact = o.f.Rows()
+	op.Status.State = StateReady
 	// The model makes it level 0 and applies a link's sort and filter
 	// (its row a position in their result).
-	op.page.Apply(ctx, session.Opened{File: o.f, URL: o.src.URL, Schema: op.page.SchemaOpen()})
+	op.Page.Apply(ctx, session.Opened{File: o.f, URL: o.src.URL, Schema: op.Page.SchemaOpen()})
 	if old != nil {
 		old.Close()
 	}
@@ -253,24 +253,24 @@ const firstScreenWait = 2 * time.Second
 // it, so that the rows in view, their data and thumbnails come first: once
 // the rows table says its first screen is shown (actionFirstScreen), or
 // firstScreenWait after the first frame has been painted, whichever comes
-// first (afterFirstScreen).
-func (op *opener) afterFirstFrame(ctx app.Context, f *decode.File) {
+// first (AfterFirstScreen).
+func (op *Opener) afterFirstFrame(ctx app.Context, f *decode.File) {
 	ctx.Defer(func(ctx app.Context) {
 		kit.AfterPaint(ctx, func(ctx app.Context) {
-			ctx.After(firstScreenWait, func(ctx app.Context) { op.afterFirstScreen(ctx, f) })
+			ctx.After(firstScreenWait, func(ctx app.Context) { op.AfterFirstScreen(ctx, f) })
 		})
 	})
 }
 
-// afterFirstScreen does, once, what the first screen of f left for after
+// AfterFirstScreen does, once, what the first screen of f left for after
 // it: it fills the closed schema panel, and indexes f's record batches when
 // its row count is an estimate (a dataset: opens its other files).
-func (op *opener) afterFirstScreen(ctx app.Context, f *decode.File) {
-	if op.page.File() != f || op.opened.panelFilled {
+func (op *Opener) AfterFirstScreen(ctx app.Context, f *decode.File) {
+	if op.Page.File() != f || op.Opened.PanelFilled {
 		return
 	}
-	op.opened.panelFilled = true
-	if !op.opened.exact && op.work.cancel == nil {
+	op.Opened.PanelFilled = true
+	if !op.Opened.Exact && op.Work.Cancel == nil {
 		op.index(ctx, f)
 	}
 	ctx.Update()
@@ -281,13 +281,13 @@ const indexReport = 100 * time.Millisecond
 
 // index reads the remaining record batch headers of f in the background,
 // showing progress; cancelling keeps what is known (the rest estimated).
-func (op *opener) index(ctx app.Context, f *decode.File) {
+func (op *Opener) index(ctx app.Context, f *decode.File) {
 	ictx, cancel := context.WithCancel(context.Background())
 	label := "Indexing record batches"
 	if shards := f.Shards(); shards != nil {
-		label = "Opening the dataset's files: " + shardsText(shards) // from the start: the next report comes when a file is done
+		label = "Opening the dataset's files: " + ShardsText(shards) // from the start: the next report comes when a file is done
 	}
-	op.work = work{task: taskIndex, cancel: cancel, progress: &session.Progress{Label: label, Total: f.Size}}
+	op.Work = work{Task: TaskIndex, Cancel: cancel, Progress: &session.Progress{Label: label, Total: f.Size}}
 	last := time.Now() // touched by the indexing goroutine only
 	ctx.Async(func() {
 		err := f.Index(ictx, func(done, total int64) {
@@ -296,22 +296,22 @@ func (op *opener) index(ctx app.Context, f *decode.File) {
 			}
 			last = time.Now()
 			ctx.Dispatch(func(app.Context) {
-				if op.page.File() == f && op.work.progress != nil {
-					op.opened.rows, op.opened.exact = f.Rows()
-					label := op.work.progress.Label
+				if op.Page.File() == f && op.Work.Progress != nil {
+					op.Opened.Rows, op.Opened.Exact = f.Rows()
+					label := op.Work.Progress.Label
 					if shards := f.Shards(); shards != nil {
-						label = "Opening the dataset's files: " + shardsText(shards)
+						label = "Opening the dataset's files: " + ShardsText(shards)
 					}
-					op.work.progress = &session.Progress{Label: label, Done: done, Total: total, Rows: op.opened.rows}
+					op.Work.Progress = &session.Progress{Label: label, Done: done, Total: total, Rows: op.Opened.Rows}
 				}
 			})
 		})
 		ctx.Dispatch(func(app.Context) {
-			if op.page.File() != f {
+			if op.Page.File() != f {
 				return
 			}
-			op.work.progress, op.work.cancel = nil, nil
-			op.opened.rows, op.opened.exact = f.Rows()
+			op.Work.Progress, op.Work.Cancel = nil, nil
+			op.Opened.Rows, op.Opened.Exact = f.Rows()
 			if err != nil && !errors.Is(err, context.Canceled) {
 				f.AddWarning("indexing stopped: " + err.Error())
 			}
@@ -319,12 +319,12 @@ func (op *opener) index(ctx app.Context, f *decode.File) {
 	})
 }
 
-// stopIndexing cancels the work under way, if any, and removes its bar.
-func (op *opener) stopIndexing() {
-	if op.work.cancel != nil {
-		op.work.cancel()
+// StopIndexing cancels the work under way, if any, and removes its bar.
+func (op *Opener) StopIndexing() {
+	if op.Work.Cancel != nil {
+		op.Work.Cancel()
 	}
-	op.work = work{}
+	op.Work = work{}
 }
 
 // chainClose is a source's Close that runs first, then then (either may be nil).
@@ -339,66 +339,66 @@ func chainClose(first, then func()) func() {
 	}
 }
 
-// opener opens the files asked for, whatever they came from, and says
+// Opener opens the files asked for, whatever they came from, and says
 // how it goes: it owns what the page says of the file asked for, where
 // the file shown is read from and the background work on it (indexing,
 // a download). The Viewer's model is told of each file shown.
-type opener struct {
-	page   Page
-	over   bool         // a drag is over the page
-	status status       // empty, loading, ready or error, and what the page says of the file asked for
-	opened openedFile   // where the file shown is read from (none: the empty page)
-	work   work         // indexing or downloading, under way
-	budget int64        // cache budget in bytes (URL parameter cache=<MiB>)
+type Opener struct {
+	Page   Page
+	Over   bool         // a drag is over the page
+	Status Status       // empty, loading, ready or error, and what the page says of the file asked for
+	Opened openedFile   // where the file shown is read from (none: the empty page)
+	Work   work         // indexing or downloading, under way
+	Budget int64        // cache budget in bytes (URL parameter cache=<MiB>)
 	opens  int          // files asked to open so far: a slow open that a newer one overtook is dropped
-	warmUp warmUpResult // how the warm-up (WarmUp) ended; it runs once
+	WarmUp WarmUpResult // how the warm-up (WarmUp) ended; it runs once
 }
 
 // openedFile is the file shown and where it is read from.
 type openedFile struct {
-	src     source
-	rows    int64 // rows of file, estimated until exact
-	exact   bool
-	changed string // the file changed on the server while being read
+	Src     source
+	Rows    int64 // rows of file, estimated until exact
+	Exact   bool
+	Changed string // the file changed on the server while being read
 	// panelFilled: the schema panel has its content while closed, and
 	// what else the first screen left for after it has started
-	// (afterFirstScreen).
-	panelFilled bool
+	// (AfterFirstScreen).
+	PanelFilled bool
 	// early stops the read of the first rows the open started (nil:
 	// none); the rows table's Cancel (actionCancelRead) calls it.
-	early context.CancelFunc
+	Early context.CancelFunc
 }
 
 // work is the background work on a file, with a progress bar and Cancel:
 // indexing the file shown, or downloading one whole.
 type work struct {
-	task     task
-	progress *session.Progress // nil: no bar
-	cancel   context.CancelFunc
+	Task     task
+	Progress *session.Progress // nil: no bar
+	Cancel   context.CancelFunc
 }
 
-func (op *opener) onDragOver(ctx app.Context, e app.Event) {
+func (op *Opener) OnDragOver(ctx app.Context, e app.Event) {
 	e.PreventDefault() // lets the page take the drop
-	if op.over {
+	if op.Over {
 		ctx.PreventUpdate()
 		return
 	}
-	op.over = true
+	op.Over = true
 }
 
-func (op *opener) onDragLeave(ctx app.Context, e app.Event) {
+func (op *Opener) OnDragLeave(ctx app.Context, e app.Event) {
 	// Leaving a child element also fires dragleave: only a leave to outside
 	// the page (no related target) ends the drag.
 	if e.Get("relatedTarget").Truthy() {
 		ctx.PreventUpdate()
 		return
 	}
-	op.over = false
+	op.Over = false
 }
 
-func (op *opener) onDrop(ctx app.Context, e app.Event) {
+func (op *Opener) OnDrop(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	op.over = false
+	op.Over = false
 	dt := e.Get("dataTransfer")
 	if entries, folder := droppedEntries(dt); folder {
 		ctx.Async(func() { readEntries(ctx, entries) }) // a folder's files are read by callbacks
@@ -406,7 +406,7 @@ func (op *opener) onDrop(ctx app.Context, e app.Event) {
 	}
 	files := dt.Get("files")
 	if !files.Truthy() || files.Length() == 0 {
-		op.status.failedOn("", "nothing was dropped that can be read as a file")
+		op.Status.FailedOn("", "nothing was dropped that can be read as a file")
 		return
 	}
 	readFiles(ctx, files, nil)

@@ -1,4 +1,4 @@
-package ui
+package open
 
 import (
 	"net/url"

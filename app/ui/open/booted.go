@@ -1,4 +1,4 @@
-package ui
+package open
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -8,15 +8,15 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // with it meanwhile. A sample clicked or a URL submitted becomes the
 // page's address (history.pushState of "?url=…"), which OnNav opens when
 // the app starts; a file picked or dropped waits in window.tensorviewBoot
-// until takeBooted asks for it.
+// until TakeBooted asks for it.
 
-// takeBooted opens the file picked or dropped before the wasm started, if
+// TakeBooted opens the file picked or dropped before the wasm started, if
 // any, and tells web/boot.js to stop taking events (the app's own handlers
 // have them from now on) and to pass the files of its page's input, if
 // picked still, to bootOpen. Call it from OnMount once actionOpen has its
 // handler. The page is loading from then on, when a file was taken: no
 // OnAppUpdate can find it empty meanwhile.
-func (op *opener) takeBooted(ctx app.Context) {
+func (op *Opener) TakeBooted(ctx app.Context) {
 	boot := app.Window().Get("tensorviewBoot")
 	if !boot.Truthy() || boot.Get("take").Type() != app.TypeFunction {
 		return
@@ -40,8 +40,8 @@ func (op *opener) takeBooted(ctx app.Context) {
 }
 
 // openBooted opens a file web/boot.js took.
-func (op *opener) openBooted(ctx app.Context, f app.Value) {
-	op.status.state, op.status.loading = stateLoading, f.Get("name").String()
+func (op *Opener) openBooted(ctx app.Context, f app.Value) {
+	op.Status.State, op.Status.Loading = StateLoading, f.Get("name").String()
 	readFile(ctx, f)
 }
 
@@ -51,10 +51,10 @@ func (op *opener) openBooted(ctx app.Context, f app.Value) {
 // the app hears it). It lives as long as the page.
 var bootOpen app.Func
 
-// init gives the opener its page, and when web/boot.js holds a file for
+// Init gives the opener its page, and when web/boot.js holds a file for
 // the app, says the page is loading it from now on.
-func (op *opener) init(p Page) {
-	op.page = p
+func (op *Opener) Init(p Page) {
+	op.Page = p
 	if !app.IsClient {
 		return
 	}
@@ -63,6 +63,6 @@ func (op *opener) init(p Page) {
 		return
 	}
 	if name := boot.Call("queued"); name.Type() == app.TypeString {
-		op.status.state, op.status.loading = stateLoading, name.String()
+		op.Status.State, op.Status.Loading = StateLoading, name.String()
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package open
 
 import (
 	"testing"
@@ -40,7 +40,7 @@ func TestShardFormats(t *testing.T) {
 		for i, f := range tc.files {
 			shards[i].File = f
 		}
-		if got := shardFormats(shards, decode.Parquet); got != tc.want {
+		if got := ShardFormats(shards, decode.Parquet); got != tc.want {
 			t.Errorf("shardFormats(%v) = %q, want %q", tc.files, got, tc.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package ui
+package open
 
 import (
 	"context"
@@ -23,12 +23,12 @@ import (
 // that does not honour HTTP Range (the browser keeps it as a Blob).
 const DownloadLimit = 2 << 30
 
-// openURL opens the file at raw (absolute or relative to the page): by
+// OpenURL opens the file at raw (absolute or relative to the page): by
 // HTTP Range requests when the server honours them, else by one streaming
 // download (progress, Cancel, at most DownloadLimit bytes). The source it
 // fetches comes back as actionOpen with this open's number, which open
 // drops when another file was asked for meanwhile.
-func (op *opener) openURL(ctx app.Context, raw string) {
+func (op *Opener) OpenURL(ctx app.Context, raw string) {
 	if params, ok := viewstate.DatasetParams(raw); ok {
 		op.openDatasetLink(ctx, raw, params)
 		return
@@ -36,17 +36,17 @@ func (op *opener) openURL(ctx app.Context, raw string) {
 	u, err := remote.CheckURL(raw, app.Window().URL().String())
 	if err != nil {
 		browser.ReleaseBoot() // web/boot.js's requests for the link: none is taken
-		op.status.failedOn(raw, err.Error())
+		op.Status.FailedOn(raw, err.Error())
 		ctx.Update()
 		return
 	}
 	addr, name := u.String(), remote.FileName(u)
-	op.stopIndexing()
+	op.StopIndexing()
 	op.opens++
 	gen := op.opens
-	op.status.reading(name)
+	op.Status.Reading(name)
 	octx, cancel := context.WithCancel(context.Background())
-	op.work.task, op.work.cancel = taskDownload, cancel
+	op.Work.Task, op.Work.Cancel = TaskDownload, cancel
 	ctx.Update()
 	fail := op.urlFailed(ctx, gen)
 	ctx.Async(func() {
@@ -63,19 +63,19 @@ func (op *opener) openURL(ctx app.Context, raw string) {
 // any goroutine): the page says why, unless another open overtook it.
 // What web/boot.js fetched for the link and the app did not take is
 // dropped.
-func (op *opener) urlFailed(ctx app.Context, gen int) func(error) {
+func (op *Opener) urlFailed(ctx app.Context, gen int) func(error) {
 	return func(err error) {
 		ctx.Dispatch(func(ctx app.Context) {
 			browser.ReleaseBoot()
 			if gen != op.opens {
 				return
 			}
-			op.work.progress, op.work.cancel = nil, nil
+			op.Work.Progress, op.Work.Cancel = nil, nil
 			if errors.Is(err, context.Canceled) {
-				op.status.failed("the download was cancelled")
+				op.Status.Failed("the download was cancelled")
 				return
 			}
-			op.status.failed(err.Error())
+			op.Status.Failed(err.Error())
 		})
 	}
 }
@@ -83,7 +83,7 @@ func (op *opener) urlFailed(ctx app.Context, gen int) func(error) {
 // fetchURL probes the file at addr, then sends actionOpen with a source
 // over HTTP Range, or with the Blob of a whole download when the server
 // ignores Range. It blocks: run it in ctx.Async.
-func (op *opener) fetchURL(ctx app.Context, octx context.Context, gen int, name, addr string, fail func(error)) {
+func (op *Opener) fetchURL(ctx app.Context, octx context.Context, gen int, name, addr string, fail func(error)) {
 	r, resp, err := remote.Open(octx, browser.Fetcher{}, addr, remote.Options{})
 	switch {
 	case errors.Is(err, remote.ErrNoRange):
@@ -92,33 +92,33 @@ func (op *opener) fetchURL(ctx app.Context, octx context.Context, gen int, name,
 			fail(err)
 			return
 		}
-		src := blobSource(name, blob)
+		src := BlobSource(name, blob)
 		src.URL, src.gen = addr, gen
-		actionOpen.Send(ctx, src)
+		ActionOpen.Send(ctx, src)
 	case err != nil:
 		fail(err)
 	default:
-		watched := &changeWatch{r: r, onChange: func(err error) { actionChanged.Send(ctx, err.Error()) }}
-		actionOpen.Send(ctx, source{Name: name, Size: r.Size(), Reader: watched, URL: addr, Close: r.Close, gen: gen})
+		watched := &changeWatch{r: r, onChange: func(err error) { ActionChanged.Send(ctx, err.Error()) }}
+		ActionOpen.Send(ctx, source{Name: name, Size: r.Size(), Reader: watched, URL: addr, Close: r.Close, gen: gen})
 	}
 }
 
 // download reads a whole file from a server that ignored the Range header,
 // showing its progress. It blocks: run it in ctx.Async.
-func (op *opener) download(ctx app.Context, octx context.Context, name, addr string, resp *remote.Response) (app.Value, error) {
+func (op *Opener) download(ctx app.Context, octx context.Context, name, addr string, resp *remote.Response) (app.Value, error) {
 	if resp.ContentLength > DownloadLimit {
 		resp.Body.Close()
-		return app.Null(), tooBig(addr, resp.ContentLength)
+		return app.Null(), TooBig(addr, resp.ContentLength)
 	}
 	label := "Downloading " + name + " whole (the server does not honour HTTP Range)"
-	actionProgress.Send(ctx, &session.Progress{Label: label, Total: max(resp.ContentLength, 0)})
+	ActionProgress.Send(ctx, &session.Progress{Label: label, Total: max(resp.ContentLength, 0)})
 	var got atomic.Int64 // bytes received, stored by the download
 	stop := make(chan struct{})
 	defer close(stop) // ends reportDownload
 	go reportDownload(ctx, label, resp.ContentLength, &got, stop)
 	blob, err := browser.Download(resp, DownloadLimit, got.Store)
 	if errors.Is(err, browser.ErrTooBig) {
-		return app.Null(), tooBig(addr, resp.ContentLength)
+		return app.Null(), TooBig(addr, resp.ContentLength)
 	}
 	if err != nil && octx.Err() != nil {
 		return app.Null(), octx.Err()
@@ -140,7 +140,7 @@ func reportDownload(ctx app.Context, label string, length int64, got *atomic.Int
 		case <-tick.C:
 			if done := got.Load(); done != shown {
 				shown = done
-				actionProgress.Send(ctx, &session.Progress{Label: label, Done: done, Total: max(length, done)})
+				ActionProgress.Send(ctx, &session.Progress{Label: label, Done: done, Total: max(length, done)})
 			}
 		}
 	}
@@ -149,9 +149,9 @@ func reportDownload(ctx app.Context, label string, length int64, got *atomic.Int
 // downloadReport is how often a download's progress bar moves at most.
 const downloadReport = 100 * time.Millisecond
 
-// tooBig is the error of a file at addr, of length bytes (≤ 0: unknown),
+// TooBig is the error of a file at addr, of length bytes (≤ 0: unknown),
 // too big to be downloaded whole.
-func tooBig(addr string, length int64) error {
+func TooBig(addr string, length int64) error {
 	size := "more than " + decode.HumanBytes(DownloadLimit)
 	if length > 0 {
 		size = decode.HumanBytes(length)

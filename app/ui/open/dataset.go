@@ -1,4 +1,4 @@
-package ui
+package open
 
 import (
 	"context"
@@ -76,7 +76,7 @@ func blobShards(names []string, blobs []app.Value, folder bool) (src source, ski
 	for _, f := range files {
 		b := f.blob
 		src.Shards = append(src.Shards, shardSource{Name: f.name, Size: int64(b.Get("size").Float()),
-			get: func(context.Context) (source, error) { return blobSource(f.name, b), nil }})
+			get: func(context.Context) (source, error) { return BlobSource(f.name, b), nil }})
 	}
 	return src, skipped
 }
@@ -117,9 +117,9 @@ func openDataset(src source, budget int64) (*decode.File, source, error) {
 	return f, src, err
 }
 
-// shardsText is the progress of opening a dataset's files: "12 of 42
+// ShardsText is the progress of opening a dataset's files: "12 of 42
 // files open".
-func shardsText(shards []decode.ShardInfo) string {
+func ShardsText(shards []decode.ShardInfo) string {
 	open := 0
 	for _, s := range shards {
 		if s.File != nil || s.Err != "" {
@@ -135,17 +135,17 @@ func shardsText(shards []decode.ShardInfo) string {
 // shards (hf, with config, split and hub), in natural order of their
 // names, each read by HTTP Range once its rows are first read. Listing
 // (urls, hf) is a request or two, made off the UI goroutine.
-func (op *opener) openDatasetLink(ctx app.Context, spec string, params url.Values) {
-	op.stopIndexing()
+func (op *Opener) openDatasetLink(ctx app.Context, spec string, params url.Values) {
+	op.StopIndexing()
 	op.opens++
 	gen := op.opens
 	name := "the dataset"
 	if hf := params.Get("hf"); hf != "" {
 		name = hf
 	}
-	op.status.reading(name)
+	op.Status.Reading(name)
 	octx, cancel := context.WithCancel(context.Background())
-	op.work.task, op.work.cancel = taskDownload, cancel
+	op.Work.Task, op.Work.Cancel = TaskDownload, cancel
 	ctx.Update()
 	fail := op.urlFailed(ctx, gen)
 	page := app.Window().URL().String()
@@ -156,7 +156,7 @@ func (op *opener) openDatasetLink(ctx app.Context, spec string, params url.Value
 			return
 		}
 		src.URL, src.gen = spec, gen
-		actionOpen.Send(ctx, src)
+		ActionOpen.Send(ctx, src)
 	})
 }
 
@@ -246,13 +246,13 @@ func hubSizes(ctx context.Context, l *listing.HubListing) <-chan []int64 {
 
 // lateSizes gives dataset f the sizes of its files once they come on
 // sizes, on the UI goroutine (where f's fields are read).
-func (op *opener) lateSizes(ctx app.Context, f *decode.File, sizes <-chan []int64) {
+func (op *Opener) lateSizes(ctx app.Context, f *decode.File, sizes <-chan []int64) {
 	ctx.Async(func() {
 		s := <-sizes
 		ctx.Dispatch(func(ctx app.Context) {
 			f.SetShardSizes(s)
-			if op.page.File() == f {
-				op.opened.rows, op.opened.exact = f.Rows()
+			if op.Page.File() == f {
+				op.Opened.Rows, op.Opened.Exact = f.Rows()
 			}
 		})
 	})
@@ -292,7 +292,7 @@ func urlShard(ctx app.Context, name, addr string, size int64) shardSource {
 		case err != nil:
 			return source{}, err
 		}
-		watched := &changeWatch{r: r, onChange: func(err error) { actionChanged.Send(ctx, err.Error()) }}
+		watched := &changeWatch{r: r, onChange: func(err error) { ActionChanged.Send(ctx, err.Error()) }}
 		return source{Name: name, Size: r.Size(), Reader: watched, URL: addr, Close: r.Close}, nil
 	}}
 }
@@ -307,10 +307,10 @@ func skippedText(skipped []string) string {
 	return fmt.Sprintf("%d files skipped (not Arrow or Parquet by their names, or unreadable): %s", len(skipped), list)
 }
 
-// shardFormats names the formats of a dataset's files open, each once, in
+// ShardFormats names the formats of a dataset's files open, each once, in
 // the order of the files: "Parquet, Arrow IPC file"; first is the
 // dataset's (its first file's) while none is open.
-func shardFormats(shards []decode.ShardInfo, first decode.Format) string {
+func ShardFormats(shards []decode.ShardInfo, first decode.Format) string {
 	var formats []string
 	for _, s := range shards {
 		if s.File != nil && !slices.Contains(formats, string(s.File.Format)) {

@@ -1,4 +1,4 @@
-package ui
+package open
 
 import (
 	"strings"
@@ -72,7 +72,7 @@ func readEntries(ctx app.Context, entries []app.Value) {
 		walk(e)
 	}
 	if len(files) == 0 {
-		actionOpenFailed.Send(ctx, openFailure{What: "the dropped folder", Why: "it holds no files"})
+		ActionOpenFailed.Send(ctx, OpenFailure{What: "the dropped folder", Why: "it holds no files"})
 		return
 	}
 	ctx.Dispatch(func(ctx app.Context) { openFiles(ctx, names, files, failed, true) })
