@@ -21,7 +21,7 @@ func TestLevelQueries(t *testing.T) {
 	m.Do(Opened{File: f})
 	top := m.levels.At(0).Query
 	top.Plan, top.Order = Plan{Sort: "-id", SortCol: 0, SortDesc: true}, RowList{U32: []uint32{5, 4, 3, 2, 1, 0}}
-	if m.shownQuery() != top || m.levels.Of(f).Query != top {
+	if m.ShownQuery() != top || m.levels.Of(f).Query != top {
 		t.Fatal("no nested level: the file's query is not the one shown")
 	}
 
@@ -34,7 +34,7 @@ func TestLevelQueries(t *testing.T) {
 	m.Do(OpenNested{Col: column(t, f, "runs"), Row: 0})
 	q := m.levels.Shown().Query
 	inner = m.levels.Shown().File
-	if m.shown() != inner || m.shownQuery() != q || m.levels.Of(inner).Query != q || m.levels.At(1).Query != q || m.levels.At(0).Query != top {
+	if m.Shown() != inner || m.ShownQuery() != q || m.levels.Of(inner).Query != q || m.levels.At(1).Query != q || m.levels.At(0).Query != top {
 		t.Fatal("the nested level's query is not the one shown")
 	}
 	if got := q.Heads; len(got) != 3 || len(got[0].Stats) == 0 || !got[1].Plain || got[2].Plain || len(got[2].Stats) > 0 {
@@ -78,7 +78,7 @@ func TestLevelQueries(t *testing.T) {
 	if m.stats.Open {
 		t.Error("closing the nested level left its column statistics open")
 	}
-	if m.levels.Depth() != 0 || m.levels.Of(inner) != nil || m.shownQuery() != top {
+	if m.levels.Depth() != 0 || m.levels.Of(inner) != nil || m.ShownQuery() != top {
 		t.Error("the closed level's query is still reachable")
 	}
 	if top.Plan.Sort != "-id" || top.Order == nil || !slices.Equal(OrderRows(top.Order), []int64{5, 4, 3, 2, 1, 0}) {

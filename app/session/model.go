@@ -191,7 +191,7 @@ func (m *Model) Do(a Action) []Effect {
 	case Opened:
 		out = m.opened(a)
 	case Filter:
-		if q := m.shownQuery(); q != nil {
+		if q := m.ShownQuery(); q != nil {
 			q.Input = a.Text
 			out = m.applyQuery(q.Plan.Sort, a.Text, false)
 		}
@@ -200,7 +200,7 @@ func (m *Model) Do(a Action) []Effect {
 	case QueryCancel:
 		out = m.dropQuery(StatusCancelled)
 	case QueryClear:
-		if q := m.shownQuery(); q != nil {
+		if q := m.ShownQuery(); q != nil {
 			q.Input = ""
 		}
 		out = m.dropQuery("")
@@ -229,7 +229,7 @@ func (m *Model) Do(a Action) []Effect {
 	case ToggleMask:
 		out = m.toggleMask(a.Key)
 	case Inspect:
-		if f := m.shown(); f != nil && a.Col >= 0 && a.Col < len(f.Fields()) {
+		if f := m.Shown(); f != nil && a.Col >= 0 && a.Col < len(f.Fields()) {
 			out = m.address(viewstate.OpenInspector{Field: f.Fields()[a.Col].Name, Row: a.Row})
 		}
 	}
@@ -249,16 +249,16 @@ func (m *Model) address(a viewstate.Action) []Effect {
 	return out
 }
 
-// shown is the file of the level shown, nil before one is open.
-func (m *Model) shown() *decode.File {
+// Shown is the file of the level Shown, nil before one is open.
+func (m *Model) Shown() *decode.File {
 	if l := m.levels.Shown(); l != nil {
 		return l.File
 	}
 	return nil
 }
 
-// shownQuery is the query of the level shown, nil before a file is open.
-func (m *Model) shownQuery() *Query {
+// ShownQuery is the query of the level shown, nil before a file is open.
+func (m *Model) ShownQuery() *Query {
 	if l := m.levels.Shown(); l != nil {
 		return l.Query
 	}
@@ -296,7 +296,7 @@ func fileHas(f *decode.File) func(string, int64) bool {
 
 // sortBy applies a column header's sort to the level shown.
 func (m *Model) sortBy(a SortBy) []Effect {
-	q := m.shownQuery()
+	q := m.ShownQuery()
 	if q == nil || a.Col < 0 || a.Col >= len(q.Cols) {
 		return nil
 	}
@@ -313,7 +313,7 @@ func (m *Model) sortBy(a SortBy) []Effect {
 // address (a nested level's does not); a link's (link) is there already,
 // with its first row.
 func (m *Model) applyQuery(sortText, filterText string, link bool) []Effect {
-	f, q := m.shown(), m.shownQuery()
+	f, q := m.Shown(), m.ShownQuery()
 	plan, qerr := PlanQuery(q.Cols, sortText, filterText)
 	if qerr != nil {
 		q.Err, q.Status = qerr, StatusError
@@ -346,7 +346,7 @@ func (m *Model) applyQuery(sortText, filterText string, link bool) []Effect {
 // dropQuery stops the query of the level shown and shows all its rows in
 // their order, with status; the address forgets the file's query.
 func (m *Model) dropQuery(status ScanStatus) []Effect {
-	q := m.shownQuery()
+	q := m.ShownQuery()
 	if q == nil {
 		return nil
 	}
@@ -377,7 +377,7 @@ func (m *Model) scanReport(a ScanReport) {
 // openStats opens the statistics panel on a column of the level shown and
 // starts their scan; the panel takes the focus when it opens.
 func (m *Model) openStats(a OpenStats) []Effect {
-	q := m.shownQuery()
+	q := m.ShownQuery()
 	if q == nil || a.Col < 0 || a.Col >= len(q.Cols) {
 		return nil
 	}
@@ -399,7 +399,7 @@ func (m *Model) openStats(a OpenStats) []Effect {
 		m.stats.Status = StatusRunning
 		id, ctx := m.jobs.Start()
 		m.stats.Job = id
-		out = append(out, StartStats{Job: id, Ctx: ctx, File: m.shown(), Stats: st})
+		out = append(out, StartStats{Job: id, Ctx: ctx, File: m.Shown(), Stats: st})
 	}
 	if focus {
 		out = append(out, Focus{"[data-role=column-stats]"})
@@ -428,7 +428,7 @@ func statsButton(col int) string {
 // applies it; the panel closes. A bound that is no number is shown in the
 // panel, and nothing changes.
 func (m *Model) quickFilter(a QuickAsk) []Effect {
-	lq := m.shownQuery()
+	lq := m.ShownQuery()
 	if !m.stats.Open || lq == nil {
 		return nil
 	}
@@ -461,7 +461,7 @@ func (m *Model) closeNested(k int) {
 // below it, with a query of its own; the level above keeps its own, and
 // its scan goes on.
 func (m *Model) openNested(a OpenNested) []Effect {
-	f := m.shown()
+	f := m.Shown()
 	if f == nil || a.Col < 0 || a.Col >= len(f.Fields()) {
 		return nil
 	}

@@ -49,7 +49,7 @@ func (v *Viewer) handleModel(ctx app.Context) {
 	}
 	actionInspect.Handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.Inspect{Col: t.Col, Row: t.Row}) })
 	actionCompareCells.Handle(ctx, func(ctx app.Context, o viewstate.OpenInspector) {
-		if v.shown() != nil {
+		if v.session().Shown() != nil {
 			to(ctx, session.Address{A: o})
 		}
 	})
@@ -70,7 +70,7 @@ func (v *Viewer) handleModel(ctx app.Context) {
 // cell it was opened from.
 func (v *Viewer) onCloseInspect(ctx app.Context) {
 	t, open := v.inspected()
-	v.do(ctx, viewstate.CloseInspector{})
+	v.Apply(ctx, session.Address{A: viewstate.CloseInspector{}})
 	ctx.Update()
 	ctx.Defer(func(app.Context) {
 		doc := app.Window().Get("document")
@@ -103,7 +103,7 @@ func (v *Viewer) closeOnEscape(ctx app.Context) {
 
 // onFirstRow keeps the rows table's first row in view for the address.
 func (v *Viewer) onFirstRow(ctx app.Context, row int64) {
-	v.do(ctx, viewstate.ScrollRow{Row: row})
+	v.Apply(ctx, session.Address{A: viewstate.ScrollRow{Row: row}})
 	// Sent while scrolling: the page shows nothing of it but the
 	// address, so it must not re-render the viewer.
 	ctx.PreventUpdate()
@@ -111,7 +111,7 @@ func (v *Viewer) onFirstRow(ctx app.Context, row int64) {
 
 // onInspectState keeps the inspector's settings for the address.
 func (v *Viewer) onInspectState(ctx app.Context, in *viewstate.Inspector) {
-	v.do(ctx, viewstate.InspectorChanged{Inspector: *in})
+	v.Apply(ctx, session.Address{A: viewstate.InspectorChanged{Inspector: *in}})
 	if !v.st().Embed {
 		ctx.PreventUpdate() // only the embedded page shows the view's link
 	}

@@ -51,7 +51,9 @@ func (l *location) handleAddress(ctx app.Context) {
 		if q, _ := url.ParseQuery(strings.TrimPrefix(query, "?")); !q.Has("f") && l.v.st().Inspector != nil {
 			hideInspector() // Back closes it: a click right after lands on the rows
 		}
-		ctx.Dispatch(func(ctx app.Context) { l.v.do(ctx, viewstate.PopState{Query: query, Step: step}) })
+		ctx.Dispatch(func(ctx app.Context) {
+			l.v.Apply(ctx, session.Address{A: viewstate.PopState{Query: query, Step: step}})
+		})
 		return nil
 	})
 	app.Window().Call("addEventListener", "popstate", pop)
@@ -66,9 +68,6 @@ func entry() (query string, step bool) {
 	return app.Window().Get("location").Get("search").String(), step
 }
 
-// do applies a view state action (session.Address).
-func (v *Viewer) do(ctx app.Context, a viewstate.Action) { v.Apply(ctx, session.Address{A: a}) }
-
 // history carries out an effect of the address's rules.
 func (l *location) history(ctx app.Context, e viewstate.Effect) {
 	switch e := e.(type) {
@@ -81,7 +80,7 @@ func (l *location) history(ctx app.Context, e viewstate.Effect) {
 	case viewstate.Schedule:
 		gen := e.Gen
 		ctx.After(viewstate.WriteDelay, func(ctx app.Context) {
-			l.v.do(ctx, viewstate.Flush{Gen: gen})
+			l.v.Apply(ctx, session.Address{A: viewstate.Flush{Gen: gen}})
 			if !l.v.st().Embed {
 				ctx.PreventUpdate()
 			}
@@ -89,7 +88,7 @@ func (l *location) history(ctx app.Context, e viewstate.Effect) {
 	case viewstate.WaitTraversal:
 		gen := e.Gen
 		ctx.After(viewstate.TraversalTimeout, func(ctx app.Context) {
-			l.v.do(ctx, viewstate.TraversalLost{Gen: gen})
+			l.v.Apply(ctx, session.Address{A: viewstate.TraversalLost{Gen: gen}})
 		})
 	case viewstate.Post:
 		l.post(map[string]any{"type": "tensorview:state", "state": e.Query, "file": e.File, "link": l.link()})
@@ -136,7 +135,7 @@ func (v *Viewer) inspected() (t inspectTarget, ok bool) {
 	if in == nil || v.File() == nil {
 		return t, false
 	}
-	for i, f := range v.shown().Fields() {
+	for i, f := range v.session().Shown().Fields() {
 		if f.Name == in.Field {
 			return inspectTarget{Col: i, Row: in.Row}, true
 		}

@@ -17,11 +17,11 @@ import (
 
 // colStatsPanel is the panel as the Viewer's state has it.
 func colStatsPanel(v *Viewer) app.UI {
-	s, q := v.model.Stats(), v.shownQuery()
+	s, q := v.model.Stats(), v.session().ShownQuery()
 	c := q.Cols[s.Col]
 	p := &colstats.ColumnStatsPanel{Col: s.Col, X: s.X, Class: s.Class, Status: s.Status, Progress: s.Progress,
 		Sum: s.Sum, Unread: s.Unread, Err: s.Err, QuickErr: s.QuickErr, Filtered: q.Plan.FilterExpr != nil, Filter: q.Plan.Filter}
-	p.Rows, _ = v.shown().Rows()
+	p.Rows, _ = v.session().Shown().Rows()
 	if c.Tensor || c.Image {
 		p.Fns = session.SortStats(c)
 	}

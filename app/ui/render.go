@@ -50,7 +50,7 @@ func (v *Viewer) Render() app.UI {
 			),
 			app.If(v.File() != nil, func() app.UI { return fileView(v, view) }),
 			app.If(inspecting, func() app.UI {
-				return &Inspector{File: v.shown(), Col: target.Col, Row: target.Row, Restore: view.Inspector}
+				return &Inspector{File: v.session().Shown(), Col: target.Col, Row: target.Row, Restore: view.Inspector}
 			}),
 		)
 }
@@ -115,7 +115,7 @@ func changedAlert(v *Viewer) app.UI {
 // fileView is the file shown: its warnings, the breadcrumb of nested
 // batches, the schema panel and the rows.
 func fileView(v *Viewer, view viewstate.State) app.UI {
-	shown, q := v.shown(), v.shownQuery()
+	shown, q := v.session().Shown(), v.session().ShownQuery()
 	filled := view.Schema || v.opener.Opened.PanelFilled
 	top := shown == v.File()
 	rows := v.opener.Opened.Rows

@@ -65,23 +65,6 @@ func (v *Viewer) File() *decode.File {
 	return nil
 }
 
-// shown is the file the grid, the schema panel and the inspector show: the
-// innermost nested record batch opened, else the file (nil: none open).
-func (v *Viewer) shown() *decode.File {
-	if l := v.session().Levels().Shown(); l != nil {
-		return l.File
-	}
-	return nil
-}
-
-// shownQuery is the sort and filter of the level shown (nil: no file).
-func (v *Viewer) shownQuery() *session.Query {
-	if l := v.session().Levels().Shown(); l != nil {
-		return l.Query
-	}
-	return nil
-}
-
 // OnInit runs as go-app mounts the Viewer, before anything it dispatched
 // (such as the news of a newer build the service worker found before the
 // wasm started, whose OnAppUpdate reloads an empty page): when web/boot.js
@@ -154,7 +137,7 @@ func (v *Viewer) OnNav(ctx app.Context) {
 		return
 	}
 	query, step := entry()
-	v.do(ctx, viewstate.Link{Query: query, Step: step})
+	v.Apply(ctx, session.Address{A: viewstate.Link{Query: query, Step: step}})
 }
 
 // schemaKey is the local storage key that remembers the schema panel.
@@ -172,7 +155,7 @@ func (v *Viewer) toggleSchema(ctx app.Context, e app.Event) {
 		}
 	}
 	ctx.LocalStorage().Set(schemaKey, v.page.schema)
-	v.do(ctx, viewstate.SetSchema{Open: v.page.schema})
+	v.Apply(ctx, session.Address{A: viewstate.SetSchema{Open: v.page.schema}})
 }
 
 func panelClass(open bool) string {
