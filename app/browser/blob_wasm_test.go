@@ -18,6 +18,7 @@ import (
 	"testing/iotest"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/summary"
 )

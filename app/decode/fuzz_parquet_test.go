@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
+
 	"github.com/tensorview/tensorview/internal/testkit"
 )
 

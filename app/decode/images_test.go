@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/tensorview/tensorview/app/imagebytes"
 	"github.com/tensorview/tensorview/tensorext"
 )

@@ -1,4 +1,4 @@
-// Package overlay is the engine of overlays and comparisons (issue 28):
+// Package overlay is the engine of overlays and comparisons:
 // segmentation masks and detection boxes drawn over images, and the
 // difference of two tensors. It is pure Go (no syscall/js), works on
 // tensorext.Tensor views through their accessors, and is tested natively.

@@ -9,7 +9,7 @@ import (
 	"github.com/tensorview/tensorview/app/query/internal/benchdata"
 )
 
-// The data of issue 27's benchmarks (internal/benchdata). Run the
+// The data of the package's benchmarks (internal/benchdata). Run the
 // benchmarks one at a time:
 //
 //	go test -run XXX -bench '^BenchmarkSortFloat32$' -benchmem -count 5 ./app/query
@@ -18,8 +18,7 @@ const benchRows = benchdata.Rows
 func benchData() []arrow.RecordBatch { return benchdata.Batches() }
 
 // BenchmarkSortFloat32: the key vector of 10M float32 scores gathered
-// from the batches, then sorted descending (the sort by score of the
-// issue).
+// from the batches, then sorted descending.
 func BenchmarkSortFloat32(b *testing.B) {
 	batches := benchData()
 	s, err := BindSort(SortKey{X: Operand{Column: "score"}, Desc: true}, ColumnsOf(batches[0].Schema()))

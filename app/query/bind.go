@@ -297,17 +297,7 @@ func (f *Filter) bind(e Expr) (node, error) {
 		}
 		return &notNode{x: x}, nil
 	case *Search:
-		n := &orNode{}
-		for i, c := range f.cols {
-			if !c.Tensor && !c.Image && domainOf(c.Type) == dString {
-				f.need(i)
-				n.terms = append(n.terms, &leaf{op: operand{col: i, name: c.Name}, test: matchTest{kind: Contains, pattern: e.Text.Text}, nullFalse: true})
-			}
-		}
-		if len(n.terms) == 0 {
-			return nil, errAt(e.At, "search() looks in string columns, and there are none")
-		}
-		return n, nil
+		return f.bindSearch(e)
 	case *IsNull:
 		op, err := bindOperand(&e.X, f.cols)
 		if err != nil {
@@ -333,19 +323,39 @@ func (f *Filter) bind(e Expr) (node, error) {
 			return iv, false
 		}, e.Not)
 	case *Match:
-		op, err := bindOperand(&e.X, f.cols)
-		if err != nil {
-			return nil, err
-		}
-		c := f.cols[op.col]
-		if op.fn != nil || c.Tensor || c.Image || domainOf(c.Type) != dString {
-			what := map[MatchKind]string{Contains: "contains", StartsWith: "starts with"}[e.Kind]
-			return nil, errAt(e.X.At, "%s needs a string column; %s is %s", what, e.X.String(), operandType(op, c))
-		}
-		f.need(op.col)
-		return &leaf{op: op, test: matchTest{kind: e.Kind, pattern: e.Pattern.Text}, neg: e.Not}, nil
+		return f.bindMatch(e)
 	}
 	panic("query: unknown node")
+}
+
+// bindSearch binds search(text): a match of text in any string column.
+func (f *Filter) bindSearch(e *Search) (node, error) {
+	n := &orNode{}
+	for i, c := range f.cols {
+		if !c.Tensor && !c.Image && domainOf(c.Type) == dString {
+			f.need(i)
+			n.terms = append(n.terms, &leaf{op: operand{col: i, name: c.Name}, test: matchTest{kind: Contains, pattern: e.Text.Text}, nullFalse: true})
+		}
+	}
+	if len(n.terms) == 0 {
+		return nil, errAt(e.At, "search() looks in string columns, and there are none")
+	}
+	return n, nil
+}
+
+// bindMatch binds contains and starts with, which need a string column.
+func (f *Filter) bindMatch(e *Match) (node, error) {
+	op, err := bindOperand(&e.X, f.cols)
+	if err != nil {
+		return nil, err
+	}
+	c := f.cols[op.col]
+	if op.fn != nil || c.Tensor || c.Image || domainOf(c.Type) != dString {
+		what := map[MatchKind]string{Contains: "contains", StartsWith: "starts with"}[e.Kind]
+		return nil, errAt(e.X.At, "%s needs a string column; %s is %s", what, e.X.String(), operandType(op, c))
+	}
+	f.need(op.col)
+	return &leaf{op: op, test: matchTest{kind: e.Kind, pattern: e.Pattern.Text}, neg: e.Not}, nil
 }
 
 func operandType(op operand, c Column) string {
@@ -418,14 +428,7 @@ func litDescribe(v Literal) string {
 func valueTestFor(c Column, iv []interval, lits []Literal, x *Operand, opAt Span, ordered bool) (valueTest, error) {
 	dt := valueType(c.Type)
 	d := domainOf(dt)
-	want := func(kind LitKind, what string) error {
-		for _, v := range lits {
-			if v.Kind != kind {
-				return errAt(v.At, "expected %s to compare with %s (%s), found %s", what, x.String(), dt, litDescribe(v))
-			}
-		}
-		return nil
-	}
+	want := func(kind LitKind, what string) error { return wantLiterals(lits, kind, what, x, dt) }
 	switch d {
 	case dOther:
 		return nil, errAt(x.At, "%s (%s) can only be tested with is null and is not null", x.String(), dt)
@@ -450,67 +453,12 @@ func valueTestFor(c Column, iv []interval, lits []Literal, x *Operand, opAt Span
 		if err := want(LitNumber, "a number"); err != nil {
 			return nil, err
 		}
-		switch dt.ID() {
-		case arrow.FLOAT64:
-			return ordTest[float64]{mergeOrdered(floatBounds(iv, castFloat64))}, nil
-		case arrow.FLOAT32:
-			return ordTest[float32]{mergeOrdered(floatBounds(iv, castFloat32))}, nil
-		}
-		return ordTest[float32]{mergeOrdered(floatBounds(iv, castFloat16))}, nil
+		return floatTestFor(dt, iv), nil
 	}
 	// The integer domains: exact literals in the column's units.
-	var conv func(*Literal) (num, error)
-	switch d {
-	case dInt, dUint, dDecimal:
-		if err := want(LitNumber, "a number"); err != nil {
-			return nil, err
-		}
-		scale := int32(0)
-		if dec, ok := dt.(arrow.DecimalType); ok {
-			scale = dec.GetScale()
-		}
-		conv = func(l *Literal) (num, error) { return parseNum(l.Text).scaled(scale), nil }
-	case dDate, dTimestamp:
-		if err := want(LitString, "a date or time in single quotes"); err != nil {
-			return nil, err
-		}
-		loc, unitNs := time.UTC, int64(86400e9)
-		switch t := dt.(type) {
-		case *arrow.Date64Type:
-			unitNs = 1e6
-		case *arrow.TimestampType:
-			unitNs = 1e9 / unitsPerSecond(t.Unit)
-			z, err := zone(t.TimeZone)
-			if err != nil {
-				return nil, errAt(x.At, "unknown time zone %q of %s", t.TimeZone, x.String())
-			}
-			loc = z
-		}
-		conv = func(l *Literal) (num, error) {
-			t, ok := parseInstant(l.Text, loc)
-			if !ok {
-				return num{}, errAt(l.At, "expected a date such as '2024-01-31' or a time such as '2024-01-31 12:30:00' for %s, found %s", x.String(), l.String())
-			}
-			return nanosIn(t.Unix(), int64(t.Nanosecond()), unitNs), nil
-		}
-	case dTime:
-		if err := want(LitString, "a time of day in single quotes"); err != nil {
-			return nil, err
-		}
-		var unitNs int64
-		switch t := dt.(type) {
-		case *arrow.Time32Type:
-			unitNs = 1e9 / unitsPerSecond(t.Unit)
-		case *arrow.Time64Type:
-			unitNs = 1e9 / unitsPerSecond(t.Unit)
-		}
-		conv = func(l *Literal) (num, error) {
-			ns, ok := parseClock(l.Text)
-			if !ok {
-				return num{}, errAt(l.At, "expected a time of day such as '12:30:00' for %s, found %s", x.String(), l.String())
-			}
-			return nanosIn(0, ns, unitNs), nil
-		}
+	conv, err := exactConv(d, dt, lits, x)
+	if err != nil {
+		return nil, err
 	}
 	lo, hi := intRange(dt)
 	r, err := intBounds(iv, conv, lo, hi)
@@ -518,6 +466,101 @@ func valueTestFor(c Column, iv []interval, lits []Literal, x *Operand, opAt Span
 		return nil, err
 	}
 	return intTestFor(dt, r), nil
+}
+
+// exactConv checks that lits are literals of the integer domain d (the
+// integers, decimals, dates, times and timestamps) and returns their
+// exact conversion to the units of dt.
+func exactConv(d domain, dt arrow.DataType, lits []Literal, x *Operand) (func(*Literal) (num, error), error) {
+	want := func(kind LitKind, what string) error { return wantLiterals(lits, kind, what, x, dt) }
+	switch d {
+	case dDate, dTimestamp:
+		if err := want(LitString, "a date or time in single quotes"); err != nil {
+			return nil, err
+		}
+		return instantConv(dt, x)
+	case dTime:
+		if err := want(LitString, "a time of day in single quotes"); err != nil {
+			return nil, err
+		}
+		return clockConv(dt, x), nil
+	}
+	// dInt, dUint, dDecimal: numbers scaled to the decimal's scale.
+	if err := want(LitNumber, "a number"); err != nil {
+		return nil, err
+	}
+	scale := int32(0)
+	if dec, ok := dt.(arrow.DecimalType); ok {
+		scale = dec.GetScale()
+	}
+	return func(l *Literal) (num, error) { return parseNum(l.Text).scaled(scale), nil }, nil
+}
+
+// wantLiterals reports the first of lits that is not of kind (what names
+// the kind in the message; x and dt name the operand compared with).
+func wantLiterals(lits []Literal, kind LitKind, what string, x *Operand, dt arrow.DataType) error {
+	for _, v := range lits {
+		if v.Kind != kind {
+			return errAt(v.At, "expected %s to compare with %s (%s), found %s", what, x.String(), dt, litDescribe(v))
+		}
+	}
+	return nil
+}
+
+// floatTestFor is the test of float values of type dt against iv, the
+// literals cast to the type.
+func floatTestFor(dt arrow.DataType, iv []interval) valueTest {
+	switch dt.ID() {
+	case arrow.FLOAT64:
+		return ordTest[float64]{mergeOrdered(floatBounds(iv, castFloat64))}
+	case arrow.FLOAT32:
+		return ordTest[float32]{mergeOrdered(floatBounds(iv, castFloat32))}
+	}
+	return ordTest[float32]{mergeOrdered(floatBounds(iv, castFloat16))}
+}
+
+// instantConv returns the conversion of date and time literals to the
+// units of dt (a date or timestamp type: days, milliseconds, or the
+// timestamp's unit, in its time zone); the error is an unknown zone.
+func instantConv(dt arrow.DataType, x *Operand) (func(*Literal) (num, error), error) {
+	loc, unitNs := time.UTC, int64(86400e9)
+	switch t := dt.(type) {
+	case *arrow.Date64Type:
+		unitNs = 1e6
+	case *arrow.TimestampType:
+		unitNs = 1e9 / unitsPerSecond(t.Unit)
+		z, err := zone(t.TimeZone)
+		if err != nil {
+			return nil, errAt(x.At, "unknown time zone %q of %s", t.TimeZone, x.String())
+		}
+		loc = z
+	}
+	return func(l *Literal) (num, error) {
+		t, ok := parseInstant(l.Text, loc)
+		if !ok {
+			return num{}, errAt(l.At, "expected a date such as '2024-01-31' or a time such as '2024-01-31 12:30:00' for %s, found %s", x.String(), l.String())
+		}
+		return nanosIn(t.Unix(), int64(t.Nanosecond()), unitNs), nil
+	}, nil
+}
+
+// clockConv returns the conversion of time-of-day literals to the unit of
+// dt (a time32 or time64 type).
+func clockConv(dt arrow.DataType, x *Operand) func(*Literal) (num, error) {
+	var unitNs int64
+	switch t := dt.(type) {
+	case *arrow.Time32Type:
+		unitNs = 1e9 / unitsPerSecond(t.Unit)
+	case *arrow.Time64Type:
+		unitNs = 1e9 / unitsPerSecond(t.Unit)
+	}
+	return func(l *Literal) (num, error) {
+		ns, ok := parseClock(l.Text)
+		if !ok {
+			return num{}, errAt(l.At, "expected a time of day such as '12:30:00' for %s, found %s", x.String(), l.String())
+		}
+		return nanosIn(0, ns, unitNs), nil
+	}
 }
 
 func b2i(b bool) int {

@@ -1,5 +1,5 @@
 // Package query is the engine of "sort, filter, search and column
-// statistics" (issue 27): a small SQL-like filter language, its evaluation
+// statistics": a small SQL-like filter language, its evaluation
 // over Arrow record batches, sorting by a column or a tensor statistic,
 // and column statistics. It is pure Go (no syscall/js) and reads no file:
 // the caller hands it record batches holding the columns it Needs, and a
@@ -149,7 +149,7 @@
 //
 // # Design notes: libraries measured
 //
-// Measured on this machine (2 shared cores) with the issue's data: 10M
+// Measured on this machine (2 shared cores) with the benchmark data: 10M
 // rows in 64Ki-row batches, a float32 score and a 20-value dictionary
 // label with int32 indices (bench_test.go and internal/compare):
 //

@@ -67,63 +67,75 @@ func lex(src string) ([]token, error) {
 			i++
 			continue
 		}
-		start := i
-		switch {
-		case c == '\'' || c == '"':
-			val, end, ok := lexQuoted(src, i)
-			if !ok {
-				what := "string"
-				if c == '"' {
-					what = "column name"
-				}
-				return nil, errAt(Span{start, len(src) - start}, "unterminated %s: the closing %c is missing", what, c)
-			}
-			kind := tString
-			if c == '"' {
-				kind = tQuoted
-				if val == "" {
-					return nil, errAt(Span{start, end - start}, "empty column name")
-				}
-			}
-			toks = append(toks, token{kind: kind, text: src[start:end], val: val, at: Span{start, end - start}})
-			i = end
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
-			end, err := lexNumber(src, i)
-			if err != nil {
-				return nil, err
-			}
-			toks = append(toks, token{kind: tNumber, text: src[start:end], at: Span{start, end - start}})
-			i = end
-		case strings.IndexByte("=<>!(),[]-+", c) >= 0:
-			n := 1
-			if i+1 < len(src) {
-				if two := src[i : i+2]; two == "!=" || two == "<=" || two == ">=" || two == "<>" {
-					n = 2
-				}
-			}
-			if c == '!' && n == 1 {
-				return nil, errAt(Span{i, 1}, "unexpected '!': did you mean '!='?")
-			}
-			toks = append(toks, token{kind: tPunct, text: src[i : i+n], at: Span{i, n}})
-			i += n
-		default:
-			r, size := utf8.DecodeRuneInString(src[i:])
-			if !identRune(r, true) {
-				return nil, errAt(Span{i, size}, "unexpected character %q", r)
-			}
-			end := i + size
-			for end < len(src) {
-				r, size := utf8.DecodeRuneInString(src[end:])
-				if !identRune(r, false) {
-					break
-				}
-				end += size
-			}
-			toks = append(toks, token{kind: tIdent, text: src[i:end], at: Span{i, end - i}})
-			i = end
+		tok, err := lexToken(src, i)
+		if err != nil {
+			return nil, err
 		}
+		toks = append(toks, tok)
+		i = tok.at.Off + tok.at.Len
 	}
 	return append(toks, token{kind: tEOF, at: Span{len(src), 0}}), nil
+}
+
+// lexToken reads the token starting at src[i], which is not a space.
+func lexToken(src string, i int) (token, error) {
+	c := src[i]
+	switch {
+	case c == '\'' || c == '"':
+		return lexQuotedToken(src, i)
+	case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
+		end, err := lexNumber(src, i)
+		if err != nil {
+			return token{}, err
+		}
+		return token{kind: tNumber, text: src[i:end], at: Span{i, end - i}}, nil
+	case strings.IndexByte("=<>!(),[]-+", c) >= 0:
+		n := 1
+		if i+1 < len(src) {
+			if two := src[i : i+2]; two == "!=" || two == "<=" || two == ">=" || two == "<>" {
+				n = 2
+			}
+		}
+		if c == '!' && n == 1 {
+			return token{}, errAt(Span{i, 1}, "unexpected '!': did you mean '!='?")
+		}
+		return token{kind: tPunct, text: src[i : i+n], at: Span{i, n}}, nil
+	}
+	r, size := utf8.DecodeRuneInString(src[i:])
+	if !identRune(r, true) {
+		return token{}, errAt(Span{i, size}, "unexpected character %q", r)
+	}
+	end := i + size
+	for end < len(src) {
+		r, size := utf8.DecodeRuneInString(src[end:])
+		if !identRune(r, false) {
+			break
+		}
+		end += size
+	}
+	return token{kind: tIdent, text: src[i:end], at: Span{i, end - i}}, nil
+}
+
+// lexQuotedToken reads the string ('...') or quoted column name ("...")
+// starting at src[start].
+func lexQuotedToken(src string, start int) (token, error) {
+	c := src[start]
+	val, end, ok := lexQuoted(src, start)
+	if !ok {
+		what := "string"
+		if c == '"' {
+			what = "column name"
+		}
+		return token{}, errAt(Span{start, len(src) - start}, "unterminated %s: the closing %c is missing", what, c)
+	}
+	kind := tString
+	if c == '"' {
+		kind = tQuoted
+		if val == "" {
+			return token{}, errAt(Span{start, end - start}, "empty column name")
+		}
+	}
+	return token{kind: kind, text: src[start:end], val: val, at: Span{start, end - start}}, nil
 }
 
 // lexQuoted reads the quoted text starting at src[i] (the quote), a doubled
@@ -346,18 +358,7 @@ func (p *parser) predicate() (Expr, error) {
 	}
 	if t.is("is") {
 		p.next()
-		not := p.peek().is("not")
-		if not {
-			p.next()
-		}
-		if !p.peek().is("null") {
-			if not {
-				return nil, p.expected("'null'")
-			}
-			return nil, p.expected("'null' or 'not null'")
-		}
-		p.next()
-		return &IsNull{X: x, Not: not}, nil
+		return p.isNull(x)
 	}
 	not := t.is("not")
 	if not {
@@ -367,61 +368,93 @@ func (p *parser) predicate() (Expr, error) {
 	switch {
 	case t.is("between"):
 		p.next()
-		lo, err := p.value()
-		if err != nil {
-			return nil, err
-		}
-		if !p.peek().is("and") {
-			return nil, p.expected("'and' and the upper bound")
-		}
-		p.next()
-		hi, err := p.value()
-		if err != nil {
-			return nil, err
-		}
-		return &Between{X: x, Not: not, Lo: lo, Hi: hi}, nil
+		return p.between(x, not)
 	case t.is("in"):
 		p.next()
-		if !p.peek().is("(") {
-			return nil, p.expected("'(' and a list of values")
-		}
-		p.next()
-		var vals []Literal
-		for {
-			v, err := p.value()
-			if err != nil {
-				return nil, err
-			}
-			vals = append(vals, v)
-			if p.peek().is(")") {
-				p.next()
-				return &In{X: x, Not: not, Values: vals}, nil
-			}
-			if !p.peek().is(",") {
-				return nil, p.expected("',' or ')'")
-			}
-			p.next()
-		}
+		return p.in(x, not)
 	case t.is("contains"), t.is("starts"):
 		p.next()
-		kind := Contains
-		if t.is("starts") {
-			kind = StartsWith
-			if !p.peek().is("with") {
-				return nil, p.expected("'with'")
-			}
-			p.next()
-		}
-		if p.peek().kind != tString {
-			return nil, p.expected("a string in single quotes")
-		}
-		s := p.next()
-		return &Match{X: x, Not: not, Kind: kind, Pattern: Literal{Kind: LitString, Text: s.val, At: s.at}}, nil
+		return p.match(x, not, t.is("starts"))
 	}
 	if not {
 		return nil, p.expected("'between', 'in', 'contains' or 'starts with'")
 	}
 	return nil, p.expected("a comparison (=, !=, <, <=, >, >=, between, in, is null, contains, starts with)")
+}
+
+// isNull reads the rest of "x is [not] null", after "is".
+func (p *parser) isNull(x Operand) (Expr, error) {
+	not := p.peek().is("not")
+	if not {
+		p.next()
+	}
+	if !p.peek().is("null") {
+		if not {
+			return nil, p.expected("'null'")
+		}
+		return nil, p.expected("'null' or 'not null'")
+	}
+	p.next()
+	return &IsNull{X: x, Not: not}, nil
+}
+
+// between reads the rest of "x [not] between lo and hi", after "between".
+func (p *parser) between(x Operand, not bool) (Expr, error) {
+	lo, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	if !p.peek().is("and") {
+		return nil, p.expected("'and' and the upper bound")
+	}
+	p.next()
+	hi, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	return &Between{X: x, Not: not, Lo: lo, Hi: hi}, nil
+}
+
+// in reads the rest of "x [not] in (v, ...)", after "in".
+func (p *parser) in(x Operand, not bool) (Expr, error) {
+	if !p.peek().is("(") {
+		return nil, p.expected("'(' and a list of values")
+	}
+	p.next()
+	var vals []Literal
+	for {
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
+		if p.peek().is(")") {
+			p.next()
+			return &In{X: x, Not: not, Values: vals}, nil
+		}
+		if !p.peek().is(",") {
+			return nil, p.expected("',' or ')'")
+		}
+		p.next()
+	}
+}
+
+// match reads the rest of "x [not] contains 'p'" after "contains", or of
+// "x [not] starts with 'p'" after "starts" (startsWith).
+func (p *parser) match(x Operand, not, startsWith bool) (Expr, error) {
+	kind := Contains
+	if startsWith {
+		kind = StartsWith
+		if !p.peek().is("with") {
+			return nil, p.expected("'with'")
+		}
+		p.next()
+	}
+	if p.peek().kind != tString {
+		return nil, p.expected("a string in single quotes")
+	}
+	s := p.next()
+	return &Match{X: x, Not: not, Kind: kind, Pattern: Literal{Kind: LitString, Text: s.val, At: s.at}}, nil
 }
 
 // column reads a column name, bare or quoted.

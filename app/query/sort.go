@@ -170,6 +170,20 @@ func (k *Keys) AddRange(ctx context.Context, b arrow.RecordBatch, ts Tensors, st
 		}
 		return k.addTensors(ctx, arr, col, ts, start, end, base)
 	}
+	if d, ok := arr.(*array.Dictionary); ok {
+		return k.addDict(d, start, end, base)
+	}
+	if err := k.addValues(arr, start, end, base); err != nil {
+		return err
+	}
+	k.n += int64(end - start)
+	return nil
+}
+
+// addValues adds the keys of the rows [start, end) of arr (of the sort's
+// column, not a dictionary), marking the null and NaN ones; row i is row
+// base+i of the sort.
+func (k *Keys) addValues(arr arrow.Array, start, end int, base int64) error {
 	valid := func(i int) bool {
 		if arr.IsNull(i) {
 			setBit(&k.null, base+int64(i))
@@ -177,9 +191,7 @@ func (k *Keys) AddRange(ctx context.Context, b arrow.RecordBatch, ts Tensors, st
 		}
 		return true
 	}
-	if d, ok := arr.(*array.Dictionary); ok {
-		return k.addDict(d, start, end, base)
-	}
+	var err error
 	switch k.s.kind {
 	case vec32:
 		first := len(k.u32)
@@ -211,7 +223,6 @@ func (k *Keys) AddRange(ctx context.Context, b arrow.RecordBatch, ts Tensors, st
 			k.offs = append(k.offs, k.arena.n)
 		}
 	}
-	k.n += int64(end - start)
 	return nil
 }
 
@@ -727,17 +738,7 @@ func sortRows[R rowNum](k *Keys, p *pacer) ([]R, error) {
 	}
 	switch k.s.kind {
 	case vecDict:
-		var rank []uint32
-		if rank, err = rankStrings(k.values, p); err != nil {
-			return nil, err
-		}
-		keys := k.u32
-		err = p.steps(len(keys), func(lo, hi int) {
-			for i, id := range keys[lo:hi] {
-				keys[lo+i] = rank[id]
-			}
-		})
-		if err != nil {
+		if err = k.rankDictKeys(p); err != nil {
 			return nil, err
 		}
 		fallthrough
@@ -755,6 +756,21 @@ func sortRows[R rowNum](k *Keys, p *pacer) ([]R, error) {
 	}
 	rows = append(rows, nanRows...)
 	return append(rows, nullRows...), nil
+}
+
+// rankDictKeys replaces the dictionary indices in k.u32 with the ranks of
+// their values in string order, so that they sort as the values.
+func (k *Keys) rankDictKeys(p *pacer) error {
+	rank, err := rankStrings(k.values, p)
+	if err != nil {
+		return err
+	}
+	keys := k.u32
+	return p.steps(len(keys), func(lo, hi int) {
+		for i, id := range keys[lo:hi] {
+			keys[lo+i] = rank[id]
+		}
+	})
 }
 
 // sortFixed sorts rows by their keys (one a row added), in place.
@@ -814,36 +830,80 @@ type radix[K ~uint32 | ~uint64, R rowNum] struct {
 
 // sort sorts from the byte at shift down.
 func (x *radix[K, R]) sort(keys []K, rows []R, shift uint) error {
-	p := x.p
 	if len(keys) <= 64 {
-		insertionSort(keys, rows)
-		if err := p.did(len(keys)); err != nil || x.ties == nil {
-			return err
-		}
-		for lo := 0; lo < len(keys); {
-			hi := lo + 1
-			for hi < len(keys) && keys[hi] == keys[lo] {
-				hi++
-			}
-			if hi-lo > 1 {
-				if err := x.ties(keys[lo:hi], rows[lo:hi]); err != nil {
-					return err
-				}
-			}
-			lo = hi
-		}
-		return nil
+		return x.sortSmall(keys, rows)
 	}
+	count, err := x.countBytes(keys, shift)
+	if err != nil {
+		return err
+	}
+	end, err := x.permute(keys, rows, shift, &count)
+	if err != nil {
+		return err
+	}
+	lo := 0
+	for b := range 256 {
+		hi := end[b]
+		if hi-lo > 1 {
+			switch {
+			case shift > 0:
+				err = x.sort(keys[lo:hi], rows[lo:hi], shift-8)
+			case x.ties != nil:
+				err = x.ties(keys[lo:hi], rows[lo:hi])
+			default:
+				err = sortAsc(rows[lo:hi], asUint32(keys[lo:hi]), x.p)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		lo = hi
+	}
+	return nil
+}
+
+// sortSmall sorts a few keys by insertion, then hands each run of equal
+// keys to ties, if set.
+func (x *radix[K, R]) sortSmall(keys []K, rows []R) error {
+	insertionSort(keys, rows)
+	if err := x.p.did(len(keys)); err != nil || x.ties == nil {
+		return err
+	}
+	for lo := 0; lo < len(keys); {
+		hi := lo + 1
+		for hi < len(keys) && keys[hi] == keys[lo] {
+			hi++
+		}
+		if hi-lo > 1 {
+			if err := x.ties(keys[lo:hi], rows[lo:hi]); err != nil {
+				return err
+			}
+		}
+		lo = hi
+	}
+	return nil
+}
+
+// countBytes counts the keys by their byte at shift.
+func (x *radix[K, R]) countBytes(keys []K, shift uint) ([256]int, error) {
 	var count [256]int
 	for lo := 0; lo < len(keys); lo += paceStep {
 		hi := min(len(keys), lo+paceStep)
 		for _, k := range keys[lo:hi] {
 			count[byte(k>>shift)]++
 		}
-		if err := p.did(hi - lo); err != nil {
-			return err
+		if err := x.p.did(hi - lo); err != nil {
+			return count, err
 		}
 	}
+	return count, nil
+}
+
+// permute moves the keys (and rows alongside) into their buckets by the
+// byte at shift, whose sizes are count, in place; it returns the end of
+// each bucket.
+func (x *radix[K, R]) permute(keys []K, rows []R, shift uint, count *[256]int) ([256]int, error) {
+	p := x.p
 	var next, end [256]int
 	pos, buckets := 0, 0
 	for b, c := range count {
@@ -854,58 +914,37 @@ func (x *radix[K, R]) sort(keys []K, rows []R, shift uint) error {
 			buckets++
 		}
 	}
-	if buckets > 1 {
-		moved := 0
-		for b := range 256 {
-			for next[b] < end[b] {
-				i := next[b]
-				k, r := keys[i], rows[i]
-				for c := byte(k >> shift); int(c) != b; c = byte(k >> shift) {
-					j := next[c]
-					next[c]++
-					keys[j], k = k, keys[j]
-					rows[j], r = r, rows[j]
-					if moved++; moved >= paceStep {
-						if err := p.did(moved); err != nil {
-							return err
-						}
-						moved = 0
-					}
-				}
-				keys[i], rows[i] = k, r
-				next[b]++
+	if buckets <= 1 {
+		return end, nil
+	}
+	moved := 0
+	for b := range 256 {
+		for next[b] < end[b] {
+			i := next[b]
+			k, r := keys[i], rows[i]
+			for c := byte(k >> shift); int(c) != b; c = byte(k >> shift) {
+				j := next[c]
+				next[c]++
+				keys[j], k = k, keys[j]
+				rows[j], r = r, rows[j]
 				if moved++; moved >= paceStep {
 					if err := p.did(moved); err != nil {
-						return err
+						return end, err
 					}
 					moved = 0
 				}
 			}
-		}
-		if err := p.did(moved); err != nil {
-			return err
-		}
-	}
-	lo := 0
-	for b := range 256 {
-		hi := end[b]
-		if hi-lo > 1 {
-			var err error
-			switch {
-			case shift > 0:
-				err = x.sort(keys[lo:hi], rows[lo:hi], shift-8)
-			case x.ties != nil:
-				err = x.ties(keys[lo:hi], rows[lo:hi])
-			default:
-				err = sortAsc(rows[lo:hi], asUint32(keys[lo:hi]), p)
-			}
-			if err != nil {
-				return err
+			keys[i], rows[i] = k, r
+			next[b]++
+			if moved++; moved >= paceStep {
+				if err := p.did(moved); err != nil {
+					return end, err
+				}
+				moved = 0
 			}
 		}
-		lo = hi
 	}
-	return nil
+	return end, p.did(moved)
 }
 
 // sortAsc sorts rows ascending (distinct row numbers): by the radix sort

@@ -57,14 +57,7 @@ func (o StatsOptions) withDefaults() StatsOptions {
 // of a tensor column (the distribution of mean(x) over the rows), batch
 // after batch (Add, AddRange) or merged from parts (Merge).
 type Stats struct {
-	x       Operand
-	op      operand
-	col     Column
-	dt      arrow.DataType // the values' type (float64 for a function)
-	kind    vecKind
-	other   bool // a type with no values to compare: count and nulls only
-	numeric bool // mean and histogram apply
-	opt     StatsOptions
+	*statsSubject
 
 	count, nulls, nan, unevaluated int64
 	firstErr                       string
@@ -90,6 +83,20 @@ type Stats struct {
 	buf64    []uint64
 }
 
+// statsSubject is what statistics are of and how they read it: the operand
+// bound against its column, the values' type and kind, and the options.
+// It is set by NewStats and not changed after.
+type statsSubject struct {
+	x       Operand
+	op      operand
+	col     Column
+	dt      arrow.DataType // the values' type (float64 for a function)
+	kind    vecKind
+	other   bool // a type with no values to compare: count and nulls only
+	numeric bool // mean and histogram apply
+	opt     StatsOptions
+}
+
 // ParseOperand parses a column or tensor function, "score" or "mean(emb)".
 func ParseOperand(s string) (Operand, error) {
 	if t := strings.TrimLeft(s, " \t\r\n"); strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
@@ -106,7 +113,7 @@ func NewStats(x Operand, cols []Column, opt StatsOptions) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Stats{x: x, op: op, col: cols[op.col], opt: opt.withDefaults()}
+	s := &Stats{statsSubject: &statsSubject{x: x, op: op, col: cols[op.col], opt: opt.withDefaults()}}
 	switch {
 	case op.fn != nil && op.fn.kind == fShape:
 		return nil, errAt(x.At, "shape() has no statistics: take those of size() or dim()")
@@ -172,80 +179,18 @@ func (s *Stats) visit(ctx context.Context, b arrow.RecordBatch, ts Tensors, star
 		return fmt.Errorf("query: rows [%d, %d) outside a batch of %d", start, end, arr.Len())
 	}
 	s.count += int64(end - start)
-	switch {
-	case s.other:
+	if s.other {
 		s.nulls += int64(nullsIn(arr, start, end))
 		return nil
-	case s.op.fn != nil:
+	}
+	if s.op.fn != nil {
 		if ts == nil {
 			ts = ArrayTensors{b}
 		}
-		sizes, _ := ts.(ImageSizes)
-		if !s.col.Image {
-			sizes = nil
-		}
-		for i := start; i < end; i++ {
-			if (i-start)%chunkRows == chunkRows-1 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			if arr.IsNull(i) {
-				s.nulls++
-				continue
-			}
-			x, err := tensorValue(s.op.fn, ts, sizes, col, i)
-			switch {
-			case errors.Is(err, tensorext.ErrNullTensor):
-				s.nulls++
-			case err != nil:
-				s.unevaluated++
-				if s.firstErr == "" {
-					s.firstErr = err.Error()
-				}
-			default:
-				fn(rowValue{key: floatKey64(x), f: x}, 1)
-			}
-		}
-		return nil
+		return s.visitTensors(ctx, ts, col, arr, start, end, fn)
 	}
 	if d, ok := arr.(*array.Dictionary); ok {
-		// The dictionary's values are read once per dictionary, and each
-		// range counts only the entries its rows use.
-		dict := d.Dictionary()
-		if dict != s.lastDict {
-			read, err := s.reader(dict, 0, dict.Len())
-			if err != nil {
-				return err
-			}
-			s.lastDict, s.lastRead = dict, read
-			s.counts = make([]int64, dict.Len())
-		}
-		counts, counted := s.counts, s.counted[:0]
-		for i := start; i < end; i++ {
-			if d.IsNull(i) {
-				s.nulls++
-				continue
-			}
-			if j := d.GetValueIndex(i); j >= 0 && j < len(counts) {
-				if counts[j] == 0 {
-					counted = append(counted, j)
-				}
-				counts[j]++
-			}
-		}
-		slices.Sort(counted)
-		for _, j := range counted {
-			c := counts[j]
-			counts[j] = 0
-			if dict.IsNull(j) {
-				s.nulls += c
-			} else {
-				fn(s.lastRead(j), c)
-			}
-		}
-		s.counted = counted
-		return nil
+		return s.visitDictionary(d, start, end, fn)
 	}
 	read, err := s.reader(arr, start, end)
 	if err != nil {
@@ -258,6 +203,81 @@ func (s *Stats) visit(ctx context.Context, b arrow.RecordBatch, ts Tensors, star
 		}
 		fn(read(i), 1)
 	}
+	return nil
+}
+
+// visitTensors calls fn with the tensor function's value of each row of
+// [start, end) whose tensor (column col, array arr) ts reads, and counts
+// the null tensors and those that could not be read.
+func (s *Stats) visitTensors(ctx context.Context, ts Tensors, col int, arr arrow.Array, start, end int, fn func(rowValue, int64)) error {
+	sizes, _ := ts.(ImageSizes)
+	if !s.col.Image {
+		sizes = nil
+	}
+	for i := start; i < end; i++ {
+		if (i-start)%chunkRows == chunkRows-1 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if arr.IsNull(i) {
+			s.nulls++
+			continue
+		}
+		x, err := tensorValue(s.op.fn, ts, sizes, col, i)
+		switch {
+		case errors.Is(err, tensorext.ErrNullTensor):
+			s.nulls++
+		case err != nil:
+			s.unevaluated++
+			if s.firstErr == "" {
+				s.firstErr = err.Error()
+			}
+		default:
+			fn(rowValue{key: floatKey64(x), f: x}, 1)
+		}
+	}
+	return nil
+}
+
+// visitDictionary calls fn with each dictionary value the rows [start,
+// end) of d use, with its number of rows. The dictionary's values are
+// read once per dictionary, and each range counts only the entries its
+// rows use.
+func (s *Stats) visitDictionary(d *array.Dictionary, start, end int, fn func(rowValue, int64)) error {
+	dict := d.Dictionary()
+	if dict != s.lastDict {
+		read, err := s.reader(dict, 0, dict.Len())
+		if err != nil {
+			return err
+		}
+		s.lastDict, s.lastRead = dict, read
+		s.counts = make([]int64, dict.Len())
+	}
+	counts, counted := s.counts, s.counted[:0]
+	for i := start; i < end; i++ {
+		if d.IsNull(i) {
+			s.nulls++
+			continue
+		}
+		if j := d.GetValueIndex(i); j >= 0 && j < len(counts) {
+			if counts[j] == 0 {
+				counted = append(counted, j)
+			}
+			counts[j]++
+		}
+	}
+	slices.Sort(counted)
+	for _, j := range counted {
+		c := counts[j]
+		counts[j] = 0
+		if dict.IsNull(j) {
+			s.nulls += c
+		} else {
+			fn(s.lastRead(j), c)
+		}
+	}
+	s.counted = counted
 	return nil
 }
 

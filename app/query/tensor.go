@@ -131,23 +131,7 @@ func numericStat(kind fnKind, t tensorext.Tensor) (float64, error) {
 	if !ok {
 		return 0, fmt.Errorf("the values (%s) are not numbers", t.ValueType())
 	}
-	nulls := t.Values.NullN() > 0
-	each := func(fn func(float64)) {
-		visit := func(pos int) bool {
-			if nulls && t.Values.IsNull(pos) {
-				return true
-			}
-			fn(at(pos))
-			return true
-		}
-		if first, ok := contiguous(t); ok {
-			for pos := first; pos < first+t.Len(); pos++ {
-				visit(pos)
-			}
-			return
-		}
-		t.Positions(visit)
-	}
+	each := func(fn func(float64)) { eachElement(t, at, fn) }
 	switch kind {
 	case fNaN:
 		n := 0
@@ -188,6 +172,26 @@ func numericStat(kind fnKind, t tensorext.Tensor) (float64, error) {
 		}
 	})
 	return math.Sqrt(sq.value() / float64(n)), nil
+}
+
+// eachElement calls fn with each non-null element of t, read with at from
+// its position in t.Values.
+func eachElement(t tensorext.Tensor, at func(pos int) float64, fn func(float64)) {
+	nulls := t.Values.NullN() > 0
+	visit := func(pos int) bool {
+		if nulls && t.Values.IsNull(pos) {
+			return true
+		}
+		fn(at(pos))
+		return true
+	}
+	if first, ok := contiguous(t); ok {
+		for pos := first; pos < first+t.Len(); pos++ {
+			visit(pos)
+		}
+		return
+	}
+	t.Positions(visit)
 }
 
 // contiguous reports whether t's elements fill the positions [first,

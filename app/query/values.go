@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/tensorview/tensorview/tensorext"
 )
 

@@ -22,7 +22,7 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// A diagnostic, not a test of speed: issue 27's scans over the query
+// A diagnostic, not a test of speed: the scans over the query
 // benchmark's columns (bench/browser/querygen.go: id int64, score float32,
 // label dictionary of 20 words, caption utf8 of about 40 bytes, ts
 // timestamp, emb a [2, 2] float32 fixed_shape_tensor), each with a Pace

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/raster"
 )

@@ -5,195 +5,72 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/colstats"
+	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/tensorview/tensorview/app/ui/querybar"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
-
-// action is a go-app action whose value is a T: send and handle are its two
-// ends, and handle is the one place the value's type is checked.
-type action[T any] string
-
-// send sends the action with its value.
-func (a action[T]) send(ctx app.Context, v T) {
-	ctx.NewActionWithValue(string(a), v)
-}
-
-// handle registers h for the action (handler).
-func (a action[T]) handle(ctx app.Context, h func(app.Context, T)) {
-	ctx.Handle(string(a), a.handler(h))
-}
-
-// handler is h as the action's go-app handler: a value that is not a T (a
-// sender that does not use send) is dropped, and logged.
-func (a action[T]) handler(h func(app.Context, T)) app.ActionHandler {
-	return func(ctx app.Context, act app.Action) {
-		v, ok := act.Value.(T)
-		if !ok {
-			app.Logf("tensorview: action %s carries a %T, not a %T", string(a), act.Value, v)
-			return
-		}
-		h(ctx, v)
-	}
-}
-
-// signal is a go-app action without a value: send and handle are its two
-// ends.
-type signal string
-
-// send sends the action.
-func (s signal) send(ctx app.Context) {
-	ctx.NewAction(string(s))
-}
-
-// handle registers h for the action.
-func (s signal) handle(ctx app.Context, h func(app.Context)) {
-	ctx.Handle(string(s), func(ctx app.Context, _ app.Action) { h(ctx) })
-}
 
 // Actions the components send to the Viewer. The actions a component
 // sends to itself are with it: the rows table's (rows.go), the inspector's
 // (inspector.go).
 const (
-	actionOpen         action[source]                  = "tv/open"          // a file to open
-	actionWarmedUp     action[warmUpResult]            = "tv/warmed-up"     // how the warm-up ended (WarmUp)
-	actionOpenURL      action[string]                  = "tv/open-url"      // the address as typed or in ?url=
-	actionOpenFailed   action[openFailure]             = "tv/open-failed"   // what was dropped or picked that cannot be opened, and why
-	actionProgress     action[*progress]               = "tv/progress"      // the download under way
-	actionChanged      action[string]                  = "tv/changed"       // the error: the file changed on the server
-	actionCrumb        action[int]                     = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
-	actionInspect      action[inspectTarget]           = "tv/inspect"       // a tensor cell to inspect (CellView)
-	actionCompareCells action[viewstate.OpenInspector] = "tv/compare-cells" // two cells selected to compare (SelectionBar)
-	actionNested       action[inspectTarget]           = "tv/nested"        // a nested record batch cell to open (CellView)
-	actionFirstRow     action[int64]                   = "tv/first-row"     // the rows table's first row in view, for the address
-	actionInspectState action[*viewstate.Inspector]    = "tv/inspect-state" // the inspector's settings, for the address
+	actionCrumb        kit.Action[int]                     = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
+	actionInspect      kit.Action[inspectTarget]           = "tv/inspect"       // a tensor cell to inspect (CellView)
+	actionCompareCells kit.Action[viewstate.OpenInspector] = "tv/compare-cells" // two cells selected to compare (SelectionBar)
+	actionNested       kit.Action[inspectTarget]           = "tv/nested"        // a nested record batch cell to open (CellView)
+	actionFirstRow     kit.Action[int64]                   = "tv/first-row"     // the rows table's first row in view, for the address
+	actionInspectState kit.Action[*viewstate.Inspector]    = "tv/inspect-state" // the inspector's settings, for the address
 
-	actionCancel       signal = "tv/cancel"        // stop indexing (the progress bar's Cancel)
-	actionCloseInspect signal = "tv/inspect-close" // close the inspector
+	actionCloseInspect kit.Signal = "tv/inspect-close" // close the inspector
 )
 
 // handleActions registers the Viewer's action handlers. They do not
 // re-render by themselves: each ends with Update, or says why not.
 func (v *Viewer) handleActions(ctx app.Context) {
-	actionOpen.handle(ctx, v.open)
-	actionFirstScreen.handle(ctx, v.afterFirstScreen)
+	v.opener.Handle(ctx)
+	actionFirstScreen.Handle(ctx, v.opener.AfterFirstScreen)
 	// The rows table's Cancel stops its reads, and redraws them; the read
-	// of the first rows that the open started is the Viewer's.
-	actionCancelRead.handle(ctx, func(ctx app.Context) {
-		if v.opened.early != nil {
-			v.opened.early()
+	// of the first rows that the open started is the opener's.
+	actionCancelRead.Handle(ctx, v.opener.StopEarly)
+	actionCloseInspect.Handle(ctx, v.onCloseInspect)
+	actionFirstRow.Handle(ctx, v.onFirstRow)
+	actionInspectState.Handle(ctx, v.onInspectState)
+	v.handleModel(ctx)
+}
+
+// handleModel registers the handlers of the actions that go to the
+// session model as they are, and re-render the page.
+func (v *Viewer) handleModel(ctx app.Context) {
+	to := func(ctx app.Context, a session.Action) {
+		v.Apply(ctx, a)
+		ctx.Update()
+	}
+	actionInspect.Handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.Inspect{Col: t.Col, Row: t.Row}) })
+	actionCompareCells.Handle(ctx, func(ctx app.Context, o viewstate.OpenInspector) {
+		if v.session().Shown() != nil {
+			to(ctx, session.Address{A: o})
 		}
 	})
-	actionWarmedUp.handle(ctx, v.onWarmedUp)
-	actionOpenURL.handle(ctx, v.openURL)
-	actionOpenFailed.handle(ctx, func(ctx app.Context, f openFailure) {
-		v.status.failedOn(f.What, f.Why)
-		ctx.Update()
-	})
-	actionProgress.handle(ctx, v.onProgress)
-	actionChanged.handle(ctx, v.onChanged)
-	actionCancel.handle(ctx, v.onCancel)
-	actionInspect.handle(ctx, v.onInspect)
-	actionCompareCells.handle(ctx, v.onCompareCells)
-	actionNested.handle(ctx, v.onNested)
-	actionCrumb.handle(ctx, v.onCrumb)
-	actionCloseInspect.handle(ctx, v.onCloseInspect)
-	actionFirstRow.handle(ctx, v.onFirstRow)
-	actionInspectState.handle(ctx, v.onInspectState)
-	actionQuery.handle(ctx, v.onQuery)
-	actionSortCol.handle(ctx, v.onSortCol)
-	actionQueryCancel.handle(ctx, v.onQueryCancel)
-	actionQueryClear.handle(ctx, v.onQueryClear)
-	actionColStats.handle(ctx, v.onColStats)
-	actionColStatsCancel.handle(ctx, v.onColStatsCancel)
-	actionColStatsClose.handle(ctx, v.onColStatsClose)
-	actionQuickFilter.handle(ctx, v.onQuickFilter)
-	actionThumbMask.handle(ctx, v.onThumbMask)
-}
-
-// onWarmedUp keeps how the warm-up ended, unless a file was opened first.
-func (v *Viewer) onWarmedUp(ctx app.Context, r warmUpResult) {
-	if v.page.warmUp == warmUpPending {
-		v.page.warmUp = r
-	}
-	ctx.Update()
-}
-
-// onProgress shows the progress of the download under way.
-func (v *Viewer) onProgress(ctx app.Context, p *progress) {
-	if v.work.cancel != nil && v.work.task == taskDownload {
-		v.work.progress = p
-		ctx.Update()
-	}
-}
-
-// onChanged stops reading a file that changed on the server, and says so.
-func (v *Viewer) onChanged(ctx app.Context, reason string) {
-	v.opened.changed = reason
-	v.stopIndexing()
-	ctx.Update()
-}
-
-// onCancel stops indexing (the progress bar's Cancel).
-func (v *Viewer) onCancel(ctx app.Context) {
-	v.stopIndexing()
-	ctx.Update()
-}
-
-// onInspect opens the inspector on a tensor cell of the batch shown.
-func (v *Viewer) onInspect(ctx app.Context, t inspectTarget) {
-	if f := v.shown(); f != nil && t.Col < len(f.Fields()) {
-		v.do(ctx, viewstate.OpenInspector{Field: f.Fields()[t.Col].Name, Row: t.Row})
-	}
-	ctx.Update()
-}
-
-// onCompareCells opens the inspector on a tensor compared with another
-// (two cells selected in the grid of the batch shown).
-func (v *Viewer) onCompareCells(ctx app.Context, o viewstate.OpenInspector) {
-	if v.shown() != nil {
-		v.do(ctx, o)
-	}
-	ctx.Update()
-}
-
-// onNested shows the nested record batch of a cell of the batch shown,
-// with its own query (none yet); the level above keeps its own, and its
-// scan goes on.
-func (v *Viewer) onNested(ctx app.Context, t inspectTarget) {
-	f := v.shown()
-	field := f.Fields()[t.Col].Name
-	inner, err := f.Nested(t.Row, t.Col)
-	if err != nil {
-		v.status.errText, v.status.loading = err.Error(), nestedWhat(field, t.Row)
-		ctx.Update()
-		return
-	}
-	v.closeColStats()
-	q := newQueryState(inner)
-	v.nested = append(v.nested, nestedLevel{file: inner, label: nestedLabel(field, t.Row, inner.Name), field: field, row: t.Row, query: &q})
-	v.status.errText, v.startRow = "", 0
-	v.do(ctx, viewstate.SetNested{Levels: v.levels()})
-	ctx.Update()
-}
-
-// onCrumb shows level k of the breadcrumb again, with its query and result
-// as they were, closing those below it (and cancelling their scans).
-func (v *Viewer) onCrumb(ctx app.Context, k int) {
-	if k >= len(v.nested) {
-		return
-	}
-	// Back where the batch was opened from: its place in the level's
-	// sorted or filtered rows.
-	v.startRow = max(0, posOf(v.levelQuery(k).order, v.nested[k].row))
-	v.closeNested(k)
-	v.do(ctx, viewstate.SetNested{Levels: v.levels()})
-	ctx.Update()
+	actionNested.Handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.OpenNested{Col: t.Col, Row: t.Row}) })
+	actionCrumb.Handle(ctx, func(ctx app.Context, k int) { to(ctx, session.Crumb{Level: k}) })
+	querybar.ActionQuery.Handle(ctx, func(ctx app.Context, text string) { to(ctx, session.Filter{Text: text}) })
+	actionSortCol.Handle(ctx, func(ctx app.Context, a sortAsk) { to(ctx, session.SortBy{Col: a.Col, Fn: a.Fn, Clear: a.Clear}) })
+	querybar.ActionQueryCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryCancel{}) })
+	querybar.ActionQueryClear.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryClear{}) })
+	colstats.ActionColStats.Handle(ctx, func(ctx app.Context, a colstats.StatsAsk) { to(ctx, session.OpenStats{Col: a.Col, Fn: a.Fn}) })
+	colstats.ActionColStatsCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsCancel{}) })
+	colstats.ActionColStatsClose.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsClose{}) })
+	colstats.ActionQuickFilter.Handle(ctx, func(ctx app.Context, a session.QuickAsk) { to(ctx, session.QuickFilter{Ask: a}) })
+	actionThumbMask.Handle(ctx, func(ctx app.Context, key string) { to(ctx, session.ToggleMask{Key: key}) })
 }
 
 // onCloseInspect closes the inspector and gives the keyboard back to the
 // cell it was opened from.
 func (v *Viewer) onCloseInspect(ctx app.Context) {
 	t, open := v.inspected()
-	v.do(ctx, viewstate.CloseInspector{})
+	v.Apply(ctx, session.Address{A: viewstate.CloseInspector{}})
 	ctx.Update()
 	ctx.Defer(func(app.Context) {
 		doc := app.Window().Get("document")
@@ -216,7 +93,7 @@ func (v *Viewer) closeOnEscape(ctx app.Context) {
 			hideInspector()
 			ctx.Dispatch(func(ctx app.Context) {
 				if v.st().Inspector != nil {
-					actionCloseInspect.send(ctx)
+					actionCloseInspect.Send(ctx)
 				}
 			})
 		}
@@ -226,7 +103,7 @@ func (v *Viewer) closeOnEscape(ctx app.Context) {
 
 // onFirstRow keeps the rows table's first row in view for the address.
 func (v *Viewer) onFirstRow(ctx app.Context, row int64) {
-	v.do(ctx, viewstate.ScrollRow{Row: row})
+	v.Apply(ctx, session.Address{A: viewstate.ScrollRow{Row: row}})
 	// Sent while scrolling: the page shows nothing of it but the
 	// address, so it must not re-render the viewer.
 	ctx.PreventUpdate()
@@ -234,7 +111,7 @@ func (v *Viewer) onFirstRow(ctx app.Context, row int64) {
 
 // onInspectState keeps the inspector's settings for the address.
 func (v *Viewer) onInspectState(ctx app.Context, in *viewstate.Inspector) {
-	v.do(ctx, viewstate.InspectorChanged{Inspector: *in})
+	v.Apply(ctx, session.Address{A: viewstate.InspectorChanged{Inspector: *in}})
 	if !v.st().Embed {
 		ctx.PreventUpdate() // only the embedded page shows the view's link
 	}

@@ -6,7 +6,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/open"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -27,6 +28,15 @@ import (
 // page's own under way) the root element says data-address="pending",
 // then "settled": tests wait for it.
 
+// location carries out the address's effects for the Viewer: history
+// writes and timers, the root's data-address mark, the view's link and
+// the embed messages (embed.go).
+type location struct {
+	v    *Viewer
+	mark addressMark // data-address as last set
+	note string      // a short status in the top bar ("link copied")
+}
+
 // stepMark is the history.state of an entry the Model pushed for the
 // inspector: a page reloaded on it still closes it by going Back.
 const stepMark = "inspector"
@@ -34,14 +44,16 @@ const stepMark = "inspector"
 // handleAddress takes the popstate event from go-app: Back and Forward go
 // to the Model. (The actions that keep the address up to date, the first
 // row and the inspector's settings, are registered by handleActions.)
-func (v *Viewer) handleAddress(ctx app.Context) {
+func (l *location) handleAddress(ctx app.Context) {
 	app.Window().Set("onpopstate", nil)
 	pop := app.FuncOf(func(this app.Value, args []app.Value) any {
 		query, step := entry()
-		if q, _ := url.ParseQuery(strings.TrimPrefix(query, "?")); !q.Has("f") && v.st().Inspector != nil {
+		if q, _ := url.ParseQuery(strings.TrimPrefix(query, "?")); !q.Has("f") && l.v.st().Inspector != nil {
 			hideInspector() // Back closes it: a click right after lands on the rows
 		}
-		ctx.Dispatch(func(ctx app.Context) { v.do(ctx, viewstate.PopState{Query: query, Step: step}) })
+		ctx.Dispatch(func(ctx app.Context) {
+			l.v.Apply(ctx, session.Address{A: viewstate.PopState{Query: query, Step: step}})
+		})
 		return nil
 	})
 	app.Window().Call("addEventListener", "popstate", pop)
@@ -56,48 +68,40 @@ func entry() (query string, step bool) {
 	return app.Window().Get("location").Get("search").String(), step
 }
 
-// do applies a to the view state and carries out its effects, in order.
-func (v *Viewer) do(ctx app.Context, a viewstate.Action) {
-	for _, e := range v.model.Do(a) {
-		switch e := e.(type) {
-		case viewstate.Replace:
-			writeHistory("replaceState", e.Query, e.Step)
-		case viewstate.Push:
-			writeHistory("pushState", e.Query, true)
-		case viewstate.Back:
-			app.Window().Get("history").Call("back")
-		case viewstate.Schedule:
-			gen := e.Gen
-			ctx.After(viewstate.WriteDelay, func(ctx app.Context) {
-				v.do(ctx, viewstate.Flush{Gen: gen})
-				if !v.st().Embed {
-					ctx.PreventUpdate()
-				}
-			})
-		case viewstate.WaitTraversal:
-			gen := e.Gen
-			ctx.After(viewstate.TraversalTimeout, func(ctx app.Context) {
-				v.do(ctx, viewstate.TraversalLost{Gen: gen})
-			})
-		case viewstate.Post:
-			v.post(map[string]any{"type": "tensorview:state", "state": e.Query, "file": e.File, "link": v.link()})
-		case viewstate.OpenURL:
-			v.openURL(ctx, e.URL)
-		}
+// history carries out an effect of the address's rules.
+func (l *location) history(ctx app.Context, e viewstate.Effect) {
+	switch e := e.(type) {
+	case viewstate.Replace:
+		writeHistory("replaceState", e.Query, e.Step)
+	case viewstate.Push:
+		writeHistory("pushState", e.Query, true)
+	case viewstate.Back:
+		app.Window().Get("history").Call("back")
+	case viewstate.Schedule:
+		gen := e.Gen
+		ctx.After(viewstate.WriteDelay, func(ctx app.Context) {
+			l.v.Apply(ctx, session.Address{A: viewstate.Flush{Gen: gen}})
+			if !l.v.st().Embed {
+				ctx.PreventUpdate()
+			}
+		})
+	case viewstate.WaitTraversal:
+		gen := e.Gen
+		ctx.After(viewstate.TraversalTimeout, func(ctx app.Context) {
+			l.v.Apply(ctx, session.Address{A: viewstate.TraversalLost{Gen: gen}})
+		})
+	case viewstate.Post:
+		l.post(map[string]any{"type": "tensorview:state", "state": e.Query, "file": e.File, "link": l.link()})
+	case viewstate.OpenURL:
+		l.v.opener.OpenURL(ctx, e.URL)
 	}
-	if n := len(v.model.State().Nested); n < len(v.nested) {
-		v.closeNested(n) // a history entry's inspector is on the file's fields
-	}
-	switch a.(type) {
-	case viewstate.OpenInspector, viewstate.CloseInspector, viewstate.PopState, viewstate.FileOpened, viewstate.SetNested:
-		if v.model.State().Inspector != nil {
-			showInspector()
-		} else {
-			ctx.Defer(func(app.Context) { showInspector() }) // once it is gone
-		}
-	}
-	if settled := v.model.Settled(); settled != v.address.settled || !v.address.marked {
-		v.address = addressMark{settled: settled, marked: true}
+}
+
+// markAddress sets the root's data-address: "settled" once the address
+// shows the view, "pending" while a write or a traversal is due.
+func (l *location) markAddress() {
+	if settled := l.v.model.Settled(); settled != l.mark.settled || !l.mark.marked {
+		l.mark = addressMark{settled: settled, marked: true}
 		mark := "pending"
 		if settled {
 			mark = "settled"
@@ -128,29 +132,15 @@ func (v *Viewer) st() viewstate.State {
 // the record batch shown.
 func (v *Viewer) inspected() (t inspectTarget, ok bool) {
 	in := v.st().Inspector
-	if in == nil || v.opened.file == nil {
+	if in == nil || v.File() == nil {
 		return t, false
 	}
-	for i, f := range v.shown().Fields() {
+	for i, f := range v.session().Shown().Fields() {
 		if f.Name == in.Field {
 			return inspectTarget{Col: i, Row: in.Row}, true
 		}
 	}
 	return t, false
-}
-
-// fileHas reports whether f has a field named field and a row row (its
-// row count as known now: estimated until indexed).
-func fileHas(f *decode.File) func(string, int64) bool {
-	return func(field string, row int64) bool {
-		rows, _ := f.Rows()
-		for _, fld := range f.Fields() {
-			if fld.Name == field {
-				return row >= 0 && row < rows
-			}
-		}
-		return false
-	}
 }
 
 // search is the address's query ("?…", or "" for none) for st, keeping
@@ -166,17 +156,17 @@ func search(st viewstate.State) string {
 // fullLink is link() where the page shows it (embedded), else "" (the
 // link is hidden, and building it costs the viewer's renders while
 // scrolling).
-func (v *Viewer) fullLink() string {
-	if !v.st().Embed {
+func (l *location) fullLink() string {
+	if !l.v.st().Embed {
 		return ""
 	}
-	return v.link()
+	return l.link()
 }
 
 // link is the address of the view for the full page (embed mode off),
 // with the file's URL absolute (the link may be shared anywhere).
-func (v *Viewer) link() string {
-	st := v.st()
+func (l *location) link() string {
+	st := l.v.st()
 	st.Embed, st.Origin = false, ""
 	page := app.Window().URL()
 	if ref, err := url.Parse(st.URL); err == nil && st.URL != "" {
@@ -186,16 +176,16 @@ func (v *Viewer) link() string {
 }
 
 // copyLink copies the view's link to the clipboard.
-func (v *Viewer) copyLink(ctx app.Context, e app.Event) {
+func (l *location) copyLink(ctx app.Context, e app.Event) {
 	clip := app.Window().Get("navigator").Get("clipboard")
 	if !clip.Truthy() {
-		v.note = "copy the address from the address bar"
+		l.note = "copy the address from the address bar"
 		return
 	}
-	then(clip.Call("writeText", v.link()), func(app.Value) {
-		ctx.Dispatch(func(app.Context) { v.note = "link copied" })
+	open.Then(clip.Call("writeText", l.link()), func(app.Value) {
+		ctx.Dispatch(func(app.Context) { l.note = "link copied" })
 	}, func(reason string) {
-		ctx.Dispatch(func(app.Context) { v.note = "could not copy the link: " + reason })
+		ctx.Dispatch(func(app.Context) { l.note = "could not copy the link: " + reason })
 	})
 }
 

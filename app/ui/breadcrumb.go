@@ -23,7 +23,7 @@ func (b *Breadcrumb) Render() app.UI {
 				}
 				return app.Li().Body(
 					app.Button().Type("button").Class("link").Attr("data-level", k).Text(b.Levels[k]).
-						OnClick(func(ctx app.Context, e app.Event) { actionCrumb.send(ctx, k) }),
+						OnClick(func(ctx app.Context, e app.Event) { actionCrumb.Send(ctx, k) }),
 				)
 			}),
 		),

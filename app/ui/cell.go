@@ -94,7 +94,7 @@ func maskDrawn(t *summary.Tensor) string {
 }
 
 func (c *CellView) inspect(ctx app.Context, e app.Event) {
-	actionInspect.send(ctx, inspectTarget{Col: c.Col, Row: c.Row})
+	actionInspect.Send(ctx, inspectTarget{Col: c.Col, Row: c.Row})
 }
 
 // onClick inspects a tensor cell; with Ctrl (⌘) it selects the cell, or
@@ -114,12 +114,12 @@ func (c *CellView) onClick(ctx app.Context, e app.Event) {
 // toggleSelected selects a tensor cell (a null one too: a comparison says
 // it is null), or unselects it.
 func (c *CellView) toggleSelected(ctx app.Context) {
-	actionSelect.send(ctx, selectedCell{Col: c.Col, Row: c.Row, Null: c.Cell.Tensor == nil})
+	actionSelect.Send(ctx, selectedCell{Col: c.Col, Row: c.Row, Null: c.Cell.Tensor == nil})
 }
 
 // openNested shows the cell's nested record batch in the grid.
 func (c *CellView) openNested(ctx app.Context, e app.Event) {
-	actionNested.send(ctx, inspectTarget{Col: c.Col, Row: c.Row})
+	actionNested.Send(ctx, inspectTarget{Col: c.Col, Row: c.Row})
 }
 
 func (c *CellView) onKey(ctx app.Context, e app.Event) {

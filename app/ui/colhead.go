@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/colstats"
 )
 
 // colHead is column c's header: its name, which sorts by the column
@@ -25,13 +26,13 @@ func (r *RowsTable) colHead(c int, f decode.FieldInfo) app.UI {
 	} else if len(h.Stats) > 0 {
 		label = "Sort by mean(" + f.Name + ")"
 	}
-	return head.Aria("sort", s.aria(c)).Body(
+	return head.Aria("sort", s.Aria(c)).Body(
 		app.Button().Type("button").Class("col-sort").Attr("data-action", "sort").Title(label).Body(
 			app.Span().Class("col-name").Text(f.Name),
 			app.If(s.Col == c && s.Fn != "", func() app.UI { return app.Span().Class("sort-fn").Text(s.Fn) }),
-			app.Span().Class("sort-mark").Aria("hidden", true).Text(s.arrow(c)),
+			app.Span().Class("sort-mark").Aria("hidden", true).Text(s.Arrow(c)),
 		).OnClick(func(ctx app.Context, e app.Event) {
-			actionSortCol.send(ctx, sortAsk{Col: c})
+			actionSortCol.Send(ctx, sortAsk{Col: c})
 		}),
 		app.If(len(h.Stats) > 0, func() app.UI { return r.statSelect(c, f.Name, h.Stats) }),
 		mask,
@@ -52,7 +53,7 @@ func (r *RowsTable) statsButton(c int, name string) app.UI {
 		Aria("label", label).Title(label).Body(
 		app.Span().Class("col-stats-icon").Aria("hidden", true).Body(app.Span(), app.Span(), app.Span()),
 	).OnClick(func(ctx app.Context, e app.Event) {
-		actionColStats.send(ctx, statsAsk{Col: c, Fn: fn})
+		colstats.ActionColStats.Send(ctx, colstats.StatsAsk{Col: c, Fn: fn})
 	})
 }
 
@@ -66,7 +67,7 @@ func (r *RowsTable) statSelect(c int, name string, stats []string) app.UI {
 	return app.Select().Class("sort-stat").Attr("data-role", "sort-stat").Aria("label", "Sort "+name+" by a statistic").
 		OnChange(func(ctx app.Context, e app.Event) {
 			fn := ctx.JSSrc().Get("value").String()
-			actionSortCol.send(ctx, sortAsk{Col: c, Fn: fn, Clear: fn == ""})
+			actionSortCol.Send(ctx, sortAsk{Col: c, Fn: fn, Clear: fn == ""})
 		}).Body(
 		app.Option().Value("").Selected(cur == "").Text("stat"),
 		app.Range(stats).Slice(func(i int) app.UI {

@@ -1,15 +1,10 @@
 package ui
 
 import (
-	"context"
-	"errors"
-	"fmt"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/decode"
-	"github.com/tensorview/tensorview/app/query"
-	"github.com/tensorview/tensorview/app/scan"
+	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/colstats"
 )
 
 // Column statistics from a column header: the header's button opens the
@@ -20,197 +15,15 @@ import (
 // way; the query's own scan goes on beside it. A quick filter chosen in the
 // panel is merged into the filter (colstatsplan.go) and applied.
 
-// Actions of the statistics panel and the headers' statistics buttons.
-const (
-	actionColStats       action[statsAsk] = "tv/col-stats"        // a header's statistics button, or another statistic chosen in the panel
-	actionQuickFilter    action[quickAsk] = "tv/quick-filter"     // the panel's quick filter
-	actionColStatsCancel signal           = "tv/col-stats-cancel" // the panel's progress bar's Cancel
-	actionColStatsClose  signal           = "tv/col-stats-close"  // the panel's × or Escape
-)
-
-// statsAsk asks for the statistics of column Col (of a tensor column, of
-// its statistic Fn: "mean" when "").
-type statsAsk struct {
-	Col int
-	Fn  string
-}
-
-// colStats is the statistics panel's state: closed when !open.
-type colStats struct {
-	open     bool
-	col      int
-	x        query.Operand
-	class    query.ValueClass
-	status   scanStatus // queryRunning, queryDone, queryCancelled, queryError
-	progress *progress
-	sum      *query.Summary
-	unread   scan.Unread
-	err      string // why the scan failed
-	quickErr string // why the quick filter asked for does not apply
-	cancel   context.CancelFunc
-	run      int // counts the scans started: a stale one's reports are dropped
-}
-
-// stopColStats cancels the statistics' scan under way, if any.
-func (v *Viewer) stopColStats() {
-	if v.colStats.cancel != nil {
-		v.colStats.cancel()
-	}
-	v.colStats.cancel, v.colStats.progress = nil, nil
-}
-
-// closeColStats closes the panel and forgets its statistics.
-func (v *Viewer) closeColStats() {
-	v.stopColStats()
-	v.colStats = colStats{run: v.colStats.run}
-}
-
-// onColStats opens the panel on a's column of the level shown and computes
-// its statistics.
-func (v *Viewer) onColStats(ctx app.Context, a statsAsk) {
-	if v.opened.file == nil {
-		return
-	}
-	f, q := v.shown(), v.shownQuery()
-	if a.Col < 0 || a.Col >= len(q.cols) {
-		return
-	}
-	c := q.cols[a.Col]
-	x := query.Operand{Column: c.Name}
-	if c.Tensor || c.Image {
-		x.Func = a.Fn
-		if x.Func == "" {
-			x.Func = "mean"
-		}
-	}
-	focus := !v.colStats.open
-	v.closeColStats()
-	v.colStats.open, v.colStats.col, v.colStats.x, v.colStats.class = true, a.Col, x, query.ClassOf(x, q.cols)
-	st, err := query.NewStats(x, q.cols, query.StatsOptions{})
-	if err != nil {
-		v.colStats.status, v.colStats.err = queryError, err.Error()
-	} else {
-		v.colStats.status = queryRunning
-		v.colStats.run++
-		sctx, cancel := context.WithCancel(context.Background())
-		v.colStats.cancel = cancel
-		v.runColStats(ctx, sctx, f, st, v.colStats.run)
-	}
-	ctx.Update()
-	if focus {
-		ctx.Defer(func(app.Context) {
-			if d := app.Window().Get("document").Call("querySelector", "[data-role=column-stats]"); d.Truthy() {
-				d.Call("focus")
-			}
-		})
-	}
-}
-
-// runColStats scans f for st in a goroutine (run: the scan's number) and
-// shows its progress and result.
-func (v *Viewer) runColStats(ctx app.Context, sctx context.Context, f *decode.File, st *query.Stats, run int) {
-	current := func() bool { return v.colStats.run == run && v.shown() == f }
-	ctx.Async(func() {
-		done := func(sum *query.Summary, unread scan.Unread, err error) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if !current() || scan.Canceled(err) {
-					return
-				}
-				v.colStats.cancel, v.colStats.progress = nil, nil
-				v.colStats.sum, v.colStats.unread, v.colStats.status = sum, unread, queryDone
-				if err != nil {
-					v.colStats.status, v.colStats.err = queryError, err.Error()
-				}
-			})
-		}
-		if err := indexFirst(sctx, f, false, nil); err != nil {
-			done(nil, scan.Unread{}, err)
-			return
-		}
-		label, bytes := scanLabel(f, "Computing statistics", st.Needs())
-		ctx.Dispatch(func(ctx app.Context) {
-			if current() {
-				v.colStats.progress = &progress{Label: label, Total: bytes}
-			}
-		})
-		sum, unread, err := scan.Stats(sctx, fileSource{f: f}, st, scan.Options{
-			Pace: newPacer(sctx, yieldToPage),
-			Progress: throttled(func(p scan.Progress) {
-				ctx.Dispatch(func(ctx app.Context) {
-					if current() && v.colStats.cancel != nil {
-						v.colStats.progress = rowsProgress(v.colStats.progress, p)
-					}
-				})
-			}),
-		})
-		if err != nil {
-			done(nil, unread, err)
-			return
-		}
-		done(&sum, unread, nil)
-	})
-}
-
-// onColStatsCancel stops the statistics under way; the panel stays open
-// and offers to compute them again.
-func (v *Viewer) onColStatsCancel(ctx app.Context) {
-	v.stopColStats()
-	v.colStats.status = queryCancelled
-	ctx.Update()
-}
-
-// onColStatsClose closes the panel and gives the focus back to the
-// header button that opened it.
-func (v *Viewer) onColStatsClose(ctx app.Context) {
-	col := v.colStats.col
-	v.closeColStats()
-	ctx.Update()
-	ctx.Defer(func(app.Context) { focusStatsButton(col) })
-}
-
-// focusStatsButton focuses column col's statistics button, if shown.
-func focusStatsButton(col int) {
-	sel := fmt.Sprintf(`[role=columnheader][data-col="%d"] [data-action=column-stats]`, col)
-	if b := app.Window().Get("document").Call("querySelector", sel); b.Truthy() {
-		b.Call("focus", map[string]any{"preventScroll": true})
-	}
-}
-
-// onQuickFilter merges the panel's quick filter into the filter applied,
-// writes it in the query bar and applies it; the panel closes. A bound
-// that is no number is shown in the panel, and nothing changes.
-func (v *Viewer) onQuickFilter(ctx app.Context, a quickAsk) {
-	if !v.colStats.open || v.opened.file == nil {
-		return
-	}
-	lq := v.shownQuery()
-	q, err := quickQuery(lq.plan.Filter, a, lq.cols)
-	if err != nil {
-		v.colStats.quickErr = err.Error()
-		var qe *query.Error
-		if errors.As(err, &qe) {
-			v.colStats.quickErr = qe.Msg
-		}
-		ctx.Update()
-		return
-	}
-	col := v.colStats.col
-	v.closeColStats()
-	lq.input = q
-	v.applyQuery(ctx, lq.plan.Sort, q, false)
-	ctx.Update()
-	ctx.Defer(func(app.Context) { focusStatsButton(col) })
-}
-
 // colStatsPanel is the panel as the Viewer's state has it.
-func (v *Viewer) colStatsPanel() app.UI {
-	s, q := &v.colStats, v.shownQuery()
-	c := q.cols[s.col]
-	p := &ColumnStatsPanel{Col: s.col, X: s.x, Class: s.class, Status: s.status, Progress: s.progress,
-		Sum: s.sum, Unread: s.unread, Err: s.err, QuickErr: s.quickErr, Filtered: q.plan.filter != nil, Filter: q.plan.Filter}
-	p.Rows, _ = v.shown().Rows()
+func colStatsPanel(v *Viewer) app.UI {
+	s, q := v.model.Stats(), v.session().ShownQuery()
+	c := q.Cols[s.Col]
+	p := &colstats.ColumnStatsPanel{Col: s.Col, X: s.X, Class: s.Class, Status: s.Status, Progress: s.Progress,
+		Sum: s.Sum, Unread: s.Unread, Err: s.Err, QuickErr: s.QuickErr, Filtered: q.Plan.FilterExpr != nil, Filter: q.Plan.Filter}
+	p.Rows, _ = v.session().Shown().Rows()
 	if c.Tensor || c.Image {
-		p.Fns = sortStats(c)
+		p.Fns = session.SortStats(c)
 	}
 	return p
 }

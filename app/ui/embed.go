@@ -2,6 +2,8 @@ package ui
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/ui/open"
 )
 
 // Embed mode (?embed=1) shows only the viewer, for an iframe in a
@@ -23,7 +25,7 @@ import (
 // host page.
 
 // handleMessages listens to the host page and says it is ready.
-func (v *Viewer) handleMessages(ctx app.Context) {
+func (l *location) handleMessages(ctx app.Context) {
 	win := app.Window()
 	parent, ok := embedder()
 	if !ok {
@@ -34,7 +36,7 @@ func (v *Viewer) handleMessages(ctx app.Context) {
 		if !e.Get("source").Equal(parent) {
 			return nil
 		}
-		if o := v.st().Origin; o != "" && e.Get("origin").String() != o {
+		if o := l.v.st().Origin; o != "" && e.Get("origin").String() != o {
 			return nil
 		}
 		data := e.Get("data")
@@ -43,7 +45,7 @@ func (v *Viewer) handleMessages(ctx app.Context) {
 		}
 		if u := data.Get("url"); u.Type() == app.TypeString {
 			raw := u.String()
-			ctx.Dispatch(func(ctx app.Context) { v.openURL(ctx, raw) })
+			ctx.Dispatch(func(ctx app.Context) { l.v.opener.OpenURL(ctx, raw) })
 			return nil
 		}
 		name := "data.arrow"
@@ -58,12 +60,12 @@ func (v *Viewer) handleMessages(ctx app.Context) {
 			blob = win.Get("Blob").New([]any{blob})
 		}
 		if blob.Truthy() {
-			actionOpen.send(ctx, blobSource(name, blob))
+			open.ActionOpen.Send(ctx, open.BlobSource(name, blob))
 		}
 		return nil
 	})
 	win.Call("addEventListener", "message", listen)
-	v.post(map[string]any{"type": "tensorview:ready"})
+	l.post(map[string]any{"type": "tensorview:ready"})
 }
 
 // embedder is the window that embeds the page in a frame; ok is false at
@@ -75,13 +77,13 @@ func embedder() (parent app.Value, ok bool) {
 }
 
 // post sends a message to the embedding page, if any.
-func (v *Viewer) post(msg map[string]any) {
+func (l *location) post(msg map[string]any) {
 	parent, ok := embedder()
 	if !ok {
 		return
 	}
 	target := "*"
-	if o := v.st().Origin; o != "" {
+	if o := l.v.st().Origin; o != "" {
 		target = o
 	}
 	parent.Call("postMessage", msg, target)

@@ -2,11 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/tensorview/tensorview/app/ui/open"
 )
 
 // FileInfo shows the opened file's name and facts on one line of the top
@@ -17,37 +18,8 @@ import (
 type FileInfo struct {
 	app.Compo
 	File    *decode.File
-	Count   rowCount // the file's rows, or its filter's matches
+	Count   kit.RowCount // the file's rows, or its filter's matches
 	Batches int
-}
-
-// rowCount is a level's row count (the file's, or a nested record
-// batch's), or its filter's matches.
-type rowCount struct {
-	Rows  int64 // estimated until Exact
-	Exact bool
-	// Query is the sort or filter's status (data-query: running, done,
-	// error, cancelled; "" none); a filter's matches so far are Found,
-	// Matches once done (-1 otherwise, and without a filter).
-	Query   scanStatus
-	Filter  bool
-	Found   int64
-	Matches int64
-}
-
-// done reports whether the count is a filter's matches, known.
-func (c rowCount) done() bool { return c.Filter && c.Matches >= 0 }
-
-// text is the count: "64", "≈64", "1,204 of 3,000,000", "1,204… of
-// 3,000,000" while the filter runs.
-func (c rowCount) text() string {
-	switch {
-	case c.done():
-		return matchesText(c.Matches, c.Rows, true)
-	case c.Filter:
-		return matchesText(c.Found, c.Rows, false)
-	}
-	return rowsText(c.Rows, c.Exact)
 }
 
 // Render draws the facts.
@@ -59,7 +31,7 @@ func (f *FileInfo) Render() app.UI {
 	if shards != nil {
 		// A dataset: its files' formats; of Parquet files only, its
 		// record batches are row groups.
-		format = shardFormats(shards, file.Format)
+		format = open.ShardFormats(shards, file.Format)
 		isParquet, groups = format == string(decode.Parquet), f.Batches
 	}
 	fact := func(label string, dd app.HTMLDd) app.UI {
@@ -71,7 +43,7 @@ func (f *FileInfo) Render() app.UI {
 			fact("Format", app.Dd().Attr("data-role", "format").Text(format)),
 			fact("Size", app.Dd().Attr("data-bytes", file.Size).Text(decode.HumanBytes(file.Size))),
 			app.If(shards != nil, func() app.UI {
-				return fact("Files", app.Dd().Attr("data-role", "num-shards").Attr("data-shards", len(shards)).Title(shardsText(shards)).Text(len(shards)))
+				return fact("Files", app.Dd().Attr("data-role", "num-shards").Attr("data-shards", len(shards)).Title(open.ShardsText(shards)).Text(len(shards)))
 			}),
 			app.If(!isParquet, func() app.UI {
 				return fact("Record batches", app.Dd().Attr("data-role", "batches").Text(f.Batches))
@@ -95,10 +67,10 @@ func (f *FileInfo) Render() app.UI {
 func (f *FileInfo) numRows() app.HTMLDd {
 	c := f.Count
 	dd := app.Dd().Attr("data-role", "num-rows").Attr("data-exact", c.Exact).Attr("data-query", c.Query)
-	if c.done() {
+	if c.Done() {
 		dd = dd.Attr("data-matches", c.Matches)
 	}
-	return dd.Text(c.text())
+	return dd.Text(c.Text())
 }
 
 // FileWarnings lists what the reader noticed about the file (File.Warnings)
@@ -132,41 +104,6 @@ func (m *SchemaMetadata) Render() app.UI {
 		app.Summary().Text(fmt.Sprintf("Schema metadata (%d)", len(m.Items))),
 		&MetadataList{Items: m.Items},
 	)
-}
-
-// groupDigits writes n with its digits in groups of three: 3,000,000.
-func groupDigits(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// matchesText is the row count of a filter's result: "1,204 of 3,000,000"
-// once done, "1,204… of 3,000,000" while it still finds matches.
-func matchesText(found, total int64, done bool) string {
-	if done {
-		return groupDigits(found) + " of " + groupDigits(total)
-	}
-	return groupDigits(found) + "… of " + groupDigits(total)
-}
-
-// rowsText writes a row count, "≈" marking an estimate.
-func rowsText(n int64, exact bool) string {
-	if exact {
-		return fmt.Sprint(n)
-	}
-	return fmt.Sprintf("≈%d", n)
 }
 
 // MetadataList shows key/value metadata as text.

@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
@@ -16,8 +17,8 @@ import (
 
 // actionFirstScreen: the rows table shows the first screen of the file
 // (its rows in view, their data and thumbnails drawn): the Viewer does
-// what it left for after it (Viewer.afterFirstScreen).
-const actionFirstScreen action[*decode.File] = "tv/first-screen"
+// what it left for after it (open.Opener.AfterFirstScreen).
+const actionFirstScreen kit.Action[*decode.File] = "tv/first-screen"
 
 // screenStep is where a file's first screen (or a new result's: a sort, a
 // filter) is.
@@ -92,14 +93,14 @@ func (r *RowsTable) rowsIn(ctx app.Context) {
 	}
 	f := r.File
 	ctx.Defer(func(ctx app.Context) { // after go-app has drawn the rows
-		afterPaint(ctx, func(ctx app.Context) {
+		kit.AfterPaint(ctx, func(ctx app.Context) {
 			r.thumbs.afterIdle(func() {
 				ctx.Dispatch(func(ctx app.Context) {
 					if r.File != f || !r.screen.painted(gen) {
 						return
 					}
 					perfmark.Mark("first-screen")
-					actionFirstScreen.send(ctx, f)
+					actionFirstScreen.Send(ctx, f)
 					r.settle(ctx)
 					ctx.Update()
 				})

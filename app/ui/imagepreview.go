@@ -8,6 +8,8 @@ import (
 	"github.com/tensorview/tensorview/app/imagebytes"
 	"github.com/tensorview/tensorview/app/raster"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/tensorview/tensorview/app/ui/open"
 	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
@@ -76,13 +78,13 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 		opts["resizeWidth"], opts["resizeHeight"], opts["resizeQuality"] = e.PreviewW, e.PreviewH, "high"
 	}
 	perfmark.Mark("thumb-decode")
-	then(app.Window().Call("createImageBitmap", blob, opts), func(bmp app.Value) {
+	open.Then(app.Window().Call("createImageBitmap", blob, opts), func(bmp app.Value) {
 		defer done()
 		if current() {
 			if canvas := p.JSValue(); canvas.Truthy() {
 				canvas.Call("getContext", "2d").Call("drawImage", bmp, 0, 0)
 				perfmark.Mark("thumb-drawn")
-				blendMask(canvas, p.Mask, p.MaskOpacity, p.MaskOf)
+				kit.BlendMask(canvas, p.Mask, p.MaskOpacity, p.MaskOf)
 				drawMarks(canvas, p.Marks)
 			}
 		}
@@ -100,8 +102,8 @@ func (p *ImagePreview) decode(ctx app.Context, e *summary.Encoded, current func(
 					p.JSValue().Call("setAttribute", "data-preview-error", err.Error())
 					return
 				}
-				putImage(p.JSValue(), img)
-				blendMask(p.JSValue(), p.Mask, p.MaskOpacity, p.MaskOf)
+				kit.PutImage(p.JSValue(), img)
+				kit.BlendMask(p.JSValue(), p.Mask, p.MaskOpacity, p.MaskOf)
 				drawMarks(p.JSValue(), p.Marks)
 			})
 		})

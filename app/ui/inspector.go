@@ -12,6 +12,7 @@ import (
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -19,9 +20,9 @@ import (
 // Actions the inspector's parts send to it (those it sends to the Viewer,
 // to close it and with its settings, are in actions.go).
 const (
-	actionStartColumn  signal                 = "tv/column-start"  // start the column statistics (ColumnPanel)
-	actionCancelColumn signal                 = "tv/column-cancel" // stop them (their progress bar's Cancel)
-	actionCamera       action[inspect.Camera] = "tv/camera"        // the picture's new zoom and pan (SliceView)
+	actionStartColumn  kit.Signal                 = "tv/column-start"  // start the column statistics (ColumnPanel)
+	actionCancelColumn kit.Signal                 = "tv/column-cancel" // stop them (their progress bar's Cancel)
+	actionCamera       kit.Action[inspect.Camera] = "tv/camera"        // the picture's new zoom and pan (SliceView)
 )
 
 // inspectTarget names the tensor to inspect.
@@ -90,15 +91,15 @@ func (in *Inspector) OnMount(ctx app.Context) {
 	// The button that starts the statistics is gone once they start, and
 	// go-app drops what its context dispatches: the inspector's own context
 	// runs them.
-	actionStartColumn.handle(ctx, func(ctx app.Context) {
+	actionStartColumn.Handle(ctx, func(ctx app.Context) {
 		in.startColumn(ctx)
 		ctx.Update()
 	})
-	actionCancelColumn.handle(ctx, func(ctx app.Context) {
+	actionCancelColumn.Handle(ctx, func(ctx app.Context) {
 		in.stopColumn()
 		ctx.Update()
 	})
-	actionCamera.handle(ctx, func(ctx app.Context, cam inspect.Camera) {
+	actionCamera.Handle(ctx, func(ctx app.Context, cam inspect.Camera) {
 		in.cam = cam
 		in.report(ctx)
 	})
@@ -144,7 +145,7 @@ func (in *Inspector) report(ctx app.Context) {
 	if in.cmp != nil {
 		in.cmp.address(st)
 	}
-	actionInspectState.send(ctx, st)
+	actionInspectState.Send(ctx, st)
 }
 
 // restore applies a link's state to the session; what does not apply to
@@ -306,7 +307,7 @@ func (in *Inspector) apply(cmd func(*inspect.Session) bool) bool {
 
 func (in *Inspector) close(ctx app.Context) {
 	hideInspector()
-	actionCloseInspect.send(ctx)
+	actionCloseInspect.Send(ctx)
 }
 
 func (in *Inspector) onKeyDown(ctx app.Context, e app.Event) {

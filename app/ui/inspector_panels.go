@@ -11,6 +11,8 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -95,11 +97,11 @@ func (p *ColumnPanel) Render() app.UI {
 		return app.Section().Class("column-stats").Body(
 			app.H3().Text("Column"),
 			app.If(p.Running, func() app.UI {
-				return &ProgressBar{Task: "column-stats", OnCancel: actionCancelColumn, Progress: progress{
+				return &kit.ProgressBar{Task: "column-stats", OnCancel: actionCancelColumn, Progress: session.Progress{
 					Label: "Computing column statistics", RowsDone: int64(p.Done), RowsTotal: int64(p.Total)}}
 			}).Else(func() app.UI {
 				return app.Button().Type("button").Attr("data-action", "column-stats").Text("Compute column statistics").
-					OnClick(func(ctx app.Context, e app.Event) { actionStartColumn.send(ctx) })
+					OnClick(func(ctx app.Context, e app.Event) { actionStartColumn.Send(ctx) })
 			}),
 		)
 	}

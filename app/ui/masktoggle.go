@@ -3,8 +3,7 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/decode"
-	"github.com/tensorview/tensorview/app/viewstate"
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // The masks over the grid's thumbnails (issue 28; in plain Go
@@ -16,7 +15,7 @@ import (
 
 // actionThumbMask turns a mask over thumbnails on or off: the pair's key
 // (thumbPair.key).
-const actionThumbMask action[string] = "tv/thumb-mask"
+const actionThumbMask kit.Action[string] = "tv/thumb-mask"
 
 // maskToggle is the button of image column c's header that turns the mask
 // over its thumbnails on and off (aria-pressed: drawn), or nil for a
@@ -26,7 +25,7 @@ func (r *RowsTable) maskToggle(c int) app.UI {
 		if m.Image != c {
 			continue
 		}
-		key, title := m.key(), "Draw "+m.MaskField+" over the thumbnails of "+m.ImageField
+		key, title := m.Key(), "Draw "+m.MaskField+" over the thumbnails of "+m.ImageField
 		if m.On {
 			title = m.MaskField + " is drawn over the thumbnails of " + m.ImageField + ": press to hide it"
 		}
@@ -36,59 +35,11 @@ func (r *RowsTable) maskToggle(c int) app.UI {
 			Aria("pressed", m.On).Aria("label", "mask: "+m.MaskField).Title(title).Body(
 			app.Span().Class("mask-word").Text("mask"),
 			app.Span().Class("mask-field").Text(": "+m.MaskField),
-		).OnClick(func(ctx app.Context, e app.Event) { actionThumbMask.send(ctx, key) },
+		).OnClick(func(ctx app.Context, e app.Event) { actionThumbMask.Send(ctx, key) },
 			// go-app keeps a handler whose scope is the same (closures
 			// of one literal compare equal): another pair in this place
 			// must replace it.
 			app.EventScope("mask-"+key))
 	}
 	return nil
-}
-
-// maskSel is what a level says of its thumbnails' masks: nothing (has
-// false: every one suggested is drawn), or the keys of those drawn; as
-// viewstate.State's HasThumbMasks and ThumbMasks.
-type maskSel struct {
-	has bool
-	on  []string
-}
-
-// pairsOf are the masks offered over a file's thumbnails (thumbPairs),
-// kept for the file last asked.
-type pairsOf struct {
-	file  *decode.File
-	pairs []thumbPair
-}
-
-// shownMasks are the masks offered over the thumbnails of the level
-// shown, and whether each is drawn.
-func (v *Viewer) shownMasks() []thumbMask {
-	f := v.shown()
-	if f == nil {
-		return nil
-	}
-	if v.masks.file != f {
-		v.masks = pairsOf{file: f, pairs: thumbPairs(f)}
-	}
-	sel := maskSel{has: v.st().HasThumbMasks, on: v.st().ThumbMasks}
-	if n := len(v.nested); n > 0 {
-		sel = v.nested[n-1].masks
-	}
-	return thumbMasksOf(v.masks.pairs, sel.has, sel.on)
-}
-
-// onThumbMask turns a mask over the thumbnails of the level shown on or
-// off: in the address for the file, with the level for a nested batch.
-func (v *Viewer) onThumbMask(ctx app.Context, key string) {
-	next, ok := toggleMask(v.shownMasks(), key)
-	if !ok {
-		return
-	}
-	has, on := thumbMaskAddress(next)
-	if n := len(v.nested); n > 0 {
-		v.nested[n-1].masks = maskSel{has: has, on: on}
-	} else {
-		v.do(ctx, viewstate.SetThumbMasks{Has: has, On: on})
-	}
-	ctx.Update()
 }

@@ -12,7 +12,9 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/open"
 )
 
 // openTestdata opens a file of testdata/ with the viewer's decoder.
@@ -192,7 +194,8 @@ func TestRowsTableNative(t *testing.T) {
 // file's alert names the file and the one still shown.
 func TestViewerNative(t *testing.T) {
 	f := openTestdata(t, "js_images.arrow")
-	v := &Viewer{status: status{state: stateError, loading: "bad.arrow", errText: "not an Arrow IPC file or stream"}, opened: openedFile{file: f}}
+	v := &Viewer{opener: open.Opener{Status: open.Status{State: open.StateError, Loading: "bad.arrow", ErrText: "not an Arrow IPC file or stream"}}}
+	v.session().Do(session.Opened{File: f})
 	e := app.NewTestEngine()
 	if err := e.Load(v); err != nil {
 		t.Fatal(err)

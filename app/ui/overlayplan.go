@@ -13,6 +13,7 @@ import (
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/picture"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -60,7 +61,7 @@ func rowColumns(f *decode.File, row int64) []overlay.Column {
 		case fld.Tensor != nil:
 			t, err := f.Tensor(row, i)
 			if err != nil {
-				c.Shape, c.DimNames, c.ValueType = fieldTensor(fld.Tensor)
+				c.Shape, c.DimNames, c.ValueType = session.FieldTensor(fld.Tensor)
 				break
 			}
 			l := t.Logical()
@@ -71,29 +72,6 @@ func rowColumns(f *decode.File, row int64) []overlay.Column {
 		}
 	}
 	return cols
-}
-
-// fieldTensor describes a tensor column from its type: logical shape (-1
-// where it varies), dim names and value type; nothing for a dialect whose
-// number of dimensions only a row tells.
-func fieldTensor(tf *decode.TensorField) (shape []int, names []string, vt arrow.DataType) {
-	if tf.Value == nil || (tf.Shape == nil && tf.NDim < 0) {
-		return nil, nil, nil
-	}
-	t := tensorext.Tensor{Shape: tf.Shape, DimNames: tf.DimNames, Permutation: tf.Permutation}
-	if t.Shape == nil {
-		t.Shape = make([]int, tf.NDim)
-		for k := range t.Shape {
-			t.Shape[k] = -1
-		}
-	}
-	if t.DimNames != nil && len(t.DimNames) != len(t.Shape) {
-		t.DimNames = nil
-	}
-	if t.Permutation != nil && len(t.Permutation) != len(t.Shape) {
-		t.Permutation = nil
-	}
-	return t.LogicalShape(), t.LogicalDimNames(), tf.Value
 }
 
 // relaxed returns the columns with their heights and widths unknown (-1):

@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
@@ -43,8 +44,8 @@ func (p *Preview) Render() app.UI {
 }
 
 func (p *Preview) draw() {
-	putImageData(p.JSValue(), p.Img, &p.data, &p.c2d)
-	markMask(p.JSValue(), p.MaskOf)
+	kit.PutImageData(p.JSValue(), p.Img, &p.data, &p.c2d)
+	kit.MarkMask(p.JSValue(), p.MaskOf)
 	drawMarks(p.JSValue(), p.Marks)
 	perfmark.Mark("preview-drawn")
 }

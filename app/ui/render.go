@@ -3,6 +3,9 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/tensorview/tensorview/app/ui/open"
+	"github.com/tensorview/tensorview/app/ui/querybar"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -10,44 +13,44 @@ import (
 // that comes and goes lives inside fixed containers, so the file view
 // keeps its place (and its scroll position) when a message shows.
 func (v *Viewer) Render() app.UI {
-	state := v.status.state.drawn()
+	state := v.opener.Status.State.Drawn()
 	view := v.st()
 	target, inspecting := v.inspected()
 	return app.Div().Class("viewer").Attr("data-state", state.String()).Attr("data-embed", view.Embed).
-		Attr("data-ready", v.page.mounted).Attr("data-warm-up", v.page.warmUp.String()).
-		OnDragEnter(v.onDragOver).OnDragOver(v.onDragOver).OnDragLeave(v.onDragLeave).OnDrop(v.onDrop).
+		Attr("data-ready", v.page.mounted).Attr("data-warm-up", v.opener.WarmUp.String()).
+		OnDragEnter(v.opener.OnDragOver).OnDragOver(v.opener.OnDragOver).OnDragLeave(v.opener.OnDragLeave).OnDrop(v.opener.OnDrop).
 		OnKeyDown(v.onKeyDown).
 		Body(
-			v.topBar(view),
+			topBar(v, view),
 			app.Div().Class("messages").Body(
-				app.If(v.page.update, v.updateNote),
+				app.If(v.page.update, updateNote),
 			),
 			// With no file, the drop zone and the samples, centred.
 			app.Div().Class("start").Body(
-				app.If(v.opened.file == nil, func() app.UI { return &DropZone{Over: v.page.over, Starting: app.IsServer} }),
-				app.If(v.opened.file == nil, typeSpecimen),
-				app.If(v.page.mounted && v.opened.file == nil && state == stateEmpty && v.page.warmUp == warmUpPending, func() app.UI { return &WarmUp{} }),
+				app.If(v.File() == nil, func() app.UI { return &open.DropZone{Over: v.opener.Over, Starting: app.IsServer} }),
+				app.If(v.File() == nil, typeSpecimen),
+				app.If(v.page.mounted && v.File() == nil && state == open.StateEmpty && v.opener.WarmUp == open.WarmUpPending, func() app.UI { return &WarmUp{} }),
 			),
 			app.Div().Class("messages").Body(
-				app.If(v.status.loadingText() != "", func() app.UI {
-					return app.P().Class("loading").Attr("aria-live", "polite").Text(v.status.loadingText())
+				app.If(v.opener.Status.LoadingText() != "", func() app.UI {
+					return app.P().Class("loading").Attr("aria-live", "polite").Text(v.opener.Status.LoadingText())
 				}),
-				app.If(v.status.errText != "", v.openAlert),
+				app.If(v.opener.Status.ErrText != "", func() app.UI { return openAlert(v) }),
 			),
 			app.Div().Class("messages").Body(
-				app.If(v.opened.changed != "", v.changedAlert),
+				app.If(v.opener.Opened.Changed != "", func() app.UI { return changedAlert(v) }),
 			),
 			// Background work (indexing, a download, a big read) in a
 			// card at the foot of the window: the grid does not move when
 			// it comes and goes.
 			app.Div().Class("messages work-status").Body(
-				app.If(v.work.progress != nil, func() app.UI {
-					return &ProgressBar{Task: v.work.task.String(), Progress: *v.work.progress, OnCancel: actionCancel}
+				app.If(v.opener.Work.Progress != nil, func() app.UI {
+					return &kit.ProgressBar{Task: v.opener.Work.Task.String(), Progress: *v.opener.Work.Progress, OnCancel: open.ActionCancel}
 				}),
 			),
-			app.If(v.opened.file != nil, func() app.UI { return v.fileView(view) }),
+			app.If(v.File() != nil, func() app.UI { return fileView(v, view) }),
 			app.If(inspecting, func() app.UI {
-				return &Inspector{File: v.shown(), Col: target.Col, Row: target.Row, Restore: view.Inspector}
+				return &Inspector{File: v.session().Shown(), Col: target.Col, Row: target.Row, Restore: view.Inspector}
 			}),
 		)
 }
@@ -56,22 +59,22 @@ func (v *Viewer) Render() app.UI {
 // file's facts and the schema button. The file's items come and go
 // together, before the theme button (go-app matches children by
 // position).
-func (v *Viewer) topBar(view viewstate.State) app.UI {
+func topBar(v *Viewer, view viewstate.State) app.UI {
 	return app.Header().Class("top").Body(
 		app.H1().Class("brand").Text("tensorview"),
 		app.P().Class("tagline").Text("Look at the tensors in Arrow files. Everything happens in your browser: the file never leaves your machine."),
-		app.IfSlice(v.opened.file != nil, func() []app.UI {
-			f := v.opened.file
+		app.IfSlice(v.File() != nil, func() []app.UI {
+			f := v.File()
 			return []app.UI{
-				&DropZone{Compact: true, Over: v.page.over},
-				&URLForm{Compact: true},
-				&FileInfo{File: f, Count: v.query.count(v.opened.rows, v.opened.exact), Batches: f.NumBatches()},
+				&open.DropZone{Compact: true, Over: v.opener.Over},
+				&open.URLForm{Compact: true},
+				&FileInfo{File: f, Count: querybar.CountOf(v.session().Levels().At(0).Query, v.opener.Opened.Rows, v.opener.Opened.Exact), Batches: f.NumBatches()},
 				app.Button().Type("button").Class("toggle-schema").Attr("data-action", "toggle-schema").
 					Aria("expanded", view.Schema).Aria("controls", "schema-panel").Text("Schema").OnClick(v.toggleSchema),
 				app.Button().Type("button").Class("copy-link").Attr("data-action", "copy-link").
-					Title("Copy a link to this view").Text("Copy link").OnClick(v.copyLink),
-				app.Span().Class("note").Attr("data-role", "note").Attr("aria-live", "polite").Text(v.note),
-				app.A().Class("open-full").Attr("data-role", "open-full").Href(v.fullLink()).Target("_blank").Rel("noopener").
+					Title("Copy a link to this view").Text("Copy link").OnClick(v.loc.copyLink),
+				app.Span().Class("note").Attr("data-role", "note").Attr("aria-live", "polite").Text(v.loc.note),
+				app.A().Class("open-full").Attr("data-role", "open-full").Href(v.loc.fullLink()).Target("_blank").Rel("noopener").
 					Text("Open in tensorview ↗"),
 			}
 		}),
@@ -80,7 +83,7 @@ func (v *Viewer) topBar(view viewstate.State) app.UI {
 }
 
 // updateNote offers the reload to a newer build.
-func (v *Viewer) updateNote() app.UI {
+func updateNote() app.UI {
 	return app.P().Class("update").Attr("data-role", "update").Attr("aria-live", "polite").Body(
 		app.Text("A new version of tensorview is ready. "),
 		app.Button().Type("button").Class("link").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
@@ -88,47 +91,47 @@ func (v *Viewer) updateNote() app.UI {
 }
 
 // openAlert says why the file asked for could not be opened.
-func (v *Viewer) openAlert() app.UI {
+func openAlert(v *Viewer) app.UI {
 	return app.Div().Class("alert").Role("alert").Body(
-		app.Strong().Text(v.status.alertTitle()),
-		app.Span().Text(v.status.errText),
-		app.If(v.opened.file != nil, func() app.UI {
-			return app.Span().Text(" Still showing " + v.opened.file.Name + ".")
+		app.Strong().Text(v.opener.Status.AlertTitle()),
+		app.Span().Text(v.opener.Status.ErrText),
+		app.If(v.File() != nil, func() app.UI {
+			return app.Span().Text(" Still showing " + v.File().Name + ".")
 		}),
 	)
 }
 
 // changedAlert says the file changed on the server while being read, and
 // offers to open it again.
-func (v *Viewer) changedAlert() app.UI {
+func changedAlert(v *Viewer) app.UI {
 	return app.Div().Class("alert").Role("alert").Attr("data-role", "changed").Body(
 		app.Strong().Text("Stopped reading. "),
-		app.Span().Text(v.opened.changed+": what is shown may mix two versions. "),
+		app.Span().Text(v.opener.Opened.Changed+": what is shown may mix two versions. "),
 		app.Button().Type("button").Class("link").Attr("data-action", "reopen").Text("Open it again").
-			OnClick(func(ctx app.Context, e app.Event) { actionOpenURL.send(ctx, v.opened.src.URL) }),
+			OnClick(func(ctx app.Context, e app.Event) { open.ActionOpenURL.Send(ctx, v.opener.Opened.Src.URL) }),
 	)
 }
 
 // fileView is the file shown: its warnings, the breadcrumb of nested
 // batches, the schema panel and the rows.
-func (v *Viewer) fileView(view viewstate.State) app.UI {
-	shown, q := v.shown(), v.shownQuery()
-	filled := view.Schema || v.opened.panelFilled
-	top := shown == v.opened.file
-	rows := v.opened.rows
+func fileView(v *Viewer, view viewstate.State) app.UI {
+	shown, q := v.session().Shown(), v.session().ShownQuery()
+	filled := view.Schema || v.opener.Opened.PanelFilled
+	top := shown == v.File()
+	rows := v.opener.Opened.Rows
 	if !top {
 		rows, _ = shown.Rows()
 	}
-	table := &RowsTable{File: shown, Rows: rows, Start: v.startRow,
-		Order: q.order, OrderGen: q.gen, Sort: q.plan.shown(), Heads: q.heads, Masks: v.shownMasks(),
+	table := &RowsTable{File: shown, Rows: rows, Start: v.session().Levels().Shown().Start,
+		Order: q.Order, OrderGen: q.Gen, Sort: q.Plan.Shown(), Heads: q.Heads, Masks: v.session().Masks(),
 		Placement: shown.Placement()}
-	if q.order != nil {
-		table.Rows = q.order.Len()
+	if q.Order != nil {
+		table.Rows = q.Order.Len()
 	}
 	return app.Div().Class("file").Body(
-		&FileWarnings{File: v.opened.file, Count: len(v.opened.file.Warnings())},
+		&FileWarnings{File: v.File(), Count: len(v.File().Warnings())},
 		app.Div().Class("nesting").Body(
-			app.If(len(v.nested) > 0, func() app.UI { return &Breadcrumb{Levels: v.crumbs()} }),
+			app.If(v.session().Levels().Depth() > 0, func() app.UI { return &Breadcrumb{Levels: v.session().Levels().Crumbs()} }),
 		),
 		// In the page whether open or not (display: none when closed), so
 		// its hooks stay readable; closed, its content comes after the
@@ -145,13 +148,13 @@ func (v *Viewer) fileView(view viewstate.State) app.UI {
 		// or a nested batch's (whose row count shows here, the top bar's
 		// being the file's).
 		app.Div().Class("query-area").Body(
-			&QueryBar{Text: q.input, Err: q.err, Status: q.status, Task: q.task(),
-				Progress: q.progress, Sort: q.plan.Sort, Skipped: q.skipped, Note: q.note, Level: !top, Count: q.count(rows, true)},
+			&querybar.QueryBar{Text: q.Input, Err: q.Err, Status: q.Status, Task: q.Task(),
+				Progress: q.Progress, Sort: q.Plan.Sort, Skipped: q.Skipped, Note: q.Note, Level: !top, Count: querybar.CountOf(q, rows, true)},
 		),
 		table,
 		// The column statistics' dialog, over the page.
 		app.Div().Class("colstats-area").Body(
-			app.If(v.colStats.open, v.colStatsPanel),
+			app.If(v.session().Stats().Open, func() app.UI { return colStatsPanel(v) }),
 		),
 	)
 }

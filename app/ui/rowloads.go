@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
 )
 
 // The rows table's reads: the row windows of the rows drawn are loaded in
@@ -22,7 +23,7 @@ type rowLoads struct {
 	ctx      context.Context    // the loads' context
 	stop     context.CancelFunc // cancels ctx (Cancel, another file)
 	watching bool               // a goroutine reports the big reads under way
-	reading  *progress          // the big reads under way, shown as a progress bar
+	reading  *session.Progress  // the big reads under way, shown as a progress bar
 }
 
 // begin returns the loads' context and count, made if there are none.
@@ -59,7 +60,7 @@ func (l *rowLoads) reset() {
 func (l *rowLoads) watched(done, total int64, idle bool, pending int32) (again bool) {
 	l.reading = nil
 	if total > 0 && !idle {
-		l.reading = &progress{Label: "Reading record batch", Done: done, Total: total}
+		l.reading = &session.Progress{Label: "Reading record batch", Done: done, Total: total}
 	}
 	if !idle {
 		return false
@@ -79,10 +80,10 @@ type windows interface {
 // row windows the table loads, one row per window: those located and
 // neither loaded, failed nor cancelled (their rows show the error, or
 // offer to read again). asked gets their windows.
-func toLoad(f windows, o rowOrder, from, to int, asked map[[2]int]bool) []int64 {
+func toLoad(f windows, o session.Order, from, to int, asked map[[2]int]bool) []int64 {
 	var rows []int64
 	for i := from; i < to; i++ {
-		row := fileRow(o, int64(i))
+		row := session.FileRow(o, int64(i))
 		b, w, ok := f.Window(row)
 		key := [2]int{b, w}
 		if !ok || asked[key] {
@@ -111,14 +112,14 @@ const (
 // them when up) of n of o whose row windows are read ahead, one row per
 // window: those unread, not in asked, and of at most prefetchMax bytes.
 // asked gets their windows.
-func toPrefetch(f windows, o rowOrder, from, to, n int, up bool, asked map[[2]int]bool) []int64 {
+func toPrefetch(f windows, o session.Order, from, to, n int, up bool, asked map[[2]int]bool) []int64 {
 	lo, hi := to, min(n, to+prefetchRows)
 	if up {
 		lo, hi = max(0, from-prefetchRows), from
 	}
 	var rows []int64
 	for i := lo; i < hi; i++ {
-		row := fileRow(o, int64(i))
+		row := session.FileRow(o, int64(i))
 		b, w, ok := f.Window(row)
 		key := [2]int{b, w}
 		if !ok || asked[key] || f.WindowState(row) != decode.Unread || f.WindowBytes(row) > prefetchMax {
@@ -196,7 +197,7 @@ func (r *RowsTable) fetch(ctx app.Context) {
 // the file's own order (o nil; a sort's or filter's rows lie scattered
 // over many batches, and are read by their windows alone), rows read by
 // windows (window ≥ 0) and loaded (not failed, cancelled, or still loading).
-func toReadWhole(f windows, o rowOrder, from, to int) []int64 {
+func toReadWhole(f windows, o session.Order, from, to int) []int64 {
 	if o != nil {
 		return nil
 	}

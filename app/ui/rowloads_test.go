@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
 )
 
 // fakeWindows is a file of row windows of 4 rows each (batch 0), in the
@@ -47,8 +48,8 @@ func TestToLoad(t *testing.T) {
 	}
 	// A sort's or filter's result: positions 0–2 show rows 17, 2 and 9,
 	// whose windows are 4, 0 and 2 (window 0 is loaded).
-	sorted := matchesOf(17, 2, 9).Perm
-	if got := toLoad(f, orderOf(sorted), 0, 3, map[[2]int]bool{}); !slices.Equal(got, []int64{17, 9}) {
+	sorted := session.MatchesOf(17, 2, 9).Perm
+	if got := toLoad(f, session.OrderOf(sorted), 0, 3, map[[2]int]bool{}); !slices.Equal(got, []int64{17, 9}) {
 		t.Errorf("positions 0–2 of rows 17, 2, 9: %v, want [17 9]", got)
 	}
 }
@@ -125,7 +126,7 @@ func TestLoadsCancel(t *testing.T) {
 	if next == ctx || next.Err() != nil || sameCount != count || count.Load() != 1 {
 		t.Error("after cancel: want a new context and the same count")
 	}
-	l.reading, l.watching = &progress{}, true
+	l.reading, l.watching = &session.Progress{}, true
 	l.reset()
 	if next.Err() == nil || l.count != nil || l.ctx != nil || l.stop != nil || l.reading != nil || l.watching {
 		t.Errorf("reset: %+v, context %v", l, next.Err())
@@ -163,7 +164,7 @@ func TestToReadWhole(t *testing.T) {
 			t.Errorf("rows %d–%d: %v, want %v", c.from, c.to-1, got, c.want)
 		}
 	}
-	if got := toReadWhole(f, orderOf(matchesOf(4, 5).Perm), 0, 2); got != nil {
+	if got := toReadWhole(f, session.OrderOf(session.MatchesOf(4, 5).Perm), 0, 2); got != nil {
 		t.Errorf("a sort's rows: %v, want none", got)
 	}
 }

@@ -6,17 +6,19 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/internal/perfmark"
 )
 
 // Actions the rows table's parts send to it.
 const (
-	actionCancelRead signal = "tv/cancel-read" // stop the record batch reads under way (its progress bar's Cancel)
-	actionReadAgain  signal = "tv/read-again"  // read the cancelled rows in view again (a cancelled row's button)
+	actionCancelRead kit.Signal = "tv/cancel-read" // stop the record batch reads under way (its progress bar's Cancel)
+	actionReadAgain  kit.Signal = "tv/read-again"  // read the cancelled rows in view again (a cancelled row's button)
 
-	actionSelect         action[selectedCell] = "tv/select"          // toggle a tensor cell's selection (CellView: Ctrl+click, Shift+Space)
-	actionClearSelection signal               = "tv/selection-clear" // unselect every cell (SelectionBar)
+	actionSelect         kit.Action[selectedCell] = "tv/select"          // toggle a tensor cell's selection (CellView: Ctrl+click, Shift+Space)
+	actionClearSelection kit.Signal               = "tv/selection-clear" // unselect every cell (SelectionBar)
 )
 
 // RowsTable shows every row of every record batch in a windowed list: only
@@ -37,14 +39,14 @@ type RowsTable struct {
 	// Order is the file rows the grid's positions show (a sort's or
 	// filter's result; nil: all, in file order), OrderGen counts the
 	// results shown: when it changes the grid goes back to Start.
-	Order    rowOrder
+	Order    session.Order
 	OrderGen int
-	Sort     sortShown // the sort the headers show
-	Heads    []colSort // what each column's header sorts by (nil: no sorting)
+	Sort     session.SortShown // the sort the headers show
+	Heads    []session.ColSort // what each column's header sorts by (nil: no sorting)
 	// Masks are the masks offered over image columns' thumbnails, and
 	// whether each is drawn (thumbmaskplan.go); an image column's header
 	// turns its mask on and off (masktoggle.go).
-	Masks []thumbMask
+	Masks []session.ThumbMask
 	// Placement is File.Placement when the parent drew the table: a
 	// dataset's rows placed again as its files open (OnUpdate loads the
 	// rows drawn where they are now).
@@ -89,7 +91,7 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 	} else {
 		// The first frame shows the rows that fit the default height;
 		// the layout is read once it is painted.
-		afterPaint(ctx, place)
+		kit.AfterPaint(ctx, place)
 	}
 	// The reads of the rows in view start now, not in a Defer: go-app
 	// runs OnMount as a dispatch after the frame that mounted the table,
@@ -98,23 +100,23 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 	// shown (rowsIn).
 	r.startScreen()
 	r.fetch(ctx)
-	actionCancelRead.handle(ctx, func(ctx app.Context) {
+	actionCancelRead.Handle(ctx, func(ctx app.Context) {
 		r.loads.cancel()
 		ctx.Update()
 	})
 	// Sent by a cancelled row's button, which is gone once the row
 	// redraws (and go-app drops what its context dispatches): the table's
 	// own context reads the rows again.
-	actionReadAgain.handle(ctx, func(ctx app.Context) {
+	actionReadAgain.Handle(ctx, func(ctx app.Context) {
 		r.File.Forget(decode.Cancelled)
 		r.fetch(ctx)
 		ctx.Update()
 	})
-	actionSelect.handle(ctx, func(ctx app.Context, c selectedCell) {
+	actionSelect.Handle(ctx, func(ctx app.Context, c selectedCell) {
 		r.sel.toggle(c)
 		ctx.Update()
 	})
-	actionClearSelection.handle(ctx, func(ctx app.Context) {
+	actionClearSelection.Handle(ctx, func(ctx app.Context) {
 		if r.sel.clear() {
 			ctx.Update()
 		}
@@ -133,7 +135,7 @@ func (r *RowsTable) settle(ctx app.Context) {
 		r.fetch(ctx)
 		ctx.Update()
 		// From a Defer: after go-app has drawn this step.
-		ctx.Defer(func(ctx app.Context) { afterPaint(ctx, r.grow) })
+		ctx.Defer(func(ctx app.Context) { kit.AfterPaint(ctx, r.grow) })
 	}
 }
 
@@ -178,7 +180,7 @@ func (r *RowsTable) span() (from, to int) {
 }
 
 // fileRow is the file row shown at position pos (order.go).
-func (r *RowsTable) fileRow(pos int64) int64 { return fileRow(r.Order, pos) }
+func (r *RowsTable) fileRow(pos int64) int64 { return session.FileRow(r.Order, pos) }
 
 // cells are the summarised cells of a row, their previews drawn at most
 // as large as they show (previewBox).
@@ -193,7 +195,7 @@ func (r *RowsTable) cells(row int64, columns int) []summary.Cell {
 		r.placed = p // a dataset's rows moved: what was kept by row may be another row's
 		r.cache.clear()
 	}
-	return r.cache.get(row, cellKey{box: box, masks: masksKey(r.Masks)}, func() []summary.Cell {
+	return r.cache.get(row, cellKey{box: box, masks: session.MasksKey(r.Masks)}, func() []summary.Cell {
 		c := make([]summary.Cell, columns)
 		for i := range c {
 			c[i] = summary.In(r.File, row, i, box[0], box[1])
@@ -246,7 +248,7 @@ func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 	prevTop := r.scroll.top
 	r.cols.left = left
 	if r.scroll.scrolled(first, top) {
-		actionFirstRow.send(ctx, int64(first))
+		actionFirstRow.Send(ctx, int64(first))
 	}
 	nf, nt := r.columns(n)
 	sf, st := r.span()
@@ -302,7 +304,7 @@ func (r *RowsTable) Render() app.UI {
 		// matches children by position).
 		app.Div().Class("messages").Body(
 			app.If(r.loads.reading != nil, func() app.UI {
-				return &ProgressBar{Task: "read", Progress: *r.loads.reading, OnCancel: actionCancelRead}
+				return &kit.ProgressBar{Task: "read", Progress: *r.loads.reading, OnCancel: actionCancelRead}
 			}),
 		),
 		// An ARIA grid: the rows say their place (aria-rowindex), as their

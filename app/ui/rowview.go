@@ -83,7 +83,7 @@ func (v *RowView) Render() app.UI {
 			app.Div().Class("cell loading").Role("gridcell").Body(
 				app.Text("reading cancelled "),
 				app.Button().Type("button").Class("link").Attr("data-action", "read-again").Text("Read again").
-					OnClick(func(ctx app.Context, e app.Event) { actionReadAgain.send(ctx) }),
+					OnClick(func(ctx app.Context, e app.Event) { actionReadAgain.Send(ctx) }),
 			),
 		)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/query"
 	"github.com/tensorview/tensorview/app/scan"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -159,12 +160,12 @@ func TestFileSource(t *testing.T) {
 	data := queryFile(t, 3, 1000)
 	want := plainRows(t, data)
 	f := openIndexed(t, "q.arrow", data)
-	cols := queryColumns(f)
+	cols := session.QueryColumns(f)
 	if !cols[3].Tensor || !slices.Equal(cols[3].DimNames, []string{"a", "b"}) {
 		t.Fatalf("emb: %+v, want a tensor column with dim names a, b", cols[3])
 	}
 	var read []int64
-	src := fileSource{f: f, read: func(batch int, n int64) { read = append(read, n) }}
+	src := session.FileSource{File: f, Read: func(batch int, n int64) { read = append(read, n) }}
 	ctx := context.Background()
 
 	// Filter: label = 'cat' and score > 0.9.
@@ -250,7 +251,7 @@ func TestFileSource(t *testing.T) {
 	}
 
 	// Both: the sorted order kept to the matches.
-	both, err := sortedMatches(ctx, perm, m.Perm, int64(len(want)), nil)
+	both, err := session.SortedMatches(ctx, perm, m.Perm, int64(len(want)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestFileSource(t *testing.T) {
 			wantBoth = append(wantBoth, r.id)
 		}
 	}
-	if got := orderRows(both); !slices.Equal(got, wantBoth) {
+	if got := session.OrderRows(both); !slices.Equal(got, wantBoth) {
 		t.Errorf("filter then sort: %v…, want %v…", got[:min(5, len(got))], wantBoth[:min(5, len(wantBoth))])
 	}
 }
@@ -280,17 +281,17 @@ func TestFileSourceUnindexed(t *testing.T) {
 	}
 	defer f.Close()
 	ctx := context.Background()
-	if err := indexFirst(ctx, f, false, nil); err != nil || f.Indexed() {
+	if err := session.IndexFirst(ctx, f, false, nil); err != nil || f.Indexed() {
 		t.Fatalf("indexFirst for a filter: %v, indexed %v; want no index", err, f.Indexed())
 	}
-	if label, _ := scanLabel(f, "Filtering", []string{"score"}); !strings.Contains(label, "reading ≈ ") {
+	if label, _ := session.ScanLabel(f, "Filtering", []string{"score"}); !strings.Contains(label, "reading ≈ ") {
 		t.Errorf("progress line before the index %q, want an estimate", label)
 	}
-	flt, err := query.Compile("score > 0.5 and score < 0.52", queryColumns(f))
+	flt, err := query.Compile("score > 0.5 and score < 0.52", session.QueryColumns(f))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, unread, err := scan.Filter(ctx, fileSource{f: f}, flt, scan.Options{Slice: 100})
+	m, unread, err := scan.Filter(ctx, session.FileSource{File: f}, flt, scan.Options{Slice: 100})
 	if err != nil || unread.Rows != 0 {
 		t.Fatalf("filter: %v, unread %+v", err, unread)
 	}
@@ -309,10 +310,10 @@ func TestFileSourceUnindexed(t *testing.T) {
 			t.Fatalf("row %d as the grid reads it: %v", row, err)
 		}
 	}
-	if err := indexFirst(ctx, f, true, nil); err != nil || !f.Indexed() {
+	if err := session.IndexFirst(ctx, f, true, nil); err != nil || !f.Indexed() {
 		t.Errorf("indexFirst for a sort: %v, indexed %v", err, f.Indexed())
 	}
-	if label, _ := scanLabel(f, "Sorting", []string{"score"}); strings.Contains(label, "≈") {
+	if label, _ := session.ScanLabel(f, "Sorting", []string{"score"}); strings.Contains(label, "≈") {
 		t.Errorf("progress line once indexed %q, want exact bytes", label)
 	}
 }
@@ -323,7 +324,7 @@ func TestFileSourceImages(t *testing.T) {
 	if err := f.Index(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	cols := queryColumns(f)
+	cols := session.QueryColumns(f)
 	img := -1
 	for i, c := range cols {
 		if c.Image {
@@ -338,7 +339,7 @@ func TestFileSourceImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := scan.Filter(context.Background(), fileSource{f: f}, flt, scan.Options{})
+	m, _, err := scan.Filter(context.Background(), session.FileSource{File: f}, flt, scan.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,15 +364,6 @@ func ids(rows []plainRow) []int64 {
 	out := make([]int64, len(rows))
 	for i, r := range rows {
 		out[i] = r.id
-	}
-	return out
-}
-
-// orderRows lists the file rows of o in order.
-func orderRows(o rowOrder) []int64 {
-	out := make([]int64, o.Len())
-	for p := range out {
-		out[p] = o.At(int64(p))
 	}
 	return out
 }

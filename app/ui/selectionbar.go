@@ -27,14 +27,14 @@ func (s *SelectionBar) Render() app.UI {
 		app.If(s.Compare != "", func() app.UI {
 			return app.Button().Type("button").Class("compare-selected").Attr("data-action", "compare-selected").Text(s.Compare).
 				OnClick(func(ctx app.Context, e app.Event) {
-					actionCompareCells.send(ctx, s.Open)
-					actionClearSelection.send(ctx)
+					actionCompareCells.Send(ctx, s.Open)
+					actionClearSelection.Send(ctx)
 				})
 		}),
 		app.If(s.Count > 0, func() app.UI {
 			return app.Button().Type("button").Class("link").Attr("data-action", "clear-selection").
 				Aria("label", "Clear the selection (Escape)").Text("Clear").
-				OnClick(func(ctx app.Context, e app.Event) { actionClearSelection.send(ctx) })
+				OnClick(func(ctx app.Context, e app.Event) { actionClearSelection.Send(ctx) })
 		}),
 	)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // ShardList lists the files of a dataset in the schema panel, in the
@@ -48,8 +49,8 @@ func (l *ShardList) Render() app.UI {
 					app.Th().Scope("row").Text(s.Name),
 					app.Td().Text(format),
 					app.Td().Text(size),
-					app.Td().Text(rowsText(s.Start, s.Placed)),
-					app.Td().Text(rowsText(s.Rows, s.Exact)),
+					app.Td().Text(kit.RowsText(s.Start, s.Placed)),
+					app.Td().Text(kit.RowsText(s.Rows, s.Exact)),
 				)
 			})),
 		),

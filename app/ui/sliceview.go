@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -114,7 +115,7 @@ func (s *SliceView) draw() {
 		return
 	}
 	c := el.Call("querySelector", "canvas[data-role=slice]")
-	putImage(c, s.Img)
+	kit.PutImage(c, s.Img)
 	// The canvas says it holds the picture (its size is set by the render
 	// before this, the pixels only here): tests wait for it.
 	s.draws++
@@ -278,7 +279,7 @@ func (s *SliceView) onPointerUp(ctx app.Context, e app.Event) {
 	delete(s.pointers, id)
 	s.pinch = pinchStart{} // a finger left: the other one drags on from where it is
 	if !s.tap && len(s.pointers) == 0 {
-		actionCamera.send(ctx, s.cam) // a drag or pinch ended
+		actionCamera.Send(ctx, s.cam) // a drag or pinch ended
 	}
 	// A tap (touch or pen) reads out the value under it; a mouse's hover
 	// already did.
@@ -304,12 +305,12 @@ func (s *SliceView) onWheel(ctx app.Context, e app.Event) {
 		ctx.PreventUpdate()
 		return
 	}
-	actionCamera.send(ctx, s.cam)
+	actionCamera.Send(ctx, s.cam)
 }
 
 func (s *SliceView) resetZoom(ctx app.Context, e app.Event) {
 	s.cam = inspect.Camera{}
-	actionCamera.send(ctx, s.cam)
+	actionCamera.Send(ctx, s.cam)
 }
 
 // Render draws the viewport, the canvas and the readout.

@@ -10,6 +10,9 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/tensorview/tensorview/app/ui/open"
 )
 
 // TestAttributeValues: the values of data-state, data-task and
@@ -19,18 +22,18 @@ func TestAttributeValues(t *testing.T) {
 	for _, c := range []struct {
 		got, want string
 	}{
-		{stateStarting.drawn().String(), "loading"},
-		{stateEmpty.drawn().String(), "empty"},
-		{stateLoading.drawn().String(), "loading"},
-		{stateReady.drawn().String(), "ready"},
-		{stateError.drawn().String(), "error"},
-		{taskNone.String(), ""},
-		{taskIndex.String(), "index"},
-		{taskDownload.String(), "download"},
-		{warmUpPending.String(), ""},
-		{warmUpDone.String(), "done"},
-		{warmUpFailed.String(), "failed"},
-		{warmUpSkipped.String(), "skipped"},
+		{open.StateStarting.Drawn().String(), "loading"},
+		{open.StateEmpty.Drawn().String(), "empty"},
+		{open.StateLoading.Drawn().String(), "loading"},
+		{open.StateReady.Drawn().String(), "ready"},
+		{open.StateError.Drawn().String(), "error"},
+		{open.TaskNone.String(), ""},
+		{open.TaskIndex.String(), "index"},
+		{open.TaskDownload.String(), "download"},
+		{open.WarmUpPending.String(), ""},
+		{open.WarmUpDone.String(), "done"},
+		{open.WarmUpFailed.String(), "failed"},
+		{open.WarmUpSkipped.String(), "skipped"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%q, want %q", c.got, c.want)
@@ -41,32 +44,32 @@ func TestAttributeValues(t *testing.T) {
 // TestStatus: what the page says while a file is read and when it cannot
 // be opened.
 func TestStatus(t *testing.T) {
-	var s status
-	if s.loadingText() != "" {
-		t.Errorf("a page that reads nothing says %q", s.loadingText())
+	var s open.Status
+	if s.LoadingText() != "" {
+		t.Errorf("a page that reads nothing says %q", s.LoadingText())
 	}
-	s.reading("a.arrow")
-	if got := s.loadingText(); got != "Reading a.arrow…" || s.state != stateLoading {
-		t.Errorf("reading: %q in state %v", got, s.state)
+	s.Reading("a.arrow")
+	if got := s.LoadingText(); got != "Reading a.arrow…" || s.State != open.StateLoading {
+		t.Errorf("reading: %q in state %v", got, s.State)
 	}
-	s.phase = "Loading the Parquet reader…"
-	if got := s.loadingText(); got != s.phase {
+	s.Phase = "Loading the Parquet reader…"
+	if got := s.LoadingText(); got != s.Phase {
 		t.Errorf("waiting for the Parquet reader: %q", got)
 	}
-	s.failed("not an Arrow IPC file or stream")
-	if s.loadingText() != "" || s.state != stateError || s.alertTitle() != "Cannot open a.arrow. " {
-		t.Errorf("failed: %q, state %v, alert %q", s.loadingText(), s.state, s.alertTitle())
+	s.Failed("not an Arrow IPC file or stream")
+	if s.LoadingText() != "" || s.State != open.StateError || s.AlertTitle() != "Cannot open a.arrow. " {
+		t.Errorf("failed: %q, state %v, alert %q", s.LoadingText(), s.State, s.AlertTitle())
 	}
-	s.reading("b.arrow")
-	if s.phase != "" || s.errText != "" {
-		t.Errorf("reading another file keeps phase %q, error %q", s.phase, s.errText)
+	s.Reading("b.arrow")
+	if s.Phase != "" || s.ErrText != "" {
+		t.Errorf("reading another file keeps phase %q, error %q", s.Phase, s.ErrText)
 	}
-	s.failedOn("", "nothing was dropped that can be read as a file")
-	if s.alertTitle() != "Cannot open this file. " || s.state != stateError {
-		t.Errorf("a failed drop: %q in state %v", s.alertTitle(), s.state)
+	s.FailedOn("", "nothing was dropped that can be read as a file")
+	if s.AlertTitle() != "Cannot open this file. " || s.State != open.StateError {
+		t.Errorf("a failed drop: %q in state %v", s.AlertTitle(), s.State)
 	}
 	// A page that has not started says it is loading, but names no file.
-	if got := (status{loading: "c.arrow"}).loadingText(); got != "Reading c.arrow…" {
+	if got := (open.Status{Loading: "c.arrow"}).LoadingText(); got != "Reading c.arrow…" {
 		t.Errorf("before the start, with a file taken from web/boot.js: %q", got)
 	}
 }
@@ -82,7 +85,7 @@ func TestCacheBudget(t *testing.T) {
 		"cache=lot": decode.DefaultBudget,
 	} {
 		v, _ := url.ParseQuery(q)
-		if got := cacheBudget(v); got != want {
+		if got := open.CacheBudget(v); got != want {
 			t.Errorf("%q: %d, want %d", q, got, want)
 		}
 	}
@@ -90,10 +93,10 @@ func TestCacheBudget(t *testing.T) {
 
 // TestNestedTexts: a nested record batch's breadcrumb and alert.
 func TestNestedTexts(t *testing.T) {
-	if got := nestedLabel("runs", 3, "sunny"); got != "runs, row 3: sunny" {
+	if got := session.NestedLabel("runs", 3, "sunny"); got != "runs, row 3: sunny" {
 		t.Errorf("label %q", got)
 	}
-	if got := nestedWhat("runs", 3); got != "the nested record batch of runs, row 3" {
+	if got := session.NestedWhat("runs", 3); got != "the nested record batch of runs, row 3" {
 		t.Errorf("alert %q", got)
 	}
 }
@@ -101,9 +104,9 @@ func TestNestedTexts(t *testing.T) {
 // TestActionValue: a typed action's handler gets the values of its type,
 // and not a value of another type sent under its name.
 func TestActionValue(t *testing.T) {
-	const probe action[int] = "tv/test-int"
+	const probe kit.Action[int] = "tv/test-int"
 	var got []int
-	h := probe.handler(func(_ app.Context, n int) { got = append(got, n) })
+	h := probe.Handler(func(_ app.Context, n int) { got = append(got, n) })
 	for _, v := range []any{7, "eight", int64(8), nil, 9} {
 		h(app.Context{}, app.Action{Name: string(probe), Value: v})
 	}
@@ -138,17 +141,17 @@ func TestViewerRoot(t *testing.T) {
 		attrs []string // name, value, …
 	}{
 		{&Viewer{}, []string{"data-state", "loading", "data-embed", "false", "data-ready", "false"}},
-		{&Viewer{status: status{state: stateEmpty}, page: pageFlags{mounted: true}},
+		{&Viewer{opener: open.Opener{Status: open.Status{State: open.StateEmpty}}, page: pageFlags{mounted: true}},
 			[]string{"data-state", "empty", "data-embed", "false", "data-ready", "true"}},
-		{&Viewer{status: status{state: stateLoading, loading: "x.arrow"}, page: pageFlags{mounted: true, warmUp: warmUpDone}},
+		{&Viewer{opener: open.Opener{Status: open.Status{State: open.StateLoading, Loading: "x.arrow"}, WarmUp: open.WarmUpDone}, page: pageFlags{mounted: true}},
 			[]string{"data-state", "loading", "data-embed", "false", "data-ready", "true", "data-warm-up", "done"}},
-		{&Viewer{status: status{state: stateError, loading: "x.arrow", errText: "no"}, page: pageFlags{mounted: true, warmUp: warmUpSkipped}},
+		{&Viewer{opener: open.Opener{Status: open.Status{State: open.StateError, Loading: "x.arrow", ErrText: "no"}, WarmUp: open.WarmUpSkipped}, page: pageFlags{mounted: true}},
 			[]string{"data-state", "error", "data-embed", "false", "data-ready", "true", "data-warm-up", "skipped"}},
-		{&Viewer{status: status{state: stateReady}, page: pageFlags{mounted: true, warmUp: warmUpFailed}},
+		{&Viewer{opener: open.Opener{Status: open.Status{State: open.StateReady}, WarmUp: open.WarmUpFailed}, page: pageFlags{mounted: true}},
 			[]string{"data-state", "ready", "data-embed", "false", "data-ready", "true", "data-warm-up", "failed"}},
 	} {
 		if err := app.Match(root(c.attrs...), c.v.Render()); err != nil {
-			t.Errorf("%+v: %v", c.v.status, err)
+			t.Errorf("%+v: %v", c.v.opener.Status, err)
 		}
 	}
 }
@@ -156,7 +159,7 @@ func TestViewerRoot(t *testing.T) {
 // TestTooBig: a file too big to download whole says its size when known.
 func TestTooBig(t *testing.T) {
 	for length, want := range map[int64]string{-1: "it is more than 2.0 GiB:", 3 << 30: "it is 3.0 GiB:"} {
-		if got := tooBig("https://x/a.arrow", length).Error(); !strings.Contains(got, want) || !strings.Contains(got, "https://x/a.arrow") {
+		if got := open.TooBig("https://x/a.arrow", length).Error(); !strings.Contains(got, want) || !strings.Contains(got, "https://x/a.arrow") {
 			t.Errorf("length %d: %q, want it to say %q", length, got, want)
 		}
 	}

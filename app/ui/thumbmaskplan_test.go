@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
 )
 
@@ -55,86 +56,13 @@ func (e masksExpected) layer() []uint8 {
 }
 
 // rowCells summarises row of f within box, with masks.
-func rowCells(f *decode.File, row int64, box [2]int, masks []thumbMask) []summary.Cell {
+func rowCells(f *decode.File, row int64, box [2]int, masks []session.ThumbMask) []summary.Cell {
 	cells := make([]summary.Cell, len(f.Fields()))
 	for i := range cells {
 		cells[i] = summary.In(f, row, i, box[0], box[1])
 	}
 	withMasks(f, row, cells, masks)
 	return cells
-}
-
-func TestThumbPairs(t *testing.T) {
-	for _, c := range []struct {
-		file string
-		want []string
-	}{
-		{"masks_tensor.arrow", []string{"image:mask"}}, // pred is named like a mask too, but ranks below (probabilities)
-		{"masks_hf.arrow", []string{"image:annotation"}},
-		{"masks_named.arrow", []string{"image:label"}}, // a 2-D List of ClassLabel (a dialect)
-		{"js_big.arrow", []string{"image:mask"}},       // sizes vary: checked row by row
-		{"boxes_hf.arrow", nil},
-		{"compare.arrow", nil},
-		{"js_images.arrow", nil},
-	} {
-		var got []string
-		for _, p := range thumbPairs(openTestdata(t, c.file)) {
-			got = append(got, p.key())
-		}
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: pairs %q, want %q", c.file, got, c.want)
-		}
-	}
-}
-
-func TestThumbMaskAddress(t *testing.T) {
-	pairs := []thumbPair{{Image: 0, Mask: 1, ImageField: "image", MaskField: "annotation"}, {Image: 2, Mask: 3, ImageField: "rgb", MaskField: "seg"}}
-	on := func(m []thumbMask) []bool {
-		var out []bool
-		for _, x := range m {
-			out = append(out, x.On)
-		}
-		return out
-	}
-	for _, c := range []struct {
-		name    string
-		has     bool
-		on      []string
-		want    []bool
-		toggle  string
-		wantHas bool
-		wantOn  []string
-	}{
-		{"default: all on; one off", false, nil, []bool{true, true}, "rgb:seg", true, []string{"image:annotation"}},
-		{"none on; one on", true, nil, []bool{false, false}, "image:annotation", true, []string{"image:annotation"}},
-		{"the last off turned on: the default", true, []string{"image:annotation"}, []bool{true, false}, "rgb:seg", false, nil},
-		{"names of no pair are ignored", true, []string{"rgb:seg", "image:mask"}, []bool{false, true}, "rgb:seg", true, nil},
-	} {
-		m := thumbMasksOf(pairs, c.has, c.on)
-		if got := on(m); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: on %v, want %v", c.name, got, c.want)
-		}
-		next, ok := toggleMask(m, c.toggle)
-		if !ok {
-			t.Fatalf("%s: no pair %q", c.name, c.toggle)
-		}
-		if on(m)[0] != c.want[0] || on(m)[1] != c.want[1] {
-			t.Errorf("%s: toggleMask changed its input", c.name)
-		}
-		has, list := thumbMaskAddress(next)
-		if has != c.wantHas || !reflect.DeepEqual(list, c.wantOn) {
-			t.Errorf("%s: after toggling %s: address %v %q, want %v %q", c.name, c.toggle, has, list, c.wantHas, c.wantOn)
-		}
-		if back := on(thumbMasksOf(pairs, has, list)); !reflect.DeepEqual(back, on(next)) {
-			t.Errorf("%s: the address reads back as %v, want %v", c.name, back, on(next))
-		}
-	}
-	if _, ok := toggleMask(thumbMasksOf(pairs, false, nil), "image:seg"); ok {
-		t.Error("toggled a pair that is not offered")
-	}
-	if a, b := masksKey(thumbMasksOf(pairs, false, nil)), masksKey(thumbMasksOf(pairs, true, []string{"rgb:seg"})); a == b {
-		t.Errorf("masksKey %q for both", a)
-	}
 }
 
 // TestWithMasksTensor: masks_tensor.arrow's uint8 image tensor gets its
@@ -145,7 +73,7 @@ func TestWithMasksTensor(t *testing.T) {
 	e := readMasksExpected(t)
 	f := openTestdata(t, "masks_tensor.arrow")
 	img := column(t, f, "image")
-	on := thumbMasksOf(thumbPairs(f), false, nil)
+	on := session.ThumbMasksOf(session.ThumbPairs(f), false, nil)
 	for _, c := range []struct {
 		box  [2]int
 		w, h int
@@ -183,7 +111,7 @@ func TestWithMasksTensor(t *testing.T) {
 		t.Errorf("row 1: title %q", got)
 	}
 
-	off := thumbMasksOf(thumbPairs(f), true, nil)
+	off := session.ThumbMasksOf(session.ThumbPairs(f), true, nil)
 	tn = rowCells(f, 0, [2]int{94, 68}, off)[img].Tensor
 	if tn.MaskOf != "" || tn.MaskNote != "" || !reflect.DeepEqual(tn.Preview.Pix, e.thumbnail(16, 12, false)) {
 		t.Errorf("off: mask of %q, note %q; the preview should be the picture's", tn.MaskOf, tn.MaskNote)
@@ -198,7 +126,7 @@ func TestWithMasksEncoded(t *testing.T) {
 	e := readMasksExpected(t)
 	f := openTestdata(t, "masks_hf.arrow")
 	img := column(t, f, "image")
-	on := thumbMasksOf(thumbPairs(f), false, nil)
+	on := session.ThumbMasksOf(session.ThumbPairs(f), false, nil)
 	tn := rowCells(f, 0, [2]int{54, 38}, on)[img].Tensor
 	if tn.Image == nil || tn.Mask == nil || maskDrawn(tn) != "annotation" || tn.MaskOpacity != 0.5 {
 		t.Fatalf("row 0: image %v, layer %v, drawn %q, opacity %g", tn.Image != nil, tn.Mask != nil, maskDrawn(tn), tn.MaskOpacity)
@@ -217,7 +145,7 @@ func TestWithMasksEncoded(t *testing.T) {
 	}
 
 	named := openTestdata(t, "masks_named.arrow")
-	tn = rowCells(named, 0, [2]int{54, 38}, thumbMasksOf(thumbPairs(named), false, nil))[column(t, named, "image")].Tensor
+	tn = rowCells(named, 0, [2]int{54, 38}, session.ThumbMasksOf(session.ThumbPairs(named), false, nil))[column(t, named, "image")].Tensor
 	if tn.Mask == nil || maskDrawn(tn) != "label" || !reflect.DeepEqual(tn.Mask.Pix, e.layer()) {
 		t.Errorf("masks_named: drawn %q; the layer is not the mask's colours", maskDrawn(tn))
 	}

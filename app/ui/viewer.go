@@ -5,11 +5,11 @@
 package ui
 
 import (
-	"context"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/open"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -21,124 +21,58 @@ import (
 // types in state.go.
 type Viewer struct {
 	app.Compo
-	status   status        // empty, loading, ready or error, and what the page says of the file asked for
-	opened   openedFile    // the file shown (none: the empty page)
-	work     work          // indexing or downloading, under way
-	nested   []nestedLevel // nested record batches opened below the file (arrow.turtle values), the last one shown in the grid; empty when the file itself is shown
-	page     pageFlags     // the page's own facts, whatever file it shows
-	query    queryState    // the sort and filter of the file's rows (query.go); a nested level has its own
-	colStats colStats      // the column statistics panel of the level shown (colstats.go)
-	masks    pairsOf       // the masks offered over the thumbnails of the level shown (masktoggle.go)
+	opener open.Opener // opens the files asked for (package open)
+	page   pageFlags   // the page's own facts, whatever file it shows
 
-	// model owns the view state: the file's view (first row, schema
-	// panel, inspector and its session, nested levels) and the address
-	// (address.go). Nil until OnMount.
-	model    *viewstate.Model
-	address  addressMark // data-address as last set (address.go)
-	budget   int64       // cache budget in bytes (URL parameter cache=<MiB>)
-	startRow int64       // the rows table's first row when a file or level is shown
-	note     string      // a short status in the top bar ("link copied")
-	opens    int         // files asked to open so far: a slow open that a newer one overtook is dropped
-}
-
-// openedFile is the file shown and where it is read from.
-type openedFile struct {
-	file    *decode.File
-	src     source
-	rows    int64 // rows of file, estimated until exact
-	exact   bool
-	changed string // the file changed on the server while being read
-	// panelFilled: the schema panel has its content while closed, and
-	// what else the first screen left for after it has started
-	// (afterFirstScreen).
-	panelFilled bool
-	// early stops the read of the first rows the open started (nil:
-	// none); the rows table's Cancel (actionCancelRead) calls it.
-	early context.CancelFunc
-}
-
-// work is the background work on a file, with a progress bar and Cancel:
-// indexing the file shown, or downloading one whole.
-type work struct {
-	task     task
-	progress *progress // nil: no bar
-	cancel   context.CancelFunc
+	// model owns what the page shows of the file: its levels (the file,
+	// the nested record batches opened), their queries, the statistics
+	// panel, the view state and the address (effects.go). Made by
+	// OnMount (session, before it).
+	model *session.Model
+	loc   location // the address and the embedding page: history writes, links, messages (address.go)
 }
 
 // pageFlags are the page's own facts.
 type pageFlags struct {
-	over    bool         // a drag is over the page
-	mounted bool         // OnMount has run: the page is the wasm's (data-ready="true")
-	update  bool         // a newer build has been downloaded
-	warmUp  warmUpResult // how the warm-up (WarmUp) ended; it runs once
-	schema  bool         // the schema panel's remembered state (local storage): a file opened without a link opens with it
+	mounted bool // OnMount has run: the page is the wasm's (data-ready="true")
+	update  bool // a newer build has been downloaded
+	schema  bool // the schema panel's remembered state (local storage): a file opened without a link opens with it
 }
 
 // addressMark is the data-address attribute as last set: settled or
 // pending, marked once set at all.
 type addressMark struct{ settled, marked bool }
 
-// nestedLevel is a nested record batch shown in the grid, and where it
-// was opened from.
-type nestedLevel struct {
-	file  *decode.File
-	label string      // for the breadcrumb
-	field string      // the field of the level above it was opened from
-	row   int64       // the row of the level above it was opened from
-	query *queryState // the sort and filter of its rows, kept while a level below it is shown
-	masks maskSel     // the masks over its thumbnails turned on or off (masktoggle.go)
+// session is the model, made at once when the page renders before
+// OnMount (on the server).
+func (v *Viewer) session() *session.Model {
+	if v.model == nil {
+		v.model = session.NewModel("")
+	}
+	v.opener.Page, v.loc.v = v, v
+	return v.model
 }
 
-// shown is the file the grid, the schema panel and the inspector show: the
-// innermost nested record batch opened, else the file.
-func (v *Viewer) shown() *decode.File {
-	if n := len(v.nested); n > 0 {
-		return v.nested[n-1].file
-	}
-	return v.opened.file
-}
+// SchemaOpen is the schema panel's remembered state (local storage): a
+// file opened without a link opens with it.
+func (v *Viewer) SchemaOpen() bool { return v.page.schema }
 
-// levelQuery is the sort and filter of level k: 0 the file, k the k-th
-// nested record batch.
-func (v *Viewer) levelQuery(k int) *queryState {
-	if k == 0 {
-		return &v.query
-	}
-	return v.nested[k-1].query
-}
-
-// shownQuery is the sort and filter of the level shown.
-func (v *Viewer) shownQuery() *queryState { return v.levelQuery(len(v.nested)) }
-
-// queryOf is the sort and filter of the level that shows f, nil when none
-// does (a level closed, another file opened).
-func (v *Viewer) queryOf(f *decode.File) *queryState {
-	if f == nil {
-		return nil
-	}
-	if f == v.opened.file {
-		return &v.query
-	}
-	for _, l := range v.nested {
-		if l.file == f {
-			return l.query
-		}
+// File is the file opened (level 0), nil before one is.
+func (v *Viewer) File() *decode.File {
+	if l := v.session().Levels().At(0); l != nil {
+		return l.File
 	}
 	return nil
 }
 
-// closeNested closes the nested record batches below level k (0: all),
-// cancelling their scans, and the column statistics if they were one's.
-func (v *Viewer) closeNested(k int) {
-	if k >= len(v.nested) {
-		return
-	}
-	v.closeColStats()
-	for _, l := range v.nested[k:] {
-		l.query.stop()
-		l.file.Close()
-	}
-	v.nested = v.nested[:k]
+// OnInit runs as go-app mounts the Viewer, before anything it dispatched
+// (such as the news of a newer build the service worker found before the
+// wasm started, whose OnAppUpdate reloads an empty page): when web/boot.js
+// holds a file for the app, the page is loading it from now on, so no
+// reload throws it away.
+func (v *Viewer) OnInit() {
+	v.loc.v = v
+	v.opener.Init(v)
 }
 
 // OnAppUpdate is called when go-app's service worker has installed a newer
@@ -168,9 +102,9 @@ func controlledAtLoad() bool {
 
 // OnPreRender sets the state of the server-rendered page (app/site writes
 // it as index.html): the empty page, usable before the wasm has started
-// (web/boot.js queues what is asked for meanwhile; see takeBooted).
+// (web/boot.js queues what is asked for meanwhile; see open.Opener.TakeBooted).
 func (v *Viewer) OnPreRender(ctx app.Context) {
-	v.status.state = stateEmpty
+	v.opener.Status.State = open.StateEmpty
 }
 
 // OnMount registers the handlers of the components' actions and of the
@@ -179,20 +113,20 @@ func (v *Viewer) OnPreRender(ctx app.Context) {
 // "false" and the state "loading".
 func (v *Viewer) OnMount(ctx app.Context) {
 	_ = ctx.LocalStorage().Get(schemaKey, &v.page.schema)
-	v.budget = cacheBudget(app.Window().URL().Query())
-	tuneGC(v.budget)
-	v.model = viewstate.NewModel(app.Window().URL().String())
+	v.opener.Budget = open.CacheBudget(app.Window().URL().Query())
+	tuneGC(v.opener.Budget)
+	v.model = session.NewModel(app.Window().URL().String())
 	ctx.Dispatch(func(ctx app.Context) {
 		v.page.mounted = true
-		if v.status.state == stateStarting {
-			v.status.state = stateEmpty
+		if v.opener.Status.State == open.StateStarting {
+			v.opener.Status.State = open.StateEmpty
 		}
 	})
 	v.handleActions(ctx)
-	v.handleAddress(ctx)
-	v.handleMessages(ctx)
+	v.loc.handleAddress(ctx)
+	v.loc.handleMessages(ctx)
 	v.closeOnEscape(ctx)
-	v.takeBooted(ctx)
+	v.opener.TakeBooted(ctx)
 }
 
 // OnNav reads the address into the view state when go-app reports a
@@ -203,25 +137,7 @@ func (v *Viewer) OnNav(ctx app.Context) {
 		return
 	}
 	query, step := entry()
-	v.do(ctx, viewstate.Link{Query: query, Step: step})
-}
-
-// levels are the nested levels shown, for the view state.
-func (v *Viewer) levels() []viewstate.Level {
-	out := make([]viewstate.Level, len(v.nested))
-	for i, l := range v.nested {
-		out[i] = viewstate.Level{Field: l.field, Row: l.row}
-	}
-	return out
-}
-
-// crumbs are the breadcrumb's levels: the file, then each nested batch.
-func (v *Viewer) crumbs() []string {
-	out := []string{v.opened.file.Name}
-	for _, l := range v.nested {
-		out = append(out, l.label)
-	}
-	return out
+	v.Apply(ctx, session.Address{A: viewstate.Link{Query: query, Step: step}})
 }
 
 // schemaKey is the local storage key that remembers the schema panel.
@@ -239,7 +155,7 @@ func (v *Viewer) toggleSchema(ctx app.Context, e app.Event) {
 		}
 	}
 	ctx.LocalStorage().Set(schemaKey, v.page.schema)
-	v.do(ctx, viewstate.SetSchema{Open: v.page.schema})
+	v.Apply(ctx, session.Address{A: viewstate.SetSchema{Open: v.page.schema}})
 }
 
 func panelClass(open bool) string {
@@ -263,39 +179,4 @@ func (v *Viewer) onKeyDown(ctx app.Context, e app.Event) {
 		e.PreventDefault()
 		box.Call("focus")
 	}
-}
-
-func (v *Viewer) onDragOver(ctx app.Context, e app.Event) {
-	e.PreventDefault() // lets the page take the drop
-	if v.page.over {
-		ctx.PreventUpdate()
-		return
-	}
-	v.page.over = true
-}
-
-func (v *Viewer) onDragLeave(ctx app.Context, e app.Event) {
-	// Leaving a child element also fires dragleave: only a leave to outside
-	// the page (no related target) ends the drag.
-	if e.Get("relatedTarget").Truthy() {
-		ctx.PreventUpdate()
-		return
-	}
-	v.page.over = false
-}
-
-func (v *Viewer) onDrop(ctx app.Context, e app.Event) {
-	e.PreventDefault()
-	v.page.over = false
-	dt := e.Get("dataTransfer")
-	if entries, folder := droppedEntries(dt); folder {
-		ctx.Async(func() { readEntries(ctx, entries) }) // a folder's files are read by callbacks
-		return
-	}
-	files := dt.Get("files")
-	if !files.Truthy() || files.Length() == 0 {
-		v.status.failedOn("", "nothing was dropped that can be read as a file")
-		return
-	}
-	readFiles(ctx, files, nil)
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/kit"
+	"github.com/tensorview/tensorview/app/ui/open"
 )
 
 // warmUpFile is a small Arrow IPC file of image and other tensors
@@ -45,8 +47,8 @@ type WarmUp struct {
 
 // OnMount opens the file once the empty page has been painted.
 func (w *WarmUp) OnMount(ctx app.Context) {
-	afterPaint(ctx, func(ctx app.Context) {
-		src := blobSource("warm-up.arrow", browser.NewBlob(warmUpFile))
+	kit.AfterPaint(ctx, func(ctx app.Context) {
+		src := open.BlobSource("warm-up.arrow", browser.NewBlob(warmUpFile))
 		ctx.Async(func() {
 			f, err := decode.OpenReader(src.Name, src.Reader, src.Size, decode.Options{Budget: warmUpBudget})
 			if err == nil {
@@ -54,7 +56,7 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 			}
 			ctx.Dispatch(func(ctx app.Context) {
 				if err != nil {
-					actionWarmedUp.send(ctx, warmUpFailed) // nothing to show
+					open.ActionWarmedUp.Send(ctx, open.WarmUpFailed) // nothing to show
 					return
 				}
 				w.file = f
@@ -65,7 +67,7 @@ func (w *WarmUp) OnMount(ctx app.Context) {
 				// end the warm-up) before go-app's next render, so that
 				// the rows were never rendered.
 				ctx.Defer(func(ctx app.Context) {
-					afterPaint(ctx, func(ctx app.Context) { actionWarmedUp.send(ctx, warmUpDone) })
+					kit.AfterPaint(ctx, func(ctx app.Context) { open.ActionWarmedUp.Send(ctx, open.WarmUpDone) })
 				})
 			})
 		})
@@ -86,7 +88,7 @@ func (w *WarmUp) Render() app.UI {
 		app.If(w.file != nil, func() app.UI {
 			f := w.file
 			return app.Div().Body(
-				&FileInfo{File: f, Count: rowCount{Rows: w.rows, Exact: true}, Batches: f.NumBatches()},
+				&FileInfo{File: f, Count: kit.RowCount{Rows: w.rows, Exact: true}, Batches: f.NumBatches()},
 				&FileWarnings{File: f, Count: len(f.Warnings())},
 				&SchemaTable{Fields: f.Fields()},
 				&RowsTable{File: f, Rows: w.rows},

@@ -15,7 +15,7 @@ import (
 	"github.com/tensorview/tensorview/internal/netshape"
 )
 
-// The dataset layout (BENCH_LAYOUTS=dataset; issue 29): the first
+// The dataset layout (BENCH_LAYOUTS=dataset): the first
 // previews of a dataset of BENCH_SHARDS shards (20) of BENCH_SHARD_SIZE
 // (100M) each against its first shard alone, by links. See the package
 // comment.

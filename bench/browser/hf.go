@@ -20,7 +20,7 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// The hf layout (BENCH_LAYOUTS=hf; issue 30): first screens of an image
+// The hf layout (BENCH_LAYOUTS=hf): first screens of an image
 // dataset as the Hugging Face Hub holds them, tensorview against hyparquet.
 // Its rows (BENCH_HF_ROWS, 3000):
 //

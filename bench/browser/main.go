@@ -47,7 +47,7 @@
 //
 // and prints a Markdown table (also written as JSON to BENCH_DIR).
 //
-// The query layout (BENCH_LAYOUTS=query; issue 27) measures sort and
+// The query layout (BENCH_LAYOUTS=query) measures sort and
 // filter over the whole file instead. It writes BENCH_QUERY_ROWS rows (10M)
 // of id int64, score float32 (distinct values in [0, 1)), label (a
 // dictionary of 20 words), caption (utf8, about 40 bytes), ts (timestamp)
@@ -85,7 +85,7 @@
 // and prints a table of its own, the bytes read against the bytes of the
 // columns the query needs (JSON in BENCH_DIR/queries-<time>.json).
 //
-// The dataset layout (BENCH_LAYOUTS=dataset; issue 29) measures a dataset
+// The dataset layout (BENCH_LAYOUTS=dataset) measures a dataset
 // of BENCH_SHARDS shards (20) of BENCH_SHARD_SIZE (100M) each against its
 // first shard alone. To spare the disk, each format has ONE shard file,
 // served under every shard's name (train-00000-of-00020.arrow, …): the
@@ -107,7 +107,7 @@
 //   - urls: ?urls=<a text file of the shards' links>;
 //
 // until the frame that shows row 0's preview (first previews; the ratio
-// to the first shard alone is the issue's goal, ≤ 1.2×), with the bytes
+// to the first shard alone is the target, ≤ 1.2×), with the bytes
 // the dataset's servers sent and the requests that reached them until
 // then (a timeline of the server, cut at the page's time of that frame);
 // then until the row count is exact ([data-role=num-rows][data-exact=true]:
@@ -123,7 +123,7 @@
 // to its first previews (dataset.<format>.<way>[.baseline].trace.json,
 // its long tasks logged).
 //
-// The hf layout (BENCH_LAYOUTS=hf; issue 30) measures first screens
+// The hf layout (BENCH_LAYOUTS=hf) measures first screens
 // against hyparquet on files as the Hugging Face Hub holds image datasets
 // (hf.go): BENCH_HF_ROWS rows (3000) of image (the Image feature's struct
 // {bytes, path}: distinct 256×256 JPEGs of 50–90 KB), label (a ClassLabel

@@ -13,7 +13,7 @@ import (
 	"github.com/tensorview/tensorview/internal/httpmeter"
 )
 
-// The query benchmark (BENCH_LAYOUTS=query): issue 27's first sorted and
+// The query benchmark (BENCH_LAYOUTS=query): the first sorted and
 // first filtered screens, tensorview against DuckDB-wasm. See the package
 // comment.
 

@@ -18,7 +18,7 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// The query layout (BENCH_LAYOUTS=query): issue 27's sort and filter
+// The query layout (BENCH_LAYOUTS=query): the sort and filter
 // dataset, BENCH_QUERY_ROWS rows (10M) of
 //
 //	id      int64, the row

@@ -43,7 +43,7 @@
 //
 // On the CDN origin: the bytes with http.ServeContent (single Range → 206),
 // an ETag, Access-Control-Allow-Origin: * and the exposed headers observed
-// on the Hub's CDN (CDNExposeHeaders, from huggingface/datasets#7931); a
+// on the Hub's CDN (CDNExposeHeaders, as a datasets client logged them); a
 // signed address past its expiry, or with a wrong signature, answers 403.
 //
 // Both origins refuse, and report as a violation, what a page's fetch of a

@@ -69,7 +69,7 @@ const (
 
 // The Access-Control-Expose-Headers of the Hub's origins as observed:
 // huggingface.co's (its responses as logged by clients in 2025–2026) and
-// its file CDN's (huggingface/datasets#7931, January 2026). Neither exposes
+// its file CDN's (as a datasets client logged them, January 2026). Neither exposes
 // Retry-After: a page does not see it.
 const (
 	APIExposeHeaders = "X-Repo-Commit,X-Request-Id,X-Error-Code,X-Error-Message,X-Total-Count,ETag,Link,Accept-Ranges,Content-Range,X-Linked-Size,X-Linked-ETag,X-Xet-Hash"

@@ -1,4 +1,4 @@
-// Package benchdata makes the data of issue 27's benchmarks in memory, for
+// Package benchdata makes the data of the query benchmarks in memory, for
 // package query's benchmarks and internal/compare's: 10M rows in 64Ki-row
 // record batches of a float32 score (uniform in [0, 1)) and a label of 20
 // values, dictionary-encoded with int32 indices; the same on every call.
