@@ -47,7 +47,7 @@ FORCE:
 # -l there made app/query's sort and filter 10 % slower), image,
 # reflect and syscall/js (go-app's diff) and the runtime keep it.
 NOINLINE := github.com/maxence-charriere/go-app/v10/... \
-  $(addprefix github.com/tensorview/tensorview/app/,ui viewstate dialect turtle listing browser remote scan) \
+  $(addprefix github.com/tensorview/tensorview/app/,ui/... session viewstate dialect turtle listing browser remote scan) \
   $(addprefix github.com/tensorview/tensorview/internal/,extbase ipcverify flatbuf) \
   github.com/apache/arrow-go/v18/arrow/ipc \
   encoding/json fmt crypto/... mime/... regexp/... math/big log html net/url net/textproto time \
@@ -197,12 +197,13 @@ testdata-js: testdata/node_modules
 # Everything: formatting, vet, unit tests, the browser tests (package e2e)
 # against the static build served under a sub-path, and app/browser's wasm
 # tests in Node.js (its Blob reader over a real Blob). The browser tests
-# take 5-6 minutes alone here, 10 beside another run: past go test's
-# default 10-minute timeout, hence 30.
+# are independent (each its own server and Chromium) and run three at a
+# time (-parallel 3): on two cores that halves their time, while more
+# only queues behind the CPU. The timeout leaves room for a loaded machine.
 test: export BROTLI = 6
 test: lint chromium testdata/node_modules
 	$(MAKE) static DIST=$(DIST) BASE=$(E2E_BASE)
-	TENSORVIEW_FULL=1 TENSORVIEW_DIST=$(abspath $(DIST)) TENSORVIEW_BASE=$(E2E_BASE) $(GO) test -count=1 -timeout=30m ./...
+	TENSORVIEW_FULL=1 TENSORVIEW_DIST=$(abspath $(DIST)) TENSORVIEW_BASE=$(E2E_BASE) $(GO) test -count=1 -timeout=30m -parallel 3 ./...
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./app/browser
 
 # The fuzz campaign over the viewer's whole decode path (bytes -> open ->

@@ -15,6 +15,7 @@ import (
 // either theme, and the theme button overrides the system and is
 // remembered across a reload.
 func TestThemesAndAccessibility(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	b := newBrowser(t)
 	background := func() string {

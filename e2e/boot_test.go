@@ -59,6 +59,7 @@ func (b *browser) boot() pageBoot {
 // A link to a file keeps go-app's loader until the app opens it, and a
 // sample clicked before the wasm is ready opens too.
 func TestBootBeforeWasm(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	want := loadExpected(t).Files["js_big.arrow"]
 	log := &requestLog{hold: "/web/app.wasm", release: make(chan struct{})}
@@ -167,6 +168,7 @@ func TestBootBeforeWasm(t *testing.T) {
 // sample clicked 9 ms after the switch hit the drop zone, the links having
 // moved 17 px down). Checked at 1024 and 360 pixels of width.
 func TestBootNoLayoutShift(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	boxes := `JSON.stringify([...document.querySelectorAll('.start, .start .dropzone, .start .drop-hint, .start label.button, .start [data-role=url-form], .start a[data-sample]')]
 		.map(e => { const r = e.getBoundingClientRect(); return [e.className || e.tagName, r.left, r.top, r.width, r.height].map(v => typeof v === 'number' ? Math.round(v * 10) / 10 : v); }))`
@@ -238,6 +240,7 @@ const newBuildReported = `Object.defineProperty(window, 'goappUpdatedBeforeWasmL
 // real click). Each time the file asked for opens: its name and its exact
 // row count show.
 func TestBootRaces(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	want := loadExpected(t).Files
 	acts := []bootAct{
@@ -432,6 +435,7 @@ func (b *browser) clickSampleNow(file string) {
 // not loading: the page is loading the file from the app's first render
 // on, so it keeps it and offers the new version instead.
 func TestBootNewBuild(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	want := loadExpected(t).Files
 	for _, a := range []bootAct{
@@ -472,6 +476,7 @@ func TestBootNewBuild(t *testing.T) {
 // browser fires no click for it (the pressed link is out of the
 // document), web/boot.js clicks the same sample's link under the release.
 func TestBootSplitClick(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	want := loadExpected(t).Files["js_images.arrow"]
 	log := &requestLog{hold: "/web/app.wasm", release: make(chan struct{})}

@@ -231,6 +231,7 @@ func (b *browser) thumbnail(row int) (w, h int, pix []int) {
 // picture; axe finds nothing in either theme nor at 360 pixels; another
 // row names a class past the names, a null row says so.
 func TestBoxesHF(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	e := readBoxesTwin(t)
 	hf := e.HF
@@ -406,6 +407,7 @@ func TestBoxesHF(t *testing.T) {
 // cannot be corners, draws three boxes (one clipped) and says why the NaN
 // box is not drawn; swapped axes transpose the boxes; a null row says so.
 func TestBoxesYOLO(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	y := readBoxesTwin(t).YOLO
 	W, H := y.Width, y.Height

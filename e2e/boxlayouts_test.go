@@ -50,6 +50,7 @@ func categories(cs []*int64) []int64 {
 // said, the labels name the ClassLabel's classes; a row without objects
 // says it drew none.
 func TestBoxesList(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	var e layoutsTwin
 	readTestdataJSON(t, "boxes_layouts_expected.json", &e)
@@ -103,6 +104,7 @@ func TestBoxesList(t *testing.T) {
 // corners from Croissant's REL_XYXY, labelled from a dictionary, coloured by
 // its indices; axe finds nothing in either theme; a null box says so.
 func TestBoxesOne(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	var e layoutsTwin
 	readTestdataJSON(t, "boxes_layouts_expected.json", &e)

@@ -297,6 +297,7 @@ func checkTop(t *testing.T, what string, got shownStats, vals []string, nulls in
 // matches expected; axe and screenshots with the panel open in both
 // themes.
 func TestColumnStats(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path, rows := statsFixture(t, 3000)
 	b := newBrowser(t)
@@ -451,6 +452,7 @@ func TestColumnStats(t *testing.T) {
 // TestColumnStatsPanelCancel cancels the statistics of a million rows mid-way
 // (reads made slow), then computes them again to the end.
 func TestColumnStatsPanelCancel(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path, rows := queryFixture(t, "million.arrow", 1_000_000, 1<<16)
 	b := newBrowser(t)

@@ -161,6 +161,7 @@ func readNPYFloat64(t *testing.T, data []byte) ([]int, []float64) {
 // both, the inspector still there; another row; axe in both themes, at
 // 360 px too.
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	exp := testkit.ReadCompared(t)
 	H, W := exp.Height, exp.Width
@@ -413,6 +414,7 @@ func TestCompare(t *testing.T) {
 // pixel's channel of largest |A − B|, and the swipe: A left of the split, B
 // right of it, exactly, at 50 % and 25 %; the swipe in the link.
 func TestCompareSwipe(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	exp := testkit.ReadCompared(t)
 	H, W, C := exp.Height, exp.Width, exp.Channels

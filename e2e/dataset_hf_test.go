@@ -22,6 +22,7 @@ import (
 // the sizes the tree listing gives; a gated dataset, a missing one and a
 // rate limit each say what to do.
 func TestDatasetHF(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	tw := loadShardsTwin(t)
 	hub := hubfake.Start(t, hubfake.Options{Expiry: time.Hour})

@@ -20,6 +20,7 @@ import (
 // its file, the schema panel lists both, and the address keeps the link's
 // parameters.
 func TestDatasetURLs(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	js := filepath.Join("..", "testdata", "js_images.arrow")
 	list := filepath.Join(t.TempDir(), "files.txt") // for urls=, below

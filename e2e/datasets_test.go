@@ -246,6 +246,7 @@ func humanBytes(n int64) string {
 // and its link, opened in a fresh page with the same files picked, opens
 // the inspector on that row again.
 func TestDatasetPicked(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	tw := loadShardsTwin(t)
 	b := newBrowser(t)
@@ -477,6 +478,7 @@ func (b *browser) datasetFacts() datasetFacts {
 // written, each file's format in the list of files, all three in the
 // top bar.
 func TestDatasetMixed(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	tw := loadShardsTwin(t)
 	files := tw.Sets["mixed"].Files
@@ -516,6 +518,7 @@ func TestDatasetMixed(t *testing.T) {
 // types and files, the others' labels their values; the third shard's
 // captions are null; the warnings say so.
 func TestDatasetMismatch(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	tw := loadShardsTwin(t)
 	files := tw.Sets["mismatch"].Files
@@ -612,6 +615,7 @@ func (b *browser) dropFiles(path string, names []string) {
 // row as written (the files named by their paths in the folder), notes.txt
 // listed as skipped in the warnings.
 func TestDatasetFolder(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	tw := loadShardsTwin(t)
 	set := tw.Sets["parquet"]
@@ -680,6 +684,7 @@ func TestDatasetFolder(t *testing.T) {
 // one another, the warnings and the list of files say why that one
 // cannot be opened.
 func TestDatasetBrokenFile(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	tw := loadShardsTwin(t)
 	files := tw.Sets["parquet"].Files
@@ -725,6 +730,7 @@ func TestDatasetBrokenFile(t *testing.T) {
 // is theirs, rows deep in the dataset and a sort over all of it are the
 // copies' rows.
 func TestDatasetManyFiles(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	tw := loadShardsTwin(t)
 	src := tw.shardPaths("mixed")[1:]
@@ -797,6 +803,7 @@ func TestDatasetManyFiles(t *testing.T) {
 // reading the rows of every file, then the first files' again, stops idle
 // readers and starts them again; every row read is the copy's.
 func TestDatasetManyParquet(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	tw := loadShardsTwin(t)
 	src := tw.shardPaths("parquet")

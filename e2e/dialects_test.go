@@ -64,6 +64,7 @@ func loadDialectExpected(t *testing.T, name string) map[string]map[string]dialec
 // has the exact pixels; an embedding's strip; the inspector opens on a
 // tensor of every dialect with the generator's min and max.
 func TestDialects(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	expected := loadDialectExpected(t, "dialects_expected.json")
 	for k, v := range loadDialectExpected(t, "daft_lance_expected.json") {

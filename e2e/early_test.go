@@ -90,6 +90,7 @@ func byteRange(t *testing.T, req string) [2]int64 {
 // writes row groups of 8 rows of them) reads no
 // more than 2 MiB early (the worker's EARLY_BYTES), then shows its rows.
 func TestEarlyPages(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	const size = 64 << 10
 	files := map[string][]byte{

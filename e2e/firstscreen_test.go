@@ -98,6 +98,7 @@ type screenState struct {
 // last change before it was shown, and their thumbnails are painted by
 // the change that shows it.
 func TestFirstScreenFirst(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	const batches, perBatch, pad = 6, 20, 160 << 10 // 19.7 MB
 	path := pngRowsFile(t, "first-screen.arrow", batches, perBatch, pad)

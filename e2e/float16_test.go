@@ -199,6 +199,7 @@ func float16ListsFile(t *testing.T) (path string, want map[string][2]string) {
 // decode and summary make of the same file (the texts the page shows). It
 // needs no site, so go test ./... runs it too.
 func TestFloat16TextsDecoded(t *testing.T) {
+	t.Parallel()
 	path, want := float16ListsFile(t)
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -245,6 +246,7 @@ func TestFloat16TextsDecoded(t *testing.T) {
 // NaN, 65504, 0.7 rounded), computed from their bits: arrow-go's own texts
 // show 2^-24 as 1.148e-41 and fail on NaN in structs and unions.
 func TestFloat16Texts(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path, want := float16ListsFile(t)
 	b := newBrowser(t)

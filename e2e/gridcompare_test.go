@@ -83,6 +83,7 @@ func (b *browser) inspectorLink(field string, row int) url.Values {
 // another shape and a null side open with the comparison's message; the
 // bar within a phone's width.
 func TestCompareFromGrid(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	exp := testkit.ReadCompared(t)
 	b := newBrowser(t)

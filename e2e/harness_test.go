@@ -126,7 +126,9 @@ func newBrowserBlank(t *testing.T, initScript string, wrap func(http.Handler) ht
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancelTimeout := context.WithTimeout(br.Ctx, 3*time.Minute)
+	// A guard against a page that hangs, not a speed check: the tests run
+	// three at a time, and one may take minutes on a loaded machine.
+	ctx, cancelTimeout := context.WithTimeout(br.Ctx, 8*time.Minute)
 	t.Cleanup(func() { cancelTimeout(); br.Close() })
 
 	b := &browser{t: t, ctx: ctx, base: srv.URL + base + "/", data: srv.URL + "/testdata/", console: new(consoleLog)}

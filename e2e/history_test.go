@@ -67,6 +67,7 @@ func clickCell(r int) chromedp.Action {
 // tensor clicked last shows and the address names it; Back closes it
 // (only it: the schema panel stays as it was) and Forward reopens it.
 func TestQuickSequences(t *testing.T) {
+	t.Parallel()
 	b := newHistoryBrowser(t)
 	b.run(chromedp.Navigate(b.base + "?url=../files/t.arrow"))
 	b.waitOpened("t.arrow")
@@ -130,6 +131,7 @@ func TestQuickSequences(t *testing.T) {
 // absolute or relative, whatever the order of its parameters or which of
 // them it leaves out, and the address keeps the link's parameters.
 func TestLinkViews(t *testing.T) {
+	t.Parallel()
 	b := newHistoryBrowser(t)
 	abs := strings.TrimSuffix(b.base, "/tensorview/") + "/files/t.arrow"
 	for _, c := range []struct {

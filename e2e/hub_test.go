@@ -22,6 +22,7 @@ import (
 // request is preflighted, has a suffix range or a custom header (hubfake
 // fails the test on any).
 func TestHubRedirect(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path := batchesFile(t, "hub.arrow", false, 400, 64) // ≈ 75 MiB: more than the page's block cache
 	hub := hubfake.Start(t, hubfake.Options{Expiry: time.Hour})

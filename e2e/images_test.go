@@ -46,6 +46,7 @@ func (b *browser) waitDrawn(row int, field string) {
 // image bomb; the inspector decodes the image (its statistics are the
 // formula's); a Hugging Face Image column shows the same.
 func TestImageBytes(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	w, h, want := imagesExpected(t)
 	lo, hi := 255, 0

@@ -41,6 +41,7 @@ func npyFloat32(shape []int, vals []float32) []byte {
 // the colormap, the channel and the displayed dimensions, hovers a known
 // element, downloads a .npy and closes with Escape.
 func TestInspector(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path, row1 := tensor4DFile(t)
 	b := newBrowser(t)
@@ -134,6 +135,7 @@ func TestInspector(t *testing.T) {
 // done over both passes, Cancel stops, and computing again gives the exact
 // range of every pixel of the column.
 func TestColumnStatsCancel(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path := batchesFile(t, "stats.arrow", false, 40, 64)
 	b := newBrowser(t)
@@ -198,6 +200,7 @@ func (b *browser) readoutAt(p [2]float64, want string) (value string) {
 // serious or critical violation at this size, with the schema sheet open
 // or the inspector.
 func TestTouch(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	b := newBrowser(t)
 	b.run(emulation.SetDeviceMetricsOverride(360, 640, 2, true),

@@ -24,6 +24,7 @@ import (
 // in the URL, jumps to its last row and reads its values; then cancels the
 // indexing of a stream of thousands of record batches.
 func TestLargeFiles(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	big := batchesFile(t, "batches.arrow", false, 40, 64) // 40 × 64 rows × 3 KiB ≈ 7.5 MiB
 	b := newBrowser(t)
@@ -119,6 +120,7 @@ func TestLargeFiles(t *testing.T) {
 // network drive): the page says it is reading the file, then shows it; and
 // the rows beyond the view (drawn a frame after the first ones) come too.
 func TestSlowDisk(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path := batchesFile(t, "slow.arrow", false, 4, 8) // rows 8 and on, beyond the view, are in the second batch
 	b := newBrowser(t)
@@ -142,6 +144,7 @@ func TestSlowDisk(t *testing.T) {
 // from a slow disk: the read shows its progress in bytes, Cancel stops it,
 // the rows offer to read again, and reading again shows the right values.
 func TestCancelRead(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	const rows = 96
 	schema := arrow.NewSchema([]arrow.Field{
@@ -188,6 +191,7 @@ func TestCancelRead(t *testing.T) {
 // give one pixel row each at the table's row height, to its end and to its
 // middle: the rows shown are the right ones.
 func TestMillionRows(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	const rows, batches = 2_000_000, 16
 	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}, nil)
@@ -250,6 +254,7 @@ func TestMillionRows(t *testing.T) {
 // Range server: the first previews show after transferring under 2 % of
 // its bytes (counted by the server), and the last row reads by range too.
 func TestOpenLargeURL(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	big := batchesFile(t, "big.arrow", false, 1600, 64) // 1600 × 64 rows × 3 KiB ≈ 300 MiB
 	st, err := os.Stat(big)

@@ -62,6 +62,7 @@ func (b *browser) axeBoth(name string) {
 // link says hide=0 and gives the same picture in a fresh page; axe finds
 // nothing in either theme; the binary mask's 255 is a class, drawn.
 func TestMaskVoid(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	m := readMasks(t)
 	var more masksMore
@@ -126,6 +127,7 @@ func TestMaskVoid(t *testing.T) {
 // hide= (none hidden) and gives it back; a 16-bit instance-id PNG (0, 7,
 // 255, 26000, 26001) is drawn with every id its own colour, 255 a class.
 func TestMaskWideIDs(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	m := readMasks(t)
 	var more masksMore

@@ -22,6 +22,7 @@ import (
 // with exact preview pixels and the inspector; a second level inside it;
 // the breadcrumb goes back out.
 func TestNestedBatches(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "turtle_expected.json"))
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 // dropping them, read the tensor hooks and preview pixels, open broken files
 // and recover.
 func TestBrowser(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	want := loadExpected(t)
 	b := newBrowser(t)
@@ -148,6 +149,7 @@ func TestBrowser(t *testing.T) {
 // page shows one row of one tensor column, its physical and logical shapes,
 // an RGB preview with exactly those pixels, and the inspector on it.
 func TestTensorMessageFile(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	value := func(h, w, c int) int { return (40*h + 20*w + 90*c + 7) % 256 }
 	b := newBrowser(t)

@@ -187,6 +187,7 @@ func (b *browser) legend() []legendItem {
 // link, in a fresh page, gives the same pixels; axe finds nothing in either
 // theme.
 func TestMaskOverlay(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	m := readMasks(t)
 	W, H := m.Width, m.Height
@@ -310,6 +311,7 @@ func TestMaskOverlay(t *testing.T) {
 // each say so, the picture still shown; the named mask's legend and
 // readout give the names.
 func TestMaskOverlayHF(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	m := readMasks(t)
 	W, H := m.Width, m.Height

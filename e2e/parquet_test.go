@@ -153,6 +153,7 @@ func (b *browser) checkTensorCells(cols map[string]nongoColumn) {
 // extension types restored from ARROW:schema); and once the reader was
 // fetched, the service worker serves it when the server no longer does.
 func TestParquet(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	// The reader's engine is held until the page has said it is loading it.
 	log := &requestLog{hold: "parquet-engine.js", release: make(chan struct{})}
@@ -256,6 +257,7 @@ func TestParquet(t *testing.T) {
 // that row group show the error; the rows of the other row groups show
 // their values, read by the worker that replaced the trapped one.
 func TestParquetTrap(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	data, chunks := parquetRowGroupsFile(t, 4)
 	for i := chunks[1][0]; i < chunks[1][1]; i++ {
@@ -298,6 +300,7 @@ func TestParquetTrap(t *testing.T) {
 // column chunks hold 16 KB is refused before the Parquet reader reads it,
 // and says why.
 func TestParquetBudget(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	data, _ := parquetRowGroupsFile(t, 1000)
 	path := filepath.Join(t.TempDir(), "budget.parquet")
@@ -321,6 +324,7 @@ func TestParquetBudget(t *testing.T) {
 // a dropped file and by URL, and checks the rows shown at the start, the
 // middle and the end of the file.
 func TestParquetWindows(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	data, _ := parquetRowGroupsFile(t, 1000)
 	dir := t.TempDir()
@@ -467,6 +471,7 @@ func loadParquetExpected(t *testing.T) parquetExpected {
 }
 
 func TestParquetFixtures(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	all := loadParquetExpected(t)
 	b := newBrowser(t)

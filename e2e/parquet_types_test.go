@@ -21,6 +21,7 @@ import (
 // (testdata/parquet_to_ipc.mjs): the page shows every cell of every row
 // the same way, and never fetches parquet-wasm.
 func TestParquetEngineTypes(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	node, err := exec.LookPath("node")
 	if err != nil {

@@ -100,6 +100,7 @@ const countWorkers = `(() => {
 // the rows shown are the writer's values. A link to a missing file and to
 // a server that ignores Range still say what TestOpenURL expects of them.
 func TestURLPrefetch(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	arrowData, err := os.ReadFile(batchesFile(t, "prefetch.arrow", false, 8, 64)) // 1.5 MiB
 	if err != nil {

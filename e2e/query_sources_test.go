@@ -138,6 +138,7 @@ func byMean(rows []queryRow, means []float64) []queryRow {
 // mean(x) of a Ray tensor column (a dialect) in IPC and Parquet; counts
 // the bytes a sort by score transfers from an IPC file by URL.
 func TestQuerySources(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	schema, recs, rows, means := sourcesData(t)
 	arrowPath := writeIPCFile(t, "sources.arrow", schema, recs...)
@@ -305,6 +306,7 @@ func TestQuerySources(t *testing.T) {
 // level with its own query bar, headers and row count; the breadcrumb
 // goes back out to each level's query and result as they were.
 func TestQueryNestedBatch(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "turtle_expected.json"))
 	if err != nil {
@@ -762,6 +764,7 @@ func (b *browser) gridIDs(n int) []string {
 // (nulls last, NaN after the numbers), data-matches and the matches' ids
 // against the values written.
 func TestQueryTypes(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path, cols := typesFixture(t)
 	files := map[string]string{}
@@ -823,6 +826,7 @@ func TestQueryTypes(t *testing.T) {
 // could not read and says why, the matches of batches 0 and 2 are exact,
 // and the page goes on: a sort by score then orders them.
 func TestQueryBrokenBatch(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path, rows := queryFixture(t, "broken.arrow", 3000, 1000)
 	data, err := os.ReadFile(path)

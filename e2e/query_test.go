@@ -225,6 +225,7 @@ func (b *browser) query(text string) {
 // filter gives the same rows in a fresh page. Screenshots and axe in both
 // themes with the query applied.
 func TestQuerySortFilter(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path, rows := queryFixture(t, "query.arrow", 3000, 1000)
 	data, err := os.ReadFile(path)
@@ -372,6 +373,7 @@ func (b *browser) address() url.Values {
 // then a sort and a filter of a million rows run to the end (the Long
 // Tasks API's longest task logged) and show the right rows.
 func TestQueryCancel(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path, rows := queryFixture(t, "million.arrow", 1_000_000, 1<<16)
 	b := newBrowser(t)

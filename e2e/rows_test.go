@@ -26,6 +26,7 @@ import (
 // view), "/" goes to the "go to row" box, which moves the focus to the row
 // typed.
 func TestKeyboard(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	b := newBrowser(t)
 	b.openSample("js_big.arrow")
@@ -73,6 +74,7 @@ func TestKeyboard(t *testing.T) {
 // file without tensors; in a file with previews, the preview size the
 // control chooses (remembered across a reload).
 func TestRowHeights(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int32}, {Name: "name", Type: arrow.BinaryTypes.String}}, nil)
 	ib, sb := array.NewInt32Builder(memory.DefaultAllocator), array.NewStringBuilder(memory.DefaultAllocator)
@@ -136,6 +138,7 @@ func TestRowHeights(t *testing.T) {
 // right end shows the last ones with their values, and End moves the
 // keyboard there.
 func TestManyColumns(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	const cols, rows = 500, 50
 	fields := make([]arrow.Field, cols)
@@ -180,6 +183,7 @@ func TestManyColumns(t *testing.T) {
 // TestColumnResize drags the edge of a column's header to widen it by 120
 // px, and double-clicks another's to fit it to its content.
 func TestColumnResize(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	b := newBrowser(t)
 	b.openSample("js_big.arrow")
@@ -231,6 +235,7 @@ new MutationObserver(() => {
 // at once was a task of about 100 ms), until data-settled says all are
 // there; rows keep their data meanwhile.
 func TestRowsSettleInSteps(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	const rows, h, w = 200, 32, 32
 	path := tensorRowsFile(t, "settle.arrow", "t", rows, []int{h, w}, nil,
@@ -279,6 +284,7 @@ func TestRowsSettleInSteps(t *testing.T) {
 // grid's aria-rowindex giving their order (the page order is a rotation of
 // it).
 func TestScrollRows(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	const rows, h, w = 120, 96, 128
 	path := tensorRowsFile(t, "scroll.arrow", "image", rows, []int{h, w, 3}, []string{"H", "W", "C"},
@@ -487,6 +493,7 @@ func TestScrollRows(t *testing.T) {
 // table's cache holds them, at least), so that scrolling on shows those rows with
 // their data at once, never "loading…".
 func TestScrollReadsAhead(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	const rows, per, h, w = 200, 8, 96, 128
 	typ, err := tensorext.NewFixedShapeTensorType(arrow.PrimitiveTypes.Uint8, []int{h, w, 3}, nil, []string{"H", "W", "C"})

@@ -76,6 +76,7 @@ func (b *browser) wasmMemory() int64 {
 // it without a single violation, and the policy is live: an injected inline
 // script, event handler attribute, <style> element and eval are refused.
 func TestContentSecurityPolicy(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	b := newBrowserWith(t, "", pageHooks)
 	t.Cleanup(func() {
@@ -343,6 +344,7 @@ func (b *browser) settle(name string, timeout time.Duration) (opened, error) {
 // budget allocator: the 1 GiB file grew the wasm memory to 1037 MiB, the
 // 3.9 GiB one then ended the program with "fatal error: out of memory".)
 func TestHostileFilesKeepPageAlive(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	want := loadExpected(t)
 	dir := t.TempDir()

@@ -15,6 +15,7 @@ import (
 // view without scrolling, the rows scroll inside their own box; the schema
 // panel opens and closes with its button, and stays open across a reload.
 func TestAppShell(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	b := newBrowser(t)
 	for _, size := range [][2]int64{{1280, 800}, {360, 640}, {2560, 1440}} {

@@ -14,6 +14,7 @@ import (
 // page), and the next Parquet file opened adopts it: no worker more is
 // started for it, and its cells are the writer's values.
 func TestParquetSpareWorker(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	b := newBrowserWith(t, "", `(() => {
 		const W = window.Worker;

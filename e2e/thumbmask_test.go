@@ -87,6 +87,7 @@ func (b *browser) maskToggle() (text, pressed string) {
 // annotation of another size and a null one say why. axe finds nothing in
 // either theme, with the toggle on and off.
 func TestThumbMasks(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	m := readMasks(t)
 	W, H := m.Width, m.Height

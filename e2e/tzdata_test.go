@@ -47,6 +47,7 @@ func zonesFixture(t *testing.T, name string, typ *arrow.TimestampType) (string, 
 // the change to summer time, as arrow-go natively; filtering on that column
 // reads its literal in Paris time too. Another zone then needs no fetch.
 func TestTimeZonesOnDemand(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	var zoneFetches atomic.Int32
 	b := newBrowserServing(t, "", "", func(h http.Handler) http.Handler {

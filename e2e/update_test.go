@@ -21,6 +21,7 @@ import (
 // file may be on its way in: the page never reloads by itself). A page
 // loaded under the current build shows no banner.
 func TestNewBuildKeepsThePage(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path, _ := tensor4DFile(t)
 	var build atomic.Int32

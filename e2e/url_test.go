@@ -138,6 +138,7 @@ func (b *browser) waitAlert() string {
 // origin. The values shown by URL are checked like a dropped file's, and
 // the page survives every failure.
 func TestOpenURL(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	// ≈ 75 MiB, 400 record batches: larger than the page's block cache and
 	// than files indexed in the background by URL, so scrolling to the end
@@ -270,6 +271,7 @@ func TestOpenURL(t *testing.T) {
 // offline emulation also cuts the page from its own site), and the fetch
 // fails for real: nothing listens on the file's port.
 func TestOfflineMessage(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -289,6 +291,7 @@ func TestOfflineMessage(t *testing.T) {
 // browser's Back closes the inspector, and the address taken before opens
 // the same picture (the slice canvas's pixels compared) in a fresh browser.
 func TestDeepLink(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	path, _ := tensor4DFile(t)
 	host := newFileHost(t, map[string]string{"tensor4d.arrow": path})
@@ -348,6 +351,7 @@ func TestDeepLink(t *testing.T) {
 // 480×320, the postMessage'd file opens in the second, the viewers post
 // ready and state, and the host page's address and history are untouched.
 func TestEmbed(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	b := newBrowser(t)
 	var before int

@@ -70,6 +70,7 @@ func hfImagesFile(t *testing.T, batches, rowsPer int) (string, []int) {
 // link and answers each request 20 ms late, as bench/browser's BENCH_NET
 // (docs/benchmarks.md; no speed is asserted).
 func TestURLFirstScreenReadsItsRows(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	const batches, rowsPer = 30, 100
 	path, sizes := hfImagesFile(t, batches, rowsPer)

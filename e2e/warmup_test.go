@@ -27,6 +27,7 @@ new MutationObserver(() => {
 // aria-hidden and inert; then removes it (data-warm-up="done"), leaving
 // the empty page as it was. A file chosen at once is the file shown.
 func TestWarmUp(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	b := newBrowserWith(t, "", warmUpWatch)
 	b.waitFor(`document.querySelector('[data-warm-up=done]') !== null`)

@@ -16,6 +16,7 @@ import (
 // TestWasmExecMatchesGoApp checks the committed wasm_exec.js is the one
 // go-app serves (it embeds the Go toolchain's copy).
 func TestWasmExecMatchesGoApp(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	srv := httptest.NewServer(site.NewHandler("", "../web"))
 	defer srv.Close()

@@ -68,6 +68,7 @@ type cachedWasm struct {
 // Without a brotli copy (the server refuses it), or with one that is not
 // brotli, the page fetches web/app.wasm as go-app does and starts.
 func TestWasmInBrotli(t *testing.T) {
+	t.Parallel()
 	skipWithoutSite(t)
 	raw, err := os.ReadFile(filepath.Join(os.Getenv("TENSORVIEW_DIST"), "web", "app.wasm"))
 	if err != nil {
