@@ -79,7 +79,7 @@ func byteRange(t *testing.T, req string) [2]int64 {
 	return r
 }
 
-// TestEarlyPages (issue 30): for a link to a Parquet file, the worker
+// TestEarlyPages: for a link to a Parquet file, the worker
 // web/boot.js starts reads the footer and the pages of row group 0 that
 // the first screen shows while the app starts (app.wasm is held here
 // until it said it has: tensorviewBoot.earlyRead), and the app's open and

@@ -87,7 +87,7 @@ const countWorkers = `(() => {
 	};
 })()`
 
-// TestURLPrefetch (issue 30): a link to a file (?url=) makes the app's
+// TestURLPrefetch: a link to a file (?url=) makes the app's
 // first requests while the wasm downloads and starts (web/boot.js), which
 // the app takes instead of making them again. For an Arrow IPC file and a
 // Parquet file on a server like a CDN (Content-Range exposed), app.wasm is

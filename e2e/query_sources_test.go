@@ -28,7 +28,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Sort and filter on every source the page reads (issue 27, item 6): the
+// Sort and filter on every source the page reads: the
 // same rows as an Arrow IPC file dropped and by URL (HTTP Range: the bytes
 // a sort transfers counted), an IPC stream, Parquet written by arrow-rs
 // (parquet-wasm, testdata/ipc_to_parquet.mjs) dropped and by URL, a

@@ -53,7 +53,7 @@ func hfImagesFile(t *testing.T, batches, rowsPer int) (string, []int) {
 	return writeIPCFile(t, "hf.arrow", schema, recs...), sizes
 }
 
-// TestURLFirstScreenReadsItsRows (issue 30 item 3): a file like a Hugging
+// TestURLFirstScreenReadsItsRows: a file like a Hugging
 // Face image dataset's (record batches of 100 rows of a 256×256 JPEG
 // each, ~4 MB a batch) opened by URL shows its first rows having asked
 // for their bytes alone: no byte of the first record batch is asked for

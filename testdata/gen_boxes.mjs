@@ -1,5 +1,5 @@
 // gen_boxes.mjs — detection boxes beside their images, for the boxes drawn
-// over pictures (issue 28 item 2), written by npm apache-arrow 21.2.0:
+// over pictures, written by npm apache-arrow 21.2.0:
 //
 //   boxes_hf.arrow  a Hugging Face detection set laid out as cppe-5 is
 //     (huggingface/datasets datasets/cppe-5/cppe-5.py @ 4555e041: image_id =

@@ -1,5 +1,5 @@
 // gen_compare.mjs — a prediction beside its target, for the inspector's
-// comparison of two tensors (issue 28 item 3), written by npm apache-arrow
+// comparison of two tensors, written by npm apache-arrow
 // 21.2.0 as a pyarrow user writes a model's outputs next to its labels:
 //
 //   compare.arrow, one record batch of 3 rows:

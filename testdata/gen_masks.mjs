@@ -1,5 +1,5 @@
 // gen_masks.mjs — segmentation masks beside their images, for the
-// inspector's overlays (issue 28), written by npm apache-arrow 21.2.0:
+// inspector's overlays, written by npm apache-arrow 21.2.0:
 //
 //   masks_tensor.arrow  canonical tensors, as a pyarrow user writes them:
 //     image  arrow.fixed_shape_tensor uint8 [12, 16, 3], dim_names H, W, C

@@ -1,5 +1,5 @@
 // gen_shards.mjs — a small Hugging Face-like dataset in 3 shards, for
-// tensorview's datasets of many files (issue 29), written by npm
+// tensorview's datasets of many files, written by npm
 // apache-arrow 21.2.0 and parquet-wasm 0.8.0 (arrow-rs's Parquet writer).
 //
 // The shards are named as huggingface/datasets names the Parquet shards it

@@ -20,7 +20,7 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// Detection boxes over pictures (issue 28 item 2), in plain Go: which
+// Detection boxes over pictures, in plain Go: which
 // columns of a file hold boxes (boxChoices), one row's boxes read and
 // placed on its image in the format the file states, the guess or the
 // user's (readBoxes), the boxes as the inspector's picture shows them

@@ -18,7 +18,7 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// The inspector's comparison of two tensors (issue 28 item 3), in plain
+// The inspector's comparison of two tensors, in plain
 // Go: which tensors the inspected one (A) can be compared with
 // (compareChoices), B read and A − B computed (comparePair, on
 // overlay.Diff), and the pictures of A, B and A − B for one view

@@ -7,7 +7,7 @@ import (
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
-// The rows grid's selection of tensor cells to compare (issue 28 item 3),
+// The rows grid's selection of tensor cells to compare,
 // as in the WAI-ARIA grid pattern's multi-selection: Ctrl+click (⌘+click)
 // or Shift+Space on the focused cell toggles a tensor cell's selection
 // (aria-selected), Escape or Clear empties it; with exactly two cells

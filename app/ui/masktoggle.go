@@ -6,7 +6,7 @@ import (
 	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
-// The masks over the grid's thumbnails (issue 28; in plain Go
+// The masks over the grid's thumbnails (in plain Go
 // thumbmaskplan.go): the button of an image column's header that turns its
 // mask on and off, and the Viewer's side: the masks of the level shown,
 // and a toggle written into the address (thumbmask=) for the file, kept

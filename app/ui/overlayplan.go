@@ -17,7 +17,7 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// The inspector's masks over images (issue 28), in plain Go: which columns
+// The inspector's masks over images, in plain Go: which columns
 // of the row can be drawn over the inspected picture (maskChoices), one
 // mask read for the row (readMask), its view over the picture as the
 // inspector shows it (alignMask), the blend (blendOver) and the readout

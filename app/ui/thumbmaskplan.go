@@ -12,7 +12,7 @@ import (
 	"github.com/tensorview/tensorview/app/summary"
 )
 
-// Masks over the grid's thumbnails (issue 28 item 1: "shown in the row
+// Masks over the grid's thumbnails ("shown in the row
 // thumbnails (toggle per pair)"), in plain Go: which mask each image
 // column's thumbnails show (thumbPairs), which of those are on
 // (thumbMasksOf, from the address's thumbmask=; thumbMaskAddress back),

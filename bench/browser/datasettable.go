@@ -29,7 +29,7 @@ func wayText(way string, n int) string {
 // the range of all runs, with its ratio to the first shard alone (the
 // same build's median).
 func printDatasetTable(w io.Writer, c config, sets []*shardSet, rows []*dsRow) {
-	fmt.Fprintf(w, "\ndatasets (issue 29): %d shards of %s; network between the page and the files: %s; timeout %v per measurement; MB are 10^6 bytes",
+	fmt.Fprintf(w, "\ndatasets: %d shards of %s; network between the page and the files: %s; timeout %v per measurement; MB are 10^6 bytes",
 		c.shards, c.shardSize, c.net, c.timeout)
 	if c.repeat > 1 {
 		fmt.Fprintf(w, "; %d runs of each, taking turns: the run with the median first previews, (the range of all runs)", c.repeat)

@@ -46,7 +46,7 @@ func mbReq(b hfBytes) string {
 // image drawn, the range of all runs, its ratio to hyparquet's median on
 // the same file, source and visit, and what the server sent by then.
 func printHFTable(w io.Writer, c config, files []*hfFile, rows []*hfRow) {
-	fmt.Fprintf(w, "\nfirst screens against hyparquet (issue 30): the first %d rows of every column and the first row's image drawn; network (the server's: the data, the engines and the app or page alike): %s; timeout %v; MB are 10^6 bytes",
+	fmt.Fprintf(w, "\nfirst screens against hyparquet: the first %d rows of every column and the first row's image drawn; network (the server's: the data, the engines and the app or page alike): %s; timeout %v; MB are 10^6 bytes",
 		hfViewRows, c.net, c.timeout)
 	if c.repeat > 1 {
 		fmt.Fprintf(w, "; %d runs of each, taking turns: the run with the median time, (the range of all runs)", c.repeat)

@@ -19,7 +19,7 @@ func qDone(r *qResult) (float64, bool)  { return r.DoneMs, r.ok() }
 // per query and way, the run with the median first-screen time, and the
 // range of all runs.
 func printQueryTable(w io.Writer, c config, files []queryFile, rows []*qRow) {
-	fmt.Fprintf(w, "\nsort and filter (issue 27): %d rows; sort %s, filter %s; DuckDB-wasm 1.28.0: %s; timeout %v per measurement; MB are 10^6 bytes",
+	fmt.Fprintf(w, "\nsort and filter: %d rows; sort %s, filter %s; DuckDB-wasm 1.28.0: %s; timeout %v per measurement; MB are 10^6 bytes",
 		c.queryRows, qSortKey, qFilter, duckdbSQL(opSort, "<file>")+" / … WHERE label = 'cat' AND score > 0.9 LIMIT 50", c.timeout)
 	if c.repeat > 1 {
 		fmt.Fprintf(w, "; %d runs of each, taking turns: the run with the median first-screen time, (the range of all runs)", c.repeat)
