@@ -329,31 +329,38 @@ func describe(s State) string {
 }
 
 func describeInspector(in *Inspector) string {
-	t := fmt.Sprintf("%q/%d phys=%v", in.Field, in.Row, in.Physical)
-	if in.HasAxes {
-		t += fmt.Sprintf(" axes=%d,%d,%d", in.Y, in.X, in.Channel)
+	v := in.View
+	t := fmt.Sprintf("%q/%d phys=%v", in.Field, in.Row, v.Physical)
+	if a := v.Axes; a != nil {
+		t += fmt.Sprintf(" axes=%d,%d,%d", a.Y, a.X, a.Channel)
 	}
-	t += fmt.Sprintf(" i=%v flip=%v,%v cmap=%q range=%q zoom=%v pan=%v,%v", in.Index, in.FlipY, in.FlipX, in.Colormap, in.Range, in.Zoom, in.PanX, in.PanY)
-	if in.HasOverlay {
-		t += fmt.Sprintf(" overlay=%q", in.Overlay)
+	t += fmt.Sprintf(" i=%v flip=%v,%v cmap=%q range=%q zoom=%v pan=%v,%v", v.Index, v.FlipY, v.FlipX, v.Colormap, v.Range, v.Zoom, v.PanX, v.PanY)
+	m := in.Mask
+	if m == nil {
+		m = &Mask{}
 	}
-	if in.HasOpacity {
-		t += fmt.Sprintf(" opacity=%d", in.Opacity)
+	if m.Column != nil {
+		t += fmt.Sprintf(" overlay=%q", *m.Column)
 	}
-	t += fmt.Sprintf(" outline=%v", in.Outline)
-	if in.HasHidden {
-		t += fmt.Sprintf(" hide=%v", in.Hidden)
+	if m.Opacity != nil {
+		t += fmt.Sprintf(" opacity=%d", *m.Opacity)
 	}
-	if in.HasBoxes {
-		t += fmt.Sprintf(" boxes=%q", in.Boxes)
+	t += fmt.Sprintf(" outline=%v", m.Outline)
+	if m.Hidden != nil {
+		t += fmt.Sprintf(" hide=%v", *m.Hidden)
 	}
-	if in.BoxFormat != "" {
-		t += fmt.Sprintf(" boxfmt=%q", in.BoxFormat)
+	if b := in.Boxes; b != nil {
+		if b.Column != nil {
+			t += fmt.Sprintf(" boxes=%q", *b.Column)
+		}
+		if b.Format != "" {
+			t += fmt.Sprintf(" boxfmt=%q", b.Format)
+		}
 	}
-	if in.Vs != "" {
-		t += fmt.Sprintf(" vs=%q@%d tol=%v", in.Vs, in.VsRow, in.Tol)
-		if in.HasSwipe {
-			t += fmt.Sprintf(" swipe=%d", in.Swipe)
+	if c := in.Compare; c != nil {
+		t += fmt.Sprintf(" vs=%q@%d tol=%v", c.Field, c.Row, c.Tol)
+		if c.Swipe != nil {
+			t += fmt.Sprintf(" swipe=%d", *c.Swipe)
 		}
 	}
 	return t
