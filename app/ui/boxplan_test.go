@@ -372,12 +372,13 @@ func TestBoxState(t *testing.T) {
 	if b.field() != "objects" || b.w != 32 || b.h != 24 || b.layer.Format != overlay.XYWH {
 		t.Fatalf("%+v", b)
 	}
-	addr := func() viewstate.Inspector {
-		var st viewstate.Inspector
-		b.address(&st)
-		return st
+	addr := func() viewstate.Boxes {
+		if a := b.address(); a != nil {
+			return *a
+		}
+		return viewstate.Boxes{}
 	}
-	if a := addr(); a.HasBoxes || a.BoxFormat != "" {
+	if a := addr(); a.Column != nil || a.Format != "" {
 		t.Errorf("default address %+v", a)
 	}
 	img, labels, off := b.picture(s, s.Image)
@@ -401,17 +402,17 @@ func TestBoxState(t *testing.T) {
 	if !b.setFormat(overlay.XYXY) || b.layer.Format != overlay.XYXY || b.highlight() != -1 {
 		t.Errorf("xyxy: %+v", b.layer)
 	}
-	if a := addr(); a.BoxFormat != "xyxy" || a.HasBoxes {
+	if a := addr(); a.Format != "xyxy" || a.Column != nil {
 		t.Errorf("xyxy address %+v", a)
 	}
 	if _, labels, _ := b.picture(s, s.Image); len(labels) != 1 {
 		t.Errorf("xyxy: %d labels", len(labels))
 	}
 	carried := b.carry()
-	if !b.setFormat(overlay.XYWH) || b.format != overlay.UnknownFormat || addr().BoxFormat != "" {
+	if !b.setFormat(overlay.XYWH) || b.format != overlay.UnknownFormat || addr().Format != "" {
 		t.Error("back to the guess")
 	}
-	if !b.choose(-1) || !reflect.DeepEqual(addr(), viewstate.Inspector{HasBoxes: true}) {
+	if !b.choose(-1) || !reflect.DeepEqual(addr(), viewstate.Boxes{Column: ptr("")}) {
 		t.Errorf("none: %+v", addr())
 	}
 	if img, labels, off := b.picture(s, s.Image); img != s.Image || labels != nil || off != "" {
@@ -435,19 +436,20 @@ func TestBoxState(t *testing.T) {
 	// A link's boxes: a format, none, a column that is not one, a format
 	// that is not one.
 	for _, c := range []struct {
-		link   viewstate.Inspector
+		link   *viewstate.Boxes
 		field  string
 		format overlay.BoxFormat
 		note   string
 	}{
-		{viewstate.Inspector{BoxFormat: "voc"}, "objects", overlay.XYXY, ""},
-		{viewstate.Inspector{HasBoxes: true, Boxes: "objects", BoxFormat: "cxcywh"}, "objects", overlay.CXCYWH, ""},
-		{viewstate.Inspector{HasBoxes: true}, "", overlay.UnknownFormat, ""},
-		{viewstate.Inspector{HasBoxes: true, Boxes: "width", BoxFormat: "polygon"}, "objects", overlay.UnknownFormat,
+		{nil, "objects", overlay.UnknownFormat, ""},
+		{&viewstate.Boxes{Format: "voc"}, "objects", overlay.XYXY, ""},
+		{&viewstate.Boxes{Column: ptr("objects"), Format: "cxcywh"}, "objects", overlay.CXCYWH, ""},
+		{&viewstate.Boxes{Column: ptr("")}, "", overlay.UnknownFormat, ""},
+		{&viewstate.Boxes{Column: ptr("width"), Format: "polygon"}, "objects", overlay.UnknownFormat,
 			"The link's boxes “width” are no column of boxes of this image. The link's box format “polygon” is none this page knows."},
 	} {
 		b := newBoxes(f, 0, image, ten, nil)
-		b.restore(&c.link)
+		b.restore(c.link)
 		if b.field() != c.field || b.format != c.format || b.note != c.note {
 			t.Errorf("link %+v: %q %v %q", c.link, b.field(), b.format, b.note)
 		}
@@ -534,7 +536,7 @@ func TestWithBoxes(t *testing.T) {
 func TestInspectorBoxesLink(t *testing.T) {
 	f := openTestdata(t, "boxes_hf.arrow")
 	e := app.NewTestEngine()
-	link := &viewstate.Inspector{Field: "image", Y: -1, X: -1, Channel: -1, BoxFormat: "xyxy"}
+	link := &viewstate.Inspector{Field: "image", Boxes: &viewstate.Boxes{Format: "xyxy"}}
 	in := &Inspector{File: f, Col: column(t, f, "image"), Row: 0, Restore: link}
 	if err := e.Load(in); err != nil {
 		t.Fatal(err)
@@ -543,9 +545,7 @@ func TestInspectorBoxesLink(t *testing.T) {
 	if in.bx == nil || in.bx.field() != "objects" || in.bx.layer.Format != overlay.XYXY {
 		t.Fatalf("boxes %+v", in.bx)
 	}
-	var st viewstate.Inspector
-	in.bx.address(&st)
-	if st.BoxFormat != "xyxy" || st.HasBoxes {
+	if st := in.bx.address(); st == nil || st.Format != "xyxy" || st.Column != nil {
 		t.Errorf("reported %+v", st)
 	}
 }
@@ -672,3 +672,6 @@ func TestBoxLayouts(t *testing.T) {
 		}
 	}
 }
+
+// ptr is a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

@@ -153,24 +153,27 @@ func (b *boxState) field() string {
 }
 
 // restore applies a link's boxes: a column offered, "" for none, and the
-// format chosen; what does not apply leaves the default and says so.
-func (b *boxState) restore(r *viewstate.Inspector) {
+// format chosen (nil: none); what does not apply leaves the default and says so.
+func (b *boxState) restore(r *viewstate.Boxes) {
+	if r == nil {
+		r = &viewstate.Boxes{}
+	}
 	note := ""
-	if r.HasBoxes {
-		switch i := boxChoiceIndex(b.choices, r.Boxes); {
-		case r.Boxes == "":
+	if r.Column != nil {
+		switch i := boxChoiceIndex(b.choices, *r.Column); {
+		case *r.Column == "":
 			b.choose(-1)
 		case i >= 0:
 			b.choose(i)
 		default:
-			note = "The link's boxes " + quote(r.Boxes) + " are no column of boxes of this image."
+			note = "The link's boxes " + quote(*r.Column) + " are no column of boxes of this image."
 		}
 	}
-	if r.BoxFormat != "" {
-		f, ok := overlay.ParseBoxFormat(r.BoxFormat)
+	if r.Format != "" {
+		f, ok := overlay.ParseBoxFormat(r.Format)
 		switch {
 		case !ok:
-			note = joinSentences(note, "The link's box format "+quote(r.BoxFormat)+" is none this page knows.")
+			note = joinSentences(note, "The link's box format "+quote(r.Format)+" is none this page knows.")
 		case b.chosen >= 0:
 			b.setFormat(f)
 		}
@@ -178,16 +181,21 @@ func (b *boxState) restore(r *viewstate.Inspector) {
 	b.note = note
 }
 
-// address writes the boxes into the inspector's state for the address:
-// the column drawn when it is not the default one, and the format the
-// user chose.
-func (b *boxState) address(st *viewstate.Inspector) {
+// address is the boxes for the address: the column drawn when it is not
+// the default one, and the format the user chose; nil when neither.
+func (b *boxState) address() *viewstate.Boxes {
+	var a viewstate.Boxes
 	if b.chosen != b.def {
-		st.HasBoxes, st.Boxes = true, b.field()
+		c := b.field()
+		a.Column = &c
 	}
 	if b.chosen >= 0 && b.format != overlay.UnknownFormat {
-		st.BoxFormat = b.format.String()
+		a.Format = b.format.String()
 	}
+	if a == (viewstate.Boxes{}) {
+		return nil
+	}
+	return &a
 }
 
 // picture returns base (the session's picture, with its mask if any) with

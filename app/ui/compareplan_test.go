@@ -226,18 +226,19 @@ func TestCompareState(t *testing.T) {
 	col := column(t, f, "target")
 	at, _ := f.Tensor(0, col)
 	c := newCompare(f, 0, col, at, rowColumns(f, 0))
-	addr := func() viewstate.Inspector {
-		var st viewstate.Inspector
-		c.address(&st)
-		return st
+	addr := func() viewstate.Compare {
+		if a := c.address(); a != nil {
+			return *a
+		}
+		return viewstate.Compare{}
 	}
-	if c.on() || addr().Vs != "" {
+	if c.on() || addr().Field != "" {
 		t.Fatal("a new comparison compares")
 	}
 	if !c.choose(column(t, f, "prediction")) || !c.ok() || c.b.Row != 0 || c.cmp.Diff.Differing != 771 {
 		t.Fatalf("prediction: %+v %q", c.b, c.cmp.Problem)
 	}
-	if got := addr(); got.Vs != "prediction" || got.VsRow != 0 || got.Tol != 0 || got.HasSwipe {
+	if got := addr(); got.Field != "prediction" || got.Row != 0 || got.Tol != 0 || got.Swipe != nil {
 		t.Errorf("address %+v", got)
 	}
 	if c.choose(column(t, f, "prediction")) {
@@ -256,25 +257,25 @@ func TestCompareState(t *testing.T) {
 	if !c.setSwipe(30) || c.setSwipe(101) || c.setSwipe(-2) {
 		t.Error("swipe")
 	}
-	if got := addr(); got.Vs != "target" || got.VsRow != 2 || got.Tol != 0.2 || !got.HasSwipe || got.Swipe != 30 {
+	if got := addr(); got.Field != "target" || got.Row != 2 || got.Tol != 0.2 || got.Swipe == nil || *got.Swipe != 30 {
 		t.Errorf("address %+v", got)
 	}
 	// Another column keeps A's row; a null B says so and keeps the rest.
 	if !c.choose(column(t, f, "thumb")) || c.ok() || c.cmp.Problem == "" || c.b.Row != 0 {
 		t.Errorf("thumb: %+v %q", c.b, c.cmp.Problem)
 	}
-	if !c.choose(-1) || c.on() || addr().Vs != "" {
+	if !c.choose(-1) || c.on() || addr().Field != "" || c.address() != nil {
 		t.Error("nothing compared")
 	}
 
 	// A link.
 	c = newCompare(f, 0, col, at, rowColumns(f, 0))
-	c.restore(&viewstate.Inspector{Vs: "target", VsRow: 1, Tol: 0.001953125, HasSwipe: true, Swipe: 40})
+	c.restore(&viewstate.Compare{Field: "target", Row: 1, Tol: 0.001953125, Swipe: ptr(40)})
 	if !c.ok() || c.b != (compareSide{"target", col, 1}) || c.tol != 0.001953125 || c.swipe != 40 || c.choice() < 0 || !c.choices[c.choice()].Self {
 		t.Errorf("link: %+v tol %v swipe %d choice %d", c.b, c.tol, c.swipe, c.choice())
 	}
 	c = newCompare(f, 0, col, at, rowColumns(f, 0))
-	c.restore(&viewstate.Inspector{Vs: "nope"})
+	c.restore(&viewstate.Compare{Field: "nope"})
 	if c.on() || c.note != "The link compares with “nope”, which is no column of this file." {
 		t.Errorf("a link to no column: %+v %q", c.b, c.note)
 	}
@@ -330,7 +331,7 @@ func TestComparePictures(t *testing.T) {
 func TestInspectorCompareLink(t *testing.T) {
 	f := openTestdata(t, "compare.arrow")
 	e := app.NewTestEngine()
-	link := &viewstate.Inspector{Field: "target", Row: 0, Y: -1, X: -1, Channel: -1, Vs: "prediction", VsRow: 0, Tol: 0.2}
+	link := &viewstate.Inspector{Field: "target", Row: 0, Compare: &viewstate.Compare{Field: "prediction", Row: 0, Tol: 0.2}}
 	in := &Inspector{File: f, Col: column(t, f, "target"), Row: 0, Restore: link}
 	if err := e.Load(in); err != nil {
 		t.Fatal(err)
@@ -339,9 +340,7 @@ func TestInspectorCompareLink(t *testing.T) {
 	if !in.comparing() || in.cmp.cmp.Diff.Differing != 2 {
 		t.Fatalf("comparing %v", in.comparing())
 	}
-	var st viewstate.Inspector
-	in.cmp.address(&st)
-	if st.Vs != "prediction" || st.VsRow != 0 || st.Tol != 0.2 {
+	if st := in.cmp.address(); st == nil || st.Field != "prediction" || st.Row != 0 || st.Tol != 0.2 {
 		t.Errorf("reported %+v", st)
 	}
 }
@@ -353,7 +352,7 @@ func TestInspectorCompareLink(t *testing.T) {
 func TestInspectorCompareNoPicture(t *testing.T) {
 	f := openTestdata(t, "js_big.arrow")
 	e := app.NewTestEngine()
-	link := &viewstate.Inspector{Field: "embedding", Row: 0, Y: -1, X: -1, Channel: -1, Vs: "embedding", VsRow: 1}
+	link := &viewstate.Inspector{Field: "embedding", Row: 0, Compare: &viewstate.Compare{Field: "embedding", Row: 1}}
 	in := &Inspector{File: f, Col: column(t, f, "embedding"), Row: 0, Restore: link}
 	if err := e.Load(in); err != nil {
 		t.Fatal(err)

@@ -123,34 +123,36 @@ func (c *compareState) compute() {
 	c.ver++
 }
 
-// restore applies a link's comparison: vs= a column of the file (any
-// row), its tolerance and swipe.
-func (c *compareState) restore(r *viewstate.Inspector) {
-	if r.Vs == "" {
+// restore applies a link's comparison (nil: none): vs= a column of the
+// file (any row), its tolerance and swipe.
+func (c *compareState) restore(r *viewstate.Compare) {
+	if r == nil || r.Field == "" {
 		return
 	}
 	c.tol = r.Tol
-	if r.HasSwipe {
-		c.swipe = r.Swipe
+	if r.Swipe != nil {
+		c.swipe = *r.Swipe
 	}
 	for i, fld := range c.f.Fields() {
-		if fld.Name == r.Vs {
-			c.set(compareSide{Field: fld.Name, Col: i, Row: r.VsRow})
+		if fld.Name == r.Field {
+			c.set(compareSide{Field: fld.Name, Col: i, Row: r.Row})
 			return
 		}
 	}
-	c.note = "The link compares with " + quote(r.Vs) + ", which is no column of this file."
+	c.note = "The link compares with " + quote(r.Field) + ", which is no column of this file."
 }
 
-// address writes the comparison into the inspector's state for the address.
-func (c *compareState) address(st *viewstate.Inspector) {
+// address is the comparison for the address, nil when there is none.
+func (c *compareState) address() *viewstate.Compare {
 	if !c.on() {
-		return
+		return nil
 	}
-	st.Vs, st.VsRow, st.Tol = c.b.Field, c.b.Row, c.tol
+	a := &viewstate.Compare{Field: c.b.Field, Row: c.b.Row, Tol: c.tol}
 	if c.swipe >= 0 {
-		st.HasSwipe, st.Swipe = true, c.swipe
+		swipe := c.swipe
+		a.Swipe = &swipe
 	}
+	return a
 }
 
 // choice is the index in choices of what is compared (-1: nothing).

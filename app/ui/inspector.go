@@ -125,39 +125,38 @@ func (in *Inspector) OnUpdate(ctx app.Context) {
 
 // report sends the inspector's state to the Viewer, for the address.
 func (in *Inspector) report(ctx app.Context) {
-	st := &viewstate.Inspector{Field: in.File.Fields()[in.Col].Name, Row: in.Row, Y: -1, X: -1, Channel: -1}
+	st := &viewstate.Inspector{Field: in.File.Fields()[in.Col].Name, Row: in.Row}
 	if s := in.session; s != nil {
 		v := s.View
-		st.Physical, st.HasAxes, st.Y, st.X, st.Channel = s.Physical, true, v.Y, v.X, v.Channel
-		st.Index = append([]int(nil), v.Index...)
-		st.FlipY, st.FlipX, st.Colormap, st.Range = v.FlipY, v.FlipX, s.Colormap, s.RangeMode
+		st.View = viewstate.View{Physical: s.Physical, Axes: &viewstate.Axes{Y: v.Y, X: v.X, Channel: v.Channel},
+			Index: append([]int(nil), v.Index...), FlipY: v.FlipY, FlipX: v.FlipX, Colormap: s.Colormap, Range: s.RangeMode,
+			Zoom: in.cam.Scale(), PanX: in.cam.Pan.X, PanY: in.cam.Pan.Y}
 		if s.RangeMode == inspect.Manual {
-			st.Range = "" // a typed range is not kept in links
+			st.View.Range = "" // a typed range is not kept in links
 		}
-		st.Zoom, st.PanX, st.PanY = in.cam.Scale(), in.cam.Pan.X, in.cam.Pan.Y
 	}
 	if in.ov != nil {
-		in.ov.address(st)
+		st.Mask = in.ov.address()
 	}
 	if in.bx != nil {
-		in.bx.address(st)
+		st.Boxes = in.bx.address()
 	}
 	if in.cmp != nil {
-		in.cmp.address(st)
+		st.Compare = in.cmp.address()
 	}
 	actionInspectState.Send(ctx, st)
 }
 
 // restore applies a link's state to the session; what does not apply to
 // this tensor (a dimension out of range, an unknown colormap) is skipped.
-func restore(s *inspect.Session, r *viewstate.Inspector) {
+func restore(s *inspect.Session, r viewstate.View) {
 	if r.Physical {
 		s.SetPhysical(true)
 	}
-	if r.HasAxes {
-		s.SetAxisY(r.Y)
-		s.SetAxisX(r.X)
-		s.SetChannel(r.Channel)
+	if a := r.Axes; a != nil {
+		s.SetAxisY(a.Y)
+		s.SetAxisX(a.X)
+		s.SetChannel(a.Channel)
 	}
 	for k, i := range r.Index {
 		s.SetIndex(k, i)
@@ -260,22 +259,24 @@ func (in *Inspector) load() bool {
 		if r != nil && (r.Field != in.File.Fields()[in.Col].Name || r.Row != in.Row) {
 			r = nil // a link's state of another tensor
 		}
-		if r != nil && r.HasOverlay {
-			style = linkStyle(style, r)
+		var mask *string // the link's mask, nil for the default
+		if r != nil && r.Mask != nil && r.Mask.Column != nil {
+			mask = r.Mask.Column
+			style = linkStyle(style, r.Mask)
 		}
 		in.ov = newOverlay(in.File, in.Row, in.Col, style)
 		in.bx = newBoxes(in.File, in.Row, in.Col, t, carry)
 		in.cmp = newCompare(in.File, in.Row, in.Col, t, in.ov.cols)
 		if r != nil {
-			in.cmp.restore(r)
-			restore(in.session, r)
-			if r.Zoom >= 1 {
-				in.cam = inspect.Camera{Zoom: r.Zoom, Pan: inspect.Point{X: r.PanX, Y: r.PanY}}
+			in.cmp.restore(r.Compare)
+			restore(in.session, r.View)
+			if v := r.View; v.Zoom >= 1 {
+				in.cam = inspect.Camera{Zoom: v.Zoom, Pan: inspect.Point{X: v.PanX, Y: v.PanY}}
 			}
-			if r.HasOverlay {
-				in.ov.restore(r.Overlay)
+			if mask != nil {
+				in.ov.restore(*mask)
 			}
-			in.bx.restore(r)
+			in.bx.restore(r.Boxes)
 		}
 	}
 	return true

@@ -306,9 +306,7 @@ func TestOverlayState(t *testing.T) {
 		t.Errorf("styled: address %+v", st)
 	}
 	// The link's style, applied to a new inspector, is the same style.
-	var st viewstate.Inspector
-	o.address(&st)
-	if s := linkStyle(overlay.Style{}, &st); s.Opacity != 0.7 || !s.Outline || !maps.Equal(s.Hidden, o.style.Hidden) {
+	if s := linkStyle(overlay.Style{}, o.address()); s.Opacity != 0.7 || !s.Outline || !maps.Equal(s.Hidden, o.style.Hidden) {
 		t.Errorf("linkStyle %+v, want %+v", s, o.style)
 	}
 	o.setOpacity(0.5)
@@ -361,11 +359,20 @@ type overlayAddress struct {
 }
 
 func addressOf(o *overlayState) overlayAddress {
-	var st viewstate.Inspector
-	o.address(&st)
-	a := overlayAddress{st.HasOverlay, st.Overlay, st.HasOpacity, st.Opacity, st.Outline, st.HasHidden, ""}
-	if st.HasHidden {
-		a.Hidden = fmt.Sprint(st.Hidden)
+	var a overlayAddress
+	m := o.address()
+	if m == nil {
+		return a
+	}
+	if m.Column != nil {
+		a.HasOverlay, a.Overlay = true, *m.Column
+	}
+	if m.Opacity != nil {
+		a.HasOpacity, a.Opacity = true, *m.Opacity
+	}
+	a.Outline = m.Outline
+	if m.Hidden != nil {
+		a.HasHidden, a.Hidden = true, fmt.Sprint(*m.Hidden)
 	}
 	return a
 }
@@ -375,8 +382,7 @@ func addressOf(o *overlayState) overlayAddress {
 func TestInspectorOverlayLink(t *testing.T) {
 	f := openTestdata(t, "masks_tensor.arrow")
 	e := app.NewTestEngine()
-	link := &viewstate.Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasOverlay: true, Overlay: "pred",
-		HasOpacity: true, Opacity: 30, HasHidden: true, Hidden: []int64{}}
+	link := &viewstate.Inspector{Field: "image", Mask: &viewstate.Mask{Column: ptr("pred"), Opacity: ptr(30), Hidden: &[]int64{}}}
 	in := &Inspector{File: f, Col: column(t, f, "image"), Row: 0, Restore: link}
 	if err := e.Load(in); err != nil {
 		t.Fatal(err)
@@ -495,9 +501,7 @@ func TestVoidOverlay(t *testing.T) {
 	if st.Hidden != "[0]" || !st.HasHidden {
 		t.Errorf("void shown: address %+v", st)
 	}
-	var vs viewstate.Inspector
-	o.address(&vs)
-	o2 := newOverlay(f, 0, image, linkStyle(overlay.Style{}, &vs))
+	o2 := newOverlay(f, 0, image, linkStyle(overlay.Style{}, o.address()))
 	if got := legendOf(o2); got != "0:false 1:true 15:true 255 (void):true" || addressOf(o2) != st {
 		t.Errorf("the link: %q, %+v", got, addressOf(o2))
 	}

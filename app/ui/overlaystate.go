@@ -92,43 +92,45 @@ func (o *overlayState) field() string {
 	return o.choices[o.chosen].Field
 }
 
-// address writes the overlay into the inspector's state for the address:
-// the field drawn ("" for none) unless none is drawn and none is offered by
-// default, and the parts of its style that are not the default's.
-func (o *overlayState) address(st *viewstate.Inspector) {
+// address is the overlay for the address: the field drawn ("" for none)
+// unless none is drawn and none is offered by default, and the parts of
+// its style that are not the default's; nil when none of them.
+func (o *overlayState) address() *viewstate.Mask {
 	if o.chosen < 0 && o.def < 0 {
-		return
+		return nil
 	}
-	st.HasOverlay, st.Overlay = true, o.field()
+	field := o.field()
+	m := &viewstate.Mask{Column: &field}
 	if o.chosen < 0 {
-		return
+		return m
 	}
 	def := overlay.DefaultStyle()
 	if pct := int(math.Round(o.style.Opacity * 100)); pct != int(def.Opacity*100) {
-		st.HasOpacity, st.Opacity = true, pct
+		m.Opacity = &pct
 	}
-	st.Outline = o.style.Outline
+	m.Outline = o.style.Outline
 	// hide= lists every class hidden, void included, when that is not the
 	// default: class 0, and 255 when it is void.
 	if hidden := o.drawStyle().Hidden; !maps.Equal(hidden, def.For(o.layer.Void).Hidden) {
-		st.HasHidden = true
-		st.Hidden = slices.Sorted(maps.Keys(hidden))
+		ids := append([]int64{}, slices.Sorted(maps.Keys(hidden))...)
+		m.Hidden = &ids
 	}
+	return m
 }
 
 // linkStyle is s with the parts of a link's style it gives. A link's hide=
 // lists every class hidden: void is shown unless it lists 255.
-func linkStyle(s overlay.Style, r *viewstate.Inspector) overlay.Style {
+func linkStyle(s overlay.Style, r *viewstate.Mask) overlay.Style {
 	if s.Hidden == nil {
 		s = overlay.DefaultStyle()
 	}
-	if r.HasOpacity {
-		s.Opacity = float64(r.Opacity) / 100
+	if r.Opacity != nil {
+		s.Opacity = float64(*r.Opacity) / 100
 	}
 	s.Outline = r.Outline
-	if r.HasHidden {
+	if r.Hidden != nil {
 		s.Hidden = map[int64]bool{}
-		for _, id := range r.Hidden {
+		for _, id := range *r.Hidden {
 			s.Hidden[id] = true
 		}
 		s.ShowVoid = !s.Hidden[overlay.VoidID]

@@ -33,7 +33,7 @@ func FuzzParse(f *testing.F) {
 }
 
 // normal drops what Encode leaves out on purpose: an origin without embed,
-// all-zero slider positions, zoom 1, the axes' -1 defaults, rounding of
+// all-zero slider positions, zoom 1, rounding of
 // zoom and pan to what the address keeps.
 func normal(s State) State {
 	if !s.Embed {
@@ -41,13 +41,14 @@ func normal(s State) State {
 	}
 	if in := s.Inspector; in != nil {
 		c := *in
-		if allZero(c.Index) {
-			c.Index = nil
+		v := &c.View
+		if allZero(v.Index) {
+			v.Index = nil
 		}
-		if c.Zoom <= 1 {
-			c.Zoom = 0
+		if v.Zoom <= 1 {
+			v.Zoom = 0
 		}
-		c.Zoom, c.PanX, c.PanY = kept(c.Zoom, 3), kept(c.PanX, 1), kept(c.PanY, 1)
+		v.Zoom, v.PanX, v.PanY = kept(v.Zoom, 3), kept(v.PanX, 1), kept(v.PanY, 1)
 		s.Inspector = &c
 	}
 	return s

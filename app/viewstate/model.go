@@ -60,8 +60,9 @@ type Model struct {
 	posted string
 }
 
-// Action is something the user or the page did; see Model.Do.
-type Action interface{ action() }
+// Action is something the user or the page did; see Model.Do. Each
+// applies itself to the Model, returning the history's effects.
+type Action interface{ apply(m *Model) []Effect }
 
 // Effect is something the page must do for the Model, in order.
 type Effect interface{ effect() }
@@ -159,20 +160,6 @@ type (
 	OpenURL struct{ URL string }
 )
 
-func (Link) action()             {}
-func (PopState) action()         {}
-func (FileOpened) action()       {}
-func (ScrollRow) action()        {}
-func (SetSchema) action()        {}
-func (SetQuery) action()         {}
-func (SetThumbMasks) action()    {}
-func (OpenInspector) action()    {}
-func (InspectorChanged) action() {}
-func (CloseInspector) action()   {}
-func (SetNested) action()        {}
-func (Flush) action()            {}
-func (TraversalLost) action()    {}
-
 func (Replace) effect()       {}
 func (Push) effect()          {}
 func (Back) effect()          {}
@@ -198,69 +185,80 @@ func (m *Model) Settled() bool {
 
 // Do applies a, and returns what the page must do, in order.
 func (m *Model) Do(a Action) []Effect {
-	var out []Effect
-	switch a := a.(type) {
-	case Link:
-		out = m.link(a)
-	case PopState:
-		out = m.pop(a)
-	case FileOpened:
-		out = m.opened(a)
-	case ScrollRow:
-		if m.st.Row == a.Row {
-			return nil
-		}
-		m.st.Row = a.Row
-		out = m.later()
-	case SetSchema:
-		if m.st.Schema == a.Open {
-			return nil
-		}
-		m.st.Schema = a.Open
-		out = m.writeNow()
-	case SetQuery:
-		if m.st.Sort == a.Sort && m.st.Filter == a.Filter {
-			return nil
-		}
-		m.st.Sort, m.st.Filter, m.st.Row = a.Sort, a.Filter, 0
-		out = m.writeNow()
-	case SetThumbMasks:
-		if m.st.HasThumbMasks == a.Has && slices.Equal(m.st.ThumbMasks, a.On) {
-			return nil
-		}
-		m.st.HasThumbMasks, m.st.ThumbMasks = a.Has, slices.Clone(a.On)
-		out = m.writeNow()
-	case OpenInspector:
-		out = m.openInspector(a)
-	case InspectorChanged:
-		in := m.st.Inspector
-		if in == nil || in.Field != a.Inspector.Field || in.Row != a.Inspector.Row {
-			return nil // a report of an inspector closed since
-		}
-		c := a.Inspector
-		m.st.Inspector = &c
-		out = m.later()
-	case CloseInspector:
-		out = m.closeInspector()
-	case SetNested:
-		m.st.Nested = append([]Level(nil), a.Levels...)
-		m.st.Inspector = nil
-		out = m.writeNow()
-	case Flush:
-		if a.Gen != m.gen || !m.due {
-			return nil
-		}
-		m.due = false
-		out = m.writeNow()
-	case TraversalLost:
-		if !m.traversing || a.Gen != m.travGen {
-			return nil
-		}
-		// Write what is queued, then the state, over whatever entry the
-		// browser is on.
-		out = m.endTraversal("", false)
+	return append(a.apply(m), m.post()...)
+}
+
+func (a Link) apply(m *Model) []Effect       { return m.link(a) }
+func (a PopState) apply(m *Model) []Effect   { return m.pop(a) }
+func (a FileOpened) apply(m *Model) []Effect { return m.opened(a) }
+
+func (a ScrollRow) apply(m *Model) []Effect {
+	if m.st.Row == a.Row {
+		return nil
 	}
-	return append(out, m.post()...)
+	m.st.Row = a.Row
+	return m.later()
+}
+
+func (a SetSchema) apply(m *Model) []Effect {
+	if m.st.Schema == a.Open {
+		return nil
+	}
+	m.st.Schema = a.Open
+	return m.writeNow()
+}
+
+func (a SetQuery) apply(m *Model) []Effect {
+	if m.st.Sort == a.Sort && m.st.Filter == a.Filter {
+		return nil
+	}
+	m.st.Sort, m.st.Filter, m.st.Row = a.Sort, a.Filter, 0
+	return m.writeNow()
+}
+
+func (a SetThumbMasks) apply(m *Model) []Effect {
+	if m.st.HasThumbMasks == a.Has && slices.Equal(m.st.ThumbMasks, a.On) {
+		return nil
+	}
+	m.st.HasThumbMasks, m.st.ThumbMasks = a.Has, slices.Clone(a.On)
+	return m.writeNow()
+}
+
+func (a OpenInspector) apply(m *Model) []Effect { return m.openInspector(a) }
+
+func (a InspectorChanged) apply(m *Model) []Effect {
+	in := m.st.Inspector
+	if in == nil || in.Field != a.Inspector.Field || in.Row != a.Inspector.Row {
+		return nil // a report of an inspector closed since
+	}
+	c := a.Inspector
+	m.st.Inspector = &c
+	return m.later()
+}
+
+func (CloseInspector) apply(m *Model) []Effect { return m.closeInspector() }
+
+func (a SetNested) apply(m *Model) []Effect {
+	m.st.Nested = append([]Level(nil), a.Levels...)
+	m.st.Inspector = nil
+	return m.writeNow()
+}
+
+func (a Flush) apply(m *Model) []Effect {
+	if a.Gen != m.gen || !m.due {
+		return nil
+	}
+	m.due = false
+	return m.writeNow()
+}
+
+func (a TraversalLost) apply(m *Model) []Effect {
+	if !m.traversing || a.Gen != m.travGen {
+		return nil
+	}
+	// Write what is queued, then the state, over whatever entry the
+	// browser is on.
+	return m.endTraversal("", false)
 }
 
 // query is the address's query for s ("?…", or "" for none).
@@ -322,7 +320,10 @@ func (m *Model) flushed(s State) []Effect {
 }
 
 func (m *Model) openInspector(a OpenInspector) []Effect {
-	in := &Inspector{Field: a.Field, Row: a.Row, Y: -1, X: -1, Channel: -1, Vs: a.Vs, VsRow: a.VsRow}
+	in := &Inspector{Field: a.Field, Row: a.Row}
+	if a.Vs != "" {
+		in.Compare = &Compare{Field: a.Vs, Row: a.VsRow}
+	}
 	if m.st.Inspector != nil || len(m.st.Nested) > 0 || m.st.Embed {
 		// Another tensor from the open inspector, a nested batch's (the
 		// address names fields of the file only) or an embed (its

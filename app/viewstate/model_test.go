@@ -160,10 +160,10 @@ func TestCloseThenOpen(t *testing.T) {
 	// Each step is one event: the user's actions and the browser's.
 	steps := map[string]func(b *browser){
 		"report0": func(b *browser) {
-			b.do(InspectorChanged{Inspector{Field: "image", Row: 0, HasAxes: true, Y: 0, X: 1, Channel: 2, Colormap: "gray"}})
+			b.do(InspectorChanged{Inspector{Field: "image", Row: 0, View: View{Axes: &Axes{Y: 0, X: 1, Channel: 2}, Colormap: "gray"}}})
 		},
 		"report1": func(b *browser) {
-			b.do(InspectorChanged{Inspector{Field: "image", Row: 1, HasAxes: true, Y: 0, X: 1, Channel: 2, Colormap: "viridis"}})
+			b.do(InspectorChanged{Inspector{Field: "image", Row: 1, View: View{Axes: &Axes{Y: 0, X: 1, Channel: 2}, Colormap: "viridis"}}})
 		},
 		"close": func(b *browser) { b.do(CloseInspector{}) },
 		"open1": func(b *browser) { b.do(OpenInspector{Field: "image", Row: 1}) },
@@ -196,8 +196,8 @@ func TestCloseThenOpen(t *testing.T) {
 			b.check("Back", "")
 			b.move(+1)
 			b.check("Forward", "image/1")
-			if in := b.m.State().Inspector; in.Colormap != "" && in.Colormap != "viridis" {
-				t.Errorf("Forward restores colormap %q, want row 1's", in.Colormap)
+			if in := b.m.State().Inspector; in.View.Colormap != "" && in.View.Colormap != "viridis" {
+				t.Errorf("Forward restores colormap %q, want row 1's", in.View.Colormap)
 			}
 			b.move(-1)
 			b.check("Back again", "")
@@ -228,7 +228,7 @@ func TestOpenCompared(t *testing.T) {
 		if err != nil || q.Get("vs") != c.vs {
 			t.Errorf("%+v: address %q, want vs=%s", c.open, b.address(), c.vs)
 		}
-		if in := parseQuery(b.address()).Inspector; in == nil || in.Vs != c.open.Vs || in.VsRow != c.open.VsRow {
+		if in := parseQuery(b.address()).Inspector; in == nil || in.Compare == nil || in.Compare.Field != c.open.Vs || in.Compare.Row != c.open.VsRow {
 			t.Errorf("%+v: the address reads back as %+v", c.open, in)
 		}
 		b.move(-1)
@@ -241,7 +241,7 @@ func TestOpenCompared(t *testing.T) {
 func TestBrowserBackThenOpen(t *testing.T) {
 	b := openedBrowser(t)
 	b.do(OpenInspector{Field: "image", Row: 0})
-	b.do(InspectorChanged{Inspector{Field: "image", Row: 0, HasAxes: true, Y: 1, X: 0, Channel: -1}})
+	b.do(InspectorChanged{Inspector{Field: "image", Row: 0, View: View{Axes: &Axes{Y: 1, X: 0, Channel: -1}}}})
 	b.move(-1)
 	b.check("Back", "")
 	b.do(OpenInspector{Field: "image", Row: 1})
@@ -257,13 +257,13 @@ func TestBrowserBackThenOpen(t *testing.T) {
 func TestForwardRestoresSettings(t *testing.T) {
 	b := openedBrowser(t)
 	b.do(OpenInspector{Field: "image", Row: 2})
-	b.do(InspectorChanged{Inspector{Field: "image", Row: 2, HasAxes: true, Y: 1, X: 0, Channel: -1, Colormap: "magma", Zoom: 4}})
+	b.do(InspectorChanged{Inspector{Field: "image", Row: 2, View: View{Axes: &Axes{Y: 1, X: 0, Channel: -1}, Colormap: "magma", Zoom: 4}}})
 	b.do(CloseInspector{}) // before the timer: the write is flushed first
 	b.check("closed", "")
 	b.move(+1)
 	b.check("Forward", "image/2")
-	if in := b.m.State().Inspector; in.Colormap != "magma" || in.Zoom != 4 || in.Y != 1 {
-		t.Errorf("Forward restores %+v, want magma, zoom 4, y 1", in)
+	if v := b.m.State().Inspector.View; v.Colormap != "magma" || v.Zoom != 4 || v.Axes == nil || v.Axes.Y != 1 {
+		t.Errorf("Forward restores %+v, want magma, zoom 4, y 1", v)
 	}
 }
 
@@ -409,9 +409,9 @@ func TestStaleReport(t *testing.T) {
 	b.do(OpenInspector{Field: "image", Row: 0})
 	b.do(CloseInspector{})
 	b.do(OpenInspector{Field: "image", Row: 1})
-	b.do(InspectorChanged{Inspector{Field: "image", Row: 0, Colormap: "gray"}})
+	b.do(InspectorChanged{Inspector{Field: "image", Row: 0, View: View{Colormap: "gray"}}})
 	b.check("stale report", "image/1")
-	if in := b.m.State().Inspector; in.Colormap != "" {
+	if in := b.m.State().Inspector; in.View.Colormap != "" {
 		t.Errorf("row 1 took row 0's report: %+v", in)
 	}
 }
@@ -444,8 +444,8 @@ func TestLinks(t *testing.T) {
 			if st.Row != c.row {
 				t.Errorf("row %d, want %d", st.Row, c.row)
 			}
-			if in := st.Inspector; in != nil && in.HasAxes != c.axes {
-				t.Errorf("axes %v, want %v", in.HasAxes, c.axes)
+			if in := st.Inspector; in != nil && (in.View.Axes != nil) != c.axes {
+				t.Errorf("axes %v, want %v", in.View.Axes, c.axes)
 			}
 			if u := parseQuery(b.address()).URL; u != parseQuery(c.link).URL {
 				t.Errorf("address url %q, want the link's %q", u, parseQuery(c.link).URL)
@@ -606,7 +606,7 @@ func FuzzModel(f *testing.F) {
 			case 1:
 				b.do(SetSchema{Open: i%2 == 0})
 			case 2:
-				b.do(InspectorChanged{Inspector{Field: "image", Row: int64(op/10) % 3, Colormap: "gray"}})
+				b.do(InspectorChanged{Inspector{Field: "image", Row: int64(op/10) % 3, View: View{Colormap: "gray"}}})
 			case 3:
 				b.do(OpenInspector{Field: "image", Row: int64(op/10) % 3})
 			case 4:

@@ -1,6 +1,7 @@
 package viewstate
 
 import (
+	"maps"
 	"math"
 	"net/url"
 	"slices"
@@ -37,68 +38,89 @@ type State struct {
 	Nested []Level
 }
 
-// Inspector is the state of the inspector on one tensor. Dimension numbers
-// are in the order of the tensor shown (its logical view, or its physical
-// layout with Physical); -1 means "the default" for Y, X and Channel when
-// Set is false for them.
+// Inspector is the state of the inspector on one tensor: field Field of
+// row Row (f=, r=), and the settings the address gives, in groups. Each
+// group behind a pointer is nil when the address has none of its
+// parameters, and so is each optional part inside a group: the inspector
+// then uses its default.
 type Inspector struct {
-	Field    string
-	Row      int64
-	Physical bool
-	// HasAxes is true when Y, X and Channel were given.
-	HasAxes    bool
-	Y, X       int
-	Channel    int // -1: none (a colormapped picture)
-	Index      []int
-	FlipY      bool
-	FlipX      bool
-	Colormap   string
-	Range      string // inspect.MinMax or inspect.P1to99 ("" : the default)
-	Zoom       float64
-	PanX, PanY float64
-	// HasOverlay is true when the address names the mask drawn over the
-	// picture: Overlay, a column of the same row, or "" for none (the
-	// default's choice turned off). Without it the inspector draws its
-	// default mask, if any.
-	HasOverlay bool
-	Overlay    string
-	// How the mask is drawn, each part left out for its default: the
-	// opacity in percent (HasOpacity; 50 by default), outlines only, and
-	// the classes hidden (HasHidden; class 0 by default).
-	HasOpacity bool
-	Opacity    int
-	Outline    bool
-	HasHidden  bool
-	Hidden     []int64
-	// HasBoxes is true when the address names the column of detection
-	// boxes drawn over the picture: Boxes, or "" for none (the default's
-	// turned off); without it the inspector draws its default boxes, if
-	// any. BoxFormat is the boxes' format the user chose (a name
-	// overlay.ParseBoxFormat reads), "" for the one the file states or the
-	// guess.
-	HasBoxes  bool
-	Boxes     string
-	BoxFormat string
-	// Vs names the tensor compared with (vs=): field Vs of row VsRow (the
-	// same row as Row, or another); "" for no comparison. Tol is the
-	// tolerance of the comparison's count of differing elements (tol=; 0:
-	// any difference counts). HasSwipe shows A and B in one picture split
-	// at Swipe percent of its width (swipe=), instead of side by side.
-	Vs       string
-	VsRow    int64
-	Tol      float64
-	HasSwipe bool
-	Swipe    int
+	Field string
+	Row   int64
+	View  View // how the tensor is shown; its zero value is the default
+	// Mask is the mask drawn over the picture and its style (overlay=,
+	// opacity=, outline=, hide=); nil: the default mask, if any, in the
+	// default style.
+	Mask *Mask
+	// Boxes are the detection boxes drawn over the picture (boxes=,
+	// boxfmt=); nil: the default boxes, if any, in the format the file
+	// states or the guess.
+	Boxes *Boxes
+	// Compare is the tensor compared with (vs=, tol=, swipe=); nil: no
+	// comparison.
+	Compare *Compare
+}
+
+// View is how the tensor is shown. Dimension numbers are in the order of
+// the tensor shown: its logical view, or its physical layout with
+// Physical.
+type View struct {
+	Physical     bool    // phys=1
+	Axes         *Axes   // y=, x=, ch=; nil: the inspector's default
+	Index        []int   // i=: the sliders' positions, one per dimension (nil: all 0)
+	FlipY, FlipX bool    // flip=
+	Colormap     string  // cmap= ("": the default)
+	Range        string  // range=: inspect.MinMax or inspect.P1to99 ("": the default)
+	Zoom         float64 // zoom=, 1 to 64 (0: not zoomed)
+	PanX, PanY   float64 // pan=, in CSS pixels
+}
+
+// Axes are the dimensions displayed: Y down, X across and Channel the
+// colour channels (-1: none, a colormapped picture).
+type Axes struct{ Y, X, Channel int }
+
+// Mask is the mask drawn over the picture and how.
+type Mask struct {
+	// Column is the mask drawn (overlay=): a column of the same row, or
+	// "" for none (the default's choice turned off); nil: the default.
+	Column *string
+	// Opacity is the opacity in percent, 0 to 100 (opacity=); nil: 50.
+	Opacity *int
+	// Outline draws outlines only (outline=1).
+	Outline bool
+	// Hidden are the classes hidden (hide=; empty: every class shown);
+	// nil: class 0.
+	Hidden *[]int64
+}
+
+// Boxes are the detection boxes drawn over the picture.
+type Boxes struct {
+	// Column is the column of boxes drawn (boxes=), "" for none (the
+	// default's turned off); nil: the default boxes.
+	Column *string
+	// Format is the boxes' format the user chose (boxfmt=; a name
+	// overlay.ParseBoxFormat reads), "" for the one the file states or
+	// the guess.
+	Format string
+}
+
+// Compare names the tensor compared with: field Field of row Row (the
+// same row as the inspector's, or another).
+type Compare struct {
+	Field string
+	Row   int64
+	// Tol is the tolerance of the comparison's count of differing
+	// elements (tol=; 0: any difference counts).
+	Tol float64
+	// Swipe shows A and B in one picture split at Swipe percent of its
+	// width, 0 to 100 (swipe=); nil: side by side.
+	Swipe *int
 }
 
 // Parse reads a State from an address's query. Values that do not parse
 // are ignored (a hand-edited link opens what it can).
 func Parse(q url.Values) State {
-	s := State{URL: sourceOf(q), Schema: q.Get("schema") == "1", Embed: q.Get("embed") == "1", Origin: q.Get("origin"),
-		Sort: q.Get("sort"), Filter: q.Get("filter")}
-	if n, err := strconv.ParseInt(q.Get("row"), 10, 64); err == nil && n >= 0 {
-		s.Row = n
-	}
+	s := State{URL: sourceOf(q), Row: parseRow(q.Get("row")), Schema: q.Get("schema") == "1", Embed: q.Get("embed") == "1",
+		Origin: q.Get("origin"), Sort: q.Get("sort"), Filter: q.Get("filter")}
 	if q.Has("thumbmask") {
 		s.HasThumbMasks = true
 		for _, v := range q["thumbmask"] {
@@ -107,71 +129,120 @@ func Parse(q url.Values) State {
 			}
 		}
 	}
-	if !q.Has("f") {
-		return s
+	if q.Has("f") {
+		s.Inspector = parseInspector(q)
 	}
-	in := &Inspector{Field: q.Get("f"), Y: -1, X: -1, Channel: -1}
-	if n, err := strconv.ParseInt(q.Get("r"), 10, 64); err == nil && n >= 0 {
-		in.Row = n
+	return s
+}
+
+// parseRow reads a row number, 0 when v is none.
+func parseRow(v string) int64 {
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+		return n
 	}
-	in.Physical = q.Get("phys") == "1"
-	y, ey := strconv.Atoi(q.Get("y"))
-	x, ex := strconv.Atoi(q.Get("x"))
-	if ey == nil && ex == nil && y >= 0 && x >= 0 {
-		in.HasAxes, in.Y, in.X = true, y, x
-		if c, err := strconv.Atoi(q.Get("ch")); err == nil && c >= -1 {
-			in.Channel = c
-		}
-	}
-	if idx := q.Get("i"); idx != "" {
-		for _, p := range strings.Split(idx, ",") {
-			n, err := strconv.Atoi(p)
-			if err != nil || n < 0 {
-				in.Index = nil
-				break
-			}
-			in.Index = append(in.Index, n)
-		}
-	}
+	return 0
+}
+
+func parseInspector(q url.Values) *Inspector {
+	in := &Inspector{Field: q.Get("f"), Row: parseRow(q.Get("r")), View: parseView(q), Mask: parseMask(q), Boxes: parseBoxes(q)}
+	in.Compare = parseCompare(q, in.Row)
+	return in
+}
+
+func parseView(q url.Values) View {
 	flip := q.Get("flip")
-	in.FlipY, in.FlipX = strings.Contains(flip, "y"), strings.Contains(flip, "x")
-	in.Colormap, in.Range = q.Get("cmap"), q.Get("range")
+	v := View{Physical: q.Get("phys") == "1", Axes: parseAxes(q), Index: parseIndex(q.Get("i")),
+		FlipY: strings.Contains(flip, "y"), FlipX: strings.Contains(flip, "x"), Colormap: q.Get("cmap"), Range: q.Get("range")}
 	if z, err := strconv.ParseFloat(q.Get("zoom"), 64); err == nil && z >= 1 && z <= 64 {
-		in.Zoom = z
+		v.Zoom = z
 	}
 	if px, py, ok := strings.Cut(q.Get("pan"), ","); ok {
 		fx, e1 := strconv.ParseFloat(px, 64)
 		fy, e2 := strconv.ParseFloat(py, 64)
 		if e1 == nil && e2 == nil && abs(fx) < 1e6 && abs(fy) < 1e6 {
-			in.PanX, in.PanY = fx, fy
+			v.PanX, v.PanY = fx, fy
 		}
 	}
+	return v
+}
+
+// parseAxes reads y=, x= and ch=: nil unless y and x are dimensions.
+func parseAxes(q url.Values) *Axes {
+	y, ey := strconv.Atoi(q.Get("y"))
+	x, ex := strconv.Atoi(q.Get("x"))
+	if ey != nil || ex != nil || y < 0 || x < 0 {
+		return nil
+	}
+	a := &Axes{Y: y, X: x, Channel: -1}
+	if c, err := strconv.Atoi(q.Get("ch")); err == nil && c >= -1 {
+		a.Channel = c
+	}
+	return a
+}
+
+// parseIndex reads i=, comma-separated positions; nil when one does not
+// parse.
+func parseIndex(v string) []int {
+	if v == "" {
+		return nil
+	}
+	var idx []int
+	for _, p := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return nil
+		}
+		idx = append(idx, n)
+	}
+	return idx
+}
+
+func parseMask(q url.Values) *Mask {
+	m := Mask{Outline: q.Get("outline") == "1"}
 	if q.Has("overlay") {
-		in.HasOverlay, in.Overlay = true, q.Get("overlay")
+		m.Column = ptr(q.Get("overlay"))
 	}
 	if n, err := strconv.Atoi(q.Get("opacity")); err == nil && n >= 0 && n <= 100 {
-		in.HasOpacity, in.Opacity = true, n
+		m.Opacity = &n
 	}
-	in.Outline = q.Get("outline") == "1"
-	if q.Has("hide") {
-		in.Hidden, in.HasHidden = parseIDs(q.Get("hide"))
+	if ids, ok := parseIDs(q.Get("hide")); ok && q.Has("hide") {
+		m.Hidden = &ids
 	}
-	if q.Has("boxes") {
-		in.HasBoxes, in.Boxes = true, q.Get("boxes")
+	if m == (Mask{}) {
+		return nil
 	}
-	in.BoxFormat = q.Get("boxfmt")
-	if f, r := parseVs(q.Get("vs"), in.Row); f != "" {
-		in.Vs, in.VsRow = f, r
-		if f, err := strconv.ParseFloat(q.Get("tol"), 64); err == nil && f > 0 && !math.IsInf(f, 0) {
-			in.Tol = f
-		}
-		if n, err := strconv.Atoi(q.Get("swipe")); err == nil && n >= 0 && n <= 100 {
-			in.HasSwipe, in.Swipe = true, n
-		}
-	}
-	s.Inspector = in
-	return s
+	return &m
 }
+
+func parseBoxes(q url.Values) *Boxes {
+	b := Boxes{Format: q.Get("boxfmt")}
+	if q.Has("boxes") {
+		b.Column = ptr(q.Get("boxes"))
+	}
+	if b == (Boxes{}) {
+		return nil
+	}
+	return &b
+}
+
+// parseCompare reads vs= and, with it, tol= and swipe=; row is the
+// inspector's.
+func parseCompare(q url.Values, row int64) *Compare {
+	f, r := parseVs(q.Get("vs"), row)
+	if f == "" {
+		return nil
+	}
+	c := &Compare{Field: f, Row: r}
+	if t, err := strconv.ParseFloat(q.Get("tol"), 64); err == nil && t > 0 && !math.IsInf(t, 0) {
+		c.Tol = t
+	}
+	if n, err := strconv.Atoi(q.Get("swipe")); err == nil && n >= 0 && n <= 100 {
+		c.Swipe = &n
+	}
+	return c
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // parseVs reads vs=: "field" (a column of row, the inspected row) or
 // "field@n" (row n). A field whose own name ends in "@digits" is written
@@ -199,11 +270,12 @@ func parseVsField(v string) string {
 	return f
 }
 
-// parseIDs reads comma-separated class ids ("" is none); ok is false when
-// one does not parse.
+// parseIDs reads comma-separated class ids ("" is none: empty, not nil);
+// ok is false when one does not parse.
 func parseIDs(s string) (ids []int64, ok bool) {
+	ids = []int64{}
 	if s == "" {
-		return nil, true
+		return ids, true
 	}
 	for _, p := range strings.Split(s, ",") {
 		n, err := strconv.ParseInt(p, 10, 64)
@@ -237,22 +309,15 @@ func (s State) Encode(keep url.Values) string {
 	for _, k := range owned {
 		q.Del(k)
 	}
-	set := func(k, v string) {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
 	if params, ok := DatasetParams(s.URL); ok {
-		for k, v := range params {
-			q[k] = v
-		}
+		maps.Copy(q, params)
 	} else {
-		set("url", s.URL)
+		put(q, "url", s.URL)
 	}
-	set("sort", s.Sort)
-	set("filter", s.Filter)
+	put(q, "sort", s.Sort)
+	put(q, "filter", s.Filter)
 	if s.Row > 0 {
-		set("row", strconv.FormatInt(s.Row, 10))
+		q.Set("row", strconv.FormatInt(s.Row, 10))
 	}
 	if s.HasThumbMasks {
 		q["thumbmask"] = []string{""} // "thumbmask=": none
@@ -261,78 +326,110 @@ func (s State) Encode(keep url.Values) string {
 		}
 	}
 	if s.Schema {
-		set("schema", "1")
+		q.Set("schema", "1")
 	}
 	if s.Embed {
-		set("embed", "1")
-		set("origin", s.Origin)
+		q.Set("embed", "1")
+		put(q, "origin", s.Origin)
 	}
-	if in := s.Inspector; in != nil && len(s.Nested) == 0 {
-		q.Set("f", in.Field)
-		q.Set("r", strconv.FormatInt(in.Row, 10))
-		if in.Physical {
-			set("phys", "1")
-		}
-		if in.HasAxes {
-			set("y", strconv.Itoa(in.Y))
-			set("x", strconv.Itoa(in.X))
-			set("ch", strconv.Itoa(in.Channel))
-		}
-		if len(in.Index) > 0 && !allZero(in.Index) {
-			parts := make([]string, len(in.Index))
-			for i, n := range in.Index {
-				parts[i] = strconv.Itoa(n)
-			}
-			set("i", strings.Join(parts, ","))
-		}
-		flip := ""
-		if in.FlipY {
-			flip += "y"
-		}
-		if in.FlipX {
-			flip += "x"
-		}
-		set("flip", flip)
-		set("cmap", in.Colormap)
-		set("range", in.Range)
-		if in.Zoom > 1 {
-			set("zoom", strconv.FormatFloat(in.Zoom, 'f', 3, 64))
-		}
-		if in.PanX != 0 || in.PanY != 0 {
-			set("pan", strconv.FormatFloat(in.PanX, 'f', 1, 64)+","+strconv.FormatFloat(in.PanY, 'f', 1, 64))
-		}
-		if in.HasOverlay {
-			q.Set("overlay", in.Overlay) // "overlay=": none
-		}
-		if in.HasOpacity {
-			q.Set("opacity", strconv.Itoa(in.Opacity))
-		}
-		if in.Outline {
-			q.Set("outline", "1")
-		}
-		if in.HasHidden {
-			ids := make([]string, len(in.Hidden))
-			for i, id := range in.Hidden {
-				ids[i] = strconv.FormatInt(id, 10)
-			}
-			q.Set("hide", strings.Join(ids, ",")) // "hide=": every class shown
-		}
-		if in.HasBoxes {
-			q.Set("boxes", in.Boxes) // "boxes=": none
-		}
-		set("boxfmt", in.BoxFormat)
-		if in.Vs != "" {
-			q.Set("vs", encodeVs(in.Vs, in.VsRow, in.Row))
-			if in.Tol > 0 {
-				q.Set("tol", strconv.FormatFloat(in.Tol, 'g', -1, 64))
-			}
-			if in.HasSwipe {
-				q.Set("swipe", strconv.Itoa(in.Swipe))
-			}
-		}
+	if s.Inspector != nil && len(s.Nested) == 0 {
+		s.Inspector.encode(q)
 	}
 	// Readable links: the file's address unescaped where a query allows it.
 	return readable.Replace(q.Encode())
+}
+
+// put sets q's k to v unless v is "" (left out: the default).
+func put(q url.Values, k, v string) {
+	if v != "" {
+		q.Set(k, v)
+	}
+}
+
+func (in *Inspector) encode(q url.Values) {
+	q.Set("f", in.Field)
+	q.Set("r", strconv.FormatInt(in.Row, 10))
+	in.View.encode(q)
+	if in.Mask != nil {
+		in.Mask.encode(q)
+	}
+	if in.Boxes != nil {
+		in.Boxes.encode(q)
+	}
+	if c := in.Compare; c != nil && c.Field != "" {
+		c.encode(q, in.Row)
+	}
+}
+
+func (v View) encode(q url.Values) {
+	if v.Physical {
+		q.Set("phys", "1")
+	}
+	if a := v.Axes; a != nil {
+		q.Set("y", strconv.Itoa(a.Y))
+		q.Set("x", strconv.Itoa(a.X))
+		q.Set("ch", strconv.Itoa(a.Channel))
+	}
+	if len(v.Index) > 0 && !allZero(v.Index) {
+		parts := make([]string, len(v.Index))
+		for i, n := range v.Index {
+			parts[i] = strconv.Itoa(n)
+		}
+		q.Set("i", strings.Join(parts, ","))
+	}
+	flip := ""
+	if v.FlipY {
+		flip += "y"
+	}
+	if v.FlipX {
+		flip += "x"
+	}
+	put(q, "flip", flip)
+	put(q, "cmap", v.Colormap)
+	put(q, "range", v.Range)
+	if v.Zoom > 1 {
+		q.Set("zoom", strconv.FormatFloat(v.Zoom, 'f', 3, 64))
+	}
+	if v.PanX != 0 || v.PanY != 0 {
+		q.Set("pan", strconv.FormatFloat(v.PanX, 'f', 1, 64)+","+strconv.FormatFloat(v.PanY, 'f', 1, 64))
+	}
+}
+
+func (m *Mask) encode(q url.Values) {
+	if m.Column != nil {
+		q.Set("overlay", *m.Column) // "overlay=": none
+	}
+	if m.Opacity != nil {
+		q.Set("opacity", strconv.Itoa(*m.Opacity))
+	}
+	if m.Outline {
+		q.Set("outline", "1")
+	}
+	if m.Hidden != nil {
+		ids := make([]string, len(*m.Hidden))
+		for i, id := range *m.Hidden {
+			ids[i] = strconv.FormatInt(id, 10)
+		}
+		q.Set("hide", strings.Join(ids, ",")) // "hide=": every class shown
+	}
+}
+
+func (b *Boxes) encode(q url.Values) {
+	if b.Column != nil {
+		q.Set("boxes", *b.Column) // "boxes=": none
+	}
+	put(q, "boxfmt", b.Format)
+}
+
+// encode writes vs=, tol= and swipe=; row is the inspector's.
+func (c *Compare) encode(q url.Values, row int64) {
+	q.Set("vs", encodeVs(c.Field, c.Row, row))
+	if c.Tol > 0 {
+		q.Set("tol", strconv.FormatFloat(c.Tol, 'g', -1, 64))
+	}
+	if c.Swipe != nil {
+		q.Set("swipe", strconv.Itoa(*c.Swipe))
+	}
 }
 
 // readable unescapes the characters a query may hold as they are.

@@ -24,34 +24,34 @@ func TestRoundTrip(t *testing.T) {
 			"thumbmask=b:x:y&thumbmask=a,1:m&url=u"},
 		{"thumbnails without masks", State{URL: "u", HasThumbMasks: true}, "thumbmask=&url=u"},
 		{"embed", State{URL: "u", Embed: true, Origin: "https://docs.example"}, "embed=1&origin=https://docs.example&url=u"},
-		{"inspector, defaults", State{URL: "u", Inspector: &Inspector{Field: "image", Row: 3, Y: -1, X: -1, Channel: -1}}, "f=image&r=3&url=u"},
-		{"inspector, everything", State{Row: 5, Inspector: &Inspector{Field: "t", Row: 1, Physical: true, HasAxes: true, Y: 3, X: 2, Channel: -1,
-			Index: []int{0, 2, 0, 0}, FlipY: true, FlipX: true, Colormap: "magma", Range: "p1-99", Zoom: 2.5, PanX: -10.5, PanY: 3}},
+		{"inspector, defaults", State{URL: "u", Inspector: &Inspector{Field: "image", Row: 3}}, "f=image&r=3&url=u"},
+		{"inspector, everything", State{Row: 5, Inspector: &Inspector{Field: "t", Row: 1, View: View{Physical: true, Axes: &Axes{Y: 3, X: 2, Channel: -1},
+			Index: []int{0, 2, 0, 0}, FlipY: true, FlipX: true, Colormap: "magma", Range: "p1-99", Zoom: 2.5, PanX: -10.5, PanY: 3}}},
 			"ch=-1&cmap=magma&f=t&flip=yx&i=0,2,0,0&pan=-10.5,3.0&phys=1&r=1&range=p1-99&row=5&x=2&y=3&zoom=2.500"},
-		{"inspector, overlay", State{URL: "u", Inspector: &Inspector{Field: "image", Row: 2, Y: -1, X: -1, Channel: -1, HasOverlay: true, Overlay: "annotation"}},
+		{"inspector, overlay", State{URL: "u", Inspector: &Inspector{Field: "image", Row: 2, Mask: &Mask{Column: ptr("annotation")}}},
 			"f=image&overlay=annotation&r=2&url=u"},
-		{"inspector, overlay turned off", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasOverlay: true}},
+		{"inspector, overlay turned off", State{URL: "u", Inspector: &Inspector{Field: "image", Mask: &Mask{Column: ptr("")}}},
 			"f=image&overlay=&r=0&url=u"},
-		{"inspector, overlay's style", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasOverlay: true, Overlay: "mask",
-			HasOpacity: true, Opacity: 70, Outline: true, HasHidden: true, Hidden: []int64{0, 2, -1}}},
+		{"inspector, overlay's style", State{URL: "u", Inspector: &Inspector{Field: "image", Mask: &Mask{Column: ptr("mask"),
+			Opacity: ptr(70), Outline: true, Hidden: &[]int64{0, 2, -1}}}},
 			"f=image&hide=0,2,-1&opacity=70&outline=1&overlay=mask&r=0&url=u"},
-		{"inspector, every class shown", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasOverlay: true, Overlay: "mask",
-			HasOpacity: true, HasHidden: true}},
+		{"inspector, every class shown", State{URL: "u", Inspector: &Inspector{Field: "image", Mask: &Mask{Column: ptr("mask"),
+			Opacity: ptr(0), Hidden: &[]int64{}}}},
 			"f=image&hide=&opacity=0&overlay=mask&r=0&url=u"},
-		{"inspector, boxes and their format", State{URL: "u", Inspector: &Inspector{Field: "image", Row: 4, Y: -1, X: -1, Channel: -1, HasBoxes: true, Boxes: "objects", BoxFormat: "xyxy"}},
+		{"inspector, boxes and their format", State{URL: "u", Inspector: &Inspector{Field: "image", Row: 4, Boxes: &Boxes{Column: ptr("objects"), Format: "xyxy"}}},
 			"boxes=objects&boxfmt=xyxy&f=image&r=4&url=u"},
-		{"inspector, boxes turned off", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, HasBoxes: true}},
+		{"inspector, boxes turned off", State{URL: "u", Inspector: &Inspector{Field: "image", Boxes: &Boxes{Column: ptr("")}}},
 			"boxes=&f=image&r=0&url=u"},
-		{"inspector, a format for the default boxes", State{URL: "u", Inspector: &Inspector{Field: "image", Y: -1, X: -1, Channel: -1, BoxFormat: "cxcywhn"}},
+		{"inspector, a format for the default boxes", State{URL: "u", Inspector: &Inspector{Field: "image", Boxes: &Boxes{Format: "cxcywhn"}}},
 			"boxfmt=cxcywhn&f=image&r=0&url=u"},
-		{"compared with a column of the same row", State{URL: "u", Inspector: &Inspector{Field: "target", Row: 4, Y: -1, X: -1, Channel: -1, Vs: "prediction", VsRow: 4}},
+		{"compared with a column of the same row", State{URL: "u", Inspector: &Inspector{Field: "target", Row: 4, Compare: &Compare{Field: "prediction", Row: 4}}},
 			"f=target&r=4&url=u&vs=prediction"},
-		{"compared with another row, a tolerance, swiped", State{URL: "u", Inspector: &Inspector{Field: "target", Row: 4, Y: -1, X: -1, Channel: -1,
-			Vs: "target", VsRow: 0, Tol: 0.03125, HasSwipe: true, Swipe: 40}},
+		{"compared with another row, a tolerance, swiped", State{URL: "u", Inspector: &Inspector{Field: "target", Row: 4,
+			Compare: &Compare{Field: "target", Row: 0, Tol: 0.03125, Swipe: ptr(40)}}},
 			"f=target&r=4&swipe=40&tol=0.03125&url=u&vs=target@0"},
-		{"compared with a field whose name ends in @ and digits", State{URL: "u", Inspector: &Inspector{Field: "t", Row: 1, Y: -1, X: -1, Channel: -1, Vs: "run@2", VsRow: 1}},
+		{"compared with a field whose name ends in @ and digits", State{URL: "u", Inspector: &Inspector{Field: "t", Row: 1, Compare: &Compare{Field: "run@2", Row: 1}}},
 			"f=t&r=1&url=u&vs=run@2@1"},
-		{"compared with a field named with @", State{URL: "u", Inspector: &Inspector{Field: "t", Row: 1, Y: -1, X: -1, Channel: -1, Vs: "a@b", VsRow: 1}},
+		{"compared with a field named with @", State{URL: "u", Inspector: &Inspector{Field: "t", Row: 1, Compare: &Compare{Field: "a@b", Row: 1}}},
 			"f=t&r=1&url=u&vs=a@b"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -107,13 +107,20 @@ func TestParseVs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in := Parse(q).Inspector
-		swipe := -1
-		if in.HasSwipe {
-			swipe = in.Swipe
+		cmp := Parse(q).Inspector.Compare
+		if (cmp == nil) != (c.field == "") {
+			t.Errorf("%s: compare %+v, want field %q", c.query, cmp, c.field)
+			continue
 		}
-		if in.Vs != c.field || in.VsRow != c.row || in.Tol != c.tol || swipe != c.swipe {
-			t.Errorf("%s: vs %q row %d tol %g swipe %d, want %q %d %g %d", c.query, in.Vs, in.VsRow, in.Tol, swipe, c.field, c.row, c.tol, c.swipe)
+		if cmp == nil {
+			cmp = &Compare{}
+		}
+		swipe := -1
+		if cmp.Swipe != nil {
+			swipe = *cmp.Swipe
+		}
+		if cmp.Field != c.field || cmp.Row != c.row || cmp.Tol != c.tol || swipe != c.swipe {
+			t.Errorf("%s: vs %q row %d tol %g swipe %d, want %q %d %g %d", c.query, cmp.Field, cmp.Row, cmp.Tol, swipe, c.field, c.row, c.tol, c.swipe)
 		}
 	}
 }
@@ -121,7 +128,7 @@ func TestParseVs(t *testing.T) {
 func TestParseIgnoresNonsense(t *testing.T) {
 	q, _ := url.ParseQuery("url=u&row=-4&f=t&r=x&y=1&x=nan&i=1,-2&zoom=1e9&pan=1,inf&flip=zz&opacity=101&outline=yes&hide=1,x")
 	s := Parse(q)
-	want := State{URL: "u", Inspector: &Inspector{Field: "t", Y: -1, X: -1, Channel: -1}}
+	want := State{URL: "u", Inspector: &Inspector{Field: "t"}}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("Parse = %+v (inspector %+v), want %+v (inspector %+v)", s, s.Inspector, want, want.Inspector)
 	}
