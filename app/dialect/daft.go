@@ -550,43 +550,61 @@ func daftImage(t daftType, storage arrow.DataType) (*Column, error) {
 		NDim:      3,
 		DimNames:  daftImageDims,
 		Tensor: func(arr arrow.Array, i int) (tensorext.Tensor, error) {
-			s, err := daftStructRow(arr, i, st.NumFields())
-			if err != nil {
-				return tensorext.Tensor{}, err
-			}
-			vals, start, end, err := ListRow(s.Field(idx[0]), i)
-			if err != nil {
-				return tensorext.Tensor{}, fmt.Errorf("row %d: data: %w", i, err)
-			}
-			var dims [3]int // channel, height, width
-			for k, name := range []string{"channel", "height", "width"} {
-				if dims[k], err = daftInt(s.Field(idx[k+1]), i, name); err != nil {
-					return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
-				}
-			}
-			c, h, w := dims[0], dims[1], dims[2]
-			m, known := mode, fixed
-			if s.Field(idx[4]).IsValid(i) {
-				n, err := daftInt(s.Field(idx[4]), i, "mode")
-				if err != nil || n < 1 || n > len(daftModes) {
-					return tensorext.Tensor{}, fmt.Errorf("row %d: mode is not one of Daft's image modes 1..%d", i, len(daftModes))
-				}
-				rm := daftModes[n-1]
-				if fixed && rm != mode {
-					return tensorext.Tensor{}, fmt.Errorf("row %d: mode %s in a column of mode %s", i, rm.name, mode.name)
-				}
-				m, known = rm, true
-			}
-			if known && m.channels != c {
-				return tensorext.Tensor{}, fmt.Errorf("row %d: mode %s has %d channel(s), the row says %d", i, m.name, m.channels, c)
-			}
-			t, err := RowMajor(vals, start, end, []int{h, w, c}, daftImageDims)
-			if err != nil {
-				return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
-			}
-			return t, nil
+			return daftImageRow(arr, i, st.NumFields(), idx, mode, fixed)
 		},
 	}, nil
+}
+
+// daftImageRow reads row i of a Daft Image column arr, a struct of nf
+// fields whose data, channel, height, width and mode children are at idx,
+// as a height × width × channel tensor. mode is the column's mode when
+// fixed is true; a row's own mode must then match it.
+func daftImageRow(arr arrow.Array, i, nf int, idx [5]int, mode daftMode, fixed bool) (tensorext.Tensor, error) {
+	s, err := daftStructRow(arr, i, nf)
+	if err != nil {
+		return tensorext.Tensor{}, err
+	}
+	vals, start, end, err := ListRow(s.Field(idx[0]), i)
+	if err != nil {
+		return tensorext.Tensor{}, fmt.Errorf("row %d: data: %w", i, err)
+	}
+	var dims [3]int // channel, height, width
+	for k, name := range []string{"channel", "height", "width"} {
+		if dims[k], err = daftInt(s.Field(idx[k+1]), i, name); err != nil {
+			return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
+		}
+	}
+	c, h, w := dims[0], dims[1], dims[2]
+	m, known, err := daftRowMode(s.Field(idx[4]), i, mode, fixed)
+	if err != nil {
+		return tensorext.Tensor{}, err
+	}
+	if known && m.channels != c {
+		return tensorext.Tensor{}, fmt.Errorf("row %d: mode %s has %d channel(s), the row says %d", i, m.name, m.channels, c)
+	}
+	t, err := RowMajor(vals, start, end, []int{h, w, c}, daftImageDims)
+	if err != nil {
+		return tensorext.Tensor{}, fmt.Errorf("row %d: %w", i, err)
+	}
+	return t, nil
+}
+
+// daftRowMode returns the image mode of row i: the row's mode field when it
+// is valid (one of Daft's modes, and the column's mode when fixed), else the
+// column's mode. known is false for a null mode in a column of mixed modes.
+func daftRowMode(field arrow.Array, i int, mode daftMode, fixed bool) (m daftMode, known bool, err error) {
+	if !field.IsValid(i) {
+		return mode, fixed, nil
+	}
+	n, err := daftInt(field, i, "mode")
+	if err != nil || n < 1 || n > len(daftModes) {
+		return daftMode{}, false, fmt.Errorf("row %d: mode is not one of Daft's image modes 1..%d", i, len(daftModes))
+	}
+	rm := daftModes[n-1]
+	if fixed && rm != mode {
+		return daftMode{}, false, fmt.Errorf("row %d: mode %s in a column of mode %s", i, rm.name, mode.name)
+	}
+	return rm, true, nil
 }
 
 // daftFixedShapeImage reads FixedShapeImage(mode, height, width).

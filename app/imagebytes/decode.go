@@ -192,53 +192,71 @@ func spanReader(img image.Image) func(y, x0, x1 int, dst []byte) {
 			}
 		}
 	case *image.RGBA:
-		return func(y, x0, x1 int, dst []byte) {
-			src := m.Pix[m.PixOffset(x0, y):]
-			for x := x0; x < x1; x++ {
-				s := src[4*(x-x0) : 4*(x-x0)+4 : 4*(x-x0)+4]
-				d := dst[4*x : 4*x+4 : 4*x+4]
-				if s[3] == 255 {
-					copy(d, s)
-					continue
-				}
-				c := color.NRGBAModel.Convert(color.RGBA{s[0], s[1], s[2], s[3]}).(color.NRGBA)
-				d[0], d[1], d[2], d[3] = c.R, c.G, c.B, c.A
-			}
-		}
+		return rgbaSpans(m)
 	case *image.Paletted:
-		var lut [256][4]byte // indices past the palette stay transparent black
-		for i, c := range m.Palette {
-			if i < 256 && c != nil {
-				n := color.NRGBAModel.Convert(c).(color.NRGBA)
-				lut[i] = [4]byte{n.R, n.G, n.B, n.A}
-			}
-		}
-		return func(y, x0, x1 int, dst []byte) {
-			src := m.Pix[m.PixOffset(x0, y):]
-			for x := x0; x < x1; x++ {
-				copy(dst[4*x:4*x+4], lut[src[x-x0]][:])
-			}
-		}
+		return palettedSpans(m)
 	case *image.YCbCr:
 		return ycbcrReader(m, nil, 0)
 	case *image.NYCbCrA:
 		return ycbcrReader(&m.YCbCr, m.A, m.AStride)
 	case *image.CMYK:
-		return func(y, x0, x1 int, dst []byte) {
-			src := m.Pix[m.PixOffset(x0, y):]
-			for x := x0; x < x1; x++ {
-				s := src[4*(x-x0) : 4*(x-x0)+4 : 4*(x-x0)+4]
-				d := dst[4*x : 4*x+4 : 4*x+4]
-				d[0], d[1], d[2] = color.CMYKToRGB(s[0], s[1], s[2], s[3])
-				d[3] = 255
-			}
-		}
+		return cmykSpans(m)
 	}
 	return func(y, x0, x1 int, dst []byte) {
 		for x := x0; x < x1; x++ {
 			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
 			d := dst[4*x : 4*x+4 : 4*x+4]
 			d[0], d[1], d[2], d[3] = c.R, c.G, c.B, c.A
+		}
+	}
+}
+
+// rgbaSpans is spanReader for premultiplied RGBA: opaque pixels are
+// copied, the others converted to straight alpha.
+func rgbaSpans(m *image.RGBA) func(y, x0, x1 int, dst []byte) {
+	return func(y, x0, x1 int, dst []byte) {
+		src := m.Pix[m.PixOffset(x0, y):]
+		for x := x0; x < x1; x++ {
+			s := src[4*(x-x0) : 4*(x-x0)+4 : 4*(x-x0)+4]
+			d := dst[4*x : 4*x+4 : 4*x+4]
+			if s[3] == 255 {
+				copy(d, s)
+				continue
+			}
+			c := color.NRGBAModel.Convert(color.RGBA{s[0], s[1], s[2], s[3]}).(color.NRGBA)
+			d[0], d[1], d[2], d[3] = c.R, c.G, c.B, c.A
+		}
+	}
+}
+
+// palettedSpans is spanReader for a paletted image, through a 256-entry
+// lookup table of its palette as straight RGBA.
+func palettedSpans(m *image.Paletted) func(y, x0, x1 int, dst []byte) {
+	var lut [256][4]byte // indices past the palette stay transparent black
+	for i, c := range m.Palette {
+		if i < 256 && c != nil {
+			n := color.NRGBAModel.Convert(c).(color.NRGBA)
+			lut[i] = [4]byte{n.R, n.G, n.B, n.A}
+		}
+	}
+	return func(y, x0, x1 int, dst []byte) {
+		src := m.Pix[m.PixOffset(x0, y):]
+		for x := x0; x < x1; x++ {
+			copy(dst[4*x:4*x+4], lut[src[x-x0]][:])
+		}
+	}
+}
+
+// cmykSpans is spanReader for CMYK, converted as color.CMYKToRGB does;
+// every pixel is opaque.
+func cmykSpans(m *image.CMYK) func(y, x0, x1 int, dst []byte) {
+	return func(y, x0, x1 int, dst []byte) {
+		src := m.Pix[m.PixOffset(x0, y):]
+		for x := x0; x < x1; x++ {
+			s := src[4*(x-x0) : 4*(x-x0)+4 : 4*(x-x0)+4]
+			d := dst[4*x : 4*x+4 : 4*x+4]
+			d[0], d[1], d[2] = color.CMYKToRGB(s[0], s[1], s[2], s[3])
+			d[3] = 255
 		}
 	}
 }

@@ -158,30 +158,7 @@ func downscale(read func(y int, dst []byte), w, h, side int, opaque bool) *image
 	oy := 0
 	for y := range h {
 		read(y, row)
-		clear(hacc)
-		// Indexing without subslices keeps the loop short for WebAssembly.
-		for x := 0; x < w && 4*x+3 < len(row); x++ {
-			a := uint64(row[4*x+3])
-			r, g, b := uint64(row[4*x]), uint64(row[4*x+1]), uint64(row[4*x+2])
-			if !opaque {
-				r, g, b = r*a, g*a, b*a
-			}
-			k, wt := 4*int(col[x]), w0[x]
-			if k+3 >= len(hacc) {
-				break
-			}
-			hacc[k] += r * wt
-			hacc[k+1] += g * wt
-			hacc[k+2] += b * wt
-			hacc[k+3] += a * wt
-			if wt != uint64(dw) && k+7 < len(hacc) {
-				wt = uint64(dw) - wt
-				hacc[k+4] += r * wt
-				hacc[k+5] += g * wt
-				hacc[k+6] += b * wt
-				hacc[k+7] += a * wt
-			}
-		}
+		sumRow(hacc, row, col, w0, dw, opaque)
 		i := y * dh / h
 		v0 := uint64(min((y+1)*dh, (i+1)*h) - y*dh)
 		v1 := uint64(dh) - v0
@@ -201,6 +178,37 @@ func downscale(read func(y int, dst []byte), w, h, side int, opaque bool) *image
 		}
 	}
 	return out
+}
+
+// sumRow sets hacc, 4 sums per preview column, to one source row's
+// straight-RGBA pixels weighted across the columns they overlap: source
+// column x adds weight w0[x] to preview column col[x] and dw-w0[x] to the
+// next one. Colours are multiplied by alpha unless opaque.
+func sumRow(hacc []uint64, row []byte, col []int32, w0 []uint64, dw int, opaque bool) {
+	clear(hacc)
+	// Indexing without subslices keeps the loop short for WebAssembly.
+	for x := 0; x < len(col) && 4*x+3 < len(row); x++ {
+		a := uint64(row[4*x+3])
+		r, g, b := uint64(row[4*x]), uint64(row[4*x+1]), uint64(row[4*x+2])
+		if !opaque {
+			r, g, b = r*a, g*a, b*a
+		}
+		k, wt := 4*int(col[x]), w0[x]
+		if k+3 >= len(hacc) {
+			break
+		}
+		hacc[k] += r * wt
+		hacc[k+1] += g * wt
+		hacc[k+2] += b * wt
+		hacc[k+3] += a * wt
+		if wt != uint64(dw) && k+7 < len(hacc) {
+			wt = uint64(dw) - wt
+			hacc[k+4] += r * wt
+			hacc[k+5] += g * wt
+			hacc[k+6] += b * wt
+			hacc[k+7] += a * wt
+		}
+	}
 }
 
 // flush writes one preview row from its sums, premultiplied unless opaque.

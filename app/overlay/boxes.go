@@ -208,24 +208,9 @@ func FindBoxes(f arrow.Field) (BoxColumn, bool) {
 	var named BoxFormat // the format a struct box's field names give
 	switch t := storage(f.Type).(type) {
 	case *arrow.StructType:
-		c.Layout = StructOfLists
-		boxField, c.Category, c.Area = structFields(t, func(dt arrow.DataType) bool {
-			l, ok := listElem(dt)
-			return ok && isBox(l)
-		}, func(dt arrow.DataType) bool {
-			l, ok := listElem(dt)
-			return ok && isCategory(l)
-		}, func(dt arrow.DataType) bool {
-			l, ok := listElem(dt)
-			return ok && isNumber(l)
-		})
-		if boxField.Type == nil {
-			var ok bool
-			if c.Fields, named, ok = namedBox(t); !ok {
-				return BoxColumn{}, false
-			}
-			c.Layout, boxField = OneBox, f
-			c.Category, c.Area = structBoxFields(t)
+		var ok bool
+		if boxField, named, ok = findStructBoxes(&c, f, t); !ok {
+			return BoxColumn{}, false
 		}
 	case *arrow.ListType, *arrow.LargeListType, *arrow.FixedSizeListType:
 		elem, _ := listElem(t)
@@ -407,57 +392,98 @@ func ReadBoxes(c BoxColumn, col arrow.Array, row int) ([]RawBox, error) {
 		}
 		return readBoxList(l, row), nil
 	case StructOfLists:
-		st, ok := col.(*array.Struct)
-		if !ok {
-			return nil, bad
-		}
-		boxes, ok := structField(st, c.BBox).(array.ListLike)
-		if !ok {
-			return nil, bad
-		}
-		out := readBoxList(boxes, row)
-		eachListed(structField(st, c.Category), row, len(out), func(k int, cats arrow.Array, pos int) {
-			readCategory(&out[k], cats, pos)
-		})
-		eachListed(structField(st, c.Area), row, len(out), func(k int, areas arrow.Array, pos int) {
-			out[k].Area = number(areas, pos)
-		})
-		return out, nil
+		return readStructOfLists(c, col, row, bad)
 	case ListOfStructs:
-		l, ok := col.(array.ListLike)
-		if !ok {
-			return nil, bad
-		}
-		st, ok := l.ListValues().(*array.Struct)
-		if !ok {
-			return nil, bad
-		}
-		boxes, cats, areas := structField(st, c.BBox), structField(st, c.Category), structField(st, c.Area)
-		if boxes == nil && c.Fields[0] == "" {
-			return nil, bad
-		}
-		s, e := l.ValueOffsets(row)
-		out := make([]RawBox, 0, e-s)
-		for k := int(s); k < int(e); k++ {
-			if c.Fields[0] != "" {
-				out = append(out, readNamedBox(c, st, k))
-				continue
-			}
-			b := RawBox{Err: "null", Area: math.NaN()}
-			if st.IsValid(k) {
-				b = readBox(boxes, k)
-				if cats != nil {
-					readCategory(&b, cats, k)
-				}
-				if areas != nil {
-					b.Area = number(areas, k)
-				}
-			}
-			out = append(out, b)
-		}
-		return out, nil
+		return readListOfStructs(c, col, row, bad)
 	}
 	return nil, bad
+}
+
+// readStructOfLists reads row of a StructOfLists column: a struct whose box
+// list, and optional category and area lists, are its fields. bad is the
+// error for a column of another layout.
+func readStructOfLists(c BoxColumn, col arrow.Array, row int, bad error) ([]RawBox, error) {
+	st, ok := col.(*array.Struct)
+	if !ok {
+		return nil, bad
+	}
+	boxes, ok := structField(st, c.BBox).(array.ListLike)
+	if !ok {
+		return nil, bad
+	}
+	out := readBoxList(boxes, row)
+	eachListed(structField(st, c.Category), row, len(out), func(k int, cats arrow.Array, pos int) {
+		readCategory(&out[k], cats, pos)
+	})
+	eachListed(structField(st, c.Area), row, len(out), func(k int, areas arrow.Array, pos int) {
+		out[k].Area = number(areas, pos)
+	})
+	return out, nil
+}
+
+// readListOfStructs reads row of a ListOfStructs column: a list of structs,
+// each one box with its optional category and area fields. bad is the error
+// for a column of another layout.
+func readListOfStructs(c BoxColumn, col arrow.Array, row int, bad error) ([]RawBox, error) {
+	l, ok := col.(array.ListLike)
+	if !ok {
+		return nil, bad
+	}
+	st, ok := l.ListValues().(*array.Struct)
+	if !ok {
+		return nil, bad
+	}
+	boxes, cats, areas := structField(st, c.BBox), structField(st, c.Category), structField(st, c.Area)
+	if boxes == nil && c.Fields[0] == "" {
+		return nil, bad
+	}
+	s, e := l.ValueOffsets(row)
+	out := make([]RawBox, 0, e-s)
+	for k := int(s); k < int(e); k++ {
+		if c.Fields[0] != "" {
+			out = append(out, readNamedBox(c, st, k))
+			continue
+		}
+		b := RawBox{Err: "null", Area: math.NaN()}
+		if st.IsValid(k) {
+			b = readBox(boxes, k)
+			if cats != nil {
+				readCategory(&b, cats, k)
+			}
+			if areas != nil {
+				b.Area = number(areas, k)
+			}
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// findStructBoxes fills c's Layout, Category and Area for column f of
+// struct storage t: StructOfLists when a field is a list of boxes, else
+// OneBox when t itself is a box of named numbers (then c.Fields is set).
+// It returns the box field, the format the field names give, and false
+// when t holds no boxes.
+func findStructBoxes(c *BoxColumn, f arrow.Field, t *arrow.StructType) (boxField arrow.Field, named BoxFormat, ok bool) {
+	c.Layout = StructOfLists
+	boxField, c.Category, c.Area = structFields(t, func(dt arrow.DataType) bool {
+		l, ok := listElem(dt)
+		return ok && isBox(l)
+	}, func(dt arrow.DataType) bool {
+		l, ok := listElem(dt)
+		return ok && isCategory(l)
+	}, func(dt arrow.DataType) bool {
+		l, ok := listElem(dt)
+		return ok && isNumber(l)
+	})
+	if boxField.Type == nil {
+		if c.Fields, named, ok = namedBox(t); !ok {
+			return arrow.Field{}, UnknownFormat, false
+		}
+		c.Layout, boxField = OneBox, f
+		c.Category, c.Area = structBoxFields(t)
+	}
+	return boxField, named, true
 }
 
 // readBoxList reads the boxes listed in row of a list of boxes.
@@ -602,16 +628,7 @@ func GuessBoxFormat(boxes []RawBox, width, height int) (BoxFormat, string) {
 		}
 	}
 	if normal {
-		if notCorners >= 0 {
-			return CXCYWHN, fmt.Sprintf("every number is within 0..1 and box %d's %s cannot be corners: YOLO centre and size", notCorners, notCornersText(boxes[notCorners].Coords))
-		}
-		for _, i := range ok {
-			c := boxes[i].Coords
-			if c[0]-c[2]/2 < -1e-9 || c[0]+c[2]/2 > 1+1e-9 || c[1]-c[3]/2 < -1e-9 || c[1]+c[3]/2 > 1+1e-9 {
-				return XYXYN, fmt.Sprintf("every number is within 0..1 and box %d would reach beyond the image as a centre and size: normalised corners", i)
-			}
-		}
-		return CXCYWHN, "every number is within 0..1 and both normalised layouts fit: YOLO centre and size assumed"
+		return guessNormalised(boxes, ok, notCorners)
 	}
 	if i, ok := areaSays(boxes, ok); ok {
 		c := boxes[i].Coords
@@ -621,18 +638,7 @@ func GuessBoxFormat(boxes []RawBox, width, height int) (BoxFormat, string) {
 		return XYWH, fmt.Sprintf("box %d's %s cannot be corners: COCO xywh", notCorners, notCornersText(boxes[notCorners].Coords))
 	}
 	if width > 0 && height > 0 {
-		W, H := float64(width)+1, float64(height)+1
-		over := -1
-		for _, i := range ok {
-			c := boxes[i].Coords
-			if c[2] > W || c[3] > H {
-				over = -2 // corners reach out too: no evidence
-				break
-			}
-			if over == -1 && (c[0]+c[2] > W || c[1]+c[3] > H) {
-				over = i
-			}
-		}
+		over := xywhOverImage(boxes, ok, width, height)
 		if over >= 0 {
 			c := boxes[over].Coords
 			return XYXY, fmt.Sprintf("box %d read as x, y, width, height would end at (%s, %s), beyond the %d×%d image; as corners every box fits: Pascal VOC xyxy", over, num(c[0]+c[2]), num(c[1]+c[3]), width, height)
@@ -642,6 +648,41 @@ func GuessBoxFormat(boxes []RawBox, width, height int) (BoxFormat, string) {
 		}
 	}
 	return XYWH, "nothing tells xywh from xyxy: COCO xywh (Hugging Face's layout) assumed"
+}
+
+// guessNormalised is GuessBoxFormat's rule 1, for the boxes at indices ok
+// whose numbers are all within 0..1; notCorners is the first of them whose
+// numbers cannot be two corners, or -1.
+func guessNormalised(boxes []RawBox, ok []int, notCorners int) (BoxFormat, string) {
+	if notCorners >= 0 {
+		return CXCYWHN, fmt.Sprintf("every number is within 0..1 and box %d's %s cannot be corners: YOLO centre and size", notCorners, notCornersText(boxes[notCorners].Coords))
+	}
+	for _, i := range ok {
+		c := boxes[i].Coords
+		if c[0]-c[2]/2 < -1e-9 || c[0]+c[2]/2 > 1+1e-9 || c[1]-c[3]/2 < -1e-9 || c[1]+c[3]/2 > 1+1e-9 {
+			return XYXYN, fmt.Sprintf("every number is within 0..1 and box %d would reach beyond the image as a centre and size: normalised corners", i)
+		}
+	}
+	return CXCYWHN, "every number is within 0..1 and both normalised layouts fit: YOLO centre and size assumed"
+}
+
+// xywhOverImage returns the first of the boxes at indices ok that, read as
+// x, y, width, height, reaches more than 1 pixel beyond a width × height
+// image; -1 when none does, and -2 when some box read as corners reaches
+// beyond it too (no evidence either way).
+func xywhOverImage(boxes []RawBox, ok []int, width, height int) int {
+	W, H := float64(width)+1, float64(height)+1
+	over := -1
+	for _, i := range ok {
+		c := boxes[i].Coords
+		if c[2] > W || c[3] > H {
+			return -2 // corners reach out too: no evidence
+		}
+		if over == -1 && (c[0]+c[2] > W || c[1]+c[3] > H) {
+			over = i
+		}
+	}
+	return over
 }
 
 func notCornersText(c [4]float64) string {

@@ -72,109 +72,146 @@ type Difference struct {
 // differ: "overlay: cannot compare A (float32 [2 3]) with B (float64
 // [2 3]): the value types differ".
 func Diff(a, b tensorext.Tensor, tol float64) (Difference, error) {
+	a, b, getA, getB, err := diffable(a, b)
+	if err != nil {
+		return Difference{}, err
+	}
+	n := a.Len()
+	acc := diffAcc{
+		d:     Difference{Shape: slices.Clone(a.Shape), Count: n, Tol: tol},
+		vals:  make([]float64, n),
+		unit:  true,
+		maxAt: -1,
+	}
+	if a.Values.NullN() > 0 || b.Values.NullN() > 0 {
+		acc.valid = make([]bool, n)
+	}
+	walk2(a, b, func(k, pa, pb int) {
+		nullA, nullB := a.IsNull(pa), b.IsNull(pb)
+		if acc.valid != nil {
+			acc.valid[k] = !nullA && !nullB
+		}
+		switch {
+		case nullA && nullB:
+			acc.d.BothNull++
+		case nullA || nullB:
+			acc.d.OneNull++
+		default:
+			acc.add(k, getA(pa), getB(pb))
+		}
+	})
+	return acc.finish(a.ValueType()), nil
+}
+
+// diffable checks that a and b can be compared and returns their logical
+// views and readers of their values as float64. The errors are those Diff
+// documents.
+func diffable(a, b tensorext.Tensor) (la, lb tensorext.Tensor, getA, getB func(pos int) float64, err error) {
 	switch {
 	case a.Values == nil && b.Values == nil:
-		return Difference{}, fmt.Errorf("overlay: cannot compare: A and B are null")
+		return la, lb, nil, nil, fmt.Errorf("overlay: cannot compare: A and B are null")
 	case a.Values == nil:
-		return Difference{}, fmt.Errorf("overlay: cannot compare: A is null, B is %s", side(b))
+		return la, lb, nil, nil, fmt.Errorf("overlay: cannot compare: A is null, B is %s", side(b))
 	case b.Values == nil:
-		return Difference{}, fmt.Errorf("overlay: cannot compare: B is null, A is %s", side(a))
+		return la, lb, nil, nil, fmt.Errorf("overlay: cannot compare: B is null, A is %s", side(a))
 	}
 	a, b = a.Logical(), b.Logical()
 	fail := func(why string) error {
 		return fmt.Errorf("overlay: cannot compare A (%s) with B (%s): %s", side(a), side(b), why)
 	}
 	if err := a.Check(); err != nil {
-		return Difference{}, fail("A: " + err.Error())
+		return la, lb, nil, nil, fail("A: " + err.Error())
 	}
 	if err := b.Check(); err != nil {
-		return Difference{}, fail("B: " + err.Error())
+		return la, lb, nil, nil, fail("B: " + err.Error())
 	}
 	getA, okA := tensorext.Float64Reader(a.Values)
 	getB, okB := tensorext.Float64Reader(b.Values)
 	sameType, sameShape := arrow.TypeEqual(a.ValueType(), b.ValueType()), slices.Equal(a.Shape, b.Shape)
 	switch {
 	case !sameType && !sameShape:
-		return Difference{}, fail("the value types and the shapes differ")
+		return la, lb, nil, nil, fail("the value types and the shapes differ")
 	case !sameType:
-		return Difference{}, fail("the value types differ")
+		return la, lb, nil, nil, fail("the value types differ")
 	case !okA || !okB:
-		return Difference{}, fail("the values are not numbers")
+		return la, lb, nil, nil, fail("the values are not numbers")
 	case !sameShape:
-		return Difference{}, fail("the shapes differ")
+		return la, lb, nil, nil, fail("the shapes differ")
 	}
-	n := a.Len()
-	d := Difference{Shape: slices.Clone(a.Shape), Count: n, Tol: tol}
-	vals := make([]float64, n)
-	var valid []bool
-	if a.Values.NullN() > 0 || b.Values.NullN() > 0 {
-		valid = make([]bool, n)
+	return a, b, getA, getB, nil
+}
+
+// diffAcc accumulates a Difference over the element pairs of two tensors:
+// vals holds A-B per logical index, valid (nil without nulls) whether both
+// sides are non-null, unit whether every finite value so far is within 0..1,
+// and maxAt the index of the largest absolute difference (-1 for none).
+type diffAcc struct {
+	d             Difference
+	vals          []float64
+	valid         []bool
+	unit          bool
+	maxAt         int
+	sumAbs, sumSq float64
+}
+
+// add counts the non-null pair x (from A) and y (from B) at logical index k:
+// as NaN or infinity, or as a compared pair within or beyond the tolerance.
+func (acc *diffAcc) add(k int, x, y float64) {
+	d := &acc.d
+	acc.vals[k] = x - y
+	switch nanX, nanY := x != x, y != y; {
+	case nanX && nanY:
+		d.BothNaN++
+		return
+	case nanX || nanY:
+		d.OneNaN++
+		return
 	}
-	unit := true // every finite value within 0..1
-	maxAt := -1
-	var sumAbs, sumSq float64
-	walk2(a, b, func(k, pa, pb int) {
-		nullA, nullB := a.IsNull(pa), b.IsNull(pb)
-		if valid != nil {
-			valid[k] = !nullA && !nullB
-		}
-		switch {
-		case nullA && nullB:
-			d.BothNull++
-			return
-		case nullA || nullB:
-			d.OneNull++
-			return
-		}
-		x, y := getA(pa), getB(pb)
-		vals[k] = x - y
-		switch nanX, nanY := x != x, y != y; {
-		case nanX && nanY:
-			d.BothNaN++
-			return
-		case nanX || nanY:
-			d.OneNaN++
-			return
-		}
-		infX, infY := math.IsInf(x, 0), math.IsInf(y, 0)
-		switch {
-		case infX && x == y:
-			d.SameInf++
-			return
-		case infX || infY:
-			d.OtherInf++
-			return
-		}
-		if x < 0 || x > 1 || y < 0 || y > 1 {
-			unit = false
-		}
-		diff := math.Abs(x - y)
-		d.Compared++
-		sumAbs += diff
-		sumSq += diff * diff
-		if diff > tol {
-			d.Differing++
-		}
-		if maxAt < 0 || diff > d.MaxAbs {
-			d.MaxAbs, maxAt = diff, k
-		}
-	})
+	infX, infY := math.IsInf(x, 0), math.IsInf(y, 0)
+	switch {
+	case infX && x == y:
+		d.SameInf++
+		return
+	case infX || infY:
+		d.OtherInf++
+		return
+	}
+	if x < 0 || x > 1 || y < 0 || y > 1 {
+		acc.unit = false
+	}
+	diff := math.Abs(x - y)
+	d.Compared++
+	acc.sumAbs += diff
+	acc.sumSq += diff * diff
+	if diff > d.Tol {
+		d.Differing++
+	}
+	if acc.maxAt < 0 || diff > d.MaxAbs {
+		d.MaxAbs, acc.maxAt = diff, k
+	}
+}
+
+// finish returns the Difference with its tensor D and its summary
+// statistics; those are NaN when no pair was compared. dt is the value type
+// both sides share, for the PSNR peak.
+func (acc *diffAcc) finish(dt arrow.DataType) Difference {
+	d := acc.d
 	d.Differing += d.OneNull + d.OneNaN + d.OtherInf
-	d.D = float64Tensor(vals, valid, d.Shape)
-	d.Peak = peak(a.ValueType(), unit)
+	d.D = float64Tensor(acc.vals, acc.valid, d.Shape)
+	d.Peak = peak(dt, acc.unit)
 	d.MaxAbs, d.MeanAbs, d.RMSE, d.PSNR = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 	if d.Compared == 0 {
-		return d, nil
+		return d
 	}
-	d.MaxAbs = math.Abs(vals[maxAt])
-	d.MaxIndex = unravel(maxAt, d.Shape)
-	d.MeanAbs = sumAbs / float64(d.Compared)
-	mse := sumSq / float64(d.Compared)
+	d.MaxAbs = math.Abs(acc.vals[acc.maxAt])
+	d.MaxIndex = unravel(acc.maxAt, d.Shape)
+	d.MeanAbs = acc.sumAbs / float64(d.Compared)
+	mse := acc.sumSq / float64(d.Compared)
 	d.RMSE = math.Sqrt(mse)
 	if d.Peak > 0 {
 		d.PSNR = 10 * math.Log10(d.Peak*d.Peak/mse) // +Inf for mse 0
 	}
-	return d, nil
+	return d
 }
 
 // side describes one side of a comparison: "float32 [2 3]".

@@ -189,21 +189,7 @@ type block struct {
 // known), when the server answers 200; a *StatusError for an HTTP error; the
 // Fetcher's error for a network failure. ctx bounds Open's request only.
 func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Response, error) {
-	if opt.Block <= 0 {
-		opt.Block = DefaultBlock
-	}
-	if opt.Cache <= 0 {
-		opt.Cache = DefaultCache
-	}
-	if opt.Probe <= 0 {
-		opt.Probe = opt.Block
-	}
-	switch {
-	case opt.Exact == 0:
-		opt.Exact = opt.Block / 4
-	case opt.Exact < 0:
-		opt.Exact = 0
-	}
+	opt = opt.withDefaults()
 	resp, err := f.Fetch(ctx, Request{URL: url, Off: 0, N: opt.Probe})
 	if err != nil {
 		return nil, nil, err
@@ -245,18 +231,45 @@ func Open(ctx context.Context, f Fetcher, url string, opt Options) (*Reader, *Re
 	rctx, cancel := context.WithCancel(context.Background())
 	r := &Reader{url: url, f: f, size: size, etag: resp.ETag, mod: resp.LastModified, block: opt.Block, exact: opt.Exact,
 		ctx: rctx, cancel: cancel, final: final, blocks: map[int64]*block{}, limit: opt.Cache, stats: stats}
-	// Whole blocks, and the last one when the probe holds the whole file.
+	r.putProbe(probe)
+	return r, nil, nil
+}
+
+// withDefaults returns opt with its zero or negative fields set as Options
+// documents: DefaultBlock, DefaultCache, a probe of one block, and exact
+// reads up to a quarter block (none when Exact is negative).
+func (opt Options) withDefaults() Options {
+	if opt.Block <= 0 {
+		opt.Block = DefaultBlock
+	}
+	if opt.Cache <= 0 {
+		opt.Cache = DefaultCache
+	}
+	if opt.Probe <= 0 {
+		opt.Probe = opt.Block
+	}
+	switch {
+	case opt.Exact == 0:
+		opt.Exact = opt.Block / 4
+	case opt.Exact < 0:
+		opt.Exact = 0
+	}
+	return opt
+}
+
+// putProbe caches the whole blocks of probe, the file's first bytes, and
+// its last, shorter block when probe holds the whole file.
+func (r *Reader) putProbe(probe []byte) {
 	for b := int64(0); b*r.block < int64(len(probe)); b++ {
 		end := (b + 1) * r.block
 		if end > int64(len(probe)) {
-			if int64(len(probe)) < size {
+			if int64(len(probe)) < r.size {
 				break
 			}
 			end = int64(len(probe))
 		}
 		r.put(b, probe[b*r.block:end])
 	}
-	return r, nil, nil
 }
 
 // redirected is the address resp came from when the Fetcher followed a
@@ -444,32 +457,10 @@ func (r *Reader) piece(off, n int64) ([]byte, error) {
 func (r *Reader) readExact(p []byte, off int64) (int, error) {
 	end := off + int64(len(p))
 	first, last := off/r.block, (end-1)/r.block
-	// What the cache holds, taken under the lock: per block, the cached
-	// one or nil; the runs overlapping the read.
-	r.mu.Lock()
-	if r.changed {
-		r.mu.Unlock()
-		return 0, ErrChanged
+	held, runs, err := r.heldFor(off, end)
+	if err != nil {
+		return 0, err
 	}
-	held := make([]*block, last-first+1)
-	for b := first; b <= last; b++ {
-		if blk, ok := r.blocks[b]; ok {
-			held[b-first] = blk
-			r.touch(b)
-		}
-	}
-	var runs []piece // the runs and small pieces overlapping the read
-	for _, rn := range r.runs {
-		if rn.off < end && rn.off+int64(len(rn.data)) > off {
-			runs = append(runs, rn)
-		}
-	}
-	for _, pc := range r.pieces {
-		if pc.off < end && pc.off+int64(len(pc.data)) > off {
-			runs = append(runs, pc)
-		}
-	}
-	r.mu.Unlock()
 	for pos := off; pos < end; {
 		b := pos / r.block
 		if blk := held[b-first]; blk != nil {
@@ -485,19 +476,7 @@ func (r *Reader) readExact(p []byte, off int64) (int, error) {
 			pos = to
 			continue
 		}
-		// The run holding pos that reaches furthest, and where the next
-		// held bytes start.
-		next, reach := end, pos
-		var from piece
-		for _, rn := range runs {
-			rEnd := rn.off + int64(len(rn.data))
-			switch {
-			case rn.off <= pos && rEnd > reach:
-				from, reach = rn, rEnd
-			case rn.off > pos:
-				next = min(next, rn.off)
-			}
-		}
+		from, reach, next := reachingRun(runs, pos, end)
 		if reach > pos {
 			to := min(end, reach)
 			copy(p[pos-off:], from.data[pos-from.off:to-from.off])
@@ -519,6 +498,54 @@ func (r *Reader) readExact(p []byte, off int64) (int, error) {
 		pos = next
 	}
 	return len(p), nil
+}
+
+// heldFor returns what the cache holds of the bytes off..end-1, taken under
+// the lock: per block from off's to end-1's, the cached one (touched) or
+// nil, and the kept runs and small pieces overlapping those bytes. It
+// returns ErrChanged when the file has changed.
+func (r *Reader) heldFor(off, end int64) (held []*block, runs []piece, err error) {
+	first, last := off/r.block, (end-1)/r.block
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.changed {
+		return nil, nil, ErrChanged
+	}
+	held = make([]*block, last-first+1)
+	for b := first; b <= last; b++ {
+		if blk, ok := r.blocks[b]; ok {
+			held[b-first] = blk
+			r.touch(b)
+		}
+	}
+	for _, rn := range r.runs {
+		if rn.off < end && rn.off+int64(len(rn.data)) > off {
+			runs = append(runs, rn)
+		}
+	}
+	for _, pc := range r.pieces {
+		if pc.off < end && pc.off+int64(len(pc.data)) > off {
+			runs = append(runs, pc)
+		}
+	}
+	return held, runs, nil
+}
+
+// reachingRun returns, of runs, the one holding pos that reaches furthest
+// and where it reaches (pos when none holds it), and the offset, at most
+// end, where the next run after pos starts.
+func reachingRun(runs []piece, pos, end int64) (from piece, reach, next int64) {
+	next, reach = end, pos
+	for _, rn := range runs {
+		rEnd := rn.off + int64(len(rn.data))
+		switch {
+		case rn.off <= pos && rEnd > reach:
+			from, reach = rn, rEnd
+		case rn.off > pos:
+			next = min(next, rn.off)
+		}
+	}
+	return from, reach, next
 }
 
 // inRun returns the n bytes at off when a kept run holds them all.

@@ -63,6 +63,53 @@ func Brotli(data []byte, quality int) []byte {
 // written; copies keep their file's mtime. With log non-nil it lists the
 // copies written (bytes, share of the raw size, time).
 func Precompress(dir string, quality int, log io.Writer) error {
+	files, err := compressibleFiles(dir)
+	if err != nil {
+		return err
+	}
+	jobs := make(chan compressJob)
+	errs := make(chan error, 2*len(files))
+	var mu sync.Mutex
+	var lines []string
+	var wg sync.WaitGroup
+	for range max(1, runtime.NumCPU()) {
+		wg.Go(func() {
+			for j := range jobs {
+				line, err := j.run()
+				if err != nil {
+					errs <- err
+					continue
+				}
+				if line == "" {
+					continue
+				}
+				mu.Lock()
+				lines = append(lines, line)
+				mu.Unlock()
+			}
+		})
+	}
+	br := func(data []byte) []byte { return Brotli(data, quality) }
+	for _, f := range files {
+		jobs <- compressJob{f, ".br", br}
+		jobs <- compressJob{f, ".gz", Gzip}
+	}
+	close(jobs)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	if log != nil {
+		writeCompressLog(log, lines)
+	}
+	return nil
+}
+
+// compressibleFiles lists the files under dir of at least 1 KiB with an
+// extension in compressible, biggest first: the wasm's brotli takes
+// longest.
+func compressibleFiles(dir string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -74,47 +121,8 @@ func Precompress(dir string, quality int, log io.Writer) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	type job struct {
-		path, ext string
-		enc       func([]byte) []byte
-	}
-	jobs := make(chan job)
-	errs := make(chan error, 2*len(files))
-	var mu sync.Mutex
-	var lines []string
-	var wg sync.WaitGroup
-	for range max(1, runtime.NumCPU()) {
-		wg.Go(func() {
-			for j := range jobs {
-				start := time.Now()
-				info, err := os.Stat(j.path)
-				if err != nil {
-					errs <- err
-					continue
-				}
-				data, err := os.ReadFile(j.path)
-				if err != nil {
-					errs <- err
-					continue
-				}
-				out := j.enc(data)
-				if len(out) >= len(data) {
-					continue
-				}
-				if err := os.WriteFile(j.path+j.ext, out, 0o644); err != nil {
-					errs <- err
-					continue
-				}
-				_ = os.Chtimes(j.path+j.ext, info.ModTime(), info.ModTime())
-				mu.Lock()
-				lines = append(lines, fmt.Sprintf("%s%s\t%d\t%.1f%%\t%v", j.path, j.ext, len(out), 100*float64(len(out))/float64(len(data)), time.Since(start).Round(10*time.Millisecond)))
-				mu.Unlock()
-			}
-		})
-	}
-	// Biggest first: the wasm's brotli takes longest.
 	sizes := map[string]int64{}
 	for _, f := range files {
 		if info, err := os.Stat(f); err == nil {
@@ -122,25 +130,47 @@ func Precompress(dir string, quality int, log io.Writer) error {
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return sizes[files[i]] > sizes[files[j]] })
-	br := func(data []byte) []byte { return Brotli(data, quality) }
-	for _, f := range files {
-		jobs <- job{f, ".br", br}
-		jobs <- job{f, ".gz", Gzip}
+	return files, nil
+}
+
+// compressJob is one copy Precompress writes: path+ext, encoded by enc.
+type compressJob struct {
+	path, ext string
+	enc       func([]byte) []byte
+}
+
+// run writes the copy with its file's mtime and returns its log line
+// (path, bytes, share of the raw size, time), or "" when the copy would not
+// be smaller than the file and is not written.
+func (j compressJob) run() (string, error) {
+	start := time.Now()
+	info, err := os.Stat(j.path)
+	if err != nil {
+		return "", err
 	}
-	close(jobs)
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return err
+	data, err := os.ReadFile(j.path)
+	if err != nil {
+		return "", err
 	}
-	if log != nil {
-		sort.Strings(lines)
-		tw := tabwriter.NewWriter(log, 0, 8, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "precompressed\tbytes\tof raw\ttime\t")
-		for _, l := range lines {
-			fmt.Fprintln(tw, l+"\t")
-		}
-		tw.Flush()
+	out := j.enc(data)
+	if len(out) >= len(data) {
+		return "", nil
 	}
-	return nil
+	if err := os.WriteFile(j.path+j.ext, out, 0o644); err != nil {
+		return "", err
+	}
+	_ = os.Chtimes(j.path+j.ext, info.ModTime(), info.ModTime())
+	return fmt.Sprintf("%s%s\t%d\t%.1f%%\t%v", j.path, j.ext, len(out), 100*float64(len(out))/float64(len(data)), time.Since(start).Round(10*time.Millisecond)), nil
+}
+
+// writeCompressLog writes Precompress's log lines to log, sorted, as a
+// right-aligned table.
+func writeCompressLog(log io.Writer, lines []string) {
+	sort.Strings(lines)
+	tw := tabwriter.NewWriter(log, 0, 8, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "precompressed\tbytes\tof raw\ttime\t")
+	for _, l := range lines {
+		fmt.Fprintln(tw, l+"\t")
+	}
+	tw.Flush()
 }
