@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -547,8 +548,14 @@ func TestScrollReadsAhead(t *testing.T) {
 	// Rows are read ahead once located: wait for the record batches' row
 	// counts (indexing, in the background; slow under load).
 	b.waitFor(`document.querySelector('[data-role=num-rows][data-exact=true]') !== null`)
-	// Scroll down to row 40 (rows of 84 px).
-	b.eval(`document.querySelector('[data-role=rows]').scrollTop = 40 * 84, true`, nil)
+	// Scroll down to row 40 (rows of 84 px); the scroll positions the
+	// page then takes are kept for the message of a failed wait.
+	b.eval(`(() => {
+		const v = document.querySelector('[data-role=rows]');
+		window.__tops = [];
+		v.addEventListener('scroll', () => window.__tops.push(v.scrollTop));
+		v.scrollTop = 40 * 84;
+		return true })()`, nil)
 	b.waitFor(`document.querySelector('[data-row="40"]:not([data-loading]) [data-field=image] canvas[data-preview=rgb]') !== null`)
 	to1 := last() + 1
 	// Read: the batches of rows [0, to0) (the first rows) and of
@@ -570,11 +577,18 @@ func TestScrollReadsAhead(t *testing.T) {
 	// row 41 redraws it. The focusin is sent, not left to focus(): a
 	// page whose window does not have the focus (headless browsers run
 	// side by side) gets no focus events, and nothing redrew.
-	b.waitFor(fmt.Sprintf(`(() => {
+	if err := b.pollWithin(fmt.Sprintf(`(() => {
 		const cells = document.querySelectorAll('[data-row="41"] [data-col]');
 		cells[(window.__aheadTurn = (window.__aheadTurn || 0) + 1) %% 2].dispatchEvent(new FocusEvent('focusin', {bubbles: true}));
 		return Number(document.querySelector('[data-role=cache]').dataset.bytes) >= %d;
-	})()`, want))
+	})()`, want), 30*time.Second); err != nil {
+		var seen string
+		b.eval(`JSON.stringify({bytes: document.querySelector('[data-role=cache]').dataset.bytes,
+			settled: document.querySelector('[data-role=rows]').dataset.settled,
+			tops: window.__tops,
+			drawn: [...document.querySelectorAll('[data-row]')].map(r => r.dataset.row + (r.hasAttribute('data-loading') ? 'L' : '')).join(' ')})`, &seen)
+		t.Fatalf("%v: the cache holds less than the %d bytes of batches %v (to0 %d, to1 %d, a batch %d bytes); the page: %s", err, want, batches, to0, to1, batchBytes, seen)
+	}
 	// Scrolling on by 8 rows shows rows that were read ahead: none of
 	// them shows as loading, and they show their own ids.
 	b.eval(`(() => {
