@@ -214,32 +214,41 @@ func (d *dataset) openShard(ctx context.Context, s *shard) (*File, error) {
 		if err == nil && sf == nil {
 			err = errors.New("no file")
 		}
-		d.mu.Lock()
-		s.opening = nil
-		switch {
-		case err == nil:
-			s.file = sf
-			if d.perRow == 0 && sf.Size > 0 {
-				if n, _ := sf.Rows(); n > 0 {
-					d.perRow = float64(sf.Size) / float64(n)
-				}
-			}
-			if d.f != nil {
-				d.mapColumns(s)
-			}
-		case ctx.Err() != nil:
-			err = fmt.Errorf("opening %s: %w", s.Name, ErrCanceled) // opened again when asked again
-		default:
-			s.err = fmt.Errorf("%s: %w", s.Name, err)
-			err = s.err
-		}
-		d.gen++
-		d.mu.Unlock()
+		err = d.shardOpened(ctx, s, sf, err)
 		close(ch)
 		if err != nil {
 			return nil, err
 		}
 		return sf, nil
+	}
+}
+
+// shardOpened records how the open of shard s ended (its file sf, or err)
+// under the dataset's lock and returns the error openShard returns: a
+// cancel is not kept (the shard is opened again when asked again), any
+// other error is the shard's from then on.
+func (d *dataset) shardOpened(ctx context.Context, s *shard, sf *File, err error) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s.opening = nil
+	d.gen++
+	switch {
+	case err == nil:
+		s.file = sf
+		if d.perRow == 0 && sf.Size > 0 {
+			if n, _ := sf.Rows(); n > 0 {
+				d.perRow = float64(sf.Size) / float64(n)
+			}
+		}
+		if d.f != nil {
+			d.mapColumns(s)
+		}
+		return nil
+	case ctx.Err() != nil:
+		return fmt.Errorf("opening %s: %w", s.Name, ErrCanceled)
+	default:
+		s.err = fmt.Errorf("%s: %w", s.Name, err)
+		return s.err
 	}
 }
 

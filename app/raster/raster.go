@@ -131,14 +131,7 @@ func PreviewIn(t tensorext.Tensor, l Picture, maxW, maxH int) *image.RGBA {
 	h, w := t.Shape[l.H], t.Shape[l.W]
 	ow, oh := imagebytes.FitIn(w, h, side(maxW), side(maxH))
 	img := image.NewRGBA(image.Rect(0, 0, ow, oh))
-	scale, offset := 1.0, 0.0
-	if t.ValueType().ID() != arrow.UINT8 {
-		if lo, hi, ok := Range(t); ok && hi > lo {
-			scale, offset = 255/(hi-lo), lo
-		} else if ok {
-			scale, offset = 0, lo
-		}
-	}
+	scale, offset := levelScale(t)
 	channels := 1
 	cstride := 0
 	if l.Channel >= 0 {
@@ -189,6 +182,23 @@ func PreviewIn(t tensorext.Tensor, l Picture, maxW, maxH int) *image.RGBA {
 		}
 	}
 	return img
+}
+
+// levelScale is how PreviewIn maps t's values to grey levels, level =
+// (v - offset) * scale: uint8 as they are; any other value type from its
+// finite range (Range) onto 0..255, a constant tensor to 0.
+func levelScale(t tensorext.Tensor) (scale, offset float64) {
+	if t.ValueType().ID() == arrow.UINT8 {
+		return 1, 0
+	}
+	lo, hi, ok := Range(t)
+	switch {
+	case ok && hi > lo:
+		return 255 / (hi - lo), lo
+	case ok:
+		return 0, lo
+	}
+	return 1, 0
 }
 
 // previewUint8 draws uint8 values without nulls exactly: the fast path for

@@ -68,16 +68,9 @@ const maxDecompressed = 1 << 31
 // is checked against the bytes present, so a hostile length is an error,
 // never an allocation. It stops at fn's first error and returns it.
 func eachIPCMessage(b []byte, fn func(ipcMessage) error) error {
-	if bytes.HasPrefix(b, ipcMagic) {
-		n := len(b)
-		if n < 8+10 || !bytes.Equal(b[n-6:], ipcMagic) {
-			return fmt.Errorf("IPC file of %d bytes has no closing magic", n)
-		}
-		fl := int64(int32(binary.LittleEndian.Uint32(b[n-10:])))
-		if fl < 0 || fl > int64(n-8-10) {
-			return fmt.Errorf("IPC file footer size %d is out of range", fl)
-		}
-		b = b[8 : n-10-int(fl)]
+	b, err := ipcFileMessages(b)
+	if err != nil {
+		return err
 	}
 	for p := 0; p < len(b); {
 		if len(b)-p < 4 {
@@ -129,6 +122,25 @@ func eachIPCMessage(b []byte, fn func(ipcMessage) error) error {
 		}
 	}
 	return nil
+}
+
+// ipcFileMessages returns the messages of b: b itself when it is an IPC
+// stream, else the bytes between an IPC file's leading magic and its
+// footer (the footer's length is the 4 bytes before the closing magic),
+// or an error when the closing magic or the footer's length is wrong.
+func ipcFileMessages(b []byte) ([]byte, error) {
+	if !bytes.HasPrefix(b, ipcMagic) {
+		return b, nil
+	}
+	n := len(b)
+	if n < 8+10 || !bytes.Equal(b[n-6:], ipcMagic) {
+		return nil, fmt.Errorf("IPC file of %d bytes has no closing magic", n)
+	}
+	fl := int64(int32(binary.LittleEndian.Uint32(b[n-10:])))
+	if fl < 0 || fl > int64(n-8-10) {
+		return nil, fmt.Errorf("IPC file footer size %d is out of range", fl)
+	}
+	return b[8 : n-10-int(fl)], nil
 }
 
 // appendFramed appends m with the current framing: the continuation marker,

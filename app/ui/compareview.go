@@ -62,12 +62,6 @@ func (in *Inspector) compareBody() app.UI {
 	t := s.Shown()
 	p := c.pictures(s)
 	d := c.cmp.Diff
-	pane := func(side, caption string, t tensorext.Tensor, img *image.RGBA) app.UI {
-		return app.Div().Class("compare-pane").Attr("data-side", side).Role("group").Aria("label", caption).Body(
-			app.P().Class("pane-caption").Text(caption),
-			&SliceView{Tensor: t, View: s.View, Img: img, Start: in.cam, Also: c.probe(s, side), Shared: true},
-		)
-	}
 	a, b := "A: "+c.a.String(), "B: "+c.b.String()
 	return app.Div().Class("inspector-body").Body(
 		app.Div().Class("inspector-main").Body(
@@ -86,32 +80,16 @@ func (in *Inspector) compareBody() app.UI {
 			app.If(p.A != nil && p.Swiped == nil, func() app.UI {
 				return app.Div().Class("compare-panes").Attr("data-role", "compare-panes").Attr("data-mode", "side").
 					Attr("data-pan", panText(in.cam)).Attr("data-zoom", exact(in.cam.Scale())).Body(
-					pane("a", a, t, p.A),
-					pane("b", b, c.cmp.B, p.B),
-					pane("diff", "A − B", d.D, p.D),
+					in.comparePane("a", a, t, p.A),
+					in.comparePane("b", b, c.cmp.B, p.B),
+					in.comparePane("diff", "A − B", d.D, p.D),
 				)
 			}),
 			// Swiped, the panes are in another element (a section, not a
 			// div): go-app mounts them anew, and each measures the width
 			// its column has now, as the other mode's panes did theirs
 			// (one camera needs panes of one size).
-			app.If(p.Swiped != nil, func() app.UI {
-				return app.Section().Class("compare-panes").Attr("data-role", "compare-panes").Attr("data-mode", "swipe").
-					Attr("data-pan", panText(in.cam)).Attr("data-zoom", exact(in.cam.Scale())).Body(
-					app.Div().Class("compare-pane").Attr("data-side", "swipe").Role("group").Aria("label", "A | B").Body(
-						app.P().Class("pane-caption").Text(fmt.Sprintf("A | B: %s left of %d%%, %s right", c.a, c.swipe, c.b)),
-						app.Label().Class("swipe").Body(app.Text("Swipe "),
-							app.Input().Type("range").Attr("data-role", "swipe").Min(0).Max(100).Step(1).Value(c.swipe).
-								OnInput(func(ctx app.Context, e app.Event) {
-									if v, ok := selected(ctx); ok {
-										in.compareCommand(ctx, func(c *compareState) bool { return c.setSwipe(v) })
-									}
-								}, app.EventScope("swipe"))),
-						&SliceView{Tensor: t, View: s.View, Img: p.Swiped, Start: in.cam, Also: c.probe(s, "a"), Shared: true},
-					),
-					pane("diff", "A − B", d.D, p.D),
-				)
-			}),
+			app.If(p.Swiped != nil, func() app.UI { return in.swipePanes(t, p) }),
 			app.If(p.A != nil && s.View.Channel < 0, func() app.UI {
 				return app.Div().Class("compare-bar").Attr("data-role", "ab-colorbar").Body(
 					app.Span().Class("bar-label").Text("A, B"),
@@ -132,5 +110,37 @@ func (in *Inspector) compareBody() app.UI {
 			&DiffExport{D: d.D, Image: p.D, Name: fmt.Sprintf("%s-row%d-minus-%s-row%d", safeName(c.a.Field), c.a.Row, safeName(c.b.Field), c.b.Row)},
 			&StatsPanel{Stats: s.Stats, Shape: t.Shape, ValueType: t.ValueType().String()},
 		),
+	)
+}
+
+// swipePanes are the compare view's panes in swipe mode: A left of the
+// swipe's position and B right of it in one pane, beside A − B.
+func (in *Inspector) swipePanes(t tensorext.Tensor, p comparePictures) app.UI {
+	s, c := in.session, in.cmp
+	d := c.cmp.Diff
+	return app.Section().Class("compare-panes").Attr("data-role", "compare-panes").Attr("data-mode", "swipe").
+		Attr("data-pan", panText(in.cam)).Attr("data-zoom", exact(in.cam.Scale())).Body(
+		app.Div().Class("compare-pane").Attr("data-side", "swipe").Role("group").Aria("label", "A | B").Body(
+			app.P().Class("pane-caption").Text(fmt.Sprintf("A | B: %s left of %d%%, %s right", c.a, c.swipe, c.b)),
+			app.Label().Class("swipe").Body(app.Text("Swipe "),
+				app.Input().Type("range").Attr("data-role", "swipe").Min(0).Max(100).Step(1).Value(c.swipe).
+					OnInput(func(ctx app.Context, e app.Event) {
+						if v, ok := selected(ctx); ok {
+							in.compareCommand(ctx, func(c *compareState) bool { return c.setSwipe(v) })
+						}
+					}, app.EventScope("swipe"))),
+			&SliceView{Tensor: t, View: s.View, Img: p.Swiped, Start: in.cam, Also: c.probe(s, "a"), Shared: true},
+		),
+		in.comparePane("diff", "A − B", d.D, p.D),
+	)
+}
+
+// comparePane is one pane of the compare view: the picture img of tensor
+// t (A, B or A − B) under its caption, panned and zoomed with the others.
+func (in *Inspector) comparePane(side, caption string, t tensorext.Tensor, img *image.RGBA) app.UI {
+	s, c := in.session, in.cmp
+	return app.Div().Class("compare-pane").Attr("data-side", side).Role("group").Aria("label", caption).Body(
+		app.P().Class("pane-caption").Text(caption),
+		&SliceView{Tensor: t, View: s.View, Img: img, Start: in.cam, Also: c.probe(s, side), Shared: true},
 	)
 }
