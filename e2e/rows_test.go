@@ -71,6 +71,39 @@ func TestKeyboard(t *testing.T) {
 	}
 }
 
+// TestInspectorKeysInARow presses Escape, ArrowDown, Enter five times in
+// one task (as a fast typist does, faster than the page draws), each sent
+// where the browser's focus is at that moment: the keys act on the page's
+// state, not on the dialog that is going, so the inspector ends on row 5,
+// and Escape then gives the focus back to row 5's cell.
+func TestInspectorKeysInARow(t *testing.T) {
+	t.Parallel()
+	skipWithoutSite(t)
+	b := newBrowser(t)
+	b.openSample("js_big.arrow")
+	b.waitOpened("js_big.arrow")
+	b.run(chromedp.Click(`[data-row="0"] [data-col="2"]`, chromedp.ByQuery))
+	b.waitFor(`document.querySelector('[data-role=inspector][data-row="0"][data-field=image]') !== null`)
+	b.waitFor(`document.activeElement?.dataset.role === 'inspector'`)
+	b.eval(`(() => {
+		for (let i = 0; i < 5; i++) {
+			for (const key of ['Escape', 'ArrowDown', 'Enter']) {
+				document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+			}
+		}
+		return true })()`, nil)
+	b.waitFor(`document.querySelector('[data-role=inspector][data-row="5"][data-field=image] canvas[data-role=slice]') !== null`)
+	var rows []string
+	b.eval(`[...document.querySelectorAll('[data-role=inspector]')].map(d => d.dataset.row)`, &rows)
+	if len(rows) != 1 || rows[0] != "5" {
+		t.Errorf("inspectors open on rows %v, want [5]", rows)
+	}
+	b.waitFor(`document.activeElement?.dataset.role === 'inspector'`)
+	b.run(chromedp.KeyEvent(kb.Escape))
+	b.waitFor(`document.querySelector('[data-role=inspector]') === null`)
+	b.waitFor(`document.activeElement?.closest('[data-row]')?.dataset.row === '5' && document.activeElement?.dataset.col === '2'`)
+}
+
 // TestRowHeights: rows are as tall as what they show: one line of text in a
 // file without tensors; in a file with previews, the preview size the
 // control chooses (remembered across a reload).

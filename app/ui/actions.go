@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"fmt"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/session"
@@ -67,38 +65,85 @@ func (v *Viewer) handleModel(ctx app.Context) {
 }
 
 // onCloseInspect closes the inspector and gives the keyboard back to the
-// cell it was opened from.
+// cell it was opened from: that cell is the grid's focused cell at once,
+// and keys pressed before the grid has the focus back go to it
+// (routeKeys).
 func (v *Viewer) onCloseInspect(ctx app.Context) {
 	t, open := v.inspected()
 	v.Apply(ctx, session.Address{A: viewstate.CloseInspector{}})
 	ctx.Update()
-	ctx.Defer(func(app.Context) {
-		doc := app.Window().Get("document")
-		if open {
-			if c := doc.Call("querySelector", fmt.Sprintf(`[data-row="%d"] [data-col="%d"]`, t.Row, t.Col)); c.Truthy() {
-				c.Call("focus", map[string]any{"preventScroll": true})
-				return
-			}
+	if !open {
+		ctx.Defer(func(app.Context) { app.Window().Get("document").Get("body").Call("focus") })
+		return
+	}
+	v.page.returning = true
+	actionGridAt.Send(ctx, t)
+	ctx.Defer(func(ctx app.Context) {
+		if v.st().Inspector == nil { // not opened again meanwhile
+			actionGridFocus.Send(ctx)
 		}
-		doc.Get("body").Call("focus")
 	})
 }
 
-// closeOnEscape: Escape closes the inspector wherever the focus is (the
-// dialog takes it when it opens, but a file picked or a click outside the
-// viewer can move it): a listener on the window, after the dialog's own.
-func (v *Viewer) closeOnEscape(ctx app.Context) {
-	app.Window().Call("addEventListener", "keydown", app.FuncOf(func(this app.Value, args []app.Value) any {
-		if e := args[0]; e.Get("key").String() == "Escape" && !e.Get("defaultPrevented").Bool() && v.st().Inspector != nil {
-			hideInspector()
+// routeKeys sends the keys the page's state, not the browser's focus,
+// says where to go (routeOf): Escape closes the inspector wherever the
+// focus is; a grid key meant for the grid behind the open inspector is
+// dropped; one pressed after the inspector closed, before the grid has
+// the focus back, goes to the grid's focused cell (until the focus goes
+// into anything but the inspector that is going). Listeners on the window
+// in the capture phase, before any element's; go-app runs what they
+// dispatch before the next event comes.
+func (v *Viewer) routeKeys(ctx app.Context) {
+	app.Window().Call("addEventListener", "focusin", app.FuncOf(func(this app.Value, args []app.Value) any {
+		if !targetOf(args[0].Get("target")).InInspector {
 			ctx.Dispatch(func(ctx app.Context) {
-				if v.st().Inspector != nil {
-					actionCloseInspect.Send(ctx)
-				}
+				v.page.returning = false
+				ctx.PreventUpdate()
 			})
 		}
 		return nil
-	}))
+	}), true)
+	app.Window().Call("addEventListener", "keydown", app.FuncOf(func(this app.Value, args []app.Value) any {
+		e := args[0]
+		if e.Get("defaultPrevented").Bool() {
+			return nil
+		}
+		k := keyOf(e)
+		route := routeOf(k, targetOf(e.Get("target")), v.st().Inspector != nil, v.page.returning)
+		if route == routePass {
+			return nil
+		}
+		e.Call("preventDefault")
+		e.Call("stopPropagation")
+		switch route {
+		case routeClose:
+			hideInspector()
+			ctx.Dispatch(func(ctx app.Context) {
+				if v.st().Inspector != nil {
+					v.onCloseInspect(ctx)
+				}
+			})
+		case routeGrid:
+			ctx.Dispatch(func(ctx app.Context) {
+				actionGridKey.Send(ctx, k)
+				ctx.PreventUpdate()
+			})
+		}
+		return nil
+	}), true)
+}
+
+// targetOf is where an event was sent (keyTarget).
+func targetOf(el app.Value) keyTarget {
+	if !el.Truthy() || el.Get("closest").IsUndefined() { // the window, the document
+		return keyTarget{}
+	}
+	tag := el.Get("tagName").String()
+	return keyTarget{
+		InGrid:      el.Call("closest", "[data-role=rows]").Truthy(),
+		InInspector: el.Call("closest", ".inspector-backdrop").Truthy(),
+		Control:     tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA" || tag == "BUTTON",
+	}
 }
 
 // onFirstRow keeps the rows table's first row in view for the address.

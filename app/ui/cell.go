@@ -43,7 +43,7 @@ func (c *CellView) Render() app.UI {
 			// title says what pressing it does, and why a mask is not
 			// drawn over its thumbnail.
 			Title(cellTitle(c.Field, c.Row, cell.Tensor)).
-			Aria("selected", c.Selected).OnClick(c.onClick).OnKeyDown(c.onKey)
+			Aria("selected", c.Selected).OnClick(c.onClick)
 	case cell.Nested != nil:
 		n := cell.Nested
 		label := n.Label
@@ -53,7 +53,7 @@ func (c *CellView) Render() app.UI {
 		return app.Div().Class("cell nested").Attr("data-nested", true).Attr("data-field", c.Field).Attr("data-col", c.Col).
 			Attr("data-rows", n.Rows).Attr("data-columns", n.Columns).TabIndex(tab).Role("gridcell").Aria("colindex", col).
 			Title(fmt.Sprintf("Open the nested record batch of %s, row %d", c.Field, c.Row)).
-			OnClick(c.openNested).OnKeyDown(c.onKey).Body(
+			OnClick(c.openNested).Body(
 			app.Div().Class("nested-label").Text(label),
 			app.Div().Class("summary").Text(fmt.Sprintf("record batch: %d rows × %d columns · %s", n.Rows, n.Columns, decode.HumanBytes(int64(n.Bytes)))),
 		)
@@ -67,7 +67,7 @@ func (c *CellView) Render() app.UI {
 		// A null tensor, of either tensor type: data-tensor and data-null.
 		return app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", c.Field).Attr("data-col", c.Col).
 			TabIndex(tab).Role("gridcell").Aria("colindex", col).Attr("data-null", true).Aria("selected", c.Selected).
-			OnClick(c.onClick).OnKeyDown(c.onKey).Text("null")
+			OnClick(c.onClick).Text("null")
 	case cell.Null:
 		return app.Div().Class("cell null").Attr("data-field", c.Field).Attr("data-col", c.Col).TabIndex(tab).Role("gridcell").Aria("colindex", col).Attr("data-null", true).Text("null")
 	}
@@ -120,25 +120,6 @@ func (c *CellView) toggleSelected(ctx app.Context) {
 // openNested shows the cell's nested record batch in the grid.
 func (c *CellView) openNested(ctx app.Context, e app.Event) {
 	actionNested.Send(ctx, inspectTarget{Col: c.Col, Row: c.Row})
-}
-
-func (c *CellView) onKey(ctx app.Context, e app.Event) {
-	k := e.Get("key").String()
-	if k == " " && e.Get("shiftKey").Bool() && (c.Cell.Tensor != nil || c.Cell.Null) {
-		e.PreventDefault()
-		c.toggleSelected(ctx)
-		return
-	}
-	if k == "Enter" || k == " " {
-		e.PreventDefault()
-		switch {
-		case c.Cell.Nested != nil:
-			c.openNested(ctx, e)
-		case c.Cell.Tensor != nil:
-			c.inspect(ctx, e)
-		}
-	}
-	// Other keys go on to the table, which moves the focus.
 }
 
 // tensorCellView draws the cell of a tensor summary: its preview (drawn

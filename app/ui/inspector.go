@@ -311,15 +311,6 @@ func (in *Inspector) close(ctx app.Context) {
 	actionCloseInspect.Send(ctx)
 }
 
-func (in *Inspector) onKeyDown(ctx app.Context, e app.Event) {
-	if e.Get("key").String() == "Escape" {
-		e.PreventDefault()
-		in.close(ctx)
-		return
-	}
-	ctx.PreventUpdate()
-}
-
 // Render draws the dialog.
 func (in *Inspector) Render() app.UI {
 	in.load() // Render runs before OnMount
@@ -327,7 +318,7 @@ func (in *Inspector) Render() app.UI {
 	return app.Div().Class("inspector-backdrop").Body(
 		app.Div().Class("inspector").Role("dialog").Aria("modal", "true").Aria("label", "Tensor inspector").
 			Attr("data-role", "inspector").Attr("data-field", field.Name).Attr("data-row", in.Row).
-			TabIndex(-1).OnKeyDown(in.onKeyDown).Body(
+			TabIndex(-1).Body(
 			app.Header().Class("inspector-head").Body(
 				app.H2().Text(fmt.Sprintf("%s, row %d", field.Name, in.Row)),
 				in.shardNote(),

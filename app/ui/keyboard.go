@@ -5,6 +5,9 @@ import (
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/summary"
 )
 
 // The rows table is a grid for the keyboard (WAI-ARIA grid pattern): one
@@ -87,29 +90,72 @@ func topToShow(row, rows int64, rowH int, top, visible float64) float64 {
 	return top
 }
 
-// onKey moves the focused cell.
+// onKey acts on the focused cell (keyroute.go): the keyboard's cell, not
+// the element the key was sent to, which may not have the focus yet.
 func (r *RowsTable) onKey(ctx app.Context, e app.Event) {
 	if tag := e.Get("target").Get("tagName").String(); tag == "SELECT" || tag == "BUTTON" {
 		ctx.PreventUpdate() // a header's sort controls keep their keys
 		return
 	}
-	key := e.Get("key").String()
-	if key == "Escape" { // empties the selection
-		if !r.sel.clear() {
-			ctx.PreventUpdate()
-			return
-		}
-		e.PreventDefault()
-		return
-	}
-	ctrl := e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()
-	to, ok := r.focus.moved(key, ctrl, r.Rows, len(r.File.Fields()), pageRows(r.height(), r.rowH()))
-	if !ok {
+	if !r.key(ctx, keyOf(e.Value)) {
 		ctx.PreventUpdate()
 		return
 	}
 	e.PreventDefault()
-	r.goTo(ctx, to)
+}
+
+// keyOf is a keydown event's key and modifiers.
+func keyOf(e app.Value) keyPress {
+	return keyPress{Key: e.Get("key").String(), Shift: e.Get("shiftKey").Bool(), Ctrl: e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()}
+}
+
+// key does what k does to the focused cell, and reports whether it did
+// anything.
+func (r *RowsTable) key(ctx app.Context, k keyPress) bool {
+	switch act := gridActOf(k); act {
+	case actClear:
+		return r.sel.clear()
+	case actMove:
+		to, _ := r.focus.moved(k.Key, k.Ctrl, r.Rows, len(r.File.Fields()), pageRows(r.height(), r.rowH()))
+		r.goTo(ctx, to)
+		return true
+	case actOpen, actSelect:
+		return r.openKey(ctx, act)
+	}
+	return false
+}
+
+// openKey inspects, opens or selects the focused cell (cellActOf).
+func (r *RowsTable) openKey(ctx app.Context, act gridAct) bool {
+	fields := r.File.Fields()
+	if r.focus.col >= len(fields) || r.focus.row >= r.Rows {
+		return false
+	}
+	row := r.fileRow(r.focus.row)
+	var cell *summary.Cell
+	if _, _, located := r.File.Window(row); rowStateOf(located, r.File.WindowState(row)) == rowShown {
+		cell = &r.cells(row, len(fields))[r.focus.col]
+	}
+	at := inspectTarget{Col: r.focus.col, Row: row}
+	switch cellActOf(act, fields[r.focus.col], cell) {
+	case cellInspect:
+		actionInspect.Send(ctx, at)
+	case cellNested:
+		actionNested.Send(ctx, at)
+	case cellSelect:
+		r.sel.toggle(selectedCell{Col: at.Col, Row: row, Null: cell.Tensor == nil})
+	default:
+		return false
+	}
+	return true
+}
+
+// focusAt makes the cell of file row t.Row and column t.Col the
+// keyboard's, if the grid shows that row (the inspector closing on it).
+func (r *RowsTable) focusAt(t inspectTarget) {
+	if p := session.PosOf(r.Order, t.Row); p >= 0 && t.Col < len(r.File.Fields()) {
+		r.focus = gridCell{p, t.Col}
+	}
 }
 
 // onFocusIn follows the focus into a cell (a click, the inspector giving
@@ -157,8 +203,12 @@ func (r *RowsTable) view() app.Value {
 	return app.Undefined()
 }
 
-// focusCell gives the keyboard focus to the focused cell if it is drawn.
+// focusCell gives the keyboard focus to the focused cell if it is drawn,
+// unless a dialog (the inspector opened meanwhile) has it.
 func (r *RowsTable) focusCell() {
+	if app.Window().Get("document").Call("querySelector", ".inspector-backdrop").Truthy() {
+		return
+	}
 	if el := r.JSValue(); el.Truthy() {
 		c := el.Call("querySelector", fmt.Sprintf(`[data-pos="%d"] [data-col="%d"]`, r.focus.row, r.focus.col))
 		if c.Truthy() {

@@ -170,7 +170,7 @@ func TestRowsTableNative(t *testing.T) {
 	}
 	if err := app.Match(app.Div().Class("cell tensor null").Attr("data-tensor", true).Attr("data-field", "rgb").Attr("data-col", rgb).TabIndex(-1).
 		Role("gridcell").Aria("colindex", rgb+2).Attr("data-null", true).Aria("selected", false).
-		OnClick(null.onClick).OnKeyDown(null.onKey), null.Render()); err != nil {
+		OnClick(null.onClick), null.Render()); err != nil {
 		t.Errorf("null tensor cell: %v", err)
 	}
 	// Selected to compare (Ctrl+click, Shift+Space): the table draws it

@@ -19,6 +19,11 @@ const (
 
 	actionSelect         kit.Action[selectedCell] = "tv/select"          // toggle a tensor cell's selection (CellView: Ctrl+click, Shift+Space)
 	actionClearSelection kit.Signal               = "tv/selection-clear" // unselect every cell (SelectionBar)
+
+	// The Viewer's, as the inspector closes (keyroute.go).
+	actionGridAt    kit.Action[inspectTarget] = "tv/grid-at"    // the cell the inspector closed on becomes the keyboard's
+	actionGridKey   kit.Action[keyPress]      = "tv/grid-key"   // a key for the focused cell, sent while the focus is elsewhere
+	actionGridFocus kit.Signal                = "tv/grid-focus" // the focused cell takes the keyboard focus
 )
 
 // RowsTable shows every row of every record batch in a windowed list: only
@@ -121,6 +126,16 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 			ctx.Update()
 		}
 	})
+	actionGridAt.Handle(ctx, func(ctx app.Context, t inspectTarget) {
+		r.focusAt(t)
+		ctx.Update()
+	})
+	actionGridKey.Handle(ctx, func(ctx app.Context, k keyPress) {
+		if r.key(ctx, k) {
+			ctx.Update()
+		}
+	})
+	actionGridFocus.Handle(ctx, func(ctx app.Context) { r.goTo(ctx, r.focus) })
 }
 
 // OnDismount stops the loads under way.

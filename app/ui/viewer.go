@@ -37,6 +37,9 @@ type pageFlags struct {
 	mounted bool // OnMount has run: the page is the wasm's (data-ready="true")
 	update  bool // a newer build has been downloaded
 	schema  bool // the schema panel's remembered state (local storage): a file opened without a link opens with it
+	// returning: the inspector has closed and the grid has not had the
+	// keyboard focus back yet (routeKeys).
+	returning bool
 }
 
 // addressMark is the data-address attribute as last set: settled or
@@ -125,7 +128,7 @@ func (v *Viewer) OnMount(ctx app.Context) {
 	v.handleActions(ctx)
 	v.loc.handleAddress(ctx)
 	v.loc.handleMessages(ctx)
-	v.closeOnEscape(ctx)
+	v.routeKeys(ctx)
 	v.opener.TakeBooted(ctx)
 }
 
