@@ -154,7 +154,7 @@ func (r *RowsTable) openKey(ctx app.Context, act gridAct) bool {
 // keyboard's, if the grid shows that row (the inspector closing on it).
 func (r *RowsTable) focusAt(t inspectTarget) {
 	if p := session.PosOf(r.Order, t.Row); p >= 0 && t.Col < len(r.File.Fields()) {
-		r.focus = gridCell{p, t.Col}
+		r.focus.gridCell = gridCell{p, t.Col}
 	}
 }
 
@@ -169,17 +169,17 @@ func (r *RowsTable) onFocusIn(ctx app.Context, e app.Event) {
 	}
 	c, err1 := strconv.Atoi(cell.Call("getAttribute", "data-col").String())
 	i, err2 := strconv.ParseInt(row.Call("getAttribute", "data-pos").String(), 10, 64)
-	if err1 != nil || err2 != nil || (gridCell{i, c}) == r.focus {
+	if err1 != nil || err2 != nil || (gridCell{i, c}) == r.focus.gridCell {
 		ctx.PreventUpdate()
 		return
 	}
-	r.focus = gridCell{i, c}
+	r.focus = gridFocus{gridCell: gridCell{i, c}}
 }
 
 // goTo makes cell c the focused cell, scrolls it into view and focuses it
 // once drawn.
 func (r *RowsTable) goTo(ctx app.Context, c gridCell) {
-	r.focus = c
+	r.focus = gridFocus{c, true}
 	if v := r.view(); v.Truthy() {
 		rowH := r.rowH()
 		v.Set("scrollTop", topToShow(c.row, r.Rows, rowH, v.Get("scrollTop").Float(), float64(r.height()-headerHeight)))
@@ -203,19 +203,48 @@ func (r *RowsTable) view() app.Value {
 	return app.Undefined()
 }
 
+// gridFocus is the keyboard's cell, and whether it is due to take the
+// browser's focus once drawn: a row being read has no cells yet, and the
+// cell moved from has gone with its row.
+type gridFocus struct {
+	gridCell
+	due bool
+}
+
 // focusCell gives the keyboard focus to the focused cell if it is drawn,
-// unless a dialog (the inspector opened meanwhile) has it.
+// unless a dialog (the inspector opened meanwhile) has it; until it is
+// drawn, the focus stays due.
 func (r *RowsTable) focusCell() {
-	if app.Window().Get("document").Call("querySelector", ".inspector-backdrop").Truthy() {
+	doc := app.Window().Get("document")
+	if doc.Call("querySelector", ".inspector-backdrop").Truthy() {
+		r.focus.due = false
 		return
 	}
 	if el := r.JSValue(); el.Truthy() {
 		c := el.Call("querySelector", fmt.Sprintf(`[data-pos="%d"] [data-col="%d"]`, r.focus.row, r.focus.col))
 		if c.Truthy() {
+			r.focus.due = false
 			c.Call("focus", map[string]any{"preventScroll": true})
 			c.Call("scrollIntoView", map[string]any{"block": "nearest", "inline": "nearest"})
 		}
 	}
+}
+
+// focusDue gives the focus to the focused cell once its row is drawn,
+// when it is due and the browser's focus has not gone anywhere else
+// meanwhile (it is on the page's body, or still in the grid).
+func (r *RowsTable) focusDue(ctx app.Context) {
+	if !r.focus.due {
+		return
+	}
+	ctx.Defer(func(app.Context) {
+		a := app.Window().Get("document").Get("activeElement")
+		if el := r.JSValue(); a.Truthy() && a.Get("tagName").String() != "BODY" && !(el.Truthy() && el.Call("contains", a).Bool()) {
+			r.focus.due = false
+			return
+		}
+		r.focusCell()
+	})
 }
 
 // gotoRow is the "go to row" box.

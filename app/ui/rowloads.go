@@ -176,6 +176,11 @@ func (r *RowsTable) fetch(ctx app.Context) {
 					r.readAhead(f, lctx, nil)
 				})
 			}
+			ctx.Dispatch(func(ctx app.Context) {
+				if r.File == f {
+					r.focusDue(ctx) // the keyboard's cell, if it was in this row
+				}
+			})
 			ctx.Update() // the table redraws its rows from the file's state
 		})
 	}

@@ -62,7 +62,7 @@ type RowsTable struct {
 	geom   tableGeometry // the container's size, the pixel ratio, the preview size (rowsize.go)
 	scroll rowScroll     // the first row in view and the rows drawn around it (rowspan.go)
 	cols   colView       // the columns' scroll, widths and resizing (columns.go)
-	focus  gridCell      // the cell the keyboard is on (keyboard.go)
+	focus  gridFocus     // the cell the keyboard is on (keyboard.go)
 	sel    gridSelection // the tensor cells selected to compare (gridselect.go)
 	loads  rowLoads      // the reads under way (rowloads.go)
 	cache  cellCache     // the summarised cells of the rows drawn lately (rowcells.go)
@@ -135,7 +135,7 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 			ctx.Update()
 		}
 	})
-	actionGridFocus.Handle(ctx, func(ctx app.Context) { r.goTo(ctx, r.focus) })
+	actionGridFocus.Handle(ctx, func(ctx app.Context) { r.goTo(ctx, r.focus.gridCell) })
 }
 
 // OnDismount stops the loads under way.
