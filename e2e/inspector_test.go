@@ -97,6 +97,22 @@ func TestInspector(t *testing.T) {
 		t.Errorf("column stats %+v, want 2 rows from 0 to 11234", col)
 	}
 	b.screenshot("inspector")
+	// The pointer leaving the picture for the side's buttons clears the
+	// readout but keeps its room: nothing moves under the pointer.
+	var btn struct{ X, Y float64 }
+	b.eval(`(() => { const e = document.querySelector('[data-action=download-npy]'); e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();
+		return {X: r.left + r.width / 2, Y: r.top + r.height / 2} })()`, &btn)
+	b.eval(`(() => { const c = document.querySelector('canvas[data-role=slice]'); const r = c.getBoundingClientRect();
+		return {X: r.left + 1.5 * r.width / c.width, Y: r.top + 3.5 * r.height / c.height} })()`, &pt)
+	b.run(chromedp.MouseEvent(input.MouseMoved, pt.X, pt.Y))
+	b.waitFor(`document.querySelector('[data-role=readout][data-index]') !== null`)
+	b.run(chromedp.MouseEvent(input.MouseMoved, btn.X, btn.Y))
+	b.waitFor(`document.querySelector('[data-role=readout][data-index]') === null`)
+	var under string
+	b.eval(fmt.Sprintf(`document.elementFromPoint(%v, %v)?.dataset.action ?? ''`, btn.X, btn.Y), &under)
+	if under != "download-npy" {
+		t.Errorf("the Export buttons moved as the readout cleared: %q under the pointer, not download-npy", under)
+	}
 	got := b.download(`[data-action=download-npy]`, downloads, done, "t-row1.npy")
 	if want := npyFloat32([]int{2, 3, 4, 5}, row1); !bytes.Equal(got, want) {
 		t.Errorf("downloaded .npy (%d bytes) differs from the expected %d bytes", len(got), len(want))

@@ -338,13 +338,20 @@ func (s *SliceView) Render() app.UI {
 	)
 }
 
+// readout is the value under the pointer, with its neighbours for a small
+// tensor: their table's room is kept while the pointer is elsewhere, so
+// that the dialog does not move under it on its way to another control.
 func (s *SliceView) readout() app.UI {
+	class := "readout"
+	if s.Tensor.Len() <= neighbourMax {
+		class += " with-neighbours"
+	}
 	if !s.hover {
-		return app.Div().Class("readout").Attr("data-role", "readout").Text("Point at or tap the picture to read a value.")
+		return app.Div().Class(class).Attr("data-role", "readout").Text("Point at or tap the picture to read a value.")
 	}
 	idx, text, ok := inspect.ValueAt(s.Tensor, s.View, s.hoverX, s.hoverY)
 	if !ok {
-		return app.Div().Class("readout").Attr("data-role", "readout")
+		return app.Div().Class(class).Attr("data-role", "readout")
 	}
 	names := make([]string, len(idx))
 	for k, i := range idx {
@@ -362,7 +369,7 @@ func (s *SliceView) readout() app.UI {
 	if s.Tensor.Len() <= neighbourMax {
 		table = inspect.Neighbourhood(s.Tensor, s.View, s.hoverX, s.hoverY, 2)
 	}
-	return app.Div().Class("readout").Attr("data-role", "readout").
+	return app.Div().Class(class).Attr("data-role", "readout").
 		Attr("data-index", tensorext.JoinShape(idx)).Attr("data-value", text).Body(
 		app.Code().Text("["+strings.Join(names, ", ")+"] = "),
 		app.Strong().Text(text),
