@@ -1,7 +1,6 @@
 package inspect
 
 import (
-	"context"
 	"math"
 	"slices"
 
@@ -33,90 +32,138 @@ type ColumnStats struct {
 	OtherShapes int
 }
 
-// ComputeColumnStats returns the statistics of rows tensors, row i read by
-// tensor(i) (ok false for a null row, err for a row that cannot be read),
-// with a histogram of bins bins. It makes two passes over the rows: the
-// first for counts, range, mean and variance (per-row results merged with
-// Chan et al.'s parallel formula), the second for the histogram.
-//
-// progress, when not nil, is called after every row with the rows done and
-// to do over both passes (2×rows with a histogram, else rows). It stops with
-// ctx's error, between rows, when ctx is done.
-func ComputeColumnStats(ctx context.Context, rows int, tensor func(i int) (t tensorext.Tensor, ok bool, err error), bins int, progress func(done, total int)) (ColumnStats, error) {
-	c := ColumnStats{Rows: rows}
-	c.Min, c.Max, c.Mean, c.Std, c.HistMin, c.HistMax = math.NaN(), math.NaN(), math.NaN(), math.NaN(), 0, 1
+// ColumnStatsBuilder computes a column's ColumnStats from its rows, in two
+// passes: the first (Add, AddNull, AddBad for each row) counts the rows,
+// shapes and elements and takes the range, mean and variance (each row's
+// ComputeStats merged with the parallel formula of Chan, Golub & LeVeque);
+// the second (AddToHistogram for each row again, after StartHistogram)
+// bins every finite element over the column's range.
+type ColumnStatsBuilder struct {
+	c           ColumnStats
+	n, mean, m2 float64        // the finite elements' count, mean and sum of squared deviations
+	shapes      map[string]int // shape key → index in all
+	all         []ShapeCount
+	norm        float64 // bins per value unit, in the second pass
+	first       bool    // the first pass has ended (StartHistogram)
+	second      bool    // and a second one bins the elements
+}
+
+// NewColumnStatsBuilder starts the statistics of a column with a histogram
+// of bins bins (none when bins <= 0).
+func NewColumnStatsBuilder(bins int) *ColumnStatsBuilder {
+	b := &ColumnStatsBuilder{shapes: map[string]int{}}
+	b.c.Min, b.c.Max, b.c.Mean, b.c.Std, b.c.HistMin, b.c.HistMax = math.NaN(), math.NaN(), math.NaN(), math.NaN(), 0, 1
 	if bins > 0 {
-		c.Hist = make([]int, bins)
+		b.c.Hist = make([]int, bins)
 	}
-	var n, mean, m2 float64
-	shapes := map[string]int{} // key → index in all
-	var all []ShapeCount
-	total := rows
-	if bins > 0 {
-		total = 2 * rows
+	return b
+}
+
+// AddNull counts a null row in the first pass (nothing in the second).
+func (b *ColumnStatsBuilder) AddNull() {
+	if !b.first {
+		b.c.Rows++
+		b.c.NullRows++
 	}
-	step := func(done int) error {
-		if progress != nil {
-			progress(done, total)
-		}
-		return ctx.Err()
+}
+
+// AddBad counts a row whose tensor could not be read, in the first pass
+// (nothing in the second).
+func (b *ColumnStatsBuilder) AddBad() {
+	if !b.first {
+		b.c.Rows++
+		b.c.BadRows++
 	}
-	for i := 0; i < rows; i++ {
-		if err := step(i); err != nil {
-			return c, err
-		}
-		t, ok, err := tensor(i)
-		switch {
-		case err != nil:
-			c.BadRows++
-			continue
-		case !ok:
-			c.NullRows++
-			continue
-		}
-		key := shapeKey(t.Shape)
-		if k, seen := shapes[key]; seen {
-			all[k].Rows++
-		} else {
-			shapes[key] = len(all)
-			all = append(all, ShapeCount{Shape: slices.Clone(t.Shape), Rows: 1})
-		}
-		s := ComputeStats(t, 0)
-		c.Count += s.Count
-		c.Nulls += s.Nulls
-		c.NaN += s.NaN
-		c.PosInf += s.PosInf
-		c.NegInf += s.NegInf
-		if s.Finite == 0 {
-			continue
-		}
-		if c.Finite == 0 {
-			c.Min, c.Max = s.Min, s.Max
-		} else {
-			c.Min, c.Max = math.Min(c.Min, s.Min), math.Max(c.Max, s.Max)
-		}
-		c.Finite += s.Finite
-		// Merge (n, mean, M2) with the row's (nb, Mean, Std²·nb).
-		nb := float64(s.Finite)
-		delta := s.Mean - mean
-		tot := n + nb
-		mean += delta * nb / tot
-		m2 += s.Std*s.Std*nb + delta*delta*n*nb/tot
-		n = tot
+}
+
+// Add adds a row's tensor in the first pass.
+func (b *ColumnStatsBuilder) Add(t tensorext.Tensor) {
+	if b.first {
+		return
 	}
+	c := &b.c
+	c.Rows++
+	key := shapeKey(t.Shape)
+	if k, seen := b.shapes[key]; seen {
+		b.all[k].Rows++
+	} else {
+		b.shapes[key] = len(b.all)
+		b.all = append(b.all, ShapeCount{Shape: slices.Clone(t.Shape), Rows: 1})
+	}
+	s := ComputeStats(t, 0)
+	c.Count += s.Count
+	c.Nulls += s.Nulls
+	c.NaN += s.NaN
+	c.PosInf += s.PosInf
+	c.NegInf += s.NegInf
+	if s.Finite == 0 {
+		return
+	}
+	if c.Finite == 0 {
+		c.Min, c.Max = s.Min, s.Max
+	} else {
+		c.Min, c.Max = math.Min(c.Min, s.Min), math.Max(c.Max, s.Max)
+	}
+	c.Finite += s.Finite
+	nb := float64(s.Finite)
+	delta := s.Mean - b.mean
+	tot := b.n + nb
+	b.mean += delta * nb / tot
+	b.m2 += s.Std*s.Std*nb + delta*delta*b.n*nb/tot
+	b.n = tot
+}
+
+// StartHistogram ends the first pass and reports whether a second one is
+// needed (a histogram was asked for and some element is finite).
+func (b *ColumnStatsBuilder) StartHistogram() bool {
+	c := &b.c
+	if b.first {
+		return b.second
+	}
+	b.first = true
 	if c.Finite > 0 {
-		c.Mean, c.Std = mean, math.Sqrt(math.Max(0, m2/n))
+		c.Mean, c.Std = b.mean, math.Sqrt(math.Max(0, b.m2/b.n))
 		c.HistMin, c.HistMax = c.Min, c.Max
 		if c.Min == c.Max {
 			c.HistMin, c.HistMax = c.Min-0.5, c.Max+0.5
 		}
-		if bins > 0 {
-			if err := c.fillHistogram(rows, tensor, func(i int) error { return step(rows + i) }); err != nil {
-				return c, err
-			}
-		}
 	}
-	slices.SortStableFunc(all, func(a, b ShapeCount) int { return b.Rows - a.Rows })
+	b.second = len(c.Hist) > 0 && c.Finite > 0
+	if b.second {
+		b.norm = float64(len(c.Hist)) / (c.HistMax - c.HistMin)
+	}
+	return b.second
+}
+
+// AddToHistogram bins the finite elements of a row's tensor, in the
+// second pass; null, unreadable and non-numeric tensors add nothing.
+func (b *ColumnStatsBuilder) AddToHistogram(t tensorext.Tensor) {
+	if !b.second || t.Values == nil || t.Check() != nil {
+		return
+	}
+	get, numeric := tensorext.Float64Reader(t.Values)
+	if !numeric {
+		return
+	}
+	valid := validityOf(t.Values)
+	t.Positions(func(pos int) bool {
+		if valid.null(pos) {
+			return true
+		}
+		if f := get(pos); !math.IsNaN(f) && !math.IsInf(f, 0) {
+			b.c.Hist[b.c.bin(f, b.norm)]++
+		}
+		return true
+	})
+}
+
+// Stats returns the statistics, complete once both passes are done (call
+// StartHistogram even without a second pass): shapes most frequent first,
+// ties in order of first appearance.
+func (b *ColumnStatsBuilder) Stats() ColumnStats {
+	c := b.c
+	all := slices.Clone(b.all)
+	slices.SortStableFunc(all, func(x, y ShapeCount) int { return y.Rows - x.Rows })
 	if len(all) > MaxShapes {
 		for _, s := range all[MaxShapes:] {
 			c.OtherShapes += s.Rows
@@ -124,37 +171,8 @@ func ComputeColumnStats(ctx context.Context, rows int, tensor func(i int) (t ten
 		all = all[:MaxShapes]
 	}
 	c.Shapes = all
-	return c, step(total)
-}
-
-// fillHistogram bins every finite value of every row into c.Hist, calling
-// step before each row and stopping at its error.
-func (c *ColumnStats) fillHistogram(rows int, tensor func(i int) (tensorext.Tensor, bool, error), step func(i int) error) error {
-	norm := float64(len(c.Hist)) / (c.HistMax - c.HistMin)
-	for i := 0; i < rows; i++ {
-		if err := step(i); err != nil {
-			return err
-		}
-		t, ok, err := tensor(i)
-		if err != nil || !ok || t.Values == nil || t.Check() != nil {
-			continue
-		}
-		valid := validityOf(t.Values)
-		get, numeric := tensorext.Float64Reader(t.Values)
-		if !numeric {
-			continue
-		}
-		t.Positions(func(pos int) bool {
-			if valid.null(pos) {
-				return true
-			}
-			if f := get(pos); !math.IsNaN(f) && !math.IsInf(f, 0) {
-				c.Hist[c.bin(f, norm)]++
-			}
-			return true
-		})
-	}
-	return nil
+	c.Hist = slices.Clone(c.Hist)
+	return c
 }
 
 func shapeKey(shape []int) string {

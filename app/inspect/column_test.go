@@ -1,7 +1,6 @@
 package inspect
 
 import (
-	"context"
 	"errors"
 	"math"
 	"reflect"
@@ -13,7 +12,7 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-func TestComputeColumnStats(t *testing.T) {
+func TestColumnStatsBuilder(t *testing.T) {
 	typ, err := tensorext.NewVariableShapeTensorType(arrow.PrimitiveTypes.Float64, 2, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -26,58 +25,41 @@ func TestComputeColumnStats(t *testing.T) {
 	_ = b.AppendTensor([]int{1, 2}, []float64{5, 6})
 	arr := b.NewVariableShapeTensorArray()
 	defer arr.Release()
-	read := func(i int) (tensorext.Tensor, bool, error) {
-		if i == 4 {
-			return tensorext.Tensor{}, false, errors.New("broken")
+	c := NewColumnStatsBuilder(5)
+	each := func(add func(tensorext.Tensor)) {
+		for i := range 5 {
+			tt, err := arr.Tensor(i)
+			switch {
+			case i == 4:
+				c.AddBad()
+			case errors.Is(err, tensorext.ErrNullTensor):
+				c.AddNull()
+			case err != nil:
+				t.Fatal(err)
+			default:
+				add(tt)
+			}
 		}
-		tt, err := arr.Tensor(i)
-		if errors.Is(err, tensorext.ErrNullTensor) {
-			return tt, false, nil
-		}
-		return tt, err == nil, err
 	}
-	var calls, last, lastTotal int
-	c, err := ComputeColumnStats(context.Background(), 5, read, 5, func(done, total int) {
-		if done < last || total != 10 {
-			t.Errorf("progress %d of %d after %d: want a rising count of 10", done, total, last)
-		}
-		calls, last, lastTotal = calls+1, done, total
-	})
-	if err != nil {
-		t.Fatal(err)
+	each(c.Add)
+	if !c.StartHistogram() {
+		t.Fatal("no second pass")
 	}
-	if calls != 11 || last != 10 || lastTotal != 10 {
-		t.Errorf("progress called %d times, last %d of %d; want 11 calls ending at 10 of 10", calls, last, lastTotal)
-	}
+	each(func(tt tensorext.Tensor) { c.AddToHistogram(tt) })
+	st := c.Stats()
 	// Finite values 1..6: mean 3.5, population std sqrt(35/12).
-	if c.Rows != 5 || c.NullRows != 1 || c.BadRows != 1 || c.Count != 8 || c.Finite != 6 || c.NaN != 1 || c.PosInf != 1 {
-		t.Errorf("counts %+v", c)
+	if st.Rows != 5 || st.NullRows != 1 || st.BadRows != 1 || st.Count != 8 || st.Finite != 6 || st.NaN != 1 || st.PosInf != 1 {
+		t.Errorf("counts %+v", st)
 	}
-	if c.Min != 1 || c.Max != 6 || math.Abs(c.Mean-3.5) > 1e-12 || math.Abs(c.Std-math.Sqrt(35.0/12)) > 1e-12 {
-		t.Errorf("min %v max %v mean %v std %v", c.Min, c.Max, c.Mean, c.Std)
+	if st.Min != 1 || st.Max != 6 || math.Abs(st.Mean-3.5) > 1e-12 || math.Abs(st.Std-math.Sqrt(35.0/12)) > 1e-12 {
+		t.Errorf("min %v max %v mean %v std %v", st.Min, st.Max, st.Mean, st.Std)
 	}
 	// numpy.histogram([1..6], bins=5, range=(1, 6)) = [1 1 1 1 2].
-	if !reflect.DeepEqual(c.Hist, []int{1, 1, 1, 1, 2}) {
-		t.Errorf("histogram %v", c.Hist)
+	if !reflect.DeepEqual(st.Hist, []int{1, 1, 1, 1, 2}) {
+		t.Errorf("histogram %v", st.Hist)
 	}
 	want := []ShapeCount{{Shape: []int{1, 2}, Rows: 2}, {Shape: []int{2, 2}, Rows: 1}}
-	if !reflect.DeepEqual(c.Shapes, want) || c.OtherShapes != 0 {
-		t.Errorf("shapes %+v other %d", c.Shapes, c.OtherShapes)
-	}
-}
-
-// Cancelling stops the computation between rows with the context's error.
-func TestComputeColumnStatsCancel(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	read := 0
-	_, err := ComputeColumnStats(ctx, 100, func(i int) (tensorext.Tensor, bool, error) {
-		read++
-		if i == 9 {
-			cancel()
-		}
-		return tensorext.Tensor{}, false, nil
-	}, 8, nil)
-	if !errors.Is(err, context.Canceled) || read != 10 {
-		t.Errorf("cancelled at row 9: err %v after %d rows, want context.Canceled after 10", err, read)
+	if !reflect.DeepEqual(st.Shapes, want) || st.OtherShapes != 0 {
+		t.Errorf("shapes %+v other %d", st.Shapes, st.OtherShapes)
 	}
 }

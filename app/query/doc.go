@@ -21,7 +21,10 @@
 //   - BindSort (→ *Sort), Sort.NewKeys (→ *Keys), Keys.Add/AddRange (the
 //     key vector, batch after batch), Keys.Sort (→ Perm, the order).
 //   - NewStats (→ *Stats), Stats.Add/AddRange/Merge, Stats.Summary;
-//     Stats.Histogram, a second pass for an exact histogram.
+//     Stats.Histogram, a second pass for an exact histogram. With
+//     StatsOptions.Elements, a tensor or image column's statistics are of
+//     its elements (Summary.Elements, inspect.ColumnStats: the inspector's
+//     column panel), in Stats.Passes passes, NextPass between them.
 //
 // # Grammar
 //

@@ -20,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal256"
 	"github.com/zeebo/xxh3"
 
+	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -35,6 +36,10 @@ type StatsOptions struct {
 	// Sample is the size of the reservoir sample a histogram is estimated
 	// from once distinct values pass DistinctLimit (65,536).
 	Sample int
+	// Elements: the statistics of a tensor or image column are of its
+	// elements, with the rows' shapes (Summary.Elements; elements.go),
+	// instead of its rows' count and nulls only.
+	Elements bool
 }
 
 func (o StatsOptions) withDefaults() StatsOptions {
@@ -81,6 +86,8 @@ type Stats struct {
 	counted  []int    // the entries counted in a range
 	buf32    []uint32 // the keys of a range
 	buf64    []uint64
+	elems    *inspect.ColumnStatsBuilder // element statistics (StatsOptions.Elements)
+	pass     int                         // the pass over the rows (elements.go)
 }
 
 // statsSubject is what statistics are of and how they read it: the operand
@@ -121,6 +128,9 @@ func NewStats(x Operand, cols []Column, opt StatsOptions) (*Stats, error) {
 		s.dt, s.kind, s.numeric = arrow.PrimitiveTypes.Float64, vec64, true
 	case s.col.Tensor || s.col.Image:
 		s.other = true
+		if s.opt.Elements {
+			s.elems = inspect.NewColumnStatsBuilder(s.opt.Bins)
+		}
 	default:
 		s.dt = valueType(s.col.Type)
 		if sk, err := BindSort(SortKey{X: x}, cols); err == nil {
@@ -177,6 +187,16 @@ func (s *Stats) visit(ctx context.Context, b arrow.RecordBatch, ts Tensors, star
 	}
 	if start < 0 || end > arr.Len() || start > end {
 		return fmt.Errorf("query: rows [%d, %d) outside a batch of %d", start, end, arr.Len())
+	}
+	if s.elems != nil {
+		if ts == nil {
+			ts = ArrayTensors{b}
+		}
+		if s.pass == 0 {
+			s.count += int64(end - start)
+			s.nulls += int64(nullsIn(arr, start, end))
+		}
+		return s.visitElements(ctx, ts, col, arr, start, end)
 	}
 	s.count += int64(end - start)
 	if s.other {
@@ -372,7 +392,7 @@ func (s *Stats) add(v rowValue, w int64) {
 }
 
 // Merge adds the statistics o gathered (of the same operand, over other
-// rows) into s.
+// rows) into s; element statistics, in two passes, do not merge.
 func (s *Stats) Merge(o *Stats) {
 	s.count += o.count
 	s.nulls += o.nulls
@@ -440,6 +460,9 @@ type Summary struct {
 	// bounds short of at most (rows with values)/(DistinctLimit+1).
 	Top      []ValueCount
 	TopExact bool
+	// Elements are the element statistics (StatsOptions.Elements; nil
+	// otherwise), complete once every pass is done.
+	Elements *inspect.ColumnStats
 }
 
 // ValueCount is a value (as text) and its number of rows.
@@ -451,7 +474,8 @@ type ValueCount struct {
 // Summary computes the result so far.
 func (s *Stats) Summary() Summary {
 	r := Summary{Count: s.count, Nulls: s.nulls, NaN: s.nan, Unevaluated: s.unevaluated, FirstError: s.firstErr,
-		Mean: math.NaN(), MinValue: math.NaN(), MaxValue: math.NaN(), DistinctExact: true, TopExact: true, HistExact: true}
+		Mean: math.NaN(), MinValue: math.NaN(), MaxValue: math.NaN(), DistinctExact: true, TopExact: true, HistExact: true,
+		Elements: s.elementSummary()}
 	if s.other || !s.has {
 		return r
 	}

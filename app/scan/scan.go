@@ -325,22 +325,39 @@ func nullBatch(schema *arrow.Schema, names []string, rows int64) (arrow.RecordBa
 }
 
 // Stats computes st over the whole file, batch after batch (a column too
-// large for the cache budget is read one batch at a time). Unreadable
-// batches are left out and counted in Unread.
+// large for the cache budget is read one batch at a time), in as many
+// passes as st needs (query.Stats.Passes): progress counts the rows of
+// every pass, over all of them. Unreadable batches are left out and
+// counted in Unread.
 func Stats(ctx context.Context, src Source, st *query.Stats, opt Options) (query.Summary, Unread, error) {
 	var u Unread
-	err := walk(ctx, src, st.Needs(), opt, nil, nil,
-		func(ctx context.Context, b arrow.RecordBatch, ts query.Tensors, base int64, start, end int) error {
-			return st.AddRange(ctx, b, ts, start, end)
-		},
-		func(i int, base, rows int64, err error) error {
-			u.add(rows, i, err)
-			return nil
-		})
-	if err != nil {
-		return query.Summary{}, u, err
+	passes := int64(st.Passes())
+	for pass := int64(0); ; pass++ {
+		o := opt
+		if opt.Progress != nil {
+			o.Progress = func(p Progress) {
+				p.Rows += pass * p.Total
+				p.Total *= passes
+				opt.Progress(p)
+			}
+		}
+		err := walk(ctx, src, st.Needs(), o, nil, nil,
+			func(ctx context.Context, b arrow.RecordBatch, ts query.Tensors, base int64, start, end int) error {
+				return st.AddRange(ctx, b, ts, start, end)
+			},
+			func(i int, base, rows int64, err error) error {
+				if pass == 0 {
+					u.add(rows, i, err)
+				}
+				return nil
+			})
+		if err != nil {
+			return query.Summary{}, u, err
+		}
+		if !st.NextPass() {
+			return st.Summary(), u, nil
+		}
 	}
-	return st.Summary(), u, nil
 }
 
 // Canceled reports whether err is a scan stopped by its context.

@@ -104,8 +104,8 @@ func (p *fuzzPage) deliver(k int) {
 		}
 	case StatsReport:
 		if !p.m.jobs.Live(r.Job) {
-			before := p.m.stats
-			stale = func() bool { return reflect.DeepEqual(before, p.m.stats) }
+			before, elems := p.m.stats, p.m.elems
+			stale = func() bool { return reflect.DeepEqual(before, p.m.stats) && reflect.DeepEqual(elems, p.m.elems) }
 		}
 	}
 	p.do(a)
@@ -148,6 +148,16 @@ func (p *fuzzPage) check(a Action) {
 	}
 	if m.stats.Job != 0 {
 		want[m.stats.Job] = true
+	}
+	if m.elems.Status == StatusRunning && m.elems.Job == 0 {
+		p.t.Fatalf("after %#v: the inspector's column statistics run with no job", a)
+	}
+	if m.elems.Job != 0 {
+		want[m.elems.Job] = true
+	}
+	if in := m.State().Inspector; m.elems.Open != (in != nil && fieldIndex(m.Shown(), in.Field) >= 0) ||
+		(m.elems.Open && (m.elems.file != m.Shown() || m.Shown().Fields()[m.elems.Col].Name != in.Field)) {
+		p.t.Fatalf("after %#v: the inspector's column statistics are of column %d (open %v), the inspector on %+v", a, m.elems.Col, m.elems.Open, in)
 	}
 	got := map[JobID]bool{}
 	for id := range m.jobs.live {
@@ -217,10 +227,15 @@ func FuzzModel(f *testing.F) {
 			case 6:
 				p.do(OpenStats{Col: arg % 5})
 			case 7:
-				if arg%2 == 0 {
+				switch arg % 4 {
+				case 0:
 					p.do(StatsCancel{})
-				} else {
+				case 1:
 					p.do(StatsClose{})
+				case 2:
+					p.do(ElementStats{})
+				case 3:
+					p.do(ElementStatsCancel{})
 				}
 			case 8:
 				p.do(OpenNested{Col: arg % 3, Row: int64(i % 7)})
@@ -233,7 +248,11 @@ func FuzzModel(f *testing.F) {
 			case 11:
 				p.deliver(arg)
 			case 12:
-				p.do(Inspect{Col: arg % 5, Row: int64(i % 70)})
+				if arg%4 == 3 {
+					p.do(Address{A: viewstate.CloseInspector{}})
+				} else {
+					p.do(Inspect{Col: arg % 5, Row: int64(i % 70)})
+				}
 			}
 		}
 		for len(p.pending) > 0 {

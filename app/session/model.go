@@ -21,12 +21,13 @@ import (
 // since are dropped here.
 //
 // Entry points: NewModel, Model.Do, Model.State, Model.Levels,
-// Model.Stats, Model.Masks, Model.Settled.
+// Model.Stats, Model.Elements, Model.Masks, Model.Settled.
 type Model struct {
 	loc    *viewstate.Model
 	jobs   Jobs
 	levels Levels
 	stats  Stats
+	elems  elements // the inspector's column statistics (elements.go)
 }
 
 // NewModel is the model of a page loaded at address (the URL its links
@@ -209,9 +210,13 @@ func (m *Model) Do(a Action) []Effect {
 	case OpenStats:
 		out = m.openStats(a)
 	case StatsReport:
-		if m.jobs.Live(a.Job) && m.stats.Apply(a.Event) {
-			m.jobs.Stop(a.Job)
-			m.stats.Job = 0
+		m.statsReport(a)
+	case ElementStats:
+		out = m.startElements()
+	case ElementStatsCancel:
+		if m.elems.Job != 0 {
+			m.stopElements()
+			m.elems.Status = StatusCancelled
 		}
 	case StatsCancel:
 		m.stopStats()
@@ -233,7 +238,23 @@ func (m *Model) Do(a Action) []Effect {
 			out = m.address(viewstate.OpenInspector{Field: f.Fields()[a.Col].Name, Row: a.Row})
 		}
 	}
-	return out
+	return append(out, m.followInspector()...)
+}
+
+// statsReport shows a report of a live statistics job: the panel's, or
+// the inspector's column statistics'.
+func (m *Model) statsReport(a StatsReport) {
+	if !m.jobs.Live(a.Job) {
+		return
+	}
+	s := &m.stats
+	if a.Job == m.elems.Job {
+		s = &m.elems.Stats
+	}
+	if s.Job == a.Job && s.Apply(a.Event) {
+		m.jobs.Stop(a.Job)
+		s.Job = 0
+	}
 }
 
 // address applies a to the view state: a history entry whose nested

@@ -51,6 +51,11 @@ func (StatsReading) statsEvent() {}
 func (StatsRows) statsEvent()    {}
 func (StatsDone) statsEvent()    {}
 
+// ElementSlice is how many rows element statistics read between two
+// yields to the page: each row is a whole tensor (an image is tens of
+// thousands of elements).
+const ElementSlice = 16
+
 // RunStats computes st over f under ctx (after the index, when f's row
 // count is an estimate), reporting to emit at most every QueryReport but
 // for the last rows, and yielding to the page every few milliseconds. It
@@ -67,10 +72,14 @@ func RunStats(ctx context.Context, f *decode.File, st *query.Stats, yield func()
 	}
 	label, bytes := ScanLabel(f, "Computing statistics", st.Needs())
 	emit(StatsReading{Label: label, Total: bytes})
-	sum, unread, err := scan.Stats(ctx, FileSource{File: f}, st, scan.Options{
+	opt := scan.Options{
 		Pace:     NewPacer(ctx, yield),
 		Progress: Throttled(func(p scan.Progress) { emit(StatsRows{p}) }),
-	})
+	}
+	if st.OfElements() {
+		opt.Slice = ElementSlice
+	}
+	sum, unread, err := scan.Stats(ctx, FileSource{File: f}, st, opt)
 	if err != nil {
 		done(nil, unread, err)
 		return

@@ -60,6 +60,8 @@ func (v *Viewer) handleModel(ctx app.Context) {
 	colstats.ActionColStats.Handle(ctx, func(ctx app.Context, a colstats.StatsAsk) { to(ctx, session.OpenStats{Col: a.Col, Fn: a.Fn}) })
 	colstats.ActionColStatsCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsCancel{}) })
 	colstats.ActionColStatsClose.Handle(ctx, func(ctx app.Context) { to(ctx, session.StatsClose{}) })
+	colstats.ActionElementStats.Handle(ctx, func(ctx app.Context) { to(ctx, session.ElementStats{}) })
+	colstats.ActionElementStatsCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.ElementStatsCancel{}) })
 	colstats.ActionQuickFilter.Handle(ctx, func(ctx app.Context, a session.QuickAsk) { to(ctx, session.QuickFilter{Ask: a}) })
 	actionThumbMask.Handle(ctx, func(ctx app.Context, key string) { to(ctx, session.ToggleMask{Key: key}) })
 }

@@ -1,17 +1,17 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/colstats"
 	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/tensorext"
@@ -20,9 +20,7 @@ import (
 // Actions the inspector's parts send to it (those it sends to the Viewer,
 // to close it and with its settings, are in actions.go).
 const (
-	actionStartColumn  kit.Signal                 = "tv/column-start"  // start the column statistics (ColumnPanel)
-	actionCancelColumn kit.Signal                 = "tv/column-cancel" // stop them (their progress bar's Cancel)
-	actionCamera       kit.Action[inspect.Camera] = "tv/camera"        // the picture's new zoom and pan (SliceView)
+	actionCamera kit.Action[inspect.Camera] = "tv/camera" // the picture's new zoom and pan (SliceView)
 )
 
 // inspectTarget names the tensor to inspect.
@@ -49,17 +47,16 @@ type Inspector struct {
 	// Restore is a link's state of the inspector, applied when it names
 	// this tensor.
 	Restore *viewstate.Inspector
+	// Column is the statistics of the inspected column (session.Model.Elements).
+	Column session.Stats
 
-	cam      inspect.Camera   // the picture's zoom and pan
-	target   inspectKey       // which tensor the state below belongs to
-	session  *inspect.Session // nil when the tensor cannot be shown
-	ov       *overlayState    // the masks over the picture; nil with session
-	bx       *boxState        // the detection boxes over the picture; nil with session
-	cmp      *compareState    // the comparison with another tensor; nil with session
-	err      string
-	colStats *inspect.ColumnStats // for the whole column, once computed
-	colJob   *columnJob           // computing them
-	colAuto  bool                 // start computing them (set by load)
+	cam     inspect.Camera   // the picture's zoom and pan
+	target  inspectKey       // which tensor the state below belongs to
+	session *inspect.Session // nil when the tensor cannot be shown
+	ov      *overlayState    // the masks over the picture; nil with session
+	bx      *boxState        // the detection boxes over the picture; nil with session
+	cmp     *compareState    // the comparison with another tensor; nil with session
+	err     string
 }
 
 // inspectKey tells tensors apart: a file, a column, a row.
@@ -69,36 +66,9 @@ type inspectKey struct {
 	row  int64
 }
 
-// columnJob is a computation of column statistics under way.
-type columnJob struct {
-	cancel      context.CancelFunc
-	done, total int // rows, over both passes
-}
-
-// The inspector computes the statistics of a column as soon as it opens
-// when the column has at most autoColumnRows rows in a file of at most
-// autoColumnBytes; otherwise a click starts them. Either way they are
-// computed in the background, with progress and Cancel.
-const (
-	autoColumnRows  = 1000
-	autoColumnBytes = 64 << 20
-)
-
 // OnMount focuses the dialog so Escape and the keyboard work at once.
 func (in *Inspector) OnMount(ctx app.Context) {
 	in.load()
-	in.autoColumn(ctx)
-	// The button that starts the statistics is gone once they start, and
-	// go-app drops what its context dispatches: the inspector's own context
-	// runs them.
-	actionStartColumn.Handle(ctx, func(ctx app.Context) {
-		in.startColumn(ctx)
-		ctx.Update()
-	})
-	actionCancelColumn.Handle(ctx, func(ctx app.Context) {
-		in.stopColumn()
-		ctx.Update()
-	})
 	actionCamera.Handle(ctx, func(ctx app.Context, cam inspect.Camera) {
 		in.cam = cam
 		in.report(ctx)
@@ -120,7 +90,6 @@ func (in *Inspector) OnUpdate(ctx app.Context) {
 	if in.load() {
 		in.report(ctx)
 	}
-	in.autoColumn(ctx)
 }
 
 // report sends the inspector's state to the Viewer, for the address.
@@ -175,67 +144,12 @@ func restore(s *inspect.Session, r viewstate.View) {
 	}
 }
 
-// OnDismount stops the column statistics under way.
-func (in *Inspector) OnDismount() { in.stopColumn() }
-
-func (in *Inspector) autoColumn(ctx app.Context) {
-	if in.colAuto {
-		in.colAuto = false
-		in.startColumn(ctx)
-	}
-}
-
-// startColumn computes the column's statistics in the background, showing
-// its progress every 100 ms. ctx must be the inspector's own.
-func (in *Inspector) startColumn(ctx app.Context) {
-	if in.colJob != nil {
-		return
-	}
-	jctx, cancel := context.WithCancel(context.Background())
-	f, col := in.File, in.Col
-	rows, _ := f.Rows()
-	job := &columnJob{cancel: cancel, total: 2 * int(rows)} // two passes
-	in.colJob = job
-	ctx.Async(func() {
-		last := time.Now()
-		c, err := columnStats(jctx, f, col, func(done, total int) {
-			if time.Since(last) < 100*time.Millisecond {
-				return
-			}
-			last = time.Now()
-			ctx.Dispatch(func(app.Context) { job.done, job.total = done, total })
-		})
-		ctx.Dispatch(func(app.Context) {
-			if in.colJob != job {
-				return // cancelled, or another column
-			}
-			in.colJob = nil
-			if err == nil {
-				in.colStats = c
-			}
-		})
-	})
-}
-
-func (in *Inspector) stopColumn() {
-	if in.colJob != nil {
-		in.colJob.cancel()
-		in.colJob = nil
-	}
-}
-
 // load reads the tensor and opens a session on it when the target changed,
 // and reports whether it did.
 func (in *Inspector) load() bool {
 	key := inspectKey{in.File, in.Col, in.Row}
 	if key == in.target {
 		return false
-	}
-	if key.file != in.target.file || key.col != in.target.col {
-		in.stopColumn()
-		in.colStats = nil
-		rows, exact := in.File.Rows()
-		in.colAuto = exact && rows <= autoColumnRows && in.File.Size <= autoColumnBytes
 	}
 	var style overlay.Style // a new column's: the default
 	if in.ov != nil && key.file == in.target.file && key.col == in.target.col {
@@ -385,24 +299,9 @@ func (in *Inspector) body() app.UI {
 	)
 }
 
-// columnStats computes the statistics of every tensor of column col of f.
-func columnStats(ctx context.Context, f *decode.File, col int, progress func(done, total int)) (*inspect.ColumnStats, error) {
-	rows, _ := f.Rows()
-	c, err := inspect.ComputeColumnStats(ctx, int(rows), func(i int) (tensorext.Tensor, bool, error) {
-		t, err := f.Tensor(int64(i), col)
-		if errors.Is(err, tensorext.ErrNullTensor) {
-			return t, false, nil
-		}
-		return t, err == nil, err
-	}, histogramBins, progress)
-	return &c, err
-}
-
-// columnPanel is the column statistics' panel in its current state.
+// columnPanel is the column statistics' panel: the inspected column's
+// element statistics, as the model has them.
 func (in *Inspector) columnPanel() app.UI {
-	p := &ColumnPanel{Stats: in.colStats}
-	if j := in.colJob; j != nil {
-		p.Running, p.Done, p.Total = true, j.done, j.total
-	}
-	return p
+	c := in.Column
+	return &colstats.ColumnStatsPanel{Inline: true, Col: in.Col, X: c.X, Status: c.Status, Progress: c.Progress, Sum: c.Sum, Unread: c.Unread, Err: c.Err}
 }

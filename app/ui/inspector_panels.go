@@ -11,8 +11,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/inspect"
-	"github.com/tensorview/tensorview/app/session"
-	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -78,63 +76,6 @@ func statsList(rows [][2]string) app.UI {
 	return app.Dl().Body(app.Range(rows).Slice(func(i int) app.UI {
 		return app.Div().Body(app.Dt().Text(rows[i][0]), app.Dd().Text(rows[i][1]))
 	}))
-}
-
-// ColumnPanel shows the statistics of a whole column once computed, their
-// progress while computing (Cancel sends actionCancelColumn), or a button
-// that starts them (actionStartColumn).
-type ColumnPanel struct {
-	app.Compo
-	Stats       *inspect.ColumnStats // nil until computed
-	Running     bool
-	Done, Total int // rows, over both passes, while Running
-}
-
-// Render draws the panel.
-func (p *ColumnPanel) Render() app.UI {
-	c := p.Stats
-	if c == nil {
-		return app.Section().Class("column-stats").Body(
-			app.H3().Text("Column"),
-			app.If(p.Running, func() app.UI {
-				return &kit.ProgressBar{Task: "column-stats", OnCancel: actionCancelColumn, Progress: session.Progress{
-					Label: "Computing column statistics", RowsDone: int64(p.Done), RowsTotal: int64(p.Total)}}
-			}).Else(func() app.UI {
-				return app.Button().Type("button").Attr("data-action", "column-stats").Text("Compute column statistics").
-					OnClick(func(ctx app.Context, e app.Event) { actionStartColumn.Send(ctx) })
-			}),
-		)
-	}
-	rows := [][2]string{
-		{"rows", strconv.Itoa(c.Rows)},
-		{"null rows", strconv.Itoa(c.NullRows)},
-		{"values", strconv.Itoa(c.Count)},
-		{"nulls / NaN", fmt.Sprintf("%d / %d", c.Nulls, c.NaN)},
-		{"min", formatFloat(c.Min)},
-		{"max", formatFloat(c.Max)},
-		{"mean", formatFloat(c.Mean)},
-		{"std", formatFloat(c.Std)},
-	}
-	if c.BadRows > 0 {
-		rows = append(rows, [2]string{"unreadable rows", strconv.Itoa(c.BadRows)})
-	}
-	return app.Section().Class("column-stats stats").Attr("data-role", "column-stats").
-		Attr("data-rows", c.Rows).Attr("data-min", formatFloat(c.Min)).Attr("data-max", formatFloat(c.Max)).Body(
-		app.H3().Text("Column"),
-		statsList(rows),
-		histogram(c.Hist, c.HistMin, c.HistMax),
-		app.H3().Class("shapes-head").Text("Shapes"),
-		app.Ul().Class("shapes").Attr("data-role", "shapes").Body(
-			app.Range(c.Shapes).Slice(func(i int) app.UI {
-				sc := c.Shapes[i]
-				return app.Li().Attr("data-shape", tensorext.JoinShape(sc.Shape)).Attr("data-rows", sc.Rows).
-					Text(fmt.Sprintf("%s × %d", tensorext.FormatShape(sc.Shape), sc.Rows))
-			}),
-			app.If(c.OtherShapes > 0, func() app.UI {
-				return app.Li().Text(fmt.Sprintf("%d rows of other shapes", c.OtherShapes))
-			}),
-		),
-	)
 }
 
 // histogram draws counts as bars.

@@ -50,7 +50,7 @@ func (v *Viewer) Render() app.UI {
 			),
 			app.If(v.File() != nil, func() app.UI { return fileView(v, view) }),
 			app.If(inspecting, func() app.UI {
-				return &Inspector{File: v.session().Shown(), Col: target.Col, Row: target.Row, Restore: view.Inspector}
+				return &Inspector{File: v.session().Shown(), Col: target.Col, Row: target.Row, Restore: view.Inspector, Column: *v.session().Elements()}
 			}),
 		)
 }

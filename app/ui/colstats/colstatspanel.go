@@ -34,6 +34,9 @@ type ColumnStatsPanel struct {
 	Rows     int64  // the file's rows
 	Filtered bool   // a filter is applied (the statistics are not of its matches)
 	Filter   string // the filter applied: its term of X, if any, sets the quick filter's inputs
+	// Inline: the element statistics of the inspected column, in the
+	// inspector's side (inline.go), instead of the dialog.
+	Inline bool
 
 	forSum  *query.Summary  // the statistics the inputs below were set for
 	checked map[string]bool // the top values checked
@@ -42,6 +45,9 @@ type ColumnStatsPanel struct {
 
 // Render draws the dialog.
 func (p *ColumnStatsPanel) Render() app.UI {
+	if p.Inline {
+		return p.inline()
+	}
 	if p.forSum != p.Sum {
 		p.forSum = p.Sum
 		p.checked, p.lo, p.hi = quickState(p.Filter, p.X)
@@ -116,7 +122,7 @@ func (p *ColumnStatsPanel) results() app.UI {
 		app.If(s.Unevaluated+p.Unread.Rows > 0, func() app.UI {
 			return app.P().Class("colstats-first-error").Attr("data-role", "stats-first-error").Text("First error: " + figs[len(figs)-1].Title)
 		}),
-		app.If(numbers, func() app.UI { return p.histogram(s) }),
+		app.If(numbers, func() app.UI { return p.histogram(s, "row") }),
 		app.If(numbers, p.rangeForm),
 		app.If(top, func() app.UI { return p.topValues(s) }),
 		app.If(p.QuickErr != "", func() app.UI {
@@ -146,9 +152,10 @@ func figureList(figs []statFigure) app.UI {
 	}))
 }
 
-// histogram draws the bins as bars, each titled with its range and count.
-func (p *ColumnStatsPanel) histogram(s query.Summary) app.UI {
-	bars := histBars(s)
+// histogram draws the bins as bars, each titled with its range and count
+// of unit ("row", "value").
+func (p *ColumnStatsPanel) histogram(s query.Summary, unit string) app.UI {
+	bars := histBars(s, unit)
 	var peak int64 = 1
 	for _, b := range bars {
 		peak = max(peak, b.Count)
@@ -157,7 +164,7 @@ func (p *ColumnStatsPanel) histogram(s query.Summary) app.UI {
 	return app.Section().Class("colstats-section").Body(
 		sectionHead("Histogram", !s.HistExact, "hist-estimated", "estimated", "Estimated from a sample of the values, scaled to their count"),
 		app.Div().Class("colstats-hist").Attr("data-role", "histogram").Attr("data-exact", s.HistExact).Body(
-			app.Span().Class("colstats-peak").Text(session.GroupDigits(peak)+" rows"),
+			app.Span().Class("colstats-peak").Text(session.GroupDigits(peak)+" "+unit+"s"),
 			app.Div().Class("colstats-bars").Role("img").Aria("label", label).Body(
 				app.Range(bars).Slice(func(i int) app.UI {
 					b := bars[i]

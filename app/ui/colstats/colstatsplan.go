@@ -130,8 +130,9 @@ type histBar struct {
 	Title  string // "0.25 – 0.3: 1,204 rows"
 }
 
-// histBars are s's histogram's bars.
-func histBars(s query.Summary) []histBar {
+// histBars are s's histogram's bars, their counts of unit ("row" or
+// "value", made plural when not 1).
+func histBars(s query.Summary, unit string) []histBar {
 	n := len(s.Hist)
 	out := make([]histBar, n)
 	w := (s.HistMax - s.HistMin) / float64(n)
@@ -140,9 +141,9 @@ func histBars(s query.Summary) []histBar {
 		if i == n-1 {
 			hi = s.HistMax
 		}
-		rows := "rows"
-		if c == 1 {
-			rows = "row"
+		rows := unit
+		if c != 1 {
+			rows += "s"
 		}
 		out[i] = histBar{Lo: lo, Hi: hi, Count: c, Title: numberText(lo) + " – " + numberText(hi) + ": " + session.GroupDigits(c) + " " + rows}
 	}
@@ -182,4 +183,39 @@ func quickState(filter string, x query.Operand) (checked map[string]bool, lo, hi
 		}
 	}
 	return checked, lo, hi
+}
+
+// elementFigures are the figures of a tensor column's element statistics
+// (s.Elements, of a scan with query.StatsOptions.Elements): rows, null
+// rows, elements, their nulls, NaN and infinities, the finite ones'
+// range, mean and standard deviation, and what could not be read.
+func elementFigures(s query.Summary, u scan.Unread) []statFigure {
+	c := s.Elements
+	out := []statFigure{
+		{Key: "count", Label: "rows", Value: session.GroupDigits(int64(c.Rows))},
+		{Key: "nulls", Label: "null rows", Value: session.GroupDigits(int64(c.NullRows))},
+		{Key: "values", Label: "values", Value: session.GroupDigits(int64(c.Count))},
+		{Key: "value-nulls", Label: "null values", Value: session.GroupDigits(int64(c.Nulls))},
+		{Key: "nan", Label: "NaN", Value: session.GroupDigits(int64(c.NaN))},
+	}
+	if c.PosInf+c.NegInf > 0 {
+		out = append(out, statFigure{Key: "inf", Label: "+Inf / −Inf", Value: session.GroupDigits(int64(c.PosInf)) + " / " + session.GroupDigits(int64(c.NegInf))})
+	}
+	out = append(out,
+		statFigure{Key: "min", Label: "min", Value: numberText(c.Min)},
+		statFigure{Key: "max", Label: "max", Value: numberText(c.Max)},
+		statFigure{Key: "mean", Label: "mean", Value: numberText(c.Mean)},
+		statFigure{Key: "std", Label: "std", Value: numberText(c.Std), Title: "population standard deviation (numpy.std, ddof=0)"})
+	return appendUnread(out, s, u)
+}
+
+// elementHistogram is the element histogram of s as a Summary's
+// histogram (histBars), exact.
+func elementHistogram(s query.Summary) query.Summary {
+	c := s.Elements
+	h := query.Summary{HistMin: c.HistMin, HistMax: c.HistMax, HistExact: true, Hist: make([]int64, len(c.Hist))}
+	for i, n := range c.Hist {
+		h.Hist[i] = int64(n)
+	}
+	return h
 }

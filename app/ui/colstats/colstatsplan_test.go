@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/query"
 	"github.com/tensorview/tensorview/app/scan"
 	"github.com/tensorview/tensorview/app/session"
@@ -76,7 +77,7 @@ func TestNumberText(t *testing.T) {
 
 func TestHistBars(t *testing.T) {
 	s := query.Summary{Hist: []int64{3, 0, 1, 1}, HistMin: 0, HistMax: 2}
-	got := histBars(s)
+	got := histBars(s, "row")
 	want := []histBar{
 		{0, 0.5, 3, "0 – 0.5: 3 rows"},
 		{0.5, 1, 0, "0.5 – 1: 0 rows"},
@@ -148,5 +149,30 @@ func TestQuickState(t *testing.T) {
 		if !checked[v] {
 			t.Errorf("%q from %q: not checked again", v, q)
 		}
+	}
+}
+
+// TestElementFigures: a tensor column's element statistics as the inline
+// panel shows them, infinities only when there are some, and the rows
+// that could not be read with the first error.
+func TestElementFigures(t *testing.T) {
+	c := &inspect.ColumnStats{Rows: 2560, NullRows: 1, BadRows: 2, OtherShapes: 0}
+	c.Count, c.Nulls, c.NaN, c.PosInf, c.Finite = 31_457_280, 0, 3, 1, 31_457_276
+	c.Min, c.Max, c.Mean, c.Std = 0, 250, 124.987654321, 72.5
+	s := query.Summary{Elements: c, Unevaluated: 2, FirstError: "row 7: bad PNG"}
+	got := figureText(elementFigures(s, scan.Unread{}))
+	want := "count=2,560; nulls=1; values=31,457,280; value-nulls=0; nan=3; inf=1 / 0; min=0; max=250; mean=124.988; " +
+		"std=72.5 (population standard deviation (numpy.std, ddof=0)); unevaluated=2 (row 7: bad PNG); "
+	if got != want {
+		t.Errorf("figures\n got %s\nwant %s", got, want)
+	}
+	c.PosInf, c.BadRows, s.Unevaluated = 0, 0, 0
+	if got := figureText(elementFigures(s, scan.Unread{})); strings.Contains(got, "inf=") || strings.Contains(got, "unevaluated") {
+		t.Errorf("no infinities, nothing unread: %s", got)
+	}
+	h := elementHistogram(query.Summary{Elements: &inspect.ColumnStats{Stats: inspect.Stats{Hist: []int{3, 0, 5}, HistMin: 0, HistMax: 3}}})
+	bars := histBars(h, "value")
+	if len(bars) != 3 || bars[2].Count != 5 || bars[2].Hi != 3 || bars[0].Title != "0 – 1: 3 values" || !h.HistExact {
+		t.Errorf("element histogram bars %+v", bars)
 	}
 }
