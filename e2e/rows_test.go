@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,14 +86,26 @@ func TestInspectorKeysInARow(t *testing.T) {
 	b.run(chromedp.Click(`[data-row="0"] [data-col="2"]`, chromedp.ByQuery))
 	b.waitFor(`document.querySelector('[data-role=inspector][data-row="0"][data-field=image]') !== null`)
 	b.waitFor(`document.activeElement?.dataset.role === 'inspector'`)
+	// What each key met (where the focus was, which inspector was in the
+	// page) and the inspectors that came and went, for a failed wait.
 	b.eval(`(() => {
+		window.__keys = [];
+		new MutationObserver(() => window.__keys.push('inspector ' + [...document.querySelectorAll('[data-role=inspector]')].map(d => d.dataset.row).join(',')))
+			.observe(document.body, {subtree: true, childList: true});
+		const at = () => { const e = document.activeElement; return (e?.closest('[data-row]') ? 'row ' + e.closest('[data-row]').dataset.row + ' col ' + e.dataset.col : e?.dataset.role || e?.tagName) };
 		for (let i = 0; i < 5; i++) {
 			for (const key of ['Escape', 'ArrowDown', 'Enter']) {
-				document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+				const before = at(), e = new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true});
+				document.activeElement.dispatchEvent(e);
+				window.__keys.push(key + ' at ' + before + (e.defaultPrevented ? ' (routed)' : '') + ' -> ' + at());
 			}
 		}
 		return true })()`, nil)
-	b.waitFor(`document.querySelector('[data-role=inspector][data-row="5"][data-field=image] canvas[data-role=slice]') !== null`)
+	if err := b.pollWithin(`document.querySelector('[data-role=inspector][data-row="5"][data-field=image] canvas[data-role=slice]') !== null`, 30*time.Second); err != nil {
+		var keys []string
+		b.eval(`window.__keys`, &keys)
+		t.Fatalf("%v: no inspector on row 5; the keys and inspectors:\n%s", err, strings.Join(keys, "\n"))
+	}
 	var rows []string
 	b.eval(`[...document.querySelectorAll('[data-role=inspector]')].map(d => d.dataset.row)`, &rows)
 	if len(rows) != 1 || rows[0] != "5" {

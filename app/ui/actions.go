@@ -90,9 +90,10 @@ func (v *Viewer) onCloseInspect(ctx app.Context) {
 // routeKeys sends the keys the page's state, not the browser's focus,
 // says where to go (routeOf): Escape closes the inspector wherever the
 // focus is; a grid key meant for the grid behind the open inspector is
-// dropped; one pressed after the inspector closed, before the grid has
-// the focus back, goes to the grid's focused cell (until the focus goes
-// into anything but the inspector that is going). Listeners on the window
+// dropped, unless a close sent before it has not been applied yet; one
+// pressed after the inspector closed, before the grid has the focus back,
+// goes to the grid's focused cell (until the focus goes into anything but
+// the inspector that is going). Listeners on the window
 // in the capture phase, before any element's; go-app runs what they
 // dispatch before the next event comes.
 func (v *Viewer) routeKeys(ctx app.Context) {
@@ -110,8 +111,8 @@ func (v *Viewer) routeKeys(ctx app.Context) {
 		if e.Get("defaultPrevented").Bool() {
 			return nil
 		}
-		k := keyOf(e)
-		route := routeOf(k, targetOf(e.Get("target")), v.st().Inspector != nil, v.page.returning)
+		k, t := keyOf(e), targetOf(e.Get("target"))
+		route := routeOf(k, t, v.st().Inspector != nil, v.page.returning)
 		if route == routePass {
 			return nil
 		}
@@ -128,6 +129,16 @@ func (v *Viewer) routeKeys(ctx app.Context) {
 		case routeGrid:
 			ctx.Dispatch(func(ctx app.Context) {
 				actionGridKey.Send(ctx, k)
+				ctx.PreventUpdate()
+			})
+		case routeDrop:
+			// The inspector may be closed already by a key before this
+			// one, whose dispatch has not run yet (keys sent faster than
+			// the page runs them): decide again after it, in order.
+			ctx.Dispatch(func(ctx app.Context) {
+				if r := routeOf(k, t, v.st().Inspector != nil, v.page.returning); r == routeGrid || (r == routePass && t.InGrid) {
+					actionGridKey.Send(ctx, k)
+				}
 				ctx.PreventUpdate()
 			})
 		}

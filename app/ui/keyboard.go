@@ -169,7 +169,11 @@ func (r *RowsTable) onFocusIn(ctx app.Context, e app.Event) {
 	}
 	c, err1 := strconv.Atoi(cell.Call("getAttribute", "data-col").String())
 	i, err2 := strconv.ParseInt(row.Call("getAttribute", "data-pos").String(), 10, 64)
-	if err1 != nil || err2 != nil || (gridCell{i, c}) == r.focus.gridCell {
+	own := r.focus.ownSent && (gridCell{i, c}) == r.focus.own
+	if own {
+		r.focus.ownSent = false
+	}
+	if err1 != nil || err2 != nil || (gridCell{i, c}) == r.focus.gridCell || own {
 		ctx.PreventUpdate()
 		return
 	}
@@ -179,7 +183,7 @@ func (r *RowsTable) onFocusIn(ctx app.Context, e app.Event) {
 // goTo makes cell c the focused cell, scrolls it into view and focuses it
 // once drawn.
 func (r *RowsTable) goTo(ctx app.Context, c gridCell) {
-	r.focus = gridFocus{c, true}
+	r.focus.gridCell, r.focus.due = c, true
 	if v := r.view(); v.Truthy() {
 		rowH := r.rowH()
 		v.Set("scrollTop", topToShow(c.row, r.Rows, rowH, v.Get("scrollTop").Float(), float64(r.height()-headerHeight)))
@@ -209,6 +213,11 @@ func (r *RowsTable) view() app.Value {
 type gridFocus struct {
 	gridCell
 	due bool
+	// own is the cell focusCell gave the browser's focus to, whose
+	// focusin is still to come (onFocusIn ignores it: the keyboard's cell
+	// may have moved on since, by a key sent before that event).
+	own     gridCell
+	ownSent bool
 }
 
 // focusCell gives the keyboard focus to the focused cell if it is drawn,
@@ -224,6 +233,9 @@ func (r *RowsTable) focusCell() {
 		c := el.Call("querySelector", fmt.Sprintf(`[data-pos="%d"] [data-col="%d"]`, r.focus.row, r.focus.col))
 		if c.Truthy() {
 			r.focus.due = false
+			if !c.Equal(app.Window().Get("document").Get("activeElement")) {
+				r.focus.own, r.focus.ownSent = r.focus.gridCell, true
+			}
 			c.Call("focus", map[string]any{"preventScroll": true})
 			c.Call("scrollIntoView", map[string]any{"block": "nearest", "inline": "nearest"})
 		}
