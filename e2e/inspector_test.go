@@ -180,6 +180,14 @@ func TestColumnStatsCancel(t *testing.T) {
 	if col != (struct{ Rows, Min, Max string }{"2560", "0", "250"}) {
 		t.Errorf("column stats %+v, want 2560 rows from 0 to 250", col)
 	}
+	// The panel in the inspector's side, light and dark, wide and on a
+	// 360-pixel screen.
+	inView := `document.querySelector('[data-role=column-stats]').scrollIntoView({block: 'start'})`
+	b.eval(inView, nil)
+	b.themesAxe("inspector-column")
+	b.run(chromedp.EmulateViewport(360, 640))
+	b.eval(inView, nil)
+	b.narrow("inspector-column-360", `[data-role=column-stats]`)
 }
 
 // touch sends one touch event with the given fingers (viewport CSS pixels;

@@ -22,9 +22,9 @@ import (
 func (s *Stats) OfElements() bool { return s.elems != nil }
 
 // Passes is how many times the rows are read: 2 for element statistics
-// with a histogram, else 1.
+// (their histogram's pass), else 1.
 func (s *Stats) Passes() int {
-	if s.elems != nil && s.opt.Bins > 0 {
+	if s.elems != nil {
 		return 2
 	}
 	return 1

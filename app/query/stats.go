@@ -188,10 +188,10 @@ func (s *Stats) visit(ctx context.Context, b arrow.RecordBatch, ts Tensors, star
 	if start < 0 || end > arr.Len() || start > end {
 		return fmt.Errorf("query: rows [%d, %d) outside a batch of %d", start, end, arr.Len())
 	}
+	if ts == nil {
+		ts = ArrayTensors{b}
+	}
 	if s.elems != nil {
-		if ts == nil {
-			ts = ArrayTensors{b}
-		}
 		if s.pass == 0 {
 			s.count += int64(end - start)
 			s.nulls += int64(nullsIn(arr, start, end))
@@ -204,9 +204,6 @@ func (s *Stats) visit(ctx context.Context, b arrow.RecordBatch, ts Tensors, star
 		return nil
 	}
 	if s.op.fn != nil {
-		if ts == nil {
-			ts = ArrayTensors{b}
-		}
 		return s.visitTensors(ctx, ts, col, arr, start, end, fn)
 	}
 	if d, ok := arr.(*array.Dictionary); ok {

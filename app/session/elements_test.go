@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/query"
 	"github.com/tensorview/tensorview/app/viewstate"
+	"github.com/tensorview/tensorview/internal/testkit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -36,7 +38,7 @@ type elementFigures struct {
 }
 
 func figuresOf(c inspect.ColumnStats) elementFigures {
-	g := func(f float64) string { return strconvG(f) }
+	g := floatText
 	return elementFigures{Rows: c.Rows, NullRows: c.NullRows, BadRows: c.BadRows, Count: c.Count, Nulls: c.Nulls, NaN: c.NaN,
 		PosInf: c.PosInf, NegInf: c.NegInf, Finite: c.Finite, Min: g(c.Min), Max: g(c.Max), Mean: g(c.Mean), Std: g(c.Std),
 		Hist: c.Hist, HistMin: g(c.HistMin), HistMax: g(c.HistMax), Shapes: c.Shapes, OtherShapes: c.OtherShapes}
@@ -159,14 +161,18 @@ func fieldIndex(f *decode.File, name string) int {
 	return -1
 }
 
-func strconvG(f float64) string {
-	if math.IsNaN(f) {
+// floatText is f as the golden file has it: JSON's number text, or NaN,
+// +Inf, -Inf.
+func floatText(f float64) string {
+	switch {
+	case math.IsNaN(f):
 		return "NaN"
+	case math.IsInf(f, 1):
+		return "+Inf"
+	case math.IsInf(f, -1):
+		return "-Inf"
 	}
 	b, _ := json.Marshal(f)
-	if math.IsInf(f, 0) {
-		return map[bool]string{true: "+Inf", false: "-Inf"}[f > 0]
-	}
 	return string(b)
 }
 
@@ -304,6 +310,60 @@ func BenchmarkElementStats(b *testing.B) {
 		for b.Loop() {
 			st, _ := query.NewStats(query.Operand{Column: "image"}, QueryColumns(f), query.StatsOptions{Elements: true, Bins: ElementBins})
 			RunStats(context.Background(), f, st, func() {}, func(StatsEvent) {})
+		}
+	})
+}
+
+// FuzzElementStats runs the inspector's column statistics over any bytes
+// that open, as the page does (the paced scan of record batches, both
+// passes), and checks them against the same column read row by row
+// through File.Tensor, when the scan could read every batch.
+func FuzzElementStats(f *testing.F) {
+	for _, p := range testkit.Seeds(f, 64<<10) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := decode.OpenReader("fuzz", bytes.NewReader(data), int64(len(data)), decode.Options{Budget: 1 << 20, SmallFile: -1})
+		if err != nil {
+			return
+		}
+		defer file.Close()
+		if file.Index(context.Background(), nil) != nil {
+			return
+		}
+		checked := 0
+		for col, fld := range file.Fields() {
+			if (fld.Tensor == nil && !fld.Images) || checked == 2 {
+				continue
+			}
+			checked++
+			st, err := query.NewStats(query.Operand{Column: fld.Name}, QueryColumns(file), query.StatsOptions{Elements: true, Bins: ElementBins})
+			if err != nil {
+				continue // a column the query cannot name (a duplicate name)
+			}
+			var done *StatsDone
+			RunStats(context.Background(), file, st, func() {}, func(e StatsEvent) {
+				if d, ok := e.(StatsDone); ok {
+					done = &d
+				}
+			})
+			if done == nil {
+				t.Fatalf("column %q: the scan did not end", fld.Name)
+			}
+			if done.Err != nil || done.Unread.Rows > 0 || done.Unread.FirstError != "" {
+				continue
+			}
+			c := *done.Sum.Elements
+			if c.NullRows+c.BadRows > c.Rows || c.Finite > c.Count {
+				t.Fatalf("column %q: counts %+v", fld.Name, c)
+			}
+			if got, want := figuresOf(c), figuresOf(rowByRow(file, col)); !reflect.DeepEqual(got, want) {
+				t.Fatalf("column %q: the scan's\n %+v\nrow by row\n %+v", fld.Name, got, want)
+			}
 		}
 	})
 }

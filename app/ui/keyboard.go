@@ -233,7 +233,7 @@ func (r *RowsTable) focusCell() {
 		c := el.Call("querySelector", fmt.Sprintf(`[data-pos="%d"] [data-col="%d"]`, r.focus.row, r.focus.col))
 		if c.Truthy() {
 			r.focus.due = false
-			if !c.Equal(app.Window().Get("document").Get("activeElement")) {
+			if !c.Equal(doc.Get("activeElement")) {
 				r.focus.own, r.focus.ownSent = r.focus.gridCell, true
 			}
 			c.Call("focus", map[string]any{"preventScroll": true})
