@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tensorview/tensorview/app/decode/decodetest"
 	"github.com/tensorview/tensorview/app/scan"
 )
 
@@ -16,7 +17,7 @@ import (
 // closing a level cancels its scan and forgets its state, the file's
 // staying as it was. A nested batch is a scan's source as the file is.
 func TestLevelQueries(t *testing.T) {
-	f := openTestdata(t, "turtle_nested.arrow")
+	f := decodetest.Open(t, "turtle_nested.arrow")
 	m := NewModel("")
 	m.Do(Opened{File: f})
 	top := m.levels.At(0).Query
@@ -27,11 +28,11 @@ func TestLevelQueries(t *testing.T) {
 
 	// Row 0's batch ("sunny"): image (a tensor), exposure (float32), sub
 	// (nested batches).
-	inner, err := f.Nested(0, column(t, f, "runs"))
+	inner, err := f.Nested(0, decodetest.Column(t, f, "runs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Do(OpenNested{Col: column(t, f, "runs"), Row: 0})
+	m.Do(OpenNested{Col: decodetest.Column(t, f, "runs"), Row: 0})
 	q := m.levels.Shown().Query
 	inner = m.levels.Shown().File
 	if m.Shown() != inner || m.ShownQuery() != q || m.levels.Of(inner).Query != q || m.levels.At(1).Query != q || m.levels.At(0).Query != top {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/tensorview/tensorview/app/decode/decodetest"
 	"reflect"
 	"testing"
 )
@@ -19,7 +20,7 @@ func TestThumbPairs(t *testing.T) {
 		{"js_images.arrow", nil},
 	} {
 		var got []string
-		for _, p := range ThumbPairs(openTestdata(t, c.file)) {
+		for _, p := range ThumbPairs(decodetest.Open(t, c.file)) {
 			got = append(got, p.Key())
 		}
 		if !reflect.DeepEqual(got, c.want) {

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/decode/decodetest"
 )
 
 // nestedRuns is the nested record batch of row 0's runs in
 // testdata/turtle_nested.arrow ("sunny": exposure 0.5, 1.25).
 func nestedRuns(t *testing.T) *decode.File {
 	t.Helper()
-	f := openTestdata(t, "turtle_nested.arrow")
+	f := decodetest.Open(t, "turtle_nested.arrow")
 	inner, err := f.Nested(0, f.Schema.FieldIndices("runs")[0])
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/decode/decodetest"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/summary"
@@ -98,12 +99,12 @@ func checkPlaced(t *testing.T, what string, l boxLayer, want expectedPlacing) {
 // openBoxes opens a box fixture and reads row's boxes over its image.
 func openBoxes(t *testing.T, file string, row int64, format overlay.BoxFormat) (*decode.File, boxLayer) {
 	t.Helper()
-	f := openTestdata(t, file)
-	choices := boxChoices(f, column(t, f, "image"))
+	f := decodetest.Open(t, file)
+	choices := boxChoices(f, decodetest.Column(t, f, "image"))
 	if len(choices) != 1 {
 		t.Fatalf("%s: choices %+v", file, choices)
 	}
-	ten, err := f.Tensor(row, column(t, f, "image"))
+	ten, err := f.Tensor(row, decodetest.Column(t, f, "image"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,8 +128,8 @@ func TestBoxChoices(t *testing.T) {
 		{"boxes_yolo.arrow", "boxes", nil},
 		{"masks_tensor.arrow", "image", nil},
 	} {
-		f := openTestdata(t, c.file)
-		if got := boxChoices(f, column(t, f, c.skip)); !reflect.DeepEqual(got, c.want) {
+		f := decodetest.Open(t, c.file)
+		if got := boxChoices(f, decodetest.Column(t, f, c.skip)); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s without %s: %+v, want %+v", c.file, c.skip, got, c.want)
 		}
 	}
@@ -230,8 +231,8 @@ func TestFormatReason(t *testing.T) {
 // TestAlignBoxes: the boxes as the picture shows them through flips and a
 // swap of height and width; other axes say why not.
 func TestAlignBoxes(t *testing.T) {
-	f := openTestdata(t, "boxes_yolo.arrow")
-	image := column(t, f, "image")
+	f := decodetest.Open(t, "boxes_yolo.arrow")
+	image := decodetest.Column(t, f, "image")
 	ten, err := f.Tensor(0, image)
 	if err != nil {
 		t.Fatal(err)
@@ -361,8 +362,8 @@ func TestBoxLabels(t *testing.T) {
 // default, the format changed and back, none, highlights, the address and
 // a link's boxes applied, carried to another row.
 func TestBoxState(t *testing.T) {
-	f := openTestdata(t, "boxes_hf.arrow")
-	image := column(t, f, "image")
+	f := decodetest.Open(t, "boxes_hf.arrow")
+	image := decodetest.Column(t, f, "image")
 	ten, err := f.Tensor(0, image)
 	if err != nil {
 		t.Fatal(err)
@@ -468,13 +469,13 @@ func TestBoxState(t *testing.T) {
 // itself and a row without boxes none.
 func TestWithBoxes(t *testing.T) {
 	e := readBoxesExpected(t)
-	f := openTestdata(t, "boxes_hf.arrow")
+	f := decodetest.Open(t, "boxes_hf.arrow")
 	cells := make([]summary.Cell, len(f.Fields()))
 	for i := range cells {
 		cells[i] = summary.In(f, 0, i, 256, 256)
 	}
 	withBoxes(f, 0, cells, [2]int{96, 70})
-	img := cells[column(t, f, "image")].Tensor
+	img := cells[decodetest.Column(t, f, "image")].Tensor
 	var want []summary.Mark
 	for _, b := range e.HF.Rows[0].XYWH.Boxes {
 		if b.Fate == "drawn" || b.Fate == "clipped" {
@@ -488,7 +489,7 @@ func TestWithBoxes(t *testing.T) {
 		t.Errorf("hf row 0: %+v, want %+v", img, want)
 	}
 	for i, c := range cells {
-		if i != column(t, f, "image") && c.Tensor != nil && len(c.Tensor.Boxes) > 0 {
+		if i != decodetest.Column(t, f, "image") && c.Tensor != nil && len(c.Tensor.Boxes) > 0 {
 			t.Errorf("column %d has boxes", i)
 		}
 	}
@@ -498,13 +499,13 @@ func TestWithBoxes(t *testing.T) {
 		t.Error("null row: boxes")
 	}
 
-	y := openTestdata(t, "boxes_yolo.arrow")
+	y := decodetest.Open(t, "boxes_yolo.arrow")
 	cells = make([]summary.Cell, len(y.Fields()))
 	for i := range cells {
 		cells[i] = summary.In(y, 0, i, 16, 16) // a 32×16 image previewed 16×8
 	}
 	withBoxes(y, 0, cells, [2]int{16, 16})
-	img = cells[column(t, y, "image")].Tensor
+	img = cells[decodetest.Column(t, y, "image")].Tensor
 	if img == nil || img.Preview.Bounds() != image.Rect(0, 0, 16, 8) {
 		t.Fatalf("yolo preview %+v", img)
 	}
@@ -516,7 +517,7 @@ func TestWithBoxes(t *testing.T) {
 	if !reflect.DeepEqual(rects, wantRects) {
 		t.Errorf("yolo thumbnail boxes %v, want %v", rects, wantRects)
 	}
-	if bx := cells[column(t, y, "boxes")].Tensor; bx != nil && len(bx.Boxes) > 0 {
+	if bx := cells[decodetest.Column(t, y, "boxes")].Tensor; bx != nil && len(bx.Boxes) > 0 {
 		t.Error("the boxes column got boxes")
 	}
 	// A photo's 256-pixel thumbnail shown in a 96×70 box: edges of 3.
@@ -534,10 +535,10 @@ func TestWithBoxes(t *testing.T) {
 // TestInspectorBoxesLink: the inspector mounted on a link's boxes applies
 // them and reports them back.
 func TestInspectorBoxesLink(t *testing.T) {
-	f := openTestdata(t, "boxes_hf.arrow")
+	f := decodetest.Open(t, "boxes_hf.arrow")
 	e := app.NewTestEngine()
 	link := &viewstate.Inspector{Field: "image", Boxes: &viewstate.Boxes{Format: "xyxy"}}
-	in := &Inspector{File: f, Col: column(t, f, "image"), Row: 0, Restore: link}
+	in := &Inspector{File: f, Col: decodetest.Column(t, f, "image"), Row: 0, Restore: link}
 	if err := e.Load(in); err != nil {
 		t.Fatal(err)
 	}
@@ -579,7 +580,7 @@ type layoutsExpected struct {
 // boxLayerOf reads row's boxes of column field over column image.
 func boxLayerOf(t *testing.T, f *decode.File, field string, row int64, format overlay.BoxFormat) (boxChoice, boxLayer) {
 	t.Helper()
-	image := column(t, f, "image")
+	image := decodetest.Column(t, f, "image")
 	choices := boxChoices(f, image)
 	i := boxChoiceIndex(choices, field)
 	if i < 0 {
@@ -600,7 +601,7 @@ func boxLayerOf(t *testing.T, f *decode.File, field string, row int64, format ov
 func TestBoxLayouts(t *testing.T) {
 	var e layoutsExpected
 	readJSON(t, "../../testdata/boxes_layouts_expected.json", &e)
-	f := openTestdata(t, "boxes_list.arrow")
+	f := decodetest.Open(t, "boxes_list.arrow")
 	for row, want := range e.List.Rows {
 		c, l := boxLayerOf(t, f, "objects", int64(row), overlay.UnknownFormat)
 		if c.Column.Layout != overlay.ListOfStructs || l.Err != "" || l.Format != overlay.XYWH || l.Stated {
@@ -625,8 +626,8 @@ func TestBoxLayouts(t *testing.T) {
 		}
 	}
 
-	f = openTestdata(t, "boxes_one.arrow")
-	if got := boxChoices(f, column(t, f, "image")); len(got) != 3 || got[0].Column.Name != "bbox" || got[1].Column.Layout != overlay.OneBox || got[2].Column.Layout != overlay.ListOfStructs {
+	f = decodetest.Open(t, "boxes_one.arrow")
+	if got := boxChoices(f, decodetest.Column(t, f, "image")); len(got) != 3 || got[0].Column.Name != "bbox" || got[1].Column.Layout != overlay.OneBox || got[2].Column.Layout != overlay.ListOfStructs {
 		t.Errorf("choices %+v", got)
 	}
 	for row, want := range e.One.BBox {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/decode/decodetest"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/viewstate"
@@ -20,10 +21,10 @@ import (
 )
 
 func TestCompareChoices(t *testing.T) {
-	f := openTestdata(t, "compare.arrow")
+	f := decodetest.Open(t, "compare.arrow")
 	cols := rowColumns(f, 0)
 	var got []string
-	for _, c := range compareChoices(cols, column(t, f, "target"), 3) {
+	for _, c := range compareChoices(cols, decodetest.Column(t, f, "target"), 3) {
 		s := c.Field
 		if c.Self {
 			s += " (self)"
@@ -36,7 +37,7 @@ func TestCompareChoices(t *testing.T) {
 	if want := []string{"prediction", "target (self)", "baseline ×", "thumb ×", "image ×", "reconstruction ×"}; !slices.Equal(got, want) {
 		t.Errorf("choices for target: %q, want %q", got, want)
 	}
-	if cs := compareChoices(cols, column(t, f, "image"), 1); len(cs) == 0 || cs[0].Field != "reconstruction" || slices.ContainsFunc(cs, func(c compareChoice) bool { return c.Self }) {
+	if cs := compareChoices(cols, decodetest.Column(t, f, "image"), 1); len(cs) == 0 || cs[0].Field != "reconstruction" || slices.ContainsFunc(cs, func(c compareChoice) bool { return c.Self }) {
 		t.Errorf("choices for image in a one-row file: %+v", cs)
 	}
 	for _, c := range []struct{ row, rows, want int64 }{{0, 3, 1}, {1, 3, 2}, {2, 3, 1}, {0, 1, 0}} {
@@ -50,10 +51,10 @@ func TestCompareChoices(t *testing.T) {
 // prediction stored permuted) as gen_compare.mjs computed it, and checks
 // every problem names both sides.
 func TestComparePair(t *testing.T) {
-	f := openTestdata(t, "compare.arrow")
+	f := decodetest.Open(t, "compare.arrow")
 	exp := testkit.ReadCompared(t)
 	side := func(field string, row int64) compareSide {
-		return compareSide{Field: field, Col: column(t, f, field), Row: row}
+		return compareSide{Field: field, Col: decodetest.Column(t, f, field), Row: row}
 	}
 	pair := func(a, b compareSide, tol float64) comparison {
 		at, err := f.Tensor(a.Row, a.Col)
@@ -119,7 +120,7 @@ func TestComparePair(t *testing.T) {
 // DiffColormap over the symmetric range, as inspect.Render does; a colour
 // view shows each pixel's channel of largest |A − B|, with its sign.
 func TestDiffPicture(t *testing.T) {
-	f := openTestdata(t, "compare.arrow")
+	f := decodetest.Open(t, "compare.arrow")
 	exp := testkit.ReadCompared(t)
 	cm := overlay.DiffColormap()
 	colour := func(v float64, r inspect.Range) [4]uint8 {
@@ -135,8 +136,8 @@ func TestDiffPicture(t *testing.T) {
 		return [4]uint8{c.R, c.G, c.B, c.A}
 	}
 
-	a, _ := f.Tensor(0, column(t, f, "target"))
-	got := comparePair(f, a, compareSide{"target", column(t, f, "target"), 0}, compareSide{"prediction", column(t, f, "prediction"), 0}, 0)
+	a, _ := f.Tensor(0, decodetest.Column(t, f, "target"))
+	got := comparePair(f, a, compareSide{"target", decodetest.Column(t, f, "target"), 0}, compareSide{"prediction", decodetest.Column(t, f, "prediction"), 0}, 0)
 	d, e := got.Diff, exp.Diffs["target@0 - prediction@0"]
 	r := d.Range()
 	if r != (inspect.Range{Min: -0.25, Max: 0.25}) {
@@ -168,8 +169,8 @@ func TestDiffPicture(t *testing.T) {
 	}
 
 	// image − reconstruction, RGB: pixel (9, 6) has channel 0's +40.
-	ai, _ := f.Tensor(0, column(t, f, "image"))
-	gi := comparePair(f, ai, compareSide{"image", column(t, f, "image"), 0}, compareSide{"reconstruction", column(t, f, "reconstruction"), 0}, 0)
+	ai, _ := f.Tensor(0, decodetest.Column(t, f, "image"))
+	gi := comparePair(f, ai, compareSide{"image", decodetest.Column(t, f, "image"), 0}, compareSide{"reconstruction", decodetest.Column(t, f, "reconstruction"), 0}, 0)
 	ri := gi.Diff.Range()
 	img, err := diffPicture(gi.Diff.D, inspect.View{Y: 0, X: 1, Channel: 2}, ri)
 	if err != nil {
@@ -222,8 +223,8 @@ func TestSwiped(t *testing.T) {
 // column in another row, a row, a tolerance, swipe; what the address gets;
 // a link's comparison applied, and one naming no column.
 func TestCompareState(t *testing.T) {
-	f := openTestdata(t, "compare.arrow")
-	col := column(t, f, "target")
+	f := decodetest.Open(t, "compare.arrow")
+	col := decodetest.Column(t, f, "target")
 	at, _ := f.Tensor(0, col)
 	c := newCompare(f, 0, col, at, rowColumns(f, 0))
 	addr := func() viewstate.Compare {
@@ -235,13 +236,13 @@ func TestCompareState(t *testing.T) {
 	if c.on() || addr().Field != "" {
 		t.Fatal("a new comparison compares")
 	}
-	if !c.choose(column(t, f, "prediction")) || !c.ok() || c.b.Row != 0 || c.cmp.Diff.Differing != 771 {
+	if !c.choose(decodetest.Column(t, f, "prediction")) || !c.ok() || c.b.Row != 0 || c.cmp.Diff.Differing != 771 {
 		t.Fatalf("prediction: %+v %q", c.b, c.cmp.Problem)
 	}
 	if got := addr(); got.Field != "prediction" || got.Row != 0 || got.Tol != 0 || got.Swipe != nil {
 		t.Errorf("address %+v", got)
 	}
-	if c.choose(column(t, f, "prediction")) {
+	if c.choose(decodetest.Column(t, f, "prediction")) {
 		t.Error("choosing the same column again changed something")
 	}
 	if !c.setTol(1.0/512) || c.cmp.Diff.Differing != 14 || !c.setTol(0.2) || c.cmp.Diff.Differing != 2 || c.setTol(-1) || c.setTol(math.NaN()) {
@@ -261,7 +262,7 @@ func TestCompareState(t *testing.T) {
 		t.Errorf("address %+v", got)
 	}
 	// Another column keeps A's row; a null B says so and keeps the rest.
-	if !c.choose(column(t, f, "thumb")) || c.ok() || c.cmp.Problem == "" || c.b.Row != 0 {
+	if !c.choose(decodetest.Column(t, f, "thumb")) || c.ok() || c.cmp.Problem == "" || c.b.Row != 0 {
 		t.Errorf("thumb: %+v %q", c.b, c.cmp.Problem)
 	}
 	if !c.choose(-1) || c.on() || addr().Field != "" || c.address() != nil {
@@ -285,12 +286,12 @@ func TestCompareState(t *testing.T) {
 // readouts give the other sides' values, and "show" moves the sliders to
 // the largest difference.
 func TestComparePictures(t *testing.T) {
-	f := openTestdata(t, "compare.arrow")
-	col := column(t, f, "target")
+	f := decodetest.Open(t, "compare.arrow")
+	col := decodetest.Column(t, f, "target")
 	at, _ := f.Tensor(0, col)
 	s := inspect.NewSession(at, histogramBins)
 	c := newCompare(f, 0, col, at, rowColumns(f, 0))
-	c.choose(column(t, f, "prediction"))
+	c.choose(decodetest.Column(t, f, "prediction"))
 	p := c.pictures(s)
 	if p.A == nil || p.B == nil || p.D == nil || p.Err != "" {
 		t.Fatalf("pictures: %+v", p)
@@ -329,10 +330,10 @@ func TestComparePictures(t *testing.T) {
 // TestInspectorCompareLink mounts the inspector on a link comparing with
 // another row: the comparison's view is drawn, and reported back.
 func TestInspectorCompareLink(t *testing.T) {
-	f := openTestdata(t, "compare.arrow")
+	f := decodetest.Open(t, "compare.arrow")
 	e := app.NewTestEngine()
 	link := &viewstate.Inspector{Field: "target", Row: 0, Compare: &viewstate.Compare{Field: "prediction", Row: 0, Tol: 0.2}}
-	in := &Inspector{File: f, Col: column(t, f, "target"), Row: 0, Restore: link}
+	in := &Inspector{File: f, Col: decodetest.Column(t, f, "target"), Row: 0, Restore: link}
 	if err := e.Load(in); err != nil {
 		t.Fatal(err)
 	}
@@ -350,10 +351,10 @@ func TestInspectorCompareLink(t *testing.T) {
 // ((7r + 3k) mod 16 − 8)/8): no picture, the statistics and A − B as
 // numbers.
 func TestInspectorCompareNoPicture(t *testing.T) {
-	f := openTestdata(t, "js_big.arrow")
+	f := decodetest.Open(t, "js_big.arrow")
 	e := app.NewTestEngine()
 	link := &viewstate.Inspector{Field: "embedding", Row: 0, Compare: &viewstate.Compare{Field: "embedding", Row: 1}}
-	in := &Inspector{File: f, Col: column(t, f, "embedding"), Row: 0, Restore: link}
+	in := &Inspector{File: f, Col: decodetest.Column(t, f, "embedding"), Row: 0, Restore: link}
 	if err := e.Load(in); err != nil {
 		t.Fatal(err)
 	}

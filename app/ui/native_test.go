@@ -3,45 +3,18 @@
 package ui
 
 import (
-	"os"
 	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/decode/decodetest"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
 	"github.com/tensorview/tensorview/app/ui/open"
 )
-
-// openTestdata opens a file of testdata/ with the viewer's decoder.
-func openTestdata(t *testing.T, name string) *decode.File {
-	t.Helper()
-	data, err := os.ReadFile("../../testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := decode.Open(name, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(f.Close)
-	return f
-}
-
-func column(t *testing.T, f *decode.File, name string) int {
-	t.Helper()
-	for i, fld := range f.Schema.Fields() {
-		if fld.Name == name {
-			return i
-		}
-	}
-	t.Fatalf("no column %q", name)
-	return -1
-}
 
 // TestInspectorNative mounts the inspector in go-app's test engine on the
 // rgb column of testdata/js_images.arrow (uint8 [4,3,3], dims H,W,C, written
@@ -49,9 +22,9 @@ func column(t *testing.T, f *decode.File, name string) int {
 // field and row, applies commands, opens another row and shows the error of
 // a null tensor.
 func TestInspectorNative(t *testing.T) {
-	f := openTestdata(t, "js_images.arrow")
+	f := decodetest.Open(t, "js_images.arrow")
 	e := app.NewTestEngine()
-	in := &Inspector{File: f, Col: column(t, f, "rgb"), Row: 0}
+	in := &Inspector{File: f, Col: decodetest.Column(t, f, "rgb"), Row: 0}
 	if err := e.Load(in); err != nil {
 		t.Fatal(err)
 	}
@@ -105,8 +78,8 @@ func TestInspectorNative(t *testing.T) {
 // TestStatsPanelNative renders the statistics of a tensor with the exact
 // values of its data-* hooks and rows.
 func TestStatsPanelNative(t *testing.T) {
-	f := openTestdata(t, "js_images.arrow")
-	ten, err := f.Tensor(1, column(t, f, "gray")) // [2,4] float32 10, 10.5, ..., 13.5
+	f := decodetest.Open(t, "js_images.arrow")
+	ten, err := f.Tensor(1, decodetest.Column(t, f, "gray")) // [2,4] float32 10, 10.5, ..., 13.5
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +108,7 @@ func TestStatsPanelNative(t *testing.T) {
 // shows the cells decode reads, with the values apache-arrow JS wrote
 // (js_expected.json: id 0, 1, 2; label red-green, gradient, null-row).
 func TestRowsTableNative(t *testing.T) {
-	f := openTestdata(t, "js_images.arrow")
+	f := decodetest.Open(t, "js_images.arrow")
 	rows, _ := f.Rows()
 	for i := range rows {
 		if err := f.Load(i); err != nil {
@@ -148,7 +121,7 @@ func TestRowsTableNative(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.ConsumeAll()
-	id, label := column(t, f, "id"), column(t, f, "label")
+	id, label := decodetest.Column(t, f, "id"), decodetest.Column(t, f, "label")
 	for i, want := range []string{"red-green", "gradient", "null-row"} {
 		// section > rows view > rows body > slot i (row i) > its row >
 		// cell (after the row number)
@@ -163,7 +136,7 @@ func TestRowsTableNative(t *testing.T) {
 	}
 	// Row 2's rgb is a null tensor: the cell knows its column holds tensors
 	// and draws data-tensor with data-null.
-	rgb := column(t, f, "rgb")
+	rgb := decodetest.Column(t, f, "rgb")
 	null := &CellView{Field: "rgb", Col: rgb, Row: 2, Cell: summary.Cell{Null: true, Text: "(null)"}, Tensor: true}
 	if err := app.Match(null, r, 0, 2, 1, 2, 0, 1+rgb); err != nil {
 		t.Errorf("row 2 rgb: %v", err)
@@ -193,7 +166,7 @@ func TestRowsTableNative(t *testing.T) {
 // TestViewerNative renders the page in go-app's test engine: a refused
 // file's alert names the file and the one still shown.
 func TestViewerNative(t *testing.T) {
-	f := openTestdata(t, "js_images.arrow")
+	f := decodetest.Open(t, "js_images.arrow")
 	v := &Viewer{opener: open.Opener{Status: open.Status{State: open.StateError, Loading: "bad.arrow", ErrText: "not an Arrow IPC file or stream"}}}
 	v.session().Do(session.Opened{File: f})
 	e := app.NewTestEngine()

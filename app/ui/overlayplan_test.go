@@ -20,6 +20,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/decode/decodetest"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/viewstate"
@@ -44,9 +45,9 @@ func readMasksExpected(t *testing.T) masksExpected {
 // opens a session on the image and lays the mask over its picture.
 func maskOver(t *testing.T, file, image, mask string) (maskLayer, *inspect.Session, tensorext.Tensor) {
 	t.Helper()
-	f := openTestdata(t, file)
-	col := column(t, f, image)
-	m := readMask(f, 0, rowColumns(f, 0), col, column(t, f, mask), 0.5)
+	f := decodetest.Open(t, file)
+	col := decodetest.Column(t, f, image)
+	m := readMask(f, 0, rowColumns(f, 0), col, decodetest.Column(t, f, mask), 0.5)
 	ten, err := f.Tensor(0, col)
 	if err != nil {
 		t.Fatal(err)
@@ -88,8 +89,8 @@ func TestMaskChoices(t *testing.T) {
 		{"js_big.arrow", "image", 0, []string{"mask"}, -1, "mask is 8×8 but image is 32×32 (height × width)"},
 		{"js_images.arrow", "rgb", 0, nil, -1, ""},
 	} {
-		f := openTestdata(t, c.file)
-		image := column(t, f, c.image)
+		f := decodetest.Open(t, c.file)
+		image := decodetest.Column(t, f, c.image)
 		cols := rowColumns(f, c.row)
 		choices, def := maskChoices(cols, image)
 		if got := choiceFields(choices); !reflect.DeepEqual(got, c.want) || def != c.def {
@@ -107,8 +108,8 @@ func TestMaskChoices(t *testing.T) {
 }
 
 func TestMaskReasons(t *testing.T) {
-	f := openTestdata(t, "masks_tensor.arrow")
-	choices, _ := maskChoices(rowColumns(f, 0), column(t, f, "image"))
+	f := decodetest.Open(t, "masks_tensor.arrow")
+	choices, _ := maskChoices(rowColumns(f, 0), decodetest.Column(t, f, "image"))
 	want := []string{
 		`mask: 12×16 uint8 class ids, same size as image; named like a mask ("mask")`,
 		`pred: 12×16 float32 probabilities, same size as image; named like a mask ("pred")`,
@@ -137,9 +138,9 @@ func TestMaskNamesAndCounts(t *testing.T) {
 		{"masks_hf.arrow", "image", "annotation", nil},
 		{"masks_tensor.arrow", "image", "mask", nil},
 	} {
-		f := openTestdata(t, c.file)
+		f := decodetest.Open(t, c.file)
 		cols := rowColumns(f, 0)
-		m := readMask(f, 0, cols, column(t, f, c.image), column(t, f, c.mask), 0.5)
+		m := readMask(f, 0, cols, decodetest.Column(t, f, c.image), decodetest.Column(t, f, c.mask), 0.5)
 		if m.Err != "" {
 			t.Fatalf("%s: %s", c.file, m.Err)
 		}
@@ -160,10 +161,10 @@ func TestMaskNamesAndCounts(t *testing.T) {
 // when the picture's axes are not the image's height and width.
 func TestAlignMask(t *testing.T) {
 	e := readMasksExpected(t)
-	f := openTestdata(t, "masks_tensor.arrow")
-	image := column(t, f, "image")
+	f := decodetest.Open(t, "masks_tensor.arrow")
+	image := decodetest.Column(t, f, "image")
 	cols := rowColumns(f, 0)
-	m := readMask(f, 0, cols, image, column(t, f, "mask"), 0.5)
+	m := readMask(f, 0, cols, image, decodetest.Column(t, f, "mask"), 0.5)
 	ten, err := f.Tensor(0, image)
 	if err != nil {
 		t.Fatal(err)
@@ -282,8 +283,8 @@ func TestMaskReadout(t *testing.T) {
 // TestOverlayState: the default drawn, a link's overlay, what the address
 // says, hiding a class, the picture cached until something changes.
 func TestOverlayState(t *testing.T) {
-	f := openTestdata(t, "masks_tensor.arrow")
-	image := column(t, f, "image")
+	f := decodetest.Open(t, "masks_tensor.arrow")
+	image := decodetest.Column(t, f, "image")
 	ten, _ := f.Tensor(0, image)
 	s := inspect.NewSession(ten, 8)
 	o := newOverlay(f, 0, image, overlay.Style{})
@@ -334,8 +335,8 @@ func TestOverlayState(t *testing.T) {
 		t.Errorf("pred: drawn %q note %q", o.field(), o.note)
 	}
 	// A row whose mask is of another size says so, and keeps the picture.
-	f = openTestdata(t, "masks_hf.arrow")
-	image = column(t, f, "image")
+	f = decodetest.Open(t, "masks_hf.arrow")
+	image = decodetest.Column(t, f, "image")
 	ten, _ = f.Tensor(1, image)
 	s = inspect.NewSession(ten, 8)
 	o = newOverlay(f, 1, image, overlay.Style{})
@@ -380,10 +381,10 @@ func addressOf(o *overlayState) overlayAddress {
 // TestInspectorOverlayLink mounts the inspector on a link's state: the
 // overlay and its style named there are applied, and reported back.
 func TestInspectorOverlayLink(t *testing.T) {
-	f := openTestdata(t, "masks_tensor.arrow")
+	f := decodetest.Open(t, "masks_tensor.arrow")
 	e := app.NewTestEngine()
 	link := &viewstate.Inspector{Field: "image", Mask: &viewstate.Mask{Column: ptr("pred"), Opacity: ptr(30), Hidden: &[]int64{}}}
-	in := &Inspector{File: f, Col: column(t, f, "image"), Row: 0, Restore: link}
+	in := &Inspector{File: f, Col: decodetest.Column(t, f, "image"), Row: 0, Restore: link}
 	if err := e.Load(in); err != nil {
 		t.Fatal(err)
 	}
@@ -470,8 +471,8 @@ func TestEncodedMaskIDs(t *testing.T) {
 // so and a link gives it back; the binary foreground keeps 255 as a class;
 // hiding class 0's default shown writes the rest.
 func TestVoidOverlay(t *testing.T) {
-	f := openTestdata(t, "masks_voc.arrow")
-	image := column(t, f, "image")
+	f := decodetest.Open(t, "masks_voc.arrow")
+	image := decodetest.Column(t, f, "image")
 	o := newOverlay(f, 0, image, overlay.Style{})
 	if got := choiceFields(o.choices); !reflect.DeepEqual(got, []string{"mask", "foreground"}) || o.field() != "mask" {
 		t.Fatalf("choices %q, drawn %q", got, o.field())
@@ -532,8 +533,8 @@ func TestVoidOverlay(t *testing.T) {
 // TestWideIDs: ids past 255 and past the names are drawn in their own
 // colours, listed, and the unnamed ones said.
 func TestWideIDs(t *testing.T) {
-	f := openTestdata(t, "masks_wide.arrow")
-	image := column(t, f, "image")
+	f := decodetest.Open(t, "masks_wide.arrow")
+	image := decodetest.Column(t, f, "image")
 	o := newOverlay(f, 0, image, overlay.Style{})
 	if got := choiceFields(o.choices); !reflect.DeepEqual(got, []string{"label", "instances"}) || o.field() != "label" {
 		t.Fatalf("choices %q, drawn %q", got, o.field())

@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/decode/decodetest"
 	"github.com/tensorview/tensorview/app/query"
 	"github.com/tensorview/tensorview/app/scan"
 	"github.com/tensorview/tensorview/app/session"
@@ -320,7 +321,7 @@ func TestFileSourceUnindexed(t *testing.T) {
 
 // the images' headers.
 func TestFileSourceImages(t *testing.T) {
-	f := openTestdata(t, "images_bytes.arrow")
+	f := decodetest.Open(t, "images_bytes.arrow")
 	if err := f.Index(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/decode/decodetest"
 	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
 )
@@ -71,8 +72,8 @@ func rowCells(f *decode.File, row int64, box [2]int, masks []session.ThumbMask) 
 // the preview as it is and says why; a mask turned off draws nothing.
 func TestWithMasksTensor(t *testing.T) {
 	e := readMasksExpected(t)
-	f := openTestdata(t, "masks_tensor.arrow")
-	img := column(t, f, "image")
+	f := decodetest.Open(t, "masks_tensor.arrow")
+	img := decodetest.Column(t, f, "image")
 	on := session.ThumbMasksOf(session.ThumbPairs(f), false, nil)
 	for _, c := range []struct {
 		box  [2]int
@@ -124,8 +125,8 @@ func TestWithMasksTensor(t *testing.T) {
 // why and draw nothing. masks_named.arrow's 2-D List of class ids too.
 func TestWithMasksEncoded(t *testing.T) {
 	e := readMasksExpected(t)
-	f := openTestdata(t, "masks_hf.arrow")
-	img := column(t, f, "image")
+	f := decodetest.Open(t, "masks_hf.arrow")
+	img := decodetest.Column(t, f, "image")
 	on := session.ThumbMasksOf(session.ThumbPairs(f), false, nil)
 	tn := rowCells(f, 0, [2]int{54, 38}, on)[img].Tensor
 	if tn.Image == nil || tn.Mask == nil || maskDrawn(tn) != "annotation" || tn.MaskOpacity != 0.5 {
@@ -144,8 +145,8 @@ func TestWithMasksEncoded(t *testing.T) {
 		}
 	}
 
-	named := openTestdata(t, "masks_named.arrow")
-	tn = rowCells(named, 0, [2]int{54, 38}, session.ThumbMasksOf(session.ThumbPairs(named), false, nil))[column(t, named, "image")].Tensor
+	named := decodetest.Open(t, "masks_named.arrow")
+	tn = rowCells(named, 0, [2]int{54, 38}, session.ThumbMasksOf(session.ThumbPairs(named), false, nil))[decodetest.Column(t, named, "image")].Tensor
 	if tn.Mask == nil || maskDrawn(tn) != "label" || !reflect.DeepEqual(tn.Mask.Pix, e.layer()) {
 		t.Errorf("masks_named: drawn %q; the layer is not the mask's colours", maskDrawn(tn))
 	}
