@@ -121,6 +121,16 @@ func (v View) Validate(t tensorext.Tensor) error {
 	return nil
 }
 
+// DimLabel names dimension k of t as the inspector's controls show it:
+// "2: C (3)" (index, dim_name when there is one, size).
+func DimLabel(t tensorext.Tensor, k int) string {
+	name := ""
+	if k < len(t.DimNames) && t.DimNames[k] != "" {
+		name = " " + t.DimNames[k]
+	}
+	return fmt.Sprintf("%d:%s (%d)", k, name, t.Shape[k])
+}
+
 // dimLabel returns ` ("name")` for a named dimension, else "".
 func dimLabel(t tensorext.Tensor, d int) string {
 	if len(t.DimNames) == t.NDim() && d >= 0 && d < len(t.DimNames) && t.DimNames[d] != "" {

@@ -271,3 +271,18 @@ func sortCounts(m map[int64]int) []ClassCount {
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
+
+// SchemaClassNames returns the class names of the column at path (NamesFor)
+// from a schema's "huggingface" metadata, nil when the schema has none or
+// it does not parse.
+func SchemaClassNames(md arrow.Metadata, path string) []string {
+	i := md.FindKey("huggingface")
+	if i < 0 {
+		return nil
+	}
+	all, err := ClassNames(md.Values()[i])
+	if err != nil {
+		return nil
+	}
+	return NamesFor(all, path)
+}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -150,6 +151,28 @@ func TestNamesFor(t *testing.T) {
 	} {
 		if got := NamesFor(all, c.path); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("NamesFor(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}
+
+// SchemaClassNames reads the "huggingface" key of a schema's metadata and
+// gives nothing, not an error, when the key is missing or does not parse.
+func TestSchemaClassNames(t *testing.T) {
+	hf := `{"info": {"features": {"image": {"_type": "Image"}, "label": {"names": ["even", "odd"], "_type": "ClassLabel"}}}}`
+	for _, c := range []struct {
+		name string
+		md   arrow.Metadata
+		path string
+		want []string
+	}{
+		{"labelled column", arrow.NewMetadata([]string{"huggingface"}, []string{hf}), "label", []string{"even", "odd"}},
+		{"other column", arrow.NewMetadata([]string{"huggingface"}, []string{hf}), "image", nil},
+		{"no huggingface key", arrow.NewMetadata([]string{"pandas"}, []string{hf}), "label", nil},
+		{"unparsable", arrow.NewMetadata([]string{"huggingface"}, []string{"{"}), "label", nil},
+		{"no metadata", arrow.Metadata{}, "label", nil},
+	} {
+		if got := SchemaClassNames(c.md, c.path); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
 		}
 	}
 }

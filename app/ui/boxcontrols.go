@@ -9,6 +9,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/ui/inspector/boxes"
 )
 
 // BoxControls choose the column of detection boxes drawn over the
@@ -20,9 +21,9 @@ import (
 // on it.
 type BoxControls struct {
 	app.Compo
-	Choices  []boxChoice
+	Choices  []boxes.Choice
 	Chosen   int // index in Choices, -1 for none
-	Layer    boxLayer
+	Layer    boxes.Layer
 	User     bool // the format is the user's choice
 	Drawn    int  // boxes on the picture
 	Off      string
@@ -62,7 +63,7 @@ func (c *BoxControls) Render() app.UI {
 }
 
 // formatReason says which format the boxes are placed in and why.
-func formatReason(l boxLayer, user bool) string {
+func formatReason(l boxes.Layer, user bool) string {
 	switch {
 	case user:
 		return fmt.Sprintf("Format %s, as chosen; the file's would be %s (%s).", l.Format, l.Auto, autoWhy(l))
@@ -72,7 +73,7 @@ func formatReason(l boxLayer, user bool) string {
 	return fmt.Sprintf("Format %s, guessed: %s.", l.Format, l.AutoWhy)
 }
 
-func autoWhy(l boxLayer) string {
+func autoWhy(l boxes.Layer) string {
 	if l.Stated {
 		return l.AutoWhy
 	}
@@ -127,8 +128,8 @@ func (c *BoxControls) formatSelect() app.UI {
 			c.OnChange(ctx, func(b *boxState) bool { return b.setFormat(f) })
 		}
 	}).Body(
-		app.Range(boxFormats).Slice(func(i int) app.UI {
-			f := boxFormats[i]
+		app.Range(boxes.Formats).Slice(func(i int) app.UI {
+			f := boxes.Formats[i]
 			return app.Option().Value(f.Format.String()).Selected(f.Format == c.Layer.Format).Text(f.Label)
 		}),
 	)
@@ -139,8 +140,8 @@ func (c *BoxControls) formatSelect() app.UI {
 // focusing it draws its box wider, pressing it keeps it so.
 type BoxList struct {
 	app.Compo
-	Boxes     []picLabel // in index order
-	Corners   []string   // each box's corners on the image, as text
+	Boxes     []boxes.Label // in index order
+	Corners   []string      // each box's corners on the image, as text
 	Highlight int
 	Pinned    int
 	OnChange  func(ctx app.Context, cmd func(*boxState) bool)
@@ -198,7 +199,7 @@ func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 // in the picture's right half, above the box when there is room.
 // They repeat the list's text (BoxList), hence hidden from assistive
 // technology.
-func labelLayer(labels []picLabel, pan inspect.Point, k float64) app.UI {
+func labelLayer(labels []boxes.Label, pan inspect.Point, k float64) app.UI {
 	if len(labels) == 0 {
 		return nil
 	}
@@ -236,7 +237,7 @@ func (in *Inspector) boxCommand(ctx app.Context, cmd func(*boxState) bool) {
 // boxParts are the inspector's box components for the picture drawn
 // (boxState.picture first): the controls, and the list when boxes are
 // drawn (nil otherwise).
-func (in *Inspector) boxParts(labels []picLabel, off string) (controls, list app.UI) {
+func (in *Inspector) boxParts(labels []boxes.Label, off string) (controls, list app.UI) {
 	b := in.bx
 	controls = &BoxControls{Choices: b.choices, Chosen: b.chosen, Layer: b.layer, User: b.format != overlay.UnknownFormat,
 		Drawn: b.drawn(), Off: off, Note: b.note, OnChange: in.boxCommand}

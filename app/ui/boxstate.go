@@ -6,6 +6,7 @@ import (
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/ui/inspector/boxes"
 	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -19,11 +20,11 @@ type boxState struct {
 	f       *decode.File
 	row     int64
 	w, h    int // the image's width and height; 0 when the tensor is no picture
-	choices []boxChoice
+	choices []boxes.Choice
 	def     int               // the choice drawn by default: 0, or -1 when none is offered
 	chosen  int               // the choice drawn, -1 for none
 	format  overlay.BoxFormat // the user's format, UnknownFormat for the automatic one
-	layer   boxLayer
+	layer   boxes.Layer
 	names   []string // layer's class names
 	hover   int      // the box under the pointer or focus in the list, -1 for none
 	pinned  int      // the box pressed in the list, -1 for none
@@ -51,18 +52,18 @@ type boxCarry struct {
 // carried from another row of the column, in its format.
 func newBoxes(f *decode.File, row int64, image int, t tensorext.Tensor, carry *boxCarry) *boxState {
 	b := &boxState{f: f, row: row, def: -1, chosen: -1, hover: -1, pinned: -1}
-	h, w, ok := pictureSize(t)
+	h, w, ok := boxes.PictureSize(t)
 	if !ok || w <= 0 || h <= 0 {
 		return b
 	}
 	b.w, b.h = w, h
-	b.choices = boxChoices(f, image)
+	b.choices = boxes.Choices(f, image)
 	if len(b.choices) > 0 {
 		b.def = 0
 	}
 	i := b.def
 	if carry != nil {
-		i = boxChoiceIndex(b.choices, carry.field)
+		i = boxes.ChoiceIndex(b.choices, carry.field)
 		b.format = carry.format
 	}
 	b.choose(i)
@@ -85,11 +86,11 @@ func (b *boxState) choose(i int) bool {
 	if i != b.chosen && b.ver > 0 {
 		b.format = overlay.UnknownFormat // another column: its own format
 	}
-	b.chosen, b.layer, b.names, b.note, b.hover, b.pinned = i, boxLayer{}, nil, "", -1, -1
+	b.chosen, b.layer, b.names, b.note, b.hover, b.pinned = i, boxes.Layer{}, nil, "", -1, -1
 	if i >= 0 {
 		c := b.choices[i]
-		b.layer = readBoxes(b.f, b.row, c, b.w, b.h, b.format)
-		b.names = boxNames(b.f, c)
+		b.layer = boxes.Read(b.f, b.row, c, b.w, b.h, b.format)
+		b.names = boxes.Names(b.f, c)
 	}
 	b.ver++
 	return true
@@ -108,7 +109,7 @@ func (b *boxState) setFormat(f overlay.BoxFormat) bool {
 		return false
 	}
 	b.format, b.hover, b.pinned = f, -1, -1
-	b.layer = b.layer.in(f)
+	b.layer = b.layer.In(f)
 	b.ver++
 	return true
 }
@@ -160,7 +161,7 @@ func (b *boxState) restore(r *viewstate.Boxes) {
 	}
 	note := ""
 	if r.Column != nil {
-		switch i := boxChoiceIndex(b.choices, *r.Column); {
+		switch i := boxes.ChoiceIndex(b.choices, *r.Column); {
 		case *r.Column == "":
 			b.choose(-1)
 		case i >= 0:
@@ -201,7 +202,7 @@ func (b *boxState) address() *viewstate.Boxes {
 // picture returns base (the session's picture, with its mask if any) with
 // the boxes drawn, and their labels; base itself, and why the boxes are
 // not drawn, when they cannot be ("" when none is chosen).
-func (b *boxState) picture(s *inspect.Session, base *image.RGBA) (img *image.RGBA, labels []picLabel, off string) {
+func (b *boxState) picture(s *inspect.Session, base *image.RGBA) (img *image.RGBA, labels []boxes.Label, off string) {
 	if base == nil || b.chosen < 0 {
 		return base, nil, ""
 	}
@@ -213,12 +214,12 @@ func (b *boxState) picture(s *inspect.Session, base *image.RGBA) (img *image.RGB
 		case b.layer.Err != "":
 			b.off = "No boxes: " + b.layer.Err + "."
 		default:
-			b.shown, err = alignBoxes(b.layer.Placed.Boxes, b.w, b.h, s.Shown(), s.View)
+			b.shown, err = boxes.Align(b.layer.Placed.Boxes, b.w, b.h, s.Shown(), s.View)
 			if err != nil {
 				b.off = "No boxes: " + err.Error() + "."
 				break
 			}
-			b.out = drawBoxes(base, b.shown, b.highlight(), boxEdge(b.w, b.h))
+			b.out = boxes.Draw(base, b.shown, b.highlight(), boxes.Edge(b.w, b.h, sliceBox))
 			bd := base.Bounds()
 			b.pw, b.ph = bd.Dx(), bd.Dy()
 		}
@@ -226,7 +227,7 @@ func (b *boxState) picture(s *inspect.Session, base *image.RGBA) (img *image.RGB
 	if b.off != "" {
 		return base, nil, b.off
 	}
-	return b.out, boxLabels(b.shown, b.names, b.highlight(), b.pw), ""
+	return b.out, boxes.Labels(b.shown, b.names, b.highlight(), b.pw), ""
 }
 
 // drawn is the number of boxes on the picture (after picture).
@@ -255,7 +256,7 @@ type boxProbe struct {
 // text is the readout of picture pixel (x, y): "in #0 Coverall", "" when
 // no box holds it.
 func (p boxProbe) text(x, y int) string {
-	at := boxesAt(p.boxes, p.names, p.w, p.h, x, y)
+	at := boxes.At(p.boxes, p.names, p.w, p.h, x, y)
 	if len(at) == 0 {
 		return ""
 	}

@@ -84,15 +84,6 @@ func (c *InspectorControls) button(action, label string, pressed *bool, cmd func
 	})
 }
 
-// dimLabel names dimension k of t: "2: C (3)".
-func dimLabel(t tensorext.Tensor, k int) string {
-	name := ""
-	if k < len(t.DimNames) && t.DimNames[k] != "" {
-		name = " " + t.DimNames[k]
-	}
-	return fmt.Sprintf("%d:%s (%d)", k, name, t.Shape[k])
-}
-
 // namesSuffix is " (H,W,C)" for dim names H, W, C; "" for none.
 func namesSuffix(names []string) string {
 	if len(names) == 0 {
@@ -114,7 +105,7 @@ func (c *InspectorControls) axisSelect(role string, dims []int, current int, set
 		}
 	}).Body(
 		app.Range(dims).Slice(func(i int) app.UI {
-			return app.Option().Value(dims[i]).Selected(dims[i] == current).Text(dimLabel(c.Shown, dims[i]))
+			return app.Option().Value(dims[i]).Selected(dims[i] == current).Text(inspect.DimLabel(c.Shown, dims[i]))
 		}),
 	)
 }
@@ -127,7 +118,7 @@ func (c *InspectorControls) channelSelect() app.UI {
 	}).Body(
 		app.Option().Value(-1).Selected(c.View.Channel < 0).Text("none (colormap)"),
 		app.Range(c.Channels).Slice(func(i int) app.UI {
-			return app.Option().Value(c.Channels[i]).Selected(c.Channels[i] == c.View.Channel).Text(dimLabel(c.Shown, c.Channels[i]))
+			return app.Option().Value(c.Channels[i]).Selected(c.Channels[i] == c.View.Channel).Text(inspect.DimLabel(c.Shown, c.Channels[i]))
 		}),
 	)
 }
@@ -149,11 +140,11 @@ func (c *InspectorControls) slider(k int) app.UI {
 		index = c.View.Index[k]
 	}
 	return app.Div().Class("slider").Body(
-		app.Label().For(id).Text(dimLabel(t, k)),
+		app.Label().For(id).Text(inspect.DimLabel(t, k)),
 		app.Input().Type("range").ID(id).Attr("data-dim", k).Min(0).Max(t.Shape[k]-1).Value(index).
-			Aria("label", "index along "+dimLabel(t, k)).OnInput(set, app.EventScope(id)),
+			Aria("label", "index along "+inspect.DimLabel(t, k)).OnInput(set, app.EventScope(id)),
 		app.Input().Type("number").Class("index").Attr("data-dim-index", k).Min(0).Max(t.Shape[k]-1).Value(index).
-			Aria("label", "index along "+dimLabel(t, k)).OnChange(set, app.EventScope(id)),
+			Aria("label", "index along "+inspect.DimLabel(t, k)).OnChange(set, app.EventScope(id)),
 	)
 }
 

@@ -171,7 +171,7 @@ type maskLayer struct {
 // from rowColumns), with the threshold of a float mask.
 func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, threshold float64) maskLayer {
 	fld := f.Fields()[col]
-	m := maskLayer{Col: col, Field: fld.Name, Names: maskNames(f, fld.Name)}
+	m := maskLayer{Col: col, Field: fld.Name, Names: overlay.SchemaClassNames(f.Schema.Metadata(), fld.Name)}
 	t, src, err := maskTensor(f, row, col)
 	if err != nil {
 		m.Err = err.Error()
@@ -252,22 +252,6 @@ func (m maskLayer) withMask(t tensorext.Tensor, src overlay.IDSource, cols []ove
 	return m
 }
 
-// maskNames returns the class names of column field that the file gives:
-// Hugging Face ClassLabel names in the schema's "huggingface" metadata
-// (overlay.ClassNames, overlay.NamesFor), or nil.
-func maskNames(f *decode.File, field string) []string {
-	md := f.Schema.Metadata()
-	i := md.FindKey("huggingface")
-	if i < 0 {
-		return nil
-	}
-	all, err := overlay.ClassNames(md.Values()[i])
-	if err != nil {
-		return nil
-	}
-	return overlay.NamesFor(all, field)
-}
-
 // alignMask returns the 2-D view of the mask under the picture v selects
 // from shown (the inspected tensor as displayed): mask element (y, x) lies
 // under picture pixel (x, y), through the view's swap and flips. It
@@ -294,7 +278,7 @@ func alignMask(m maskLayer, shown tensorext.Tensor, v inspect.View) (tensorext.T
 		t = tensorext.Tensor{Shape: []int{mw, mh}, Strides: []int{sw, sh}}
 	default:
 		return tensorext.Tensor{}, fmt.Errorf("the picture shows dimensions %s × %s, and the mask follows only the image's height and width (%s × %s)",
-			dimLabel(shown, v.Y), dimLabel(shown, v.X), dimLabel(shown, a.H), dimLabel(shown, a.W))
+			inspect.DimLabel(shown, v.Y), inspect.DimLabel(shown, v.X), inspect.DimLabel(shown, a.H), inspect.DimLabel(shown, a.W))
 	}
 	t.Values, t.Offset = m.Mask.Values, m.Mask.Offset
 	if v.FlipY {

@@ -37,7 +37,7 @@ type masksExpected struct {
 
 func readMasksExpected(t *testing.T) masksExpected {
 	var e masksExpected
-	readJSON(t, "../../testdata/masks_expected.json", &e)
+	testkit.TestdataJSON(t, "masks_expected.json", &e)
 	return e
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/inspector/boxes"
 	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/internal/perfmark"
 )
@@ -215,8 +216,8 @@ func (r *RowsTable) cells(row int64, columns int) []summary.Cell {
 		for i := range c {
 			c[i] = summary.In(r.File, row, i, box[0], box[1])
 		}
-		withMasks(r.File, row, c, r.Masks) // thumbmaskplan.go
-		withBoxes(r.File, row, c, box)     // boxplan.go
+		withMasks(r.File, row, c, r.Masks)      // thumbmaskplan.go
+		boxes.OnThumbnails(r.File, row, c, box) // boxplan.go
 		perfmark.Mark("row-summarised")
 		return c
 	})

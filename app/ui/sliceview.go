@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/ui/inspector/boxes"
 	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -33,7 +34,7 @@ type SliceView struct {
 	Img    *image.RGBA
 	Start  inspect.Camera // the zoom and pan it opens with (a link's)
 	Probe  maskProbe      // the mask drawn over Img, for the readout
-	Labels []picLabel     // the labels of the boxes drawn over Img
+	Labels []boxes.Label  // the labels of the boxes drawn over Img
 	Boxes  boxProbe       // the boxes drawn over Img, for the readout
 
 	// Also is more for the readout at picture pixel (x, y) (a comparison's

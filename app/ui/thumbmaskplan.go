@@ -10,6 +10,7 @@ import (
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/inspector/boxes"
 )
 
 // Masks over the grid's thumbnails ("shown in the row
@@ -37,7 +38,7 @@ func withMasks(f *decode.File, row int64, cells []summary.Cell, masks []session.
 			continue
 		}
 		t := cells[m.Image].Tensor
-		w, h, pw, ph, ok := thumbGeometry(t)
+		w, h, pw, ph, ok := boxes.ThumbGeometry(t)
 		if !ok {
 			continue
 		}
@@ -74,7 +75,7 @@ func thumbLayer(f *decode.File, row int64, m session.ThumbMask, w, h, pw, ph int
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.MaskField, err)
 		}
-		s = s.For(overlay.HasVoid(src, counts, maskNames(f, m.MaskField)))
+		s = s.For(overlay.HasVoid(src, counts, overlay.SchemaClassNames(f.Schema.Metadata(), m.MaskField)))
 	}
 	l := t.Logical()
 	hd, wd, err := overlay.MaskAxes(l.Shape, l.DimNames)

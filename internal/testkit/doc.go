@@ -3,6 +3,7 @@
 // written by other implementations, shared/interop beside the repository's
 // directory, see the README; and the repository's testdata: corpus.go),
 // and what tells a bug from an error in what the decode path returns
-// (panics.go), IPC files written by arrow-go (ipc.go), and the expected
-// values of testdata/compare.arrow (compare.go). Only tests import it.
+// (panics.go), IPC files written by arrow-go (ipc.go), the expected
+// values of testdata/compare.arrow (compare.go), and JSON files of expected
+// values in testdata (json.go). Only tests import it.
 package testkit

@@ -1,30 +1,21 @@
 //go:build !wasm
 
-package ui
+package boxes
 
 import (
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
-	"os"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/decode/decodetest"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/summary"
-	"github.com/tensorview/tensorview/app/viewstate"
-	"github.com/tensorview/tensorview/tensorext"
+	"github.com/tensorview/tensorview/internal/testkit"
 )
 
 // boxesExpected is testdata/boxes_expected.json (gen_boxes.mjs): each
@@ -55,24 +46,12 @@ type expectedPlacing struct {
 
 func readBoxesExpected(t *testing.T) boxesExpected {
 	var e boxesExpected
-	readJSON(t, "../../testdata/boxes_expected.json", &e)
+	testkit.TestdataJSON(t, "boxes_expected.json", &e)
 	return e
 }
 
-// readJSON reads a JSON file into v.
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err == nil {
-		err = json.Unmarshal(b, v)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // checkPlaced compares a layer's placed boxes with the twin's.
-func checkPlaced(t *testing.T, what string, l boxLayer, want expectedPlacing) {
+func checkPlaced(t *testing.T, what string, l Layer, want expectedPlacing) {
 	t.Helper()
 	p := l.Placed
 	if len(p.Boxes) != want.Drawn || p.Clipped != want.Clipped || p.Outside != want.Outside || p.Invalid != want.Invalid {
@@ -97,10 +76,10 @@ func checkPlaced(t *testing.T, what string, l boxLayer, want expectedPlacing) {
 }
 
 // openBoxes opens a box fixture and reads row's boxes over its image.
-func openBoxes(t *testing.T, file string, row int64, format overlay.BoxFormat) (*decode.File, boxLayer) {
+func openBoxes(t *testing.T, file string, row int64, format overlay.BoxFormat) (*decode.File, Layer) {
 	t.Helper()
 	f := decodetest.Open(t, file)
-	choices := boxChoices(f, decodetest.Column(t, f, "image"))
+	choices := Choices(f, decodetest.Column(t, f, "image"))
 	if len(choices) != 1 {
 		t.Fatalf("%s: choices %+v", file, choices)
 	}
@@ -108,11 +87,11 @@ func openBoxes(t *testing.T, file string, row int64, format overlay.BoxFormat) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, w, ok := pictureSize(ten)
+	h, w, ok := PictureSize(ten)
 	if !ok {
 		t.Fatalf("%s: no picture", file)
 	}
-	return f, readBoxes(f, row, choices[0], w, h, format)
+	return f, Read(f, row, choices[0], w, h, format)
 }
 
 // TestBoxChoices: the columns of boxes of the fixtures, and none in a file
@@ -121,15 +100,15 @@ func TestBoxChoices(t *testing.T) {
 	for _, c := range []struct {
 		file string
 		skip string
-		want []boxChoice
+		want []Choice
 	}{
-		{"boxes_hf.arrow", "image", []boxChoice{{Col: 4, Column: overlay.BoxColumn{Name: "objects", Layout: overlay.StructOfLists, BBox: "bbox", Category: "category", Area: "area"}}}},
-		{"boxes_yolo.arrow", "image", []boxChoice{{Col: 2, Column: overlay.BoxColumn{Name: "boxes", Layout: overlay.ListOfBoxes}}}},
+		{"boxes_hf.arrow", "image", []Choice{{Col: 4, Column: overlay.BoxColumn{Name: "objects", Layout: overlay.StructOfLists, BBox: "bbox", Category: "category", Area: "area"}}}},
+		{"boxes_yolo.arrow", "image", []Choice{{Col: 2, Column: overlay.BoxColumn{Name: "boxes", Layout: overlay.ListOfBoxes}}}},
 		{"boxes_yolo.arrow", "boxes", nil},
 		{"masks_tensor.arrow", "image", nil},
 	} {
 		f := decodetest.Open(t, c.file)
-		if got := boxChoices(f, decodetest.Column(t, f, c.skip)); !reflect.DeepEqual(got, c.want) {
+		if got := Choices(f, decodetest.Column(t, f, c.skip)); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s without %s: %+v, want %+v", c.file, c.skip, got, c.want)
 		}
 	}
@@ -154,8 +133,8 @@ func TestReadBoxes(t *testing.T) {
 				t.Errorf("%s row %d: %+v", file, row, l)
 			}
 			checkPlaced(t, file+" xywh", l, want.XYWH)
-			checkPlaced(t, file+" xyxy", l.in(overlay.XYXY), want.XYXY)
-			if names := boxNames(f, boxChoices(f, -1)[0]); !reflect.DeepEqual(names, e.HF.Names) {
+			checkPlaced(t, file+" xyxy", l.In(overlay.XYXY), want.XYXY)
+			if names := Names(f, Choices(f, -1)[0]); !reflect.DeepEqual(names, e.HF.Names) {
 				t.Errorf("%s: names %q", file, names)
 			}
 		}
@@ -209,25 +188,6 @@ func TestReadBoxes(t *testing.T) {
 	}
 }
 
-// TestFormatReason: what the inspector says of the format.
-func TestFormatReason(t *testing.T) {
-	_, l := openBoxes(t, "boxes_hf.arrow", 0, overlay.UnknownFormat)
-	if got, want := formatReason(l, false), "Format xywh, guessed: the stored areas equal width × height (box 0: 10 × 8 = 80): COCO xywh."; got != want {
-		t.Errorf("%q, want %q", got, want)
-	}
-	if got, want := formatReason(l.in(overlay.XYXY), true), "Format xyxy, as chosen; the file's would be xywh (guessed: the stored areas equal width × height (box 0: 10 × 8 = 80): COCO xywh)."; got != want {
-		t.Errorf("%q, want %q", got, want)
-	}
-	stated := boxLayer{Format: overlay.XYXY, Auto: overlay.XYXY, Stated: true, AutoWhy: `from the file's metadata: field boxes has bbox_format = "pascal_voc"`}
-	if got, want := formatReason(stated, false), `Format xyxy, from the file's metadata: field boxes has bbox_format = "pascal_voc".`; got != want {
-		t.Errorf("%q, want %q", got, want)
-	}
-	stated.Format = overlay.XYWH
-	if got, want := formatReason(stated, true), `Format xywh, as chosen; the file's would be xyxy (from the file's metadata: field boxes has bbox_format = "pascal_voc").`; got != want {
-		t.Errorf("%q, want %q", got, want)
-	}
-}
-
 // TestAlignBoxes: the boxes as the picture shows them through flips and a
 // swap of height and width; other axes say why not.
 func TestAlignBoxes(t *testing.T) {
@@ -252,7 +212,7 @@ func TestAlignBoxes(t *testing.T) {
 	} {
 		s := inspect.NewSession(ten, 8)
 		c.cmd(s)
-		got, err := alignBoxes([]overlay.Box{b}, 32, 16, s.Shown(), s.View)
+		got, err := Align([]overlay.Box{b}, 32, 16, s.Shown(), s.View)
 		if err != nil || len(got) != 1 || got[0] != c.want {
 			t.Errorf("%s: %+v, %v; want %+v", c.name, got, err, c.want)
 		}
@@ -260,15 +220,15 @@ func TestAlignBoxes(t *testing.T) {
 	// A box of 12..20 mirrored on 32 columns is 12..20 again: pick another.
 	s := inspect.NewSession(ten, 8)
 	s.FlipColumns()
-	if got, _ := alignBoxes([]overlay.Box{{X0: 0, Y0: 0, X1: 4, Y1: 4}}, 32, 16, s.Shown(), s.View); got[0].X0 != 28 || got[0].X1 != 32 {
+	if got, _ := Align([]overlay.Box{{X0: 0, Y0: 0, X1: 4, Y1: 4}}, 32, 16, s.Shown(), s.View); got[0].X0 != 28 || got[0].X1 != 32 {
 		t.Errorf("flip columns: %+v", got)
 	}
 	s.SetAxisX(2)
-	if _, err := alignBoxes([]overlay.Box{b}, 32, 16, s.Shown(), s.View); err == nil ||
+	if _, err := Align([]overlay.Box{b}, 32, 16, s.Shown(), s.View); err == nil ||
 		err.Error() != "the picture shows dimensions 0: H (16) × 2: C (3), and the boxes follow only the image's height and width (0: H (16) × 1: W (32))" {
 		t.Errorf("axes H, C: %v", err)
 	}
-	if _, err := alignBoxes([]overlay.Box{b}, 30, 16, inspect.NewSession(ten, 8).Shown(), inspect.NewSession(ten, 8).View); err == nil ||
+	if _, err := Align([]overlay.Box{b}, 30, 16, inspect.NewSession(ten, 8).Shown(), inspect.NewSession(ten, 8).View); err == nil ||
 		err.Error() != "the picture is 16×32 but the boxes were placed on 16×30 (height × width)" {
 		t.Errorf("another size: %v", err)
 	}
@@ -291,15 +251,15 @@ func TestDrawBoxes(t *testing.T) {
 		return image.Pt(x, y).In(r) && !image.Pt(x, y).In(r.Inset(t))
 	}
 	for _, c := range []struct{ w, h, edge int }{{32, 24, 1}, {512, 100, 1}, {513, 100, 2}, {1000, 4000, 8}} {
-		if got := boxEdge(c.w, c.h); got != c.edge {
-			t.Errorf("boxEdge(%d, %d) = %d, want %d", c.w, c.h, got, c.edge)
+		if got := Edge(c.w, c.h, 512); got != c.edge {
+			t.Errorf("Edge(%d, %d) = %d, want %d", c.w, c.h, got, c.edge)
 		}
 	}
 	for _, edge := range []int{1, 2} {
 		for _, hl := range []int{-1, 0, 2} {
-			out := drawBoxes(base, boxes, hl, edge)
+			out := Draw(base, boxes, hl, edge)
 			if !slices.Equal(base.Pix, orig) {
-				t.Fatal("drawBoxes changed its base")
+				t.Fatal("Draw changed its base")
 			}
 			for y := range 24 {
 				for x := range 32 {
@@ -333,8 +293,8 @@ func TestDrawBoxes(t *testing.T) {
 // TestBoxLabels: labels at the boxes' corners, with ink that reads.
 func TestBoxLabels(t *testing.T) {
 	boxes := []overlay.Box{{Index: 1, X0: 4, Y0: 3, X1: 10, Category: 4, HasCategory: true}, {Index: 3, X0: 14, Y0: 2, X1: 20}}
-	got := boxLabels(boxes, []string{"a", "b", "c", "d", "Mask"}, 3, 32)
-	want := []picLabel{
+	got := Labels(boxes, []string{"a", "b", "c", "d", "Mask"}, 3, 32)
+	want := []Label{
 		{X: 4, Y: 3, XEnd: 10, Index: 1, Text: "#1 Mask", Color: color.RGBA{128, 0, 128, 255}, Ink: "#fff"},
 		{X: 14, Y: 2, XEnd: 20, Right: true, Index: 3, Text: "#3", Color: color.RGBA{128, 0, 0, 255}, Ink: "#fff", Highlight: true},
 	}
@@ -352,114 +312,9 @@ func TestBoxLabels(t *testing.T) {
 			t.Errorf("inkOn(%v) = %s, want %s", c.c, got, c.want)
 		}
 	}
-	if got := (boxProbe{boxes: []overlay.Box{{Index: 0, X0: 0, Y0: 0, X1: 4, Y1: 4}, {Index: 1, X0: 2, Y0: 2, X1: 8, Y1: 8, Category: 1, HasCategory: true}},
-		names: []string{"x", "y"}, w: 10, h: 10}).text(3, 3); got != "in #0, #1 y" {
-		t.Errorf("probe: %q", got)
-	}
-}
-
-// TestBoxState: the inspector's boxes on boxes_hf.arrow's row 0: drawn by
-// default, the format changed and back, none, highlights, the address and
-// a link's boxes applied, carried to another row.
-func TestBoxState(t *testing.T) {
-	f := decodetest.Open(t, "boxes_hf.arrow")
-	image := decodetest.Column(t, f, "image")
-	ten, err := f.Tensor(0, image)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := inspect.NewSession(ten, 8)
-	b := newBoxes(f, 0, image, ten, nil)
-	if b.field() != "objects" || b.w != 32 || b.h != 24 || b.layer.Format != overlay.XYWH {
-		t.Fatalf("%+v", b)
-	}
-	addr := func() viewstate.Boxes {
-		if a := b.address(); a != nil {
-			return *a
-		}
-		return viewstate.Boxes{}
-	}
-	if a := addr(); a.Column != nil || a.Format != "" {
-		t.Errorf("default address %+v", a)
-	}
-	img, labels, off := b.picture(s, s.Image)
-	if off != "" || img == s.Image || len(labels) != 3 || b.drawn() != 3 {
-		t.Errorf("picture: %v %d %q", img == s.Image, len(labels), off)
-	}
-	if again, _, _ := b.picture(s, s.Image); again != img {
-		t.Error("the picture is drawn again for nothing")
-	}
-	if !b.setHover(1) || b.highlight() != 1 || b.setHover(1) {
-		t.Error("hover")
-	}
-	if lit, labels, _ := b.picture(s, s.Image); lit == img || !labels[1].Highlight {
-		t.Error("hover: not drawn again")
-	}
-	b.togglePin(2)
-	b.setHover(-1)
-	if b.highlight() != 2 {
-		t.Errorf("pinned %d", b.highlight())
-	}
-	if !b.setFormat(overlay.XYXY) || b.layer.Format != overlay.XYXY || b.highlight() != -1 {
-		t.Errorf("xyxy: %+v", b.layer)
-	}
-	if a := addr(); a.Format != "xyxy" || a.Column != nil {
-		t.Errorf("xyxy address %+v", a)
-	}
-	if _, labels, _ := b.picture(s, s.Image); len(labels) != 1 {
-		t.Errorf("xyxy: %d labels", len(labels))
-	}
-	carried := b.carry()
-	if !b.setFormat(overlay.XYWH) || b.format != overlay.UnknownFormat || addr().Format != "" {
-		t.Error("back to the guess")
-	}
-	if !b.choose(-1) || !reflect.DeepEqual(addr(), viewstate.Boxes{Column: ptr("")}) {
-		t.Errorf("none: %+v", addr())
-	}
-	if img, labels, off := b.picture(s, s.Image); img != s.Image || labels != nil || off != "" {
-		t.Error("none: drawn")
-	}
-
-	// Another row of the column keeps the column and the format chosen.
-	ten2, _ := f.Tensor(1, image)
-	b2 := newBoxes(f, 1, image, ten2, carried)
-	if b2.field() != "objects" || b2.layer.Format != overlay.XYXY || b2.format != overlay.XYXY {
-		t.Errorf("carried: %+v", b2.layer)
-	}
-	// Row 2's boxes are null: say so, draw the picture alone.
-	ten3, _ := f.Tensor(2, image)
-	b3 := newBoxes(f, 2, image, ten3, nil)
-	s3 := inspect.NewSession(ten3, 8)
-	if img, _, off := b3.picture(s3, s3.Image); img != s3.Image || off != "No boxes: objects is null in this row." {
-		t.Errorf("null row: %q", off)
-	}
-
-	// A link's boxes: a format, none, a column that is not one, a format
-	// that is not one.
-	for _, c := range []struct {
-		link   *viewstate.Boxes
-		field  string
-		format overlay.BoxFormat
-		note   string
-	}{
-		{nil, "objects", overlay.UnknownFormat, ""},
-		{&viewstate.Boxes{Format: "voc"}, "objects", overlay.XYXY, ""},
-		{&viewstate.Boxes{Column: ptr("objects"), Format: "cxcywh"}, "objects", overlay.CXCYWH, ""},
-		{&viewstate.Boxes{Column: ptr("")}, "", overlay.UnknownFormat, ""},
-		{&viewstate.Boxes{Column: ptr("width"), Format: "polygon"}, "objects", overlay.UnknownFormat,
-			"The link's boxes “width” are no column of boxes of this image. The link's box format “polygon” is none this page knows."},
-	} {
-		b := newBoxes(f, 0, image, ten, nil)
-		b.restore(c.link)
-		if b.field() != c.field || b.format != c.format || b.note != c.note {
-			t.Errorf("link %+v: %q %v %q", c.link, b.field(), b.format, b.note)
-		}
-	}
-	// A tensor that is no picture offers no boxes.
-	vals, _, _ := array.FromJSON(memory.DefaultAllocator, arrow.PrimitiveTypes.Float32, strings.NewReader("[1, 2, 3, 4]"))
-	defer vals.Release()
-	if b := newBoxes(f, 0, image, tensorext.Tensor{Shape: []int{4}, Strides: []int{1}, Values: vals}, nil); len(b.choices) != 0 || b.chosen != -1 {
-		t.Errorf("no picture: %+v", b)
+	if got := At([]overlay.Box{{Index: 0, X0: 0, Y0: 0, X1: 4, Y1: 4}, {Index: 1, X0: 2, Y0: 2, X1: 8, Y1: 8, Category: 1, HasCategory: true}},
+		[]string{"x", "y"}, 10, 10, 3, 3); !slices.Equal(got, []string{"#0", "#1 y"}) {
+		t.Errorf("At: %q", got)
 	}
 }
 
@@ -474,7 +329,7 @@ func TestWithBoxes(t *testing.T) {
 	for i := range cells {
 		cells[i] = summary.In(f, 0, i, 256, 256)
 	}
-	withBoxes(f, 0, cells, [2]int{96, 70})
+	OnThumbnails(f, 0, cells, [2]int{96, 70})
 	img := cells[decodetest.Column(t, f, "image")].Tensor
 	var want []summary.Mark
 	for _, b := range e.HF.Rows[0].XYWH.Boxes {
@@ -494,7 +349,7 @@ func TestWithBoxes(t *testing.T) {
 		}
 	}
 	cells2 := []summary.Cell{{}, summary.In(f, 2, 1, 256, 256), {}, {}, {}}
-	withBoxes(f, 2, cells2, [2]int{96, 70})
+	OnThumbnails(f, 2, cells2, [2]int{96, 70})
 	if len(cells2[1].Tensor.Boxes) != 0 {
 		t.Error("null row: boxes")
 	}
@@ -504,7 +359,7 @@ func TestWithBoxes(t *testing.T) {
 	for i := range cells {
 		cells[i] = summary.In(y, 0, i, 16, 16) // a 32×16 image previewed 16×8
 	}
-	withBoxes(y, 0, cells, [2]int{16, 16})
+	OnThumbnails(y, 0, cells, [2]int{16, 16})
 	img = cells[decodetest.Column(t, y, "image")].Tensor
 	if img == nil || img.Preview.Bounds() != image.Rect(0, 0, 16, 8) {
 		t.Fatalf("yolo preview %+v", img)
@@ -529,25 +384,6 @@ func TestWithBoxes(t *testing.T) {
 		if got := thumbEdge(c.pw, c.ph, c.box); got != c.edge {
 			t.Errorf("thumbEdge(%d, %d, %v) = %d, want %d", c.pw, c.ph, c.box, got, c.edge)
 		}
-	}
-}
-
-// TestInspectorBoxesLink: the inspector mounted on a link's boxes applies
-// them and reports them back.
-func TestInspectorBoxesLink(t *testing.T) {
-	f := decodetest.Open(t, "boxes_hf.arrow")
-	e := app.NewTestEngine()
-	link := &viewstate.Inspector{Field: "image", Boxes: &viewstate.Boxes{Format: "xyxy"}}
-	in := &Inspector{File: f, Col: decodetest.Column(t, f, "image"), Row: 0, Restore: link}
-	if err := e.Load(in); err != nil {
-		t.Fatal(err)
-	}
-	e.ConsumeAll()
-	if in.bx == nil || in.bx.field() != "objects" || in.bx.layer.Format != overlay.XYXY {
-		t.Fatalf("boxes %+v", in.bx)
-	}
-	if st := in.bx.address(); st == nil || st.Format != "xyxy" || st.Column != nil {
-		t.Errorf("reported %+v", st)
 	}
 }
 
@@ -578,11 +414,11 @@ type layoutsExpected struct {
 }
 
 // boxLayerOf reads row's boxes of column field over column image.
-func boxLayerOf(t *testing.T, f *decode.File, field string, row int64, format overlay.BoxFormat) (boxChoice, boxLayer) {
+func boxLayerOf(t *testing.T, f *decode.File, field string, row int64, format overlay.BoxFormat) (Choice, Layer) {
 	t.Helper()
 	image := decodetest.Column(t, f, "image")
-	choices := boxChoices(f, image)
-	i := boxChoiceIndex(choices, field)
+	choices := Choices(f, image)
+	i := ChoiceIndex(choices, field)
 	if i < 0 {
 		t.Fatalf("no boxes %q among %+v", field, choices)
 	}
@@ -590,8 +426,8 @@ func boxLayerOf(t *testing.T, f *decode.File, field string, row int64, format ov
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, w, _ := pictureSize(ten)
-	return choices[i], readBoxes(f, row, choices[i], w, h, format)
+	h, w, _ := PictureSize(ten)
+	return choices[i], Read(f, row, choices[i], w, h, format)
 }
 
 // TestBoxLayouts: boxes_list.arrow (datasets 4's list of structs) and
@@ -600,7 +436,7 @@ func boxLayerOf(t *testing.T, f *decode.File, field string, row int64, format ov
 // with their formats' reasons, labels and errors.
 func TestBoxLayouts(t *testing.T) {
 	var e layoutsExpected
-	readJSON(t, "../../testdata/boxes_layouts_expected.json", &e)
+	testkit.TestdataJSON(t, "boxes_layouts_expected.json", &e)
 	f := decodetest.Open(t, "boxes_list.arrow")
 	for row, want := range e.List.Rows {
 		c, l := boxLayerOf(t, f, "objects", int64(row), overlay.UnknownFormat)
@@ -608,7 +444,7 @@ func TestBoxLayouts(t *testing.T) {
 			t.Errorf("list row %d: %+v", row, l)
 		}
 		checkPlaced(t, fmt.Sprint("list row ", row), l, want.XYWH)
-		names := boxNames(f, c)
+		names := Names(f, c)
 		if !reflect.DeepEqual(names, e.List.Names) {
 			t.Errorf("names %q", names)
 		}
@@ -627,7 +463,7 @@ func TestBoxLayouts(t *testing.T) {
 	}
 
 	f = decodetest.Open(t, "boxes_one.arrow")
-	if got := boxChoices(f, decodetest.Column(t, f, "image")); len(got) != 3 || got[0].Column.Name != "bbox" || got[1].Column.Layout != overlay.OneBox || got[2].Column.Layout != overlay.ListOfStructs {
+	if got := Choices(f, decodetest.Column(t, f, "image")); len(got) != 3 || got[0].Column.Name != "bbox" || got[1].Column.Layout != overlay.OneBox || got[2].Column.Layout != overlay.ListOfStructs {
 		t.Errorf("choices %+v", got)
 	}
 	for row, want := range e.One.BBox {
@@ -642,7 +478,7 @@ func TestBoxLayouts(t *testing.T) {
 			t.Errorf("bbox row %d: %v %q", row, l.Format, l.AutoWhy)
 		}
 		checkPlaced(t, fmt.Sprint("bbox row ", row), l, want.XYXY)
-		checkPlaced(t, fmt.Sprint("bbox row ", row, " as xywh"), l.in(overlay.XYWH), want.XYWH)
+		checkPlaced(t, fmt.Sprint("bbox row ", row, " as xywh"), l.In(overlay.XYWH), want.XYWH)
 	}
 	for row, want := range e.One.Subject {
 		_, l := boxLayerOf(t, f, "subject", int64(row), overlay.UnknownFormat)
@@ -662,7 +498,7 @@ func TestBoxLayouts(t *testing.T) {
 	}
 	for row, want := range e.One.Detections {
 		c, l := boxLayerOf(t, f, "detections", int64(row), overlay.UnknownFormat)
-		if l.Format != overlay.XYXYN || !l.Stated || l.AutoWhy != `from the file's metadata: field detections has bbox_format = "REL_XYXY"` || boxNames(f, c) != nil {
+		if l.Format != overlay.XYXYN || !l.Stated || l.AutoWhy != `from the file's metadata: field detections has bbox_format = "REL_XYXY"` || Names(f, c) != nil {
 			t.Errorf("detections row %d: %v %q", row, l.Format, l.AutoWhy)
 		}
 		checkPlaced(t, fmt.Sprint("detections row ", row), l, want.XYXYN)
@@ -673,6 +509,3 @@ func TestBoxLayouts(t *testing.T) {
 		}
 	}
 }
-
-// ptr is a pointer to a copy of v.
-func ptr[T any](v T) *T { return &v }

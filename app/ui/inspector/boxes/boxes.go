@@ -1,4 +1,4 @@
-package ui
+package boxes
 
 import (
 	"errors"
@@ -20,37 +20,30 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// Detection boxes over pictures, in plain Go: which
-// columns of a file hold boxes (boxChoices), one row's boxes read and
-// placed on its image in the format the file states, the guess or the
-// user's (readBoxes), the boxes as the inspector's picture shows them
-// (alignBoxes), drawn (drawBoxes) and labelled (boxLabels), and the boxes
-// of the grid's thumbnails (withBoxes). package overlay holds the rules.
-
-// boxChoice is a column of boxes that can be drawn over a picture.
-type boxChoice struct {
+// Choice is a column of boxes that can be drawn over a picture.
+type Choice struct {
 	Col    int
 	Column overlay.BoxColumn
 }
 
-// boxChoices returns the columns of f that hold detection boxes
+// Choices returns the columns of f that hold detection boxes
 // (overlay.FindBoxes), in schema order, but not column skip (the picture's
 // own; -1 for none).
-func boxChoices(f *decode.File, skip int) []boxChoice {
-	var out []boxChoice
+func Choices(f *decode.File, skip int) []Choice {
+	var out []Choice
 	for i, fld := range f.Schema.Fields() {
 		if i == skip {
 			continue
 		}
 		if c, ok := overlay.FindBoxes(fld); ok {
-			out = append(out, boxChoice{Col: i, Column: c})
+			out = append(out, Choice{Col: i, Column: c})
 		}
 	}
 	return out
 }
 
-// boxChoiceIndex returns the index of the choice of column field, or -1.
-func boxChoiceIndex(choices []boxChoice, field string) int {
+// ChoiceIndex returns the index of the choice of column field, or -1.
+func ChoiceIndex(choices []Choice, field string) int {
 	for i, c := range choices {
 		if c.Column.Name == field {
 			return i
@@ -59,9 +52,9 @@ func boxChoiceIndex(choices []boxChoice, field string) int {
 	return -1
 }
 
-// boxFormats are the formats the inspector offers, in order, with their
+// Formats are the formats the inspector offers, in order, with their
 // labels.
-var boxFormats = []struct {
+var Formats = []struct {
 	Format overlay.BoxFormat
 	Label  string
 }{
@@ -72,8 +65,8 @@ var boxFormats = []struct {
 	{overlay.CXCYWH, "cxcywh: centre and size in pixels"},
 }
 
-// boxLayer is one row's boxes of a column, placed on a width×height image.
-type boxLayer struct {
+// Layer is one row's boxes of a column, placed on a width×height image.
+type Layer struct {
 	Col   int
 	Field string
 	// Names are the boxes' class names the file gives (nil: none).
@@ -93,12 +86,12 @@ type boxLayer struct {
 	Err string
 }
 
-// readBoxes reads the boxes of choice c in row and places them on a w×h
+// Read reads the boxes of choice c in row and places them on a w×h
 // image in format chosen (overlay.UnknownFormat: the one the file states,
-// else the guess). Names are left for the caller (boxNames).
-func readBoxes(f *decode.File, row int64, c boxChoice, w, h int, chosen overlay.BoxFormat) boxLayer {
+// else the guess). Names are left for the caller (Names).
+func Read(f *decode.File, row int64, c Choice, w, h int, chosen overlay.BoxFormat) Layer {
 	name := c.Column.Name
-	l := boxLayer{Col: c.Col, Field: name, W: w, H: h}
+	l := Layer{Col: c.Col, Field: name, W: w, H: h}
 	v, err := f.Value(row, c.Col)
 	switch {
 	case err != nil:
@@ -119,11 +112,11 @@ func readBoxes(f *decode.File, row int64, c boxChoice, w, h int, chosen overlay.
 	} else {
 		l.Auto, l.AutoWhy = overlay.GuessBoxFormat(raw, w, h)
 	}
-	return l.in(chosen)
+	return l.In(chosen)
 }
 
-// in is l with its boxes placed in format f (overlay.UnknownFormat: Auto).
-func (l boxLayer) in(f overlay.BoxFormat) boxLayer {
+// In is l with its boxes placed in format f (overlay.UnknownFormat: Auto).
+func (l Layer) In(f overlay.BoxFormat) Layer {
 	if l.Raw == nil && l.Err != "" {
 		return l
 	}
@@ -140,18 +133,18 @@ func (l boxLayer) in(f overlay.BoxFormat) boxLayer {
 	return l
 }
 
-// boxNames returns the class names of choice c's categories that the file
-// gives (Hugging Face ClassLabel names: maskNames), or nil.
-func boxNames(f *decode.File, c boxChoice) []string {
+// Names returns the class names of choice c's categories that the file
+// gives (Hugging Face ClassLabel names: overlay.SchemaClassNames), or nil.
+func Names(f *decode.File, c Choice) []string {
 	if p := c.Column.CategoryPath(); p != "" {
-		return maskNames(f, p)
+		return overlay.SchemaClassNames(f.Schema.Metadata(), p)
 	}
 	return nil
 }
 
-// pictureSize returns the height and width of the image t shows (its
+// PictureSize returns the height and width of the image t shows (its
 // logical view; picture.Find), ok false when it is no picture.
-func pictureSize(t tensorext.Tensor) (h, w int, ok bool) {
+func PictureSize(t tensorext.Tensor) (h, w int, ok bool) {
 	l := t.Logical()
 	a, ok := picture.Find(l.Shape, l.DimNames, t.ValueType())
 	if !ok {
@@ -160,12 +153,12 @@ func pictureSize(t tensorext.Tensor) (h, w int, ok bool) {
 	return l.Shape[a.H], l.Shape[a.W], true
 }
 
-// alignBoxes returns boxes placed on a w×h image as the picture v selects
+// Align returns boxes placed on a w×h image as the picture v selects
 // from shown (the inspected tensor as displayed) draws them: in picture
 // pixels, through the view's swap of height and width and its flips. It
 // returns why not when the picture's rows and columns are not the image's
 // height and width.
-func alignBoxes(boxes []overlay.Box, w, h int, shown tensorext.Tensor, v inspect.View) ([]overlay.Box, error) {
+func Align(boxes []overlay.Box, w, h int, shown tensorext.Tensor, v inspect.View) ([]overlay.Box, error) {
 	a, ok := picture.Find(shown.Shape, shown.DimNames, shown.ValueType())
 	if !ok {
 		return nil, errors.New("the picture has no height and width to lay the boxes on")
@@ -180,7 +173,7 @@ func alignBoxes(boxes []overlay.Box, w, h int, shown tensorext.Tensor, v inspect
 		swap = true
 	default:
 		return nil, fmt.Errorf("the picture shows dimensions %s × %s, and the boxes follow only the image's height and width (%s × %s)",
-			dimLabel(shown, v.Y), dimLabel(shown, v.X), dimLabel(shown, a.H), dimLabel(shown, a.W))
+			inspect.DimLabel(shown, v.Y), inspect.DimLabel(shown, v.X), inspect.DimLabel(shown, a.H), inspect.DimLabel(shown, a.W))
 	}
 	pw, ph := float64(w), float64(h)
 	if swap {
@@ -202,19 +195,19 @@ func alignBoxes(boxes []overlay.Box, w, h int, shown tensorext.Tensor, v inspect
 	return out, nil
 }
 
-// boxEdge is how wide the inspector draws the edges of boxes on a w×h
+// Edge is how wide the inspector draws the edges of boxes on a w×h
 // picture, in its pixels: one pixel, or as many as the picture shrinks
-// into one CSS pixel at zoom 1 (sliceBox CSS pixels for its larger side),
+// into one CSS pixel at zoom 1 (box CSS pixels for its larger side),
 // so that a photo's boxes do not vanish when it is drawn smaller. The box
 // highlighted is twice as wide.
-func boxEdge(w, h int) int {
-	return max(1, (max(w, h)+sliceBox-1)/sliceBox)
+func Edge(w, h, box int) int {
+	return max(1, (max(w, h)+box-1)/box)
 }
 
-// drawBoxes returns a copy of base with boxes (in picture pixels) drawn in
+// Draw returns a copy of base with boxes (in picture pixels) drawn in
 // their colours, in order, edge pixels wide; the box of index highlight
 // (-1: none) last and 2·edge wide. base is left as it is.
-func drawBoxes(base *image.RGBA, boxes []overlay.Box, highlight, edge int) *image.RGBA {
+func Draw(base *image.RGBA, boxes []overlay.Box, highlight, edge int) *image.RGBA {
 	out := &image.RGBA{Pix: slices.Clone(base.Pix), Stride: base.Stride, Rect: base.Rect}
 	lit := -1
 	for i, b := range boxes {
@@ -230,11 +223,11 @@ func drawBoxes(base *image.RGBA, boxes []overlay.Box, highlight, edge int) *imag
 	return out
 }
 
-// picLabel is a text drawn over the picture at a point of it (picture
+// Label is a text drawn over the picture at a point of it (picture
 // pixels): a box's label at its top left corner (X, Y), or, for a box in
 // the right half of the picture, ending at its top right corner (Right,
 // XEnd), so that it stays on the picture.
-type picLabel struct {
+type Label struct {
 	X, Y      float64
 	XEnd      float64
 	Right     bool
@@ -245,13 +238,13 @@ type picLabel struct {
 	Highlight bool
 }
 
-// boxLabels returns the labels of boxes (in picture pixels, on a picture
+// Labels returns the labels of boxes (in picture pixels, on a picture
 // pw pixels wide) with names.
-func boxLabels(boxes []overlay.Box, names []string, highlight, pw int) []picLabel {
-	out := make([]picLabel, len(boxes))
+func Labels(boxes []overlay.Box, names []string, highlight, pw int) []Label {
+	out := make([]Label, len(boxes))
 	for i, b := range boxes {
 		c := b.Color()
-		out[i] = picLabel{X: b.X0, Y: b.Y0, XEnd: b.X1, Right: b.X0+b.X1 > float64(pw), Index: b.Index, Text: b.Label(names),
+		out[i] = Label{X: b.X0, Y: b.Y0, XEnd: b.X1, Right: b.X0+b.X1 > float64(pw), Index: b.Index, Text: b.Label(names),
 			Color: c, Ink: inkOn(c), Highlight: b.Index == highlight}
 	}
 	return out
@@ -274,9 +267,9 @@ func inkOn(c color.RGBA) string {
 	return "#000"
 }
 
-// boxesAt returns the labels of the boxes (in picture pixels) whose
+// At returns the labels of the boxes (in picture pixels) whose
 // pixels hold picture pixel (x, y), for the readout.
-func boxesAt(boxes []overlay.Box, names []string, pw, ph, x, y int) []string {
+func At(boxes []overlay.Box, names []string, pw, ph, x, y int) []string {
 	var out []string
 	for _, b := range boxes {
 		if image.Pt(x, y).In(b.PixelRect(pw, ph)) {
@@ -286,15 +279,15 @@ func boxesAt(boxes []overlay.Box, names []string, pw, ph, x, y int) []string {
 	return out
 }
 
-// withBoxes adds to the image cells of a row (cells, as summary.In gives
+// OnThumbnails adds to the image cells of a row (cells, as summary.In gives
 // them for row of f) the boxes of the file's first column of boxes, placed
 // on each image in the format the file states or the guess for the row,
 // and scaled to its thumbnail (summary.Tensor.Boxes), their edges as wide
 // as the thumbnail shrinks into a pixel of the box it shows in (box, in
 // device pixels; zero: unknown). A column of boxes is not an image of its
 // own, and a row whose boxes cannot be read gets none.
-func withBoxes(f *decode.File, row int64, cells []summary.Cell, box [2]int) {
-	choices := boxChoices(f, -1)
+func OnThumbnails(f *decode.File, row int64, cells []summary.Cell, box [2]int) {
+	choices := Choices(f, -1)
 	if len(choices) == 0 {
 		return
 	}
@@ -308,11 +301,11 @@ func withBoxes(f *decode.File, row int64, cells []summary.Cell, box [2]int) {
 		if t == nil || isBoxes[i] {
 			continue
 		}
-		w, h, pw, ph, ok := thumbGeometry(t)
+		w, h, pw, ph, ok := ThumbGeometry(t)
 		if !ok {
 			continue
 		}
-		l := readBoxes(f, row, c, w, h, overlay.UnknownFormat)
+		l := Read(f, row, c, w, h, overlay.UnknownFormat)
 		if l.Err != "" {
 			continue
 		}
@@ -322,11 +315,11 @@ func withBoxes(f *decode.File, row int64, cells []summary.Cell, box [2]int) {
 	}
 }
 
-// thumbGeometry returns the size of the image a cell shows (w×h) and of
+// ThumbGeometry returns the size of the image a cell shows (w×h) and of
 // its thumbnail (pw×ph): an encoded image's header and thumbnail, or a
 // tensor's picture (picture.Find on its logical shape) and preview; ok is
 // false for a cell without a picture.
-func thumbGeometry(t *summary.Tensor) (w, h, pw, ph int, ok bool) {
+func ThumbGeometry(t *summary.Tensor) (w, h, pw, ph int, ok bool) {
 	switch {
 	case t.Image != nil:
 		return t.Image.Info.Width, t.Image.Info.Height, t.Image.PreviewW, t.Image.PreviewH, t.Image.PreviewW > 0 && t.Image.PreviewH > 0
