@@ -52,7 +52,7 @@ type compareChoice struct {
 }
 
 // compareChoices lists what column a of a file of rows rows can be compared
-// with (cols from rowColumns): the compatible columns of the same row
+// with (cols from masks.RowColumns): the compatible columns of the same row
 // (overlay.Candidates' order), then column a itself in another row (when
 // there is another), then the other columns with a shape, whose
 // comparison will say what differs.

@@ -16,13 +16,14 @@ import (
 	"github.com/tensorview/tensorview/app/decode/decodetest"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/ui/inspector/masks"
 	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/internal/testkit"
 )
 
 func TestCompareChoices(t *testing.T) {
 	f := decodetest.Open(t, "compare.arrow")
-	cols := rowColumns(f, 0)
+	cols := masks.RowColumns(f, 0)
 	var got []string
 	for _, c := range compareChoices(cols, decodetest.Column(t, f, "target"), 3) {
 		s := c.Field
@@ -226,7 +227,7 @@ func TestCompareState(t *testing.T) {
 	f := decodetest.Open(t, "compare.arrow")
 	col := decodetest.Column(t, f, "target")
 	at, _ := f.Tensor(0, col)
-	c := newCompare(f, 0, col, at, rowColumns(f, 0))
+	c := newCompare(f, 0, col, at, masks.RowColumns(f, 0))
 	addr := func() viewstate.Compare {
 		if a := c.address(); a != nil {
 			return *a
@@ -270,12 +271,12 @@ func TestCompareState(t *testing.T) {
 	}
 
 	// A link.
-	c = newCompare(f, 0, col, at, rowColumns(f, 0))
+	c = newCompare(f, 0, col, at, masks.RowColumns(f, 0))
 	c.restore(&viewstate.Compare{Field: "target", Row: 1, Tol: 0.001953125, Swipe: ptr(40)})
 	if !c.ok() || c.b != (compareSide{"target", col, 1}) || c.tol != 0.001953125 || c.swipe != 40 || c.choice() < 0 || !c.choices[c.choice()].Self {
 		t.Errorf("link: %+v tol %v swipe %d choice %d", c.b, c.tol, c.swipe, c.choice())
 	}
-	c = newCompare(f, 0, col, at, rowColumns(f, 0))
+	c = newCompare(f, 0, col, at, masks.RowColumns(f, 0))
 	c.restore(&viewstate.Compare{Field: "nope"})
 	if c.on() || c.note != "The link compares with “nope”, which is no column of this file." {
 		t.Errorf("a link to no column: %+v %q", c.b, c.note)
@@ -290,7 +291,7 @@ func TestComparePictures(t *testing.T) {
 	col := decodetest.Column(t, f, "target")
 	at, _ := f.Tensor(0, col)
 	s := inspect.NewSession(at, histogramBins)
-	c := newCompare(f, 0, col, at, rowColumns(f, 0))
+	c := newCompare(f, 0, col, at, masks.RowColumns(f, 0))
 	c.choose(decodetest.Column(t, f, "prediction"))
 	p := c.pictures(s)
 	if p.A == nil || p.B == nil || p.D == nil || p.Err != "" {

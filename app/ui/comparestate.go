@@ -45,7 +45,7 @@ type comparePictures struct {
 }
 
 // newCompare offers what column col's tensor t of row can be compared with
-// (cols from rowColumns); nothing is compared yet.
+// (cols from masks.RowColumns); nothing is compared yet.
 func newCompare(f *decode.File, row int64, col int, t tensorext.Tensor, cols []overlay.Column) *compareState {
 	rows, _ := f.Rows()
 	c := &compareState{f: f, rows: rows, a: compareSide{Field: f.Fields()[col].Name, Col: col, Row: row}, at: t,

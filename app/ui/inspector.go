@@ -12,6 +12,7 @@ import (
 	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
 	"github.com/tensorview/tensorview/app/ui/colstats"
+	"github.com/tensorview/tensorview/app/ui/inspector/masks"
 	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/tensorext"
@@ -266,7 +267,7 @@ func (in *Inspector) body() app.UI {
 	}
 	ov := in.ov
 	img, mask, off := ov.picture(s)
-	probe := maskProbe{Field: ov.field(), Mask: mask, Kind: ov.layer.Kind, Names: ov.layer.Names, Void: ov.layer.Void, Threshold: ov.style.Threshold}
+	probe := masks.Probe{Field: ov.field(), Mask: mask, Kind: ov.layer.Kind, Names: ov.layer.Names, Void: ov.layer.Void, Threshold: ov.style.Threshold}
 	img, labels, boxOff := in.bx.picture(s, img)
 	boxControls, boxList := in.boxParts(labels, boxOff)
 	return app.Div().Class("inspector-body").Body(

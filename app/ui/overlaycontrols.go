@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/ui/inspector/masks"
 )
 
 // OverlayControls choose the mask drawn over the inspector's picture and
@@ -18,7 +19,7 @@ import (
 // OnChange as a command on it.
 type OverlayControls struct {
 	app.Compo
-	Choices  []maskChoice
+	Choices  []masks.Choice
 	Chosen   int // index in Choices, -1 for none
 	Opacity  float64
 	Outline  bool

@@ -9,6 +9,7 @@ import (
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/ui/inspector/masks"
 	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -23,11 +24,11 @@ type overlayState struct {
 	row     int64
 	image   int
 	cols    []overlay.Column
-	choices []maskChoice
+	choices []masks.Choice
 	def     int // the default choice, -1 for none
 	chosen  int // the choice drawn, -1 for none
 	style   overlay.Style
-	layer   maskLayer
+	layer   masks.Layer
 	// note says why a link's overlay= was not applied.
 	note string
 	ver  int // bumped by every change of what is drawn
@@ -48,8 +49,8 @@ func newOverlay(f *decode.File, row int64, image int, style overlay.Style) *over
 		style = overlay.DefaultStyle()
 	}
 	o := &overlayState{f: f, row: row, image: image, style: style, chosen: -1}
-	o.cols = rowColumns(f, row)
-	o.choices, o.def = maskChoices(o.cols, image)
+	o.cols = masks.RowColumns(f, row)
+	o.choices, o.def = masks.Choices(o.cols, image)
 	o.choose(o.def)
 	return o
 }
@@ -59,9 +60,9 @@ func (o *overlayState) choose(i int) bool {
 	if i < -1 || i >= len(o.choices) || (i == o.chosen && o.ver > 0) {
 		return false
 	}
-	o.chosen, o.layer, o.note = i, maskLayer{}, ""
+	o.chosen, o.layer, o.note = i, masks.Layer{}, ""
 	if i >= 0 {
-		o.layer = readMask(o.f, o.row, o.cols, o.image, o.choices[i].Col, o.style.Threshold)
+		o.layer = masks.Read(o.f, o.row, o.cols, o.image, o.choices[i].Col, o.style.Threshold)
 	}
 	o.ver++
 	return true
@@ -74,7 +75,7 @@ func (o *overlayState) restore(field string) {
 		o.choose(-1)
 		return
 	}
-	if i := choiceIndex(o.choices, field); i >= 0 {
+	if i := masks.ChoiceIndex(o.choices, field); i >= 0 {
 		o.choose(i)
 		return
 	}
@@ -213,10 +214,10 @@ func (o *overlayState) picture(s *inspect.Session) (img *image.RGBA, mask tensor
 	}
 	o.base, o.baseVer = s.Image, o.ver
 	o.out, o.mask, o.off = s.Image, tensorext.Tensor{}, ""
-	m, err := alignMask(o.layer, s.Shown(), s.View)
+	m, err := masks.Align(o.layer, s.Shown(), s.View)
 	if err == nil {
 		var out *image.RGBA
-		if out, err = blendOver(s.Image, m, o.drawStyle()); err == nil {
+		if out, err = masks.Blend(s.Image, m, o.drawStyle()); err == nil {
 			o.out, o.mask = out, m
 		}
 	}

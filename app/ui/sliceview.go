@@ -10,6 +10,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/ui/inspector/boxes"
+	"github.com/tensorview/tensorview/app/ui/inspector/masks"
 	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -33,7 +34,7 @@ type SliceView struct {
 	View   inspect.View
 	Img    *image.RGBA
 	Start  inspect.Camera // the zoom and pan it opens with (a link's)
-	Probe  maskProbe      // the mask drawn over Img, for the readout
+	Probe  masks.Probe    // the mask drawn over Img, for the readout
 	Labels []boxes.Label  // the labels of the boxes drawn over Img
 	Boxes  boxProbe       // the boxes drawn over Img, for the readout
 
@@ -375,7 +376,7 @@ func (s *SliceView) readout() app.UI {
 		app.Code().Text("["+strings.Join(names, ", ")+"] = "),
 		app.Strong().Text(text),
 		app.If(s.Probe.Mask.Values != nil, func() app.UI {
-			return app.Span().Attr("data-role", "mask-value").Text(", " + s.Probe.text(s.hoverX, s.hoverY))
+			return app.Span().Attr("data-role", "mask-value").Text(", " + s.Probe.Text(s.hoverX, s.hoverY))
 		}),
 		app.If(s.Boxes.text(s.hoverX, s.hoverY) != "", func() app.UI {
 			return app.Span().Attr("data-role", "box-value").Text("; " + s.Boxes.text(s.hoverX, s.hoverY))

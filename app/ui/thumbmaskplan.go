@@ -11,6 +11,7 @@ import (
 	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
 	"github.com/tensorview/tensorview/app/ui/inspector/boxes"
+	"github.com/tensorview/tensorview/app/ui/inspector/masks"
 )
 
 // Masks over the grid's thumbnails ("shown in the row
@@ -32,8 +33,8 @@ import (
 // (summary.Tensor.Mask). A mask that cannot be read, is null, or is not
 // the image's size in this row leaves the thumbnail as it is and says why
 // (summary.Tensor.MaskNote). Only the rows drawn are read, one mask each.
-func withMasks(f *decode.File, row int64, cells []summary.Cell, masks []session.ThumbMask) {
-	for _, m := range masks {
+func withMasks(f *decode.File, row int64, cells []summary.Cell, drawn []session.ThumbMask) {
+	for _, m := range drawn {
 		if !m.On || m.Image >= len(cells) || cells[m.Image].Tensor == nil {
 			continue
 		}
@@ -65,7 +66,7 @@ func withMasks(f *decode.File, row int64, cells []summary.Cell, masks []session.
 // overlay.HasVoid); the image is w×h (width × height), and the mask must
 // be as large.
 func thumbLayer(f *decode.File, row int64, m session.ThumbMask, w, h, pw, ph int, s overlay.Style) (*image.RGBA, error) {
-	t, src, err := maskTensor(f, row, m.Mask)
+	t, src, err := masks.Tensor(f, row, m.Mask)
 	if err != nil {
 		return nil, err
 	}

@@ -12,18 +12,19 @@ import (
 	"github.com/tensorview/tensorview/app/decode/decodetest"
 	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/internal/testkit"
 )
 
 // vocOf are the PASCAL VOC devkit's colours of the fixtures' classes
 // (VOClabelcolormap.m: 1 aeroplane, 2 bicycle, 3 bird, 7 car).
 var vocOf = map[int][3]int{1: {128, 0, 0}, 2: {0, 128, 0}, 3: {128, 128, 0}, 7: {128, 128, 128}}
 
-// thumbnail is what a w×h thumbnail of the fixtures' picture (pixel (y,
+// maskThumbnail is what a w×h thumbnail of the fixtures' picture (pixel (y,
 // x) = (12x + 20, 16y + 30, 100 + x + y); masks_expected.json) shows with
 // the mask blended as the thumbnails draw it: pixel (x, y) is picture and
 // mask pixel (y·H/h, x·W/w), blended where its class is not 0 as
 // floor((1 − 0.5)·img + 0.5·colour + 0.5); masked false: the picture alone.
-func (e masksExpected) thumbnail(w, h int, masked bool) []uint8 {
+func maskThumbnail(e testkit.Masks, w, h int, masked bool) []uint8 {
 	out := make([]uint8, 0, 4*w*h)
 	for y := range h {
 		for x := range w {
@@ -42,9 +43,9 @@ func (e masksExpected) thumbnail(w, h int, masked bool) []uint8 {
 	return out
 }
 
-// layer is the mask's layer at the picture's size: the class colour,
+// maskPixels is the mask's layer at the picture's size: the class colour,
 // opaque, where the class is not 0; transparent elsewhere.
-func (e masksExpected) layer() []uint8 {
+func maskPixels(e testkit.Masks) []uint8 {
 	out := make([]uint8, 0, 4*len(e.Mask))
 	for _, c := range e.Mask {
 		if c == 0 {
@@ -71,7 +72,7 @@ func rowCells(f *decode.File, row int64, box [2]int, masks []session.ThumbMask) 
 // down (nearest neighbour, the preview's rule); row 1's null mask leaves
 // the preview as it is and says why; a mask turned off draws nothing.
 func TestWithMasksTensor(t *testing.T) {
-	e := readMasksExpected(t)
+	e := testkit.ReadMasks(t)
 	f := decodetest.Open(t, "masks_tensor.arrow")
 	img := decodetest.Column(t, f, "image")
 	on := session.ThumbMasksOf(session.ThumbPairs(f), false, nil)
@@ -91,21 +92,21 @@ func TestWithMasksTensor(t *testing.T) {
 		if tn.MaskOf != "mask" || tn.MaskNote != "" || maskDrawn(tn) != "mask" || tn.Mask != nil {
 			t.Errorf("box %v: mask of %q, note %q, drawn %q, layer %v", c.box, tn.MaskOf, tn.MaskNote, maskDrawn(tn), tn.Mask != nil)
 		}
-		if want := e.thumbnail(c.w, c.h, true); !reflect.DeepEqual(tn.Preview.Pix, want) {
+		if want := maskThumbnail(e, c.w, c.h, true); !reflect.DeepEqual(tn.Preview.Pix, want) {
 			t.Errorf("box %v: preview\n%v\nwant\n%v", c.box, tn.Preview.Pix, want)
 		}
 		plain := rowCells(f, 0, c.box, nil)[img].Tensor
-		if want := e.thumbnail(c.w, c.h, false); !reflect.DeepEqual(plain.Preview.Pix, want) || plain.MaskOf != "" {
+		if want := maskThumbnail(e, c.w, c.h, false); !reflect.DeepEqual(plain.Preview.Pix, want) || plain.MaskOf != "" {
 			t.Errorf("box %v: without masks the preview is not the picture's", c.box)
 		}
 	}
 	// (x 3, y 3) at the picture's size: stored (56, 78, 106), class 1.
-	if got := e.thumbnail(16, 12, true)[(3*16+3)*4:][:3]; !reflect.DeepEqual(got, []uint8{92, 39, 53}) {
+	if got := maskThumbnail(e, 16, 12, true)[(3*16+3)*4:][:3]; !reflect.DeepEqual(got, []uint8{92, 39, 53}) {
 		t.Errorf("the formula's pixel (3, 3) = %v, want [92 39 53]", got)
 	}
 
 	tn := rowCells(f, 1, [2]int{94, 68}, on)[img].Tensor
-	if tn.MaskNote != "mask is null in this row" || maskDrawn(tn) != "" || !reflect.DeepEqual(tn.Preview.Pix, e.thumbnail(16, 12, false)) {
+	if tn.MaskNote != "mask is null in this row" || maskDrawn(tn) != "" || !reflect.DeepEqual(tn.Preview.Pix, maskThumbnail(e, 16, 12, false)) {
 		t.Errorf("row 1: note %q, drawn %q; the preview should be the picture's", tn.MaskNote, maskDrawn(tn))
 	}
 	if got := cellTitle("image", 1, tn); got != "Inspect image, row 1 (Ctrl+click: select to compare). No mask over the thumbnail: mask is null in this row." {
@@ -114,7 +115,7 @@ func TestWithMasksTensor(t *testing.T) {
 
 	off := session.ThumbMasksOf(session.ThumbPairs(f), true, nil)
 	tn = rowCells(f, 0, [2]int{94, 68}, off)[img].Tensor
-	if tn.MaskOf != "" || tn.MaskNote != "" || !reflect.DeepEqual(tn.Preview.Pix, e.thumbnail(16, 12, false)) {
+	if tn.MaskOf != "" || tn.MaskNote != "" || !reflect.DeepEqual(tn.Preview.Pix, maskThumbnail(e, 16, 12, false)) {
 		t.Errorf("off: mask of %q, note %q; the preview should be the picture's", tn.MaskOf, tn.MaskNote)
 	}
 }
@@ -124,7 +125,7 @@ func TestWithMasksTensor(t *testing.T) {
 // decodes; row 1's annotation of another size and row 2's null one say
 // why and draw nothing. masks_named.arrow's 2-D List of class ids too.
 func TestWithMasksEncoded(t *testing.T) {
-	e := readMasksExpected(t)
+	e := testkit.ReadMasks(t)
 	f := decodetest.Open(t, "masks_hf.arrow")
 	img := decodetest.Column(t, f, "image")
 	on := session.ThumbMasksOf(session.ThumbPairs(f), false, nil)
@@ -132,7 +133,7 @@ func TestWithMasksEncoded(t *testing.T) {
 	if tn.Image == nil || tn.Mask == nil || maskDrawn(tn) != "annotation" || tn.MaskOpacity != 0.5 {
 		t.Fatalf("row 0: image %v, layer %v, drawn %q, opacity %g", tn.Image != nil, tn.Mask != nil, maskDrawn(tn), tn.MaskOpacity)
 	}
-	if b := tn.Mask.Bounds(); b != image.Rect(0, 0, tn.Image.PreviewW, tn.Image.PreviewH) || !reflect.DeepEqual(tn.Mask.Pix, e.layer()) {
+	if b := tn.Mask.Bounds(); b != image.Rect(0, 0, tn.Image.PreviewW, tn.Image.PreviewH) || !reflect.DeepEqual(tn.Mask.Pix, maskPixels(e)) {
 		t.Errorf("row 0: layer %v (thumbnail %d×%d) is not the mask's colours", b, tn.Image.PreviewW, tn.Image.PreviewH)
 	}
 	for row, want := range map[int64]string{
@@ -147,7 +148,7 @@ func TestWithMasksEncoded(t *testing.T) {
 
 	named := decodetest.Open(t, "masks_named.arrow")
 	tn = rowCells(named, 0, [2]int{54, 38}, session.ThumbMasksOf(session.ThumbPairs(named), false, nil))[decodetest.Column(t, named, "image")].Tensor
-	if tn.Mask == nil || maskDrawn(tn) != "label" || !reflect.DeepEqual(tn.Mask.Pix, e.layer()) {
+	if tn.Mask == nil || maskDrawn(tn) != "label" || !reflect.DeepEqual(tn.Mask.Pix, maskPixels(e)) {
 		t.Errorf("masks_named: drawn %q; the layer is not the mask's colours", maskDrawn(tn))
 	}
 }

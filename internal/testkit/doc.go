@@ -4,6 +4,7 @@
 // directory, see the README; and the repository's testdata: corpus.go),
 // and what tells a bug from an error in what the decode path returns
 // (panics.go), IPC files written by arrow-go (ipc.go), the expected
-// values of testdata/compare.arrow (compare.go), and JSON files of expected
-// values in testdata (json.go). Only tests import it.
+// values of testdata/compare.arrow (compare.go), the mask
+// fixtures' (masks.go), and JSON files of expected values in testdata
+// (json.go). Only tests import it.
 package testkit

@@ -1,4 +1,4 @@
-package ui
+package masks
 
 import (
 	"errors"
@@ -17,29 +17,22 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// The inspector's masks over images, in plain Go: which columns
-// of the row can be drawn over the inspected picture (maskChoices), one
-// mask read for the row (readMask), its view over the picture as the
-// inspector shows it (alignMask), the blend (blendOver) and the readout
-// (maskReadout). package overlay holds the rules; this file only fills them
-// from a decode.File.
-
-// maskChoice is a column the inspector offers to draw over its picture.
-type maskChoice struct {
+// Choice is a column the inspector offers to draw over its picture.
+type Choice struct {
 	Col   int
 	Field string
 	// Reason says why it is offered (overlay.Pair.Reason).
 	Reason string
 }
 
-// rowColumns describes every column of a row for the pairing rule: a
+// RowColumns describes every column of a row for the pairing rule: a
 // tensor column by its row's tensor (logical shape, dim names, value
 // type; as a picture when the table previews it as one), a column of
 // encoded images by its row's header ([height, width, channels]), others
 // by name only. A tensor the row cannot give (null, broken) is described
 // by its column's type, its varying sizes -1, so that it is still offered
 // and says in its turn why nothing is drawn.
-func rowColumns(f *decode.File, row int64) []overlay.Column {
+func RowColumns(f *decode.File, row int64) []overlay.Column {
 	fields := f.Fields()
 	cols := make([]overlay.Column, len(fields))
 	for i, fld := range fields {
@@ -99,19 +92,19 @@ func relaxed(cols []overlay.Column) []overlay.Column {
 	return out
 }
 
-// maskChoices returns the columns that can be drawn over column image
-// (cols from rowColumns), best first, and which one to draw by default
+// Choices returns the columns that can be drawn over column image
+// (cols from RowColumns), best first, and which one to draw by default
 // (-1: none): first the masks overlay.Pairs proposes for the row's sizes,
 // the default being the suggested one; then those it proposes whatever
 // the sizes (a mask named like one whose size differs in this row: never
 // the default); then any other column overlay.Match accepts (an unnamed
 // float tensor of the image's size, say).
-func maskChoices(cols []overlay.Column, image int) (choices []maskChoice, def int) {
+func Choices(cols []overlay.Column, image int) (choices []Choice, def int) {
 	def = -1
 	seen := map[int]bool{image: true}
 	add := func(col int, reason string) {
 		seen[col] = true
-		choices = append(choices, maskChoice{Col: col, Field: cols[col].Name, Reason: reason})
+		choices = append(choices, Choice{Col: col, Field: cols[col].Name, Reason: reason})
 	}
 	for _, p := range overlay.Pairs(cols) {
 		if p.Image == image && !seen[p.Mask] {
@@ -137,8 +130,8 @@ func maskChoices(cols []overlay.Column, image int) (choices []maskChoice, def in
 	return choices, def
 }
 
-// choiceIndex returns the index of the choice of column field, or -1.
-func choiceIndex(choices []maskChoice, field string) int {
+// ChoiceIndex returns the index of the choice of column field, or -1.
+func ChoiceIndex(choices []Choice, field string) int {
 	for i, c := range choices {
 		if c.Field == field {
 			return i
@@ -147,8 +140,8 @@ func choiceIndex(choices []maskChoice, field string) int {
 	return -1
 }
 
-// maskLayer is one row's mask, read for drawing.
-type maskLayer struct {
+// Layer is one row's mask, read for drawing.
+type Layer struct {
 	Col   int
 	Field string
 	// Names are the class names the file gives (nil: none).
@@ -167,12 +160,12 @@ type maskLayer struct {
 	Err string
 }
 
-// readMask reads the mask of column col over column image in row (cols
-// from rowColumns), with the threshold of a float mask.
-func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, threshold float64) maskLayer {
+// Read reads the mask of column col over column image in row (cols
+// from RowColumns), with the threshold of a float mask.
+func Read(f *decode.File, row int64, cols []overlay.Column, image, col int, threshold float64) Layer {
 	fld := f.Fields()[col]
-	m := maskLayer{Col: col, Field: fld.Name, Names: overlay.SchemaClassNames(f.Schema.Metadata(), fld.Name)}
-	t, src, err := maskTensor(f, row, col)
+	m := Layer{Col: col, Field: fld.Name, Names: overlay.SchemaClassNames(f.Schema.Metadata(), fld.Name)}
+	t, src, err := Tensor(f, row, col)
 	if err != nil {
 		m.Err = err.Error()
 		return m
@@ -180,11 +173,11 @@ func readMask(f *decode.File, row int64, cols []overlay.Column, image, col int, 
 	return m.withMask(t, src, cols, col, image, threshold)
 }
 
-// maskTensor reads the mask of column col in row: a tensor, or the class
+// Tensor reads the mask of column col in row: a tensor, or the class
 // ids of an encoded image (a palette PNG's indices, VOC's masks; a grey
 // PNG's samples, 16 bits exactly), and where its ids come from (for
 // overlay.HasVoid), or why not ("annotation is null in this row").
-func maskTensor(f *decode.File, row int64, col int) (tensorext.Tensor, overlay.IDSource, error) {
+func Tensor(f *decode.File, row int64, col int) (tensorext.Tensor, overlay.IDSource, error) {
 	fld := f.Fields()[col]
 	if fld.Images {
 		v, err := f.Value(row, col)
@@ -230,7 +223,7 @@ func maskTensor(f *decode.File, row int64, col int) (tensorext.Tensor, overlay.I
 // withMask is m with the mask t of column col, whose ids come from src,
 // checked against the image column image (overlay.Match), its classes
 // counted and its void found.
-func (m maskLayer) withMask(t tensorext.Tensor, src overlay.IDSource, cols []overlay.Column, col, image int, threshold float64) maskLayer {
+func (m Layer) withMask(t tensorext.Tensor, src overlay.IDSource, cols []overlay.Column, col, image int, threshold float64) Layer {
 	fld := cols[col].Name // its field
 	if _, err := overlay.Match(cols[col], cols[image]); err != nil {
 		m.Err = err.Error()
@@ -252,12 +245,12 @@ func (m maskLayer) withMask(t tensorext.Tensor, src overlay.IDSource, cols []ove
 	return m
 }
 
-// alignMask returns the 2-D view of the mask under the picture v selects
+// Align returns the 2-D view of the mask under the picture v selects
 // from shown (the inspected tensor as displayed): mask element (y, x) lies
 // under picture pixel (x, y), through the view's swap and flips. It
 // returns why not when the picture's rows and columns are not the image's
 // height and width (picture.Find), or their sizes are not the mask's.
-func alignMask(m maskLayer, shown tensorext.Tensor, v inspect.View) (tensorext.Tensor, error) {
+func Align(m Layer, shown tensorext.Tensor, v inspect.View) (tensorext.Tensor, error) {
 	if m.Mask.Values == nil {
 		return tensorext.Tensor{}, errors.New(m.Err)
 	}
@@ -292,9 +285,9 @@ func alignMask(m maskLayer, shown tensorext.Tensor, v inspect.View) (tensorext.T
 	return t, nil
 }
 
-// blendOver returns a copy of base with the mask (a view from alignMask)
+// Blend returns a copy of base with the mask (a view from Align)
 // blended in with style s; base is left as it is.
-func blendOver(base *image.RGBA, mask tensorext.Tensor, s overlay.Style) (*image.RGBA, error) {
+func Blend(base *image.RGBA, mask tensorext.Tensor, s overlay.Style) (*image.RGBA, error) {
 	out := &image.RGBA{Pix: slices.Clone(base.Pix), Stride: base.Stride, Rect: base.Rect}
 	if err := overlay.Blend(out, mask, s); err != nil {
 		return nil, err
@@ -302,12 +295,12 @@ func blendOver(base *image.RGBA, mask tensorext.Tensor, s overlay.Style) (*image
 	return out, nil
 }
 
-// maskReadout is what the readout says of the mask under picture pixel
-// (x, y) (mask a view from alignMask): `mask = 3 "car"`, `mask = 300` for
+// Readout is what the readout says of the mask under picture pixel
+// (x, y) (mask a view from Align): `mask = 3 "car"`, `mask = 300` for
 // an id the file does not name, `mask = 255 (void)` for the void of a mask
 // that has one (void), `pred = 0.53 (class 1)` for a float mask,
 // `mask = null`.
-func maskReadout(field string, mask tensorext.Tensor, kind overlay.MaskKind, names []string, void bool, threshold float64, x, y int) string {
+func Readout(field string, mask tensorext.Tensor, kind overlay.MaskKind, names []string, void bool, threshold float64, x, y int) string {
 	id, ok := overlay.MaskValue(mask, threshold, y, x)
 	if !ok {
 		if pos, in := mask.Pos(y, x); in && !mask.IsNull(pos) {
@@ -322,10 +315,10 @@ func maskReadout(field string, mask tensorext.Tensor, kind overlay.MaskKind, nam
 	return field + " = " + overlay.MaskLabel(names, void, id)
 }
 
-// maskProbe is what SliceView needs to read out the mask under the
-// pointer: the mask's view over the picture (alignMask; no Values when no
+// Probe is what SliceView needs to read out the mask under the
+// pointer: the mask's view over the picture (Align; no Values when no
 // mask is drawn), how its values read and its names.
-type maskProbe struct {
+type Probe struct {
 	Field     string
 	Mask      tensorext.Tensor
 	Kind      overlay.MaskKind
@@ -334,10 +327,19 @@ type maskProbe struct {
 	Threshold float64
 }
 
-// text is the readout of picture pixel (x, y), "" without a mask.
-func (p maskProbe) text(x, y int) string {
+// Text is the readout of picture pixel (x, y), "" without a mask.
+func (p Probe) Text(x, y int) string {
 	if p.Mask.Values == nil {
 		return ""
 	}
-	return maskReadout(p.Field, p.Mask, p.Kind, p.Names, p.Void, p.Threshold, x, y)
+	return Readout(p.Field, p.Mask, p.Kind, p.Names, p.Void, p.Threshold, x, y)
+}
+
+// Fields are the column names of choices, in order.
+func Fields(cs []Choice) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Field)
+	}
+	return out
 }
