@@ -13,6 +13,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/ui/inspector/compare"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -23,7 +24,7 @@ import (
 // compareState and hands every change to OnChange as a command on it.
 type CompareControls struct {
 	app.Compo
-	Choices  []compareChoice
+	Choices  []compare.Choice
 	Chosen   int   // index in Choices, -1 for none
 	Row      int64 // B's row
 	Rows     int64

@@ -7,6 +7,7 @@ import (
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
+	"github.com/tensorview/tensorview/app/ui/inspector/compare"
 	"github.com/tensorview/tensorview/app/viewstate"
 	"github.com/tensorview/tensorview/tensorext"
 )
@@ -19,14 +20,14 @@ import (
 type compareState struct {
 	f       *decode.File
 	rows    int64
-	a       compareSide
+	a       compare.Side
 	at      tensorext.Tensor // A as read
-	choices []compareChoice
-	b       compareSide // Col -1: no comparison
+	choices []compare.Choice
+	b       compare.Side // Col -1: no comparison
 	tol     float64
 	swipe   int    // the swipe's split in percent, -1: side by side
 	note    string // why a link's vs= did not apply
-	cmp     comparison
+	cmp     compare.Comparison
 	ver     int // bumped by every change of B or the tolerance
 
 	pics    comparePictures
@@ -48,9 +49,9 @@ type comparePictures struct {
 // (cols from masks.RowColumns); nothing is compared yet.
 func newCompare(f *decode.File, row int64, col int, t tensorext.Tensor, cols []overlay.Column) *compareState {
 	rows, _ := f.Rows()
-	c := &compareState{f: f, rows: rows, a: compareSide{Field: f.Fields()[col].Name, Col: col, Row: row}, at: t,
-		b: compareSide{Col: -1}, swipe: -1}
-	c.choices = compareChoices(cols, col, rows)
+	c := &compareState{f: f, rows: rows, a: compare.Side{Field: f.Fields()[col].Name, Col: col, Row: row}, at: t,
+		b: compare.Side{Col: -1}, swipe: -1}
+	c.choices = compare.Choices(cols, col, rows)
 	return c
 }
 
@@ -68,15 +69,15 @@ func (c *compareState) choose(col int) bool {
 	}
 	c.note = ""
 	if col < 0 {
-		c.b = compareSide{Col: -1}
+		c.b = compare.Side{Col: -1}
 		c.ver++
 		return true
 	}
 	row := c.a.Row
 	if col == c.a.Col {
-		row = otherRow(c.a.Row, c.rows)
+		row = compare.OtherRow(c.a.Row, c.rows)
 	}
-	return c.set(compareSide{Field: c.f.Fields()[col].Name, Col: col, Row: row})
+	return c.set(compare.Side{Field: c.f.Fields()[col].Name, Col: col, Row: row})
 }
 
 // setRow compares with B's column in another row.
@@ -112,14 +113,14 @@ func (c *compareState) setSwipe(pct int) bool {
 }
 
 // set compares with b.
-func (c *compareState) set(b compareSide) bool {
+func (c *compareState) set(b compare.Side) bool {
 	c.b = b
 	c.compute()
 	return true
 }
 
 func (c *compareState) compute() {
-	c.cmp = comparePair(c.f, c.at, c.a, c.b, c.tol)
+	c.cmp = compare.Pair(c.f, c.at, c.a, c.b, c.tol)
 	c.ver++
 }
 
@@ -135,7 +136,7 @@ func (c *compareState) restore(r *viewstate.Compare) {
 	}
 	for i, fld := range c.f.Fields() {
 		if fld.Name == r.Field {
-			c.set(compareSide{Field: fld.Name, Col: i, Row: r.Row})
+			c.set(compare.Side{Field: fld.Name, Col: i, Row: r.Row})
 			return
 		}
 	}
@@ -177,17 +178,17 @@ func (c *compareState) pictures(s *inspect.Session) comparePictures {
 	c.picFor, c.picVer, c.picSwip = s.Image, c.ver, c.swipe
 	cm, _ := inspect.ColormapByName(s.Colormap)
 	a, v := s.Shown(), s.View
-	p := comparePictures{Range: compareRange(a, c.cmp.B, v, s.RangeMode, s.Manual, cm)}
+	p := comparePictures{Range: compare.Range(a, c.cmp.B, v, s.RangeMode, s.Manual, cm)}
 	var err error
 	if p.A, err = inspect.Render(a, v, cm, p.Range); err == nil {
 		if p.B, err = inspect.Render(c.cmp.B, v, cm, p.Range); err == nil {
-			p.D, err = diffPicture(c.cmp.Diff.D, v, c.cmp.Diff.Range())
+			p.D, err = compare.DiffPicture(c.cmp.Diff.D, v, c.cmp.Diff.Range())
 		}
 	}
 	if err != nil {
 		p = comparePictures{Err: err.Error()}
 	} else if c.swipe >= 0 {
-		p.Swiped = swiped(p.A, p.B, c.swipe)
+		p.Swiped = compare.Swiped(p.A, p.B, c.swipe)
 	}
 	c.pics = p
 	return p

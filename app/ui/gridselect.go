@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/inspector/compare"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -72,8 +73,8 @@ func (s gridSelection) pair() (a, b selectedCell, ok bool) {
 
 // side names a selected cell of a file with fields fields as the
 // inspector does ("prediction, row 3").
-func (c selectedCell) side(fields []decode.FieldInfo) compareSide {
-	return compareSide{Field: fields[c.Col].Name, Col: c.Col, Row: c.Row}
+func (c selectedCell) side(fields []decode.FieldInfo) compare.Side {
+	return compare.Side{Field: fields[c.Col].Name, Col: c.Col, Row: c.Row}
 }
 
 // openCompared is the inspector opened on a compared with b: vs= b's

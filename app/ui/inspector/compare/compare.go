@@ -1,4 +1,4 @@
-package ui
+package compare
 
 import (
 	"errors"
@@ -18,29 +18,22 @@ import (
 	"github.com/tensorview/tensorview/tensorext"
 )
 
-// The inspector's comparison of two tensors, in plain
-// Go: which tensors the inspected one (A) can be compared with
-// (compareChoices), B read and A − B computed (comparePair, on
-// overlay.Diff), and the pictures of A, B and A − B for one view
-// (compareRange, diffPicture, swiped). package overlay holds the rules;
-// this file fills them from a decode.File.
-
-// maxCompareElements is the largest tensor compared: A − B is held as
+// maxElements is the largest tensor compared: A − B is held as
 // float64 (8 bytes an element, 128 MiB here).
-const maxCompareElements = 1 << 24
+const maxElements = 1 << 24
 
-// compareSide names one side of a comparison: a column of a row.
-type compareSide struct {
+// Side names one side of a comparison: a column of a row.
+type Side struct {
 	Field string
 	Col   int
 	Row   int64
 }
 
 // String is the side as the page names it: "prediction, row 2".
-func (s compareSide) String() string { return s.Field + ", row " + strconv.FormatInt(s.Row, 10) }
+func (s Side) String() string { return s.Field + ", row " + strconv.FormatInt(s.Row, 10) }
 
-// compareChoice is a column the inspector offers to compare with.
-type compareChoice struct {
+// Choice is a column the inspector offers to compare with.
+type Choice struct {
 	Col   int
 	Field string
 	// Compatible: same logical shape and value type in the inspected row.
@@ -51,15 +44,15 @@ type compareChoice struct {
 	Reason string
 }
 
-// compareChoices lists what column a of a file of rows rows can be compared
+// Choices lists what column a of a file of rows rows can be compared
 // with (cols from masks.RowColumns): the compatible columns of the same row
 // (overlay.Candidates' order), then column a itself in another row (when
 // there is another), then the other columns with a shape, whose
 // comparison will say what differs.
-func compareChoices(cols []overlay.Column, a int, rows int64) []compareChoice {
-	var good, other []compareChoice
+func Choices(cols []overlay.Column, a int, rows int64) []Choice {
+	var good, other []Choice
 	for _, c := range overlay.Candidates(cols, a) {
-		ch := compareChoice{Col: c.Col, Field: cols[c.Col].Name, Compatible: c.Compatible, Reason: c.Reason}
+		ch := Choice{Col: c.Col, Field: cols[c.Col].Name, Compatible: c.Compatible, Reason: c.Reason}
 		if c.Compatible {
 			good = append(good, ch)
 		} else {
@@ -67,49 +60,49 @@ func compareChoices(cols []overlay.Column, a int, rows int64) []compareChoice {
 		}
 	}
 	if a >= 0 && a < len(cols) && rows > 1 {
-		good = append(good, compareChoice{Col: a, Field: cols[a].Name, Self: true, Compatible: true,
+		good = append(good, Choice{Col: a, Field: cols[a].Name, Self: true, Compatible: true,
 			Reason: cols[a].Name + " in another row"})
 	}
 	return append(good, other...)
 }
 
-// otherRow is the row compared by default with row of the same column:
+// OtherRow is the row compared by default with row of the same column:
 // the next one, or the one before the last.
-func otherRow(row, rows int64) int64 {
+func OtherRow(row, rows int64) int64 {
 	if row+1 < rows {
 		return row + 1
 	}
 	return max(0, row-1)
 }
 
-// comparison is B read for A and A − B, or why not.
-type comparison struct {
+// Comparison is B read for A and A − B, or why not.
+type Comparison struct {
 	B       tensorext.Tensor // B's logical view, with A's dim names
 	Diff    overlay.Difference
 	Problem string // "" when Diff holds A − B
 }
 
-// comparePair reads B and computes A − B, a being A's tensor as read
+// Pair reads B and computes A − B, a being A's tensor as read
 // (physical, with its permutation), with tolerance tol. A problem names
 // both sides, with their value types and shapes when read: "Cannot compare
 // target, row 0 (float32 5×12×16) with thumb, row 0 (float32 12×16): the
 // shapes differ."
-func comparePair(f *decode.File, a tensorext.Tensor, as, bs compareSide, tol float64) comparison {
+func Pair(f *decode.File, a tensorext.Tensor, as, bs Side, tol float64) Comparison {
 	b, err := f.Tensor(bs.Row, bs.Col)
-	cannot := func(why string) comparison {
+	cannot := func(why string) Comparison {
 		bd := bs.String()
 		if err == nil {
-			bd += " (" + describe(b) + ")"
+			bd += " (" + Describe(b) + ")"
 		}
-		return comparison{Problem: fmt.Sprintf("Cannot compare %s (%s) with %s: %s.", as, describe(a), bd, why)}
+		return Comparison{Problem: fmt.Sprintf("Cannot compare %s (%s) with %s: %s.", as, Describe(a), bd, why)}
 	}
 	switch {
 	case errors.Is(err, tensorext.ErrNullTensor):
 		return cannot(bs.String() + " is null")
 	case err != nil:
 		return cannot(bs.String() + " cannot be read: " + err.Error())
-	case a.Len() > maxCompareElements:
-		return cannot(fmt.Sprintf("comparisons hold at most %d elements, and these have %d", maxCompareElements, a.Len()))
+	case a.Len() > maxElements:
+		return cannot(fmt.Sprintf("comparisons hold at most %d elements, and these have %d", maxElements, a.Len()))
 	}
 	d, derr := overlay.Diff(a, b, tol)
 	if derr != nil {
@@ -128,19 +121,19 @@ func comparePair(f *decode.File, a tensorext.Tensor, as, bs compareSide, tol flo
 	lb := b.Logical()
 	lb.DimNames = a.Logical().DimNames
 	d.D.DimNames = lb.DimNames
-	return comparison{B: lb, Diff: d}
+	return Comparison{B: lb, Diff: d}
 }
 
-// describe is a tensor's value type and logical shape: "float32 5×12×16".
-func describe(t tensorext.Tensor) string {
+// Describe is a tensor's value type and logical shape: "float32 5×12×16".
+func Describe(t tensorext.Tensor) string {
 	return fmt.Sprintf("%s %s", t.ValueType(), overlay.TimesShape(t.Logical().Shape))
 }
 
-// compareRange is the colour scale A and B share in view v (so that one
+// Range is the colour scale A and B share in view v (so that one
 // colour is one value on both sides): the range typed by hand, or the
 // range mode fitted to both pictures together (symmetric for a diverging
 // colormap), as inspect.Session fits one.
-func compareRange(a, b tensorext.Tensor, v inspect.View, mode string, manual inspect.Range, cm inspect.Colormap) inspect.Range {
+func Range(a, b tensorext.Tensor, v inspect.View, mode string, manual inspect.Range, cm inspect.Colormap) inspect.Range {
 	if mode == inspect.Manual {
 		return manual
 	}
@@ -152,12 +145,12 @@ func compareRange(a, b tensorext.Tensor, v inspect.View, mode string, manual ins
 	return r
 }
 
-// diffPicture draws A − B (d, from overlay.Diff) in view v with
+// DiffPicture draws A − B (d, from overlay.Diff) in view v with
 // overlay.DiffColormap over range r (Difference.Range: symmetric about 0).
 // With a colour channel dimension, each pixel shows the channel whose
 // |A − B| is largest, with its sign (NaN first; null where every channel
 // is).
-func diffPicture(d tensorext.Tensor, v inspect.View, r inspect.Range) (*image.RGBA, error) {
+func DiffPicture(d tensorext.Tensor, v inspect.View, r inspect.Range) (*image.RGBA, error) {
 	cm := overlay.DiffColormap()
 	if v.Channel < 0 {
 		return inspect.Render(d, v, cm, r)
@@ -211,9 +204,9 @@ func diffPicture(d tensorext.Tensor, v inspect.View, r inspect.Range) (*image.RG
 	return inspect.Render(plane, inspect.View{Y: 0, X: 1, Channel: -1}, cm, r)
 }
 
-// swiped is A's picture left of column round(width·pct/100) and B's from
+// Swiped is A's picture left of column round(width·pct/100) and B's from
 // there on (same sizes).
-func swiped(a, b *image.RGBA, pct int) *image.RGBA {
+func Swiped(a, b *image.RGBA, pct int) *image.RGBA {
 	out := image.NewRGBA(a.Rect)
 	copy(out.Pix, b.Pix)
 	w := a.Rect.Dx()
