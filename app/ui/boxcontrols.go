@@ -10,6 +10,7 @@ import (
 	"github.com/tensorview/tensorview/app/inspect"
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/ui/inspector/boxes"
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // BoxControls choose the column of detection boxes drawn over the
@@ -83,9 +84,9 @@ func autoWhy(l boxes.Layer) string {
 // counts says how many boxes were drawn and what became of the others.
 func (c *BoxControls) counts() app.UI {
 	p := c.Layer.Placed
-	parts := []string{plural(c.Drawn, "box", "boxes") + " drawn"}
+	parts := []string{kit.Plural(c.Drawn, "box", "boxes") + " drawn"}
 	if n := len(p.Boxes); n != c.Drawn { // the picture cannot take them
-		parts[0] = plural(n, "box", "boxes") + " on the image, not drawn"
+		parts[0] = kit.Plural(n, "box", "boxes") + " on the image, not drawn"
 	}
 	if p.Clipped > 0 {
 		parts = append(parts, fmt.Sprintf("%d clipped at the image's edges", p.Clipped))
@@ -99,14 +100,6 @@ func (c *BoxControls) counts() app.UI {
 	return app.P().Class("box-counts").Attr("data-role", "box-counts").
 		Attr("data-drawn", c.Drawn).Attr("data-clipped", p.Clipped).Attr("data-outside", p.Outside).Attr("data-invalid", p.Invalid).
 		Text(fmt.Sprintf("%s of %d: %s.", c.Layer.Field, len(c.Layer.Raw), strings.Join(parts, ", ")))
-}
-
-// plural is "1 box", "3 boxes".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 func (c *BoxControls) columnSelect() app.UI {

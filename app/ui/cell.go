@@ -9,6 +9,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -126,9 +127,9 @@ func (c *CellView) openNested(ctx app.Context, e app.Event) {
 // already, or an image thumbnail the page decodes) and its lines (type and
 // shape, logical shape, image format, values or range).
 func tensorCellView(field string, t *summary.Tensor, thumbs *thumbQueue) app.HTMLDiv {
-	lines := []string{t.ValueType + " " + dims(t.Shape, t.DimNames)}
+	lines := []string{t.ValueType + " " + gridDims(t.Shape, t.DimNames)}
 	if !slices.Equal(t.Shape, t.LogicalShape) || !slices.Equal(t.DimNames, t.LogicalDimNames) {
-		lines = append(lines, "logical "+dims(t.LogicalShape, t.LogicalDimNames))
+		lines = append(lines, "logical "+gridDims(t.LogicalShape, t.LogicalDimNames))
 	}
 	if t.Image != nil {
 		lines = append(lines, t.Image.Info.String())
@@ -138,7 +139,7 @@ func tensorCellView(field string, t *summary.Tensor, thumbs *thumbQueue) app.HTM
 		lines = append(lines, "min "+t.Min+" · max "+t.Max)
 	}
 	if len(t.Boxes) > 0 { // drawn over the preview (boxplan.go)
-		lines[len(lines)-1] += " · " + plural(len(t.Boxes), "box", "boxes")
+		lines[len(lines)-1] += " · " + kit.Plural(len(t.Boxes), "box", "boxes")
 	}
 	return app.Div().Class("cell tensor").
 		Attr("data-tensor", true).Attr("data-field", field).
@@ -159,13 +160,13 @@ func tensorCellView(field string, t *summary.Tensor, thumbs *thumbQueue) app.HTM
 		)
 }
 
-// dims formats a shape with its dim names for a cell's summary:
+// gridDims formats a shape with its dim names for a cell's summary:
 // tensorext.FormatShape with × between the sizes, "[4×3×3] (H,W,C)", and
 // "scalar" for no dimensions.
-func dims(shape []int, names []string) string {
+func gridDims(shape []int, names []string) string {
 	s := "scalar"
 	if len(shape) > 0 {
 		s = strings.ReplaceAll(tensorext.FormatShape(shape), ",", "×")
 	}
-	return s + namesSuffix(names)
+	return s + kit.NamesSuffix(names)
 }

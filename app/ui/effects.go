@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
@@ -20,7 +21,7 @@ func (v *Viewer) Apply(ctx app.Context, a session.Action) {
 		case session.StartStats:
 			runStats(ctx, v.Apply, e)
 		case session.Focus:
-			ctx.Defer(func(app.Context) { focus(e.Selector) })
+			ctx.Defer(func(app.Context) { kit.Focus(e.Selector) })
 		case session.Alert:
 			v.opener.Status.ErrText = e.Text
 			if e.Text != "" {
@@ -71,12 +72,4 @@ func runStats(ctx app.Context, apply func(app.Context, session.Action), s sessio
 			ctx.Dispatch(func(ctx app.Context) { apply(ctx, session.StatsReport{Job: s.Job, Event: e}) })
 		})
 	})
-}
-
-// focus moves the keyboard focus to the element sel names, if shown,
-// without scrolling to it.
-func focus(sel string) {
-	if el := app.Window().Get("document").Call("querySelector", sel); el.Truthy() {
-		el.Call("focus", map[string]any{"preventScroll": true})
-	}
 }

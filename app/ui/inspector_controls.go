@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/inspect"
+	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -55,7 +55,7 @@ func (c *InspectorControls) Render() app.UI {
 				}),
 				app.Text(" physical layout"),
 			),
-			app.Span().Class("layout").Attr("data-role", "layout").Text(layout+": shape "+tensorext.FormatShape(t.Shape)+namesSuffix(t.DimNames)),
+			app.Span().Class("layout").Attr("data-role", "layout").Text(layout+": shape "+tensorext.FormatShape(t.Shape)+kit.NamesSuffix(t.DimNames)),
 		),
 		app.Range(c.Sliders).Slice(func(i int) app.UI { return c.slider(c.Sliders[i]) }),
 		app.Div().Class("control-row").Body(
@@ -82,14 +82,6 @@ func (c *InspectorControls) button(action, label string, pressed *bool, cmd func
 	return b.Text(label).OnClick(func(ctx app.Context, e app.Event) {
 		c.OnCommand(ctx, func(s *inspect.Session) bool { cmd(s); return true })
 	})
-}
-
-// namesSuffix is " (H,W,C)" for dim names H, W, C; "" for none.
-func namesSuffix(names []string) string {
-	if len(names) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(names, ",") + ")"
 }
 
 // selected reads the integer value of the select or input that fired.

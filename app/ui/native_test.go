@@ -269,7 +269,7 @@ func TestShapeTexts(t *testing.T) {
 		{[]int{}, nil, "scalar"},
 		{nil, []string{"x"}, "scalar (x)"},
 	} {
-		if got := dims(c.shape, c.names); got != c.want {
+		if got := gridDims(c.shape, c.names); got != c.want {
 			t.Errorf("dims(%v, %v) = %q, want %q", c.shape, c.names, got, c.want)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/overlay"
 	"github.com/tensorview/tensorview/app/ui/inspector/masks"
+	"github.com/tensorview/tensorview/app/ui/kit"
 )
 
 // OverlayControls choose the mask drawn over the inspector's picture and
@@ -89,7 +90,7 @@ func unnamedNote(ids []int64, names int) string {
 	if len(s) > 1 {
 		noun = "Classes"
 	}
-	return fmt.Sprintf("%s %s %s not among the file's %s: shown by id.", noun, list, verb, plural(names, "class name", "class names"))
+	return fmt.Sprintf("%s %s %s not among the file's %s: shown by id.", noun, list, verb, kit.Plural(names, "class name", "class names"))
 }
 
 // joinSentences joins the non-empty ones with a space.
