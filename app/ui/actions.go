@@ -5,21 +5,18 @@ import (
 
 	"github.com/tensorview/tensorview/app/session"
 	"github.com/tensorview/tensorview/app/ui/colstats"
+	"github.com/tensorview/tensorview/app/ui/grid"
 	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/app/ui/querybar"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
 
-// Actions the components send to the Viewer. The actions a component
-// sends to itself are with it: the rows table's (rows.go), the inspector's
-// (inspector.go).
+// Actions the components send to the Viewer. The grid's are in package
+// grid (grid/actions.go); the actions a component sends to itself are with
+// it: the rows table's (grid/rows.go), the inspector's (inspector.go).
 const (
-	actionCrumb        kit.Action[int]                     = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
-	actionInspect      kit.Action[inspectTarget]           = "tv/inspect"       // a tensor cell to inspect (CellView)
-	actionCompareCells kit.Action[viewstate.OpenInspector] = "tv/compare-cells" // two cells selected to compare (SelectionBar)
-	actionNested       kit.Action[inspectTarget]           = "tv/nested"        // a nested record batch cell to open (CellView)
-	actionFirstRow     kit.Action[int64]                   = "tv/first-row"     // the rows table's first row in view, for the address
-	actionInspectState kit.Action[*viewstate.Inspector]    = "tv/inspect-state" // the inspector's settings, for the address
+	actionCrumb        kit.Action[int]                  = "tv/crumb"         // the level a breadcrumb names: 0 the file, k the k-th nested record batch
+	actionInspectState kit.Action[*viewstate.Inspector] = "tv/inspect-state" // the inspector's settings, for the address
 
 	actionCloseInspect kit.Signal = "tv/inspect-close" // close the inspector
 )
@@ -28,33 +25,41 @@ const (
 // re-render by themselves: each ends with Update, or says why not.
 func (v *Viewer) handleActions(ctx app.Context) {
 	v.opener.Handle(ctx)
-	actionFirstScreen.Handle(ctx, v.opener.AfterFirstScreen)
+	grid.ActionFirstScreen.Handle(ctx, v.opener.AfterFirstScreen)
 	// The rows table's Cancel stops its reads, and redraws them; the read
 	// of the first rows that the open started is the opener's.
-	actionCancelRead.Handle(ctx, v.opener.StopEarly)
+	grid.ActionCancelRead.Handle(ctx, v.opener.StopEarly)
 	actionCloseInspect.Handle(ctx, v.onCloseInspect)
-	actionFirstRow.Handle(ctx, v.onFirstRow)
+	grid.ActionFirstRow.Handle(ctx, v.onFirstRow)
 	actionInspectState.Handle(ctx, v.onInspectState)
 	v.handleModel(ctx)
 }
 
 // handleModel registers the handlers of the actions that go to the
 // session model as they are, and re-render the page.
+//
+// Sort and filter over the whole level shown go this way: the query
+// bar's filter and the column headers' sort go to the session model
+// (session.Filter, session.SortBy), which compiles them and asks for their
+// scan (session.StartScan); the Viewer runs it (session.RunScan) in a
+// goroutine whose pacer yields to the event loop every few milliseconds,
+// and hands its reports back to the model. The rows table shows the
+// result through the level's session.Order.
 func (v *Viewer) handleModel(ctx app.Context) {
 	to := func(ctx app.Context, a session.Action) {
 		v.Apply(ctx, a)
 		ctx.Update()
 	}
-	actionInspect.Handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.Inspect{Col: t.Col, Row: t.Row}) })
-	actionCompareCells.Handle(ctx, func(ctx app.Context, o viewstate.OpenInspector) {
+	grid.ActionInspect.Handle(ctx, func(ctx app.Context, t grid.Target) { to(ctx, session.Inspect{Col: t.Col, Row: t.Row}) })
+	grid.ActionCompareCells.Handle(ctx, func(ctx app.Context, o viewstate.OpenInspector) {
 		if v.session().Shown() != nil {
 			to(ctx, session.Address{A: o})
 		}
 	})
-	actionNested.Handle(ctx, func(ctx app.Context, t inspectTarget) { to(ctx, session.OpenNested{Col: t.Col, Row: t.Row}) })
+	grid.ActionNested.Handle(ctx, func(ctx app.Context, t grid.Target) { to(ctx, session.OpenNested{Col: t.Col, Row: t.Row}) })
 	actionCrumb.Handle(ctx, func(ctx app.Context, k int) { to(ctx, session.Crumb{Level: k}) })
 	querybar.ActionQuery.Handle(ctx, func(ctx app.Context, text string) { to(ctx, session.Filter{Text: text}) })
-	actionSortCol.Handle(ctx, func(ctx app.Context, a sortAsk) { to(ctx, session.SortBy{Col: a.Col, Fn: a.Fn, Clear: a.Clear}) })
+	grid.ActionSortCol.Handle(ctx, func(ctx app.Context, a grid.SortAsk) { to(ctx, session.SortBy{Col: a.Col, Fn: a.Fn, Clear: a.Clear}) })
 	querybar.ActionQueryCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryCancel{}) })
 	querybar.ActionQueryClear.Handle(ctx, func(ctx app.Context) { to(ctx, session.QueryClear{}) })
 	colstats.ActionColStats.Handle(ctx, func(ctx app.Context, a colstats.StatsAsk) { to(ctx, session.OpenStats{Col: a.Col, Fn: a.Fn}) })
@@ -63,7 +68,7 @@ func (v *Viewer) handleModel(ctx app.Context) {
 	colstats.ActionElementStats.Handle(ctx, func(ctx app.Context) { to(ctx, session.ElementStats{}) })
 	colstats.ActionElementStatsCancel.Handle(ctx, func(ctx app.Context) { to(ctx, session.ElementStatsCancel{}) })
 	colstats.ActionQuickFilter.Handle(ctx, func(ctx app.Context, a session.QuickAsk) { to(ctx, session.QuickFilter{Ask: a}) })
-	actionThumbMask.Handle(ctx, func(ctx app.Context, key string) { to(ctx, session.ToggleMask{Key: key}) })
+	grid.ActionThumbMask.Handle(ctx, func(ctx app.Context, key string) { to(ctx, session.ToggleMask{Key: key}) })
 }
 
 // onCloseInspect closes the inspector and gives the keyboard back to the
@@ -79,16 +84,16 @@ func (v *Viewer) onCloseInspect(ctx app.Context) {
 		return
 	}
 	v.page.returning = true
-	actionGridAt.Send(ctx, t)
+	grid.ActionAt.Send(ctx, t)
 	ctx.Defer(func(ctx app.Context) {
 		if v.st().Inspector == nil { // not opened again meanwhile
-			actionGridFocus.Send(ctx)
+			grid.ActionFocus.Send(ctx)
 		}
 	})
 }
 
 // routeKeys sends the keys the page's state, not the browser's focus,
-// says where to go (routeOf): Escape closes the inspector wherever the
+// says where to go (grid.RouteOf): Escape closes the inspector wherever the
 // focus is; a grid key meant for the grid behind the open inspector is
 // dropped, unless a close sent before it has not been applied yet; one
 // pressed after the inspector closed, before the grid has the focus back,
@@ -111,33 +116,33 @@ func (v *Viewer) routeKeys(ctx app.Context) {
 		if e.Get("defaultPrevented").Bool() {
 			return nil
 		}
-		k, t := keyOf(e), targetOf(e.Get("target"))
-		route := routeOf(k, t, v.st().Inspector != nil, v.page.returning)
-		if route == routePass {
+		k, t := grid.KeyOf(e), targetOf(e.Get("target"))
+		route := grid.RouteOf(k, t, v.st().Inspector != nil, v.page.returning)
+		if route == grid.RoutePass {
 			return nil
 		}
 		e.Call("preventDefault")
 		e.Call("stopPropagation")
 		switch route {
-		case routeClose:
+		case grid.RouteClose:
 			hideInspector()
 			ctx.Dispatch(func(ctx app.Context) {
 				if v.st().Inspector != nil {
 					v.onCloseInspect(ctx)
 				}
 			})
-		case routeGrid:
+		case grid.RouteGrid:
 			ctx.Dispatch(func(ctx app.Context) {
-				actionGridKey.Send(ctx, k)
+				grid.ActionKey.Send(ctx, k)
 				ctx.PreventUpdate()
 			})
-		case routeDrop:
+		case grid.RouteDrop:
 			// The inspector may be closed already by a key before this
 			// one, whose dispatch has not run yet (keys sent faster than
 			// the page runs them): decide again after it, in order.
 			ctx.Dispatch(func(ctx app.Context) {
-				if r := routeOf(k, t, v.st().Inspector != nil, v.page.returning); r == routeGrid || (r == routePass && t.InGrid) {
-					actionGridKey.Send(ctx, k)
+				if r := grid.RouteOf(k, t, v.st().Inspector != nil, v.page.returning); r == grid.RouteGrid || (r == grid.RoutePass && t.InGrid) {
+					grid.ActionKey.Send(ctx, k)
 				}
 				ctx.PreventUpdate()
 			})
@@ -146,13 +151,13 @@ func (v *Viewer) routeKeys(ctx app.Context) {
 	}), true)
 }
 
-// targetOf is where an event was sent (keyTarget).
-func targetOf(el app.Value) keyTarget {
+// targetOf is where an event was sent (grid.KeyTarget).
+func targetOf(el app.Value) grid.KeyTarget {
 	if !el.Truthy() || el.Get("closest").IsUndefined() { // the window, the document
-		return keyTarget{}
+		return grid.KeyTarget{}
 	}
 	tag := el.Get("tagName").String()
-	return keyTarget{
+	return grid.KeyTarget{
 		InGrid:      el.Call("closest", "[data-role=rows]").Truthy(),
 		InInspector: el.Call("closest", ".inspector-backdrop").Truthy(),
 		Control:     tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA" || tag == "BUTTON",

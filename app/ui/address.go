@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/tensorview/tensorview/app/session"
+	"github.com/tensorview/tensorview/app/ui/grid"
 	"github.com/tensorview/tensorview/app/ui/open"
 	"github.com/tensorview/tensorview/app/viewstate"
 )
@@ -130,14 +131,14 @@ func (v *Viewer) st() viewstate.State {
 
 // inspected is the tensor the inspector shows, if it is open on a field of
 // the record batch shown.
-func (v *Viewer) inspected() (t inspectTarget, ok bool) {
+func (v *Viewer) inspected() (t grid.Target, ok bool) {
 	in := v.st().Inspector
 	if in == nil || v.File() == nil {
 		return t, false
 	}
 	for i, f := range v.session().Shown().Fields() {
 		if f.Name == in.Field {
-			return inspectTarget{Col: i, Row: in.Row}, true
+			return grid.Target{Col: i, Row: in.Row}, true
 		}
 	}
 	return t, false

@@ -24,12 +24,6 @@ const (
 	actionCamera kit.Action[inspect.Camera] = "tv/camera" // the picture's new zoom and pan (SliceView)
 )
 
-// inspectTarget names the tensor to inspect.
-type inspectTarget struct {
-	Col int
-	Row int64
-}
-
 // histogramBins is the number of bars of the statistics' histogram.
 const histogramBins = 32
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/tensorview/tensorview/app/ui/grid"
 	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/app/ui/open"
 	"github.com/tensorview/tensorview/app/ui/querybar"
@@ -122,7 +123,7 @@ func fileView(v *Viewer, view viewstate.State) app.UI {
 	if !top {
 		rows, _ = shown.Rows()
 	}
-	table := &RowsTable{File: shown, Rows: rows, Start: v.session().Levels().Shown().Start,
+	table := &grid.RowsTable{File: shown, Rows: rows, Start: v.session().Levels().Shown().Start,
 		Order: q.Order, OrderGen: q.Gen, Sort: q.Plan.Shown(), Heads: q.Heads, Masks: v.session().Masks(),
 		Placement: shown.Placement()}
 	if q.Order != nil {

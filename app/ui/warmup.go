@@ -7,6 +7,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/browser"
 	"github.com/tensorview/tensorview/app/decode"
+	"github.com/tensorview/tensorview/app/ui/grid"
 	"github.com/tensorview/tensorview/app/ui/kit"
 	"github.com/tensorview/tensorview/app/ui/open"
 )
@@ -91,7 +92,7 @@ func (w *WarmUp) Render() app.UI {
 				&FileInfo{File: f, Count: kit.RowCount{Rows: w.rows, Exact: true}, Batches: f.NumBatches()},
 				&FileWarnings{File: f, Count: len(f.Warnings())},
 				&SchemaTable{Fields: f.Fields()},
-				&RowsTable{File: f, Rows: w.rows},
+				&grid.RowsTable{File: f, Rows: w.rows},
 			)
 		}),
 	)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tensorview/tensorview/app/decode"
 	"github.com/tensorview/tensorview/app/summary"
+	"github.com/tensorview/tensorview/app/ui/grid"
 	"github.com/tensorview/tensorview/tensorext"
 )
 
@@ -115,7 +116,7 @@ func TestWarmUpFile(t *testing.T) {
 	if f.WindowState(7) != decode.Loaded || f.WindowState(8) != decode.Unread {
 		t.Fatalf("after Load(0): WindowState(7) = %s, WindowState(8) = %s; want loaded, unread", f.WindowState(7), f.WindowState(8))
 	}
-	box := previewBox("medium", 1)
+	box := grid.PreviewBox("medium", 1)
 	for col, name := range []string{"id", "image", "score", "label", "depth"} {
 		c := summary.In(f, 3, col, box[0], box[1])
 		if c.Err != "" {
