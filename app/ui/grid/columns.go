@@ -193,6 +193,27 @@ func (v *colView) dragTo(c int, x float64) bool {
 	return true
 }
 
+// resize carries out a step of a column resize (fit gives the width that
+// fits column c to what it shows) and reports whether a width changed.
+func (v *colView) resize(a colResize, fit func(c int) int) bool {
+	switch {
+	case a.Down:
+		w := a.W
+		if w < 0 {
+			w = v.widths.of(a.Col)
+		}
+		v.startDrag(a.Col, a.X, w)
+		return false
+	case a.Up:
+		v.drag = nil
+		return false
+	case a.Fit:
+		v.setWidth(a.Col, fit(a.Col))
+		return true
+	}
+	return v.dragTo(a.Col, a.X)
+}
+
 // leftToShow is the scrollLeft that shows column c whole (or its start)
 // in a view w pixels wide (less the row numbers) scrolled to left: left if
 // it does.
@@ -207,17 +228,18 @@ func (v colView) leftToShow(c int, left, w float64) float64 {
 	return left
 }
 
-// columns is the span of columns the table draws now.
-func (r *RowsTable) columns(n int) (from, to int) {
-	return colSpan(n, r.cols.left, r.width(), r.cols.widths)
+// span is the columns drawn now, [from, to) of n, in a view width pixels
+// wide (colSpan).
+func (v colView) span(n, width int) (from, to int) {
+	return colSpan(n, v.left, width, v.widths)
 }
 
 // width is the scrolling container's measured width or, until it is
 // measured (after the first painted frame), the window's innerWidth, which
 // reading does not force a layout: a small embed's first frame has its
 // narrow columns already.
-func (r *RowsTable) width() int {
-	if w := r.geom.viewW; w > 0 {
+func (g tableGeometry) width() int {
+	if w := g.viewW; w > 0 {
 		return w
 	}
 	if w := app.Window().Get("innerWidth").Int(); w > 0 {
@@ -228,41 +250,6 @@ func (r *RowsTable) width() int {
 
 // Column widths, in CSS pixels, that resizing keeps within.
 const minColWidth, maxColWidth = 48, 1200
-
-// resizeHandle is the edge of column c's header: drag it to resize the
-// column, double-click it to fit the column to what it shows.
-func (r *RowsTable) resizeHandle(c int) app.UI {
-	return app.Div().Class("col-resize").Attr("data-action", "resize-col").Attr("data-col", c).Aria("hidden", true).
-		On("pointerdown", func(ctx app.Context, e app.Event) {
-			e.PreventDefault()
-			e.StopImmediatePropagation()
-			ctx.JSSrc().Call("setPointerCapture", e.Get("pointerId"))
-			r.cols.startDrag(c, e.Get("clientX").Float(), r.headWidth(c))
-			ctx.PreventUpdate()
-		}).
-		On("pointermove", func(ctx app.Context, e app.Event) {
-			if !r.cols.dragTo(c, e.Get("clientX").Float()) {
-				ctx.PreventUpdate()
-			}
-		}).
-		On("pointerup", func(ctx app.Context, e app.Event) {
-			r.cols.drag = nil
-			ctx.PreventUpdate()
-		}).
-		OnDblClick(func(ctx app.Context, e app.Event) {
-			r.cols.setWidth(c, r.fitWidth(c))
-		})
-}
-
-// headWidth is column c's drawn width.
-func (r *RowsTable) headWidth(c int) int {
-	if el := r.JSValue(); el.Truthy() {
-		if h := el.Call("querySelector", fmt.Sprintf(`.rows-header [data-col="%d"]`, c)); h.Truthy() {
-			return int(h.Call("getBoundingClientRect").Get("width").Float())
-		}
-	}
-	return r.cols.widths.of(c)
-}
 
 // fitWidth is the width that shows column c's header and drawn cells
 // without clipping (their content's widest natural width).

@@ -106,6 +106,34 @@ func TestColumnDrag(t *testing.T) {
 	}
 }
 
+// TestColumnResize: the header's resize steps, as the table carries them
+// out: down starts a drag from the drawn width (the kept one when the
+// header could not measure itself), moves resize and ask for a redraw,
+// up ends it, a double-click fits the column.
+func TestColumnResize(t *testing.T) {
+	var v colView
+	fit := func(c int) int { return 300 + c }
+	for _, c := range []struct {
+		a      colResize
+		redraw bool
+		width  int // column 1's, after
+	}{
+		{colResize{Col: 1, X: 50}, false, colWidth},                      // no drag yet
+		{colResize{Col: 1, Down: true, X: 100, W: 200}, false, colWidth}, // drawn 200 wide
+		{colResize{Col: 1, X: 130}, true, 230},
+		{colResize{Col: 2, X: 130}, false, 230}, // another column's edge
+		{colResize{Col: 1, Up: true}, false, 230},
+		{colResize{Col: 1, X: 400}, false, 230},
+		{colResize{Col: 1, Down: true, X: 0, W: -1}, false, 230}, // unmeasured: from the kept 230
+		{colResize{Col: 1, X: 20}, true, 250},
+		{colResize{Col: 1, Fit: true}, true, 301},
+	} {
+		if got := v.resize(c.a, fit); got != c.redraw || v.widths.of(1) != c.width {
+			t.Errorf("%+v: redraw %v, width %d; want %v, %d", c.a, got, v.widths.of(1), c.redraw, c.width)
+		}
+	}
+}
+
 // TestLeftToShow: the keyboard scrolls a column whole into view, by as
 // little as it can (a column wider than the view: its start, if that was
 // out of view, else its end).

@@ -49,7 +49,8 @@ type firstScreen struct {
 }
 
 // restart starts another first screen (its rows are being read) and
-// returns its number.
+// returns its number: the rows in view are read (fetch), and the rest
+// (settle) waits for them (rowsIn).
 func (s *firstScreen) restart() int {
 	s.gen++
 	s.step = screenReading
@@ -77,10 +78,6 @@ func (s *firstScreen) painted(gen int) bool {
 	s.step = screenShown
 	return true
 }
-
-// startScreen begins a first screen: the rows in view are read (fetch),
-// and the rest (settle) waits for them (rowsIn).
-func (r *RowsTable) startScreen() { r.screen.restart() }
 
 // rowsIn is called, on the UI goroutine, once the rows drawn need no more
 // reads: during a first screen, once the frame that renders them (the one

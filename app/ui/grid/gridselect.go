@@ -98,3 +98,13 @@ func (s gridSelection) describe(fields []decode.FieldInfo) (status, compare stri
 	a, b, _ := s.pair()
 	return "2 cells selected", fmt.Sprintf("Compare %s with %s", a.side(fields), b.side(fields))
 }
+
+// bar says what is selected and offers to compare a pair.
+func (s gridSelection) bar(fields []decode.FieldInfo) *SelectionBar {
+	status, compare := s.describe(fields)
+	bar := &SelectionBar{Count: len(s.cells), Status: status, Compare: compare}
+	if a, b, ok := s.pair(); ok {
+		bar.Open = openCompared(fields, a, b)
+	}
+	return bar
+}

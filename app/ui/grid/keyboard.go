@@ -116,7 +116,7 @@ func (r *RowsTable) key(ctx app.Context, k keyPress) bool {
 	case actClear:
 		return r.sel.clear()
 	case actMove:
-		to, _ := r.focus.moved(k.Key, k.Ctrl, r.Rows, len(r.File.Fields()), pageRows(r.height(), r.rowH()))
+		to, _ := r.focus.moved(k.Key, k.Ctrl, r.Rows, len(r.File.Fields()), pageRows(r.geom.height(), r.rowH()))
 		r.goTo(ctx, to)
 		return true
 	case actOpen, actSelect:
@@ -131,7 +131,7 @@ func (r *RowsTable) openKey(ctx app.Context, act gridAct) bool {
 	if r.focus.col >= len(fields) || r.focus.row >= r.Rows {
 		return false
 	}
-	row := r.fileRow(r.focus.row)
+	row := session.FileRow(r.Order, r.focus.row)
 	var cell *summary.Cell
 	if _, _, located := r.File.Window(row); rowStateOf(located, r.File.WindowState(row)) == rowShown {
 		cell = &r.cells(row, len(fields))[r.focus.col]
@@ -150,11 +150,12 @@ func (r *RowsTable) openKey(ctx app.Context, act gridAct) bool {
 	return true
 }
 
-// focusAt makes the cell of file row t.Row and column t.Col the
-// keyboard's, if the grid shows that row (the inspector closing on it).
-func (r *RowsTable) focusAt(t Target) {
-	if p := session.PosOf(r.Order, t.Row); p >= 0 && t.Col < len(r.File.Fields()) {
-		r.focus.gridCell = gridCell{p, t.Col}
+// at makes the cell of file row t.Row and column t.Col the keyboard's,
+// if a grid of cols columns showing order has that row (the inspector
+// closing on it).
+func (f *gridFocus) at(t Target, order session.Order, cols int) {
+	if p := session.PosOf(order, t.Row); p >= 0 && t.Col < cols {
+		f.gridCell = gridCell{p, t.Col}
 	}
 }
 
@@ -169,9 +170,9 @@ func (r *RowsTable) onFocusIn(ctx app.Context, e app.Event) {
 	}
 	c, err1 := strconv.Atoi(cell.Call("getAttribute", "data-col").String())
 	i, err2 := strconv.ParseInt(row.Call("getAttribute", "data-pos").String(), 10, 64)
-	own := r.focus.ownSent && (gridCell{i, c}) == r.focus.own
+	own := r.focus.own != nil && (gridCell{i, c}) == *r.focus.own
 	if own {
-		r.focus.ownSent = false
+		r.focus.own = nil
 	}
 	if err1 != nil || err2 != nil || (gridCell{i, c}) == r.focus.gridCell || own {
 		ctx.PreventUpdate()
@@ -186,8 +187,8 @@ func (r *RowsTable) goTo(ctx app.Context, c gridCell) {
 	r.focus.gridCell, r.focus.due = c, true
 	if v := r.view(); v.Truthy() {
 		rowH := r.rowH()
-		v.Set("scrollTop", topToShow(c.row, r.Rows, rowH, v.Get("scrollTop").Float(), float64(r.height()-headerHeight)))
-		r.scroll.placed(v.Get("scrollTop").Float(), r.Rows, r.height(), rowH)
+		v.Set("scrollTop", topToShow(c.row, r.Rows, rowH, v.Get("scrollTop").Float(), float64(r.geom.height()-headerHeight)))
+		r.scroll.placed(v.Get("scrollTop").Float(), r.Rows, r.geom.height(), rowH)
 		if n := len(r.File.Fields()); n > manyColumns {
 			// Columns not drawn cannot take the focus: scroll to it first.
 			w := float64(v.Get("clientWidth").Int() - indexWidth)
@@ -196,7 +197,7 @@ func (r *RowsTable) goTo(ctx app.Context, c gridCell) {
 		}
 	}
 	ctx.Defer(r.fetch)
-	ctx.Defer(func(ctx app.Context) { r.focusCell() })
+	ctx.Defer(func(ctx app.Context) { r.focus.give(r) })
 }
 
 // view is the scrolling container.
@@ -213,28 +214,28 @@ func (r *RowsTable) view() app.Value {
 type gridFocus struct {
 	gridCell
 	due bool
-	// own is the cell focusCell gave the browser's focus to, whose
-	// focusin is still to come (onFocusIn ignores it: the keyboard's cell
-	// may have moved on since, by a key sent before that event).
-	own     gridCell
-	ownSent bool
+	// own is the cell give gave the browser's focus to, whose focusin is
+	// still to come (onFocusIn ignores it: the keyboard's cell may have
+	// moved on since, by a key sent before that event); nil: none.
+	own *gridCell
 }
 
-// focusCell gives the keyboard focus to the focused cell if it is drawn,
+// give gives the keyboard focus to the focused cell if it is drawn,
 // unless a dialog (the inspector opened meanwhile) has it; until it is
-// drawn, the focus stays due.
-func (r *RowsTable) focusCell() {
+// drawn (in table), the focus stays due.
+func (f *gridFocus) give(table app.UI) {
 	doc := app.Window().Get("document")
 	if doc.Call("querySelector", ".inspector-backdrop").Truthy() {
-		r.focus.due = false
+		f.due = false
 		return
 	}
-	if el := r.JSValue(); el.Truthy() {
-		c := el.Call("querySelector", fmt.Sprintf(`[data-pos="%d"] [data-col="%d"]`, r.focus.row, r.focus.col))
+	if el := table.JSValue(); el.Truthy() {
+		c := el.Call("querySelector", fmt.Sprintf(`[data-pos="%d"] [data-col="%d"]`, f.row, f.col))
 		if c.Truthy() {
-			r.focus.due = false
+			f.due = false
 			if !c.Equal(doc.Get("activeElement")) {
-				r.focus.own, r.focus.ownSent = r.focus.gridCell, true
+				own := f.gridCell
+				f.own = &own
 			}
 			c.Call("focus", map[string]any{"preventScroll": true})
 			c.Call("scrollIntoView", map[string]any{"block": "nearest", "inline": "nearest"})
@@ -242,48 +243,47 @@ func (r *RowsTable) focusCell() {
 	}
 }
 
-// focusDue gives the focus to the focused cell once its row is drawn,
+// giveDue gives the focus to the focused cell once its row is drawn,
 // when it is due and the browser's focus has not gone anywhere else
 // meanwhile (it is on the page's body, or still in the grid).
-func (r *RowsTable) focusDue(ctx app.Context) {
-	if !r.focus.due {
+func (f *gridFocus) giveDue(ctx app.Context, table app.UI) {
+	if !f.due {
 		return
 	}
 	ctx.Defer(func(app.Context) {
 		a := app.Window().Get("document").Get("activeElement")
-		if el := r.JSValue(); a.Truthy() && a.Get("tagName").String() != "BODY" && !(el.Truthy() && el.Call("contains", a).Bool()) {
-			r.focus.due = false
+		if el := table.JSValue(); a.Truthy() && a.Get("tagName").String() != "BODY" && !(el.Truthy() && el.Call("contains", a).Bool()) {
+			f.due = false
 			return
 		}
-		r.focusCell()
+		f.give(table)
 	})
 }
 
-// gotoRow is the "go to row" box.
-func (r *RowsTable) gotoRow() app.UI {
-	return app.Input().Type("number").Class("goto-row").Attr("data-role", "goto-row").Min(0).Max(max(0, r.Rows-1)).
+// gotoRow is the "go to row" box of a table of rows rows: it sends the
+// row typed (actionGoTo), which the table checks when it runs.
+func gotoRow(rows int64) app.UI {
+	return app.Input().Type("number").Class("goto-row").Attr("data-role", "goto-row").Min(0).Max(max(0, rows-1)).
 		Placeholder("go to row").Aria("label", "Go to row (press / to come here)").
 		OnChange(func(ctx app.Context, e app.Event) {
-			row, err := strconv.ParseInt(ctx.JSSrc().Get("value").String(), 10, 64)
-			if err != nil || row < 0 || row >= r.Rows {
-				ctx.PreventUpdate()
-				return
+			if row, err := strconv.ParseInt(ctx.JSSrc().Get("value").String(), 10, 64); err == nil {
+				actionGoTo.Send(ctx, row)
 			}
-			r.goTo(ctx, gridCell{row, r.focus.col})
+			ctx.PreventUpdate()
 		}, app.EventScope("goto"))
 }
 
 // sizeSelect chooses the preview size (and so the row height); the first
 // row in view stays in view.
 func (r *RowsTable) sizeSelect() app.UI {
-	current := r.rowKind()
+	current := r.geom.kind(r.File.HasPreviews())
 	return app.Select().Class("preview-size").Attr("data-role", "preview-size").Aria("label", "Preview size").
 		OnChange(func(ctx app.Context, e app.Event) {
 			// The size now, not when the handler was made: go-app keeps
 			// the first handler of this place (closures of one literal
 			// compare equal), so what it captured goes stale.
 			size := rowKind(ctx.JSSrc().Get("value").String())
-			if !size.isPreviewSize() || size == r.rowKind() {
+			if !size.isPreviewSize() || size == r.geom.kind(r.File.HasPreviews()) {
 				ctx.PreventUpdate()
 				return
 			}
@@ -298,7 +298,7 @@ func (r *RowsTable) sizeSelect() app.UI {
 				if _, scaled := geometry(r.Rows, r.rowH()); !scaled {
 					v.Set("scrollTop", first*r.rowH())
 				}
-				r.scroll.placed(v.Get("scrollTop").Float(), r.Rows, r.height(), r.rowH())
+				r.scroll.placed(v.Get("scrollTop").Float(), r.Rows, r.geom.height(), r.rowH())
 				r.fetch(ctx)
 				ctx.Update()
 			})

@@ -178,7 +178,7 @@ func (r *RowsTable) fetch(ctx app.Context) {
 			}
 			ctx.Dispatch(func(ctx app.Context) {
 				if r.File == f {
-					r.focusDue(ctx) // the keyboard's cell, if it was in this row
+					r.focus.giveDue(ctx, r) // the keyboard's cell, if it was in this row
 				}
 			})
 			ctx.Update() // the table redraws its rows from the file's state

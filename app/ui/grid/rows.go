@@ -20,6 +20,7 @@ const (
 
 	actionSelect         kit.Action[selectedCell] = "tv/select"          // toggle a tensor cell's selection (CellView: Ctrl+click, Shift+Space)
 	actionClearSelection kit.Signal               = "tv/selection-clear" // unselect every cell (SelectionBar)
+	actionGoTo           kit.Action[int64]        = "tv/goto-row"        // the row typed in the "go to row" box
 
 	// The Viewer's, as the inspector closes (keyroute.go).
 	ActionAt    kit.Action[Target]   = "tv/grid-at"    // the cell the inspector closed on becomes the keyboard's
@@ -34,9 +35,10 @@ const (
 // each read ended the file keeps (decode.File.WindowState): rows whose
 // read failed show the error, rows whose read was cancelled offer to read
 // again. Its methods: the lifecycle, scrolling and drawing here, the reads
-// in rowloads.go, the columns in columns.go, the keyboard in keyboard.go;
-// its state's plain types beside them and in rowspan.go, rowsize.go and
-// rowcells.go.
+// in rowloads.go, the keyboard in keyboard.go; the column headers are
+// components of their own (ColumnHead), and the state's plain types carry
+// out what they own (columns.go, rowspan.go, rowsize.go, rowcells.go,
+// gridselect.go, the focus in keyboard.go).
 type RowsTable struct {
 	app.Compo
 	File  *decode.File
@@ -68,7 +70,7 @@ type RowsTable struct {
 	loads  rowLoads      // the reads under way (rowloads.go)
 	cache  cellCache     // the summarised cells of the rows drawn lately (rowcells.go)
 	placed int           // the File.Placement the cells kept belong to
-	thumbs thumbQueue    // the decoding budget of image thumbnails
+	thumbs *thumbQueue   // the decoding budget of image thumbnails, shared with the rows drawn (made by Render)
 	screen firstScreen   // the rows in view first, then the rest (firstscreen.go)
 }
 
@@ -104,8 +106,14 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 	// and a Defer of it only after its next frame (the browser paints in
 	// between). The rows past the view come once the rows in view are
 	// shown (rowsIn).
-	r.startScreen()
+	r.screen.restart()
 	r.fetch(ctx)
+	r.handle(ctx)
+}
+
+// handle registers the handlers of the actions the table's parts send
+// to it, and those the page sends as the inspector closes.
+func (r *RowsTable) handle(ctx app.Context) {
 	ActionCancelRead.Handle(ctx, func(ctx app.Context) {
 		r.loads.cancel()
 		ctx.Update()
@@ -128,7 +136,7 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 		}
 	})
 	ActionAt.Handle(ctx, func(ctx app.Context, t Target) {
-		r.focusAt(t)
+		r.focus.at(t, r.Order, len(r.File.Fields()))
 		ctx.Update()
 	})
 	ActionKey.Handle(ctx, func(ctx app.Context, k keyPress) {
@@ -137,6 +145,18 @@ func (r *RowsTable) OnMount(ctx app.Context) {
 		}
 	})
 	ActionFocus.Handle(ctx, func(ctx app.Context) { r.goTo(ctx, r.focus.gridCell) })
+	actionGoTo.Handle(ctx, func(ctx app.Context, row int64) {
+		if row < 0 || row >= r.Rows {
+			ctx.PreventUpdate()
+			return
+		}
+		r.goTo(ctx, gridCell{row, r.focus.col})
+	})
+	actionResize.Handle(ctx, func(ctx app.Context, a colResize) {
+		if !r.cols.resize(a, r.fitWidth) {
+			ctx.PreventUpdate()
+		}
+	})
 }
 
 // OnDismount stops the loads under way.
@@ -177,7 +197,7 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 		r.cache.clear()
 		r.sel.clear() // cells of the file shown before
 		ctx.Defer(func(ctx app.Context) { r.scrollToStart() })
-		r.startScreen()
+		r.screen.restart()
 		r.gen = r.OrderGen
 	} else if r.OrderGen != r.gen {
 		// Another result (a sort, a filter): from its start (or a
@@ -185,18 +205,15 @@ func (r *RowsTable) OnUpdate(ctx app.Context) {
 		r.gen = r.OrderGen
 		r.scroll.reset()
 		ctx.Defer(func(ctx app.Context) { r.scrollToStart() })
-		r.startScreen()
+		r.screen.restart()
 	}
 	ctx.Defer(r.fetch)
 }
 
 // span returns the rows drawn, [from, to) (rowScroll.span).
 func (r *RowsTable) span() (from, to int) {
-	return r.scroll.span(int(r.Rows), inView(r.height(), r.rowH()))
+	return r.scroll.span(int(r.Rows), inView(r.geom.height(), r.rowH()))
 }
-
-// fileRow is the file row shown at position pos (order.go).
-func (r *RowsTable) fileRow(pos int64) int64 { return session.FileRow(r.Order, pos) }
 
 // cells are the summarised cells of a row, their previews drawn at most
 // as large as they show (PreviewBox).
@@ -223,15 +240,8 @@ func (r *RowsTable) cells(row int64, columns int) []summary.Cell {
 	})
 }
 
-// rowKind is what the rows show: text for a file without tensor columns,
-// else the preview size.
-func (r *RowsTable) rowKind() rowKind { return r.geom.kind(r.File.HasPreviews()) }
-
 // rowH is the height of a row in CSS pixels.
 func (r *RowsTable) rowH() int { return r.geom.rowH(r.File.HasPreviews()) }
-
-// height is the height in CSS pixels of the scrolling container.
-func (r *RowsTable) height() int { return r.geom.height() }
 
 // measure reads the scrolling container's size and reports whether it
 // changed.
@@ -250,23 +260,23 @@ func (r *RowsTable) OnResize(ctx app.Context) {
 		ctx.PreventUpdate()
 		return
 	}
-	r.scroll.placed(r.scroll.top, r.Rows, r.height(), r.rowH())
+	r.scroll.placed(r.scroll.top, r.Rows, r.geom.height(), r.rowH())
 	ctx.Defer(r.fetch)
 }
 
 func (r *RowsTable) onScroll(ctx app.Context, e app.Event) {
 	top, left := ctx.JSSrc().Get("scrollTop").Float(), ctx.JSSrc().Get("scrollLeft").Float()
-	first := firstRow(top, r.Rows, r.height(), r.rowH())
+	first := firstRow(top, r.Rows, r.geom.height(), r.rowH())
 	_, scaled := geometry(r.Rows, r.rowH())
 	n := len(r.File.Fields())
-	cFrom, cTo := r.columns(n)
+	cFrom, cTo := r.cols.span(n, r.geom.width())
 	rFrom, rTo := r.span()
 	prevTop := r.scroll.top
 	r.cols.left = left
 	if r.scroll.scrolled(first, top) {
 		ActionFirstRow.Send(ctx, int64(first))
 	}
-	nf, nt := r.columns(n)
+	nf, nt := r.cols.span(n, r.geom.width())
 	sf, st := r.span()
 	// Scaled, the rows' places follow the scroll position; else, while
 	// the rows and columns drawn are the same, the browser scrolls them.
@@ -287,31 +297,34 @@ func (r *RowsTable) scrollToStart() {
 	rowH := r.rowH()
 	top := float64(row * int64(rowH))
 	if spacer, scaled := geometry(r.Rows, rowH); scaled {
-		top = scaledTop(row, r.Rows, rowH, spacer, float64(r.height()-headerHeight))
+		top = scaledTop(row, r.Rows, rowH, spacer, float64(r.geom.height()-headerHeight))
 	}
 	v.Set("scrollTop", top)
-	r.scroll.placed(v.Get("scrollTop").Float(), r.Rows, r.height(), rowH)
+	r.scroll.placed(v.Get("scrollTop").Float(), r.Rows, r.geom.height(), rowH)
 }
 
 // Render draws the header and the rows in view.
 func (r *RowsTable) Render() app.UI {
 	perfmark.Mark("rows-render")
+	if r.thumbs == nil {
+		r.thumbs = &thumbQueue{}
+	}
 	f := r.File
 	n := int(r.Rows)
 	from, to := r.span()
 	used, budget := f.CacheBytes()
 	fields := f.Fields()
-	kind := r.rowKind()
+	kind := r.geom.kind(r.File.HasPreviews())
 	spacer, _ := geometry(r.Rows, r.rowH())
-	cFrom, cTo := r.columns(len(fields))
+	cFrom, cTo := r.cols.span(len(fields), r.geom.width())
 	cols := colRange(cFrom, cTo)
-	grid, width := gridColumns(len(fields), cFrom, cTo, r.cols.widths, minWidths(fields, r.width()))
+	grid, width := gridColumns(len(fields), cFrom, cTo, r.cols.widths, minWidths(fields, r.geom.width()))
 	return app.Section().Class("rows").Body(
 		app.Div().Class("rows-title").Body(
 			app.H2().Text(fmt.Sprintf("Rows (%d)", n)),
-			r.gotoRow(),
+			gotoRow(r.Rows),
 			app.If(kind != kindText, func() app.UI { return r.sizeSelect() }),
-			r.selectionBar(fields),
+			r.sel.bar(fields),
 			app.Span().Class("cache").Attr("data-role", "cache").Attr("data-bytes", used).Attr("data-budget", budget).
 				Title("decoded record batches kept in memory").
 				Text(fmt.Sprintf("cache %s of %s", decode.HumanBytes(used), decode.HumanBytes(budget))),
@@ -332,7 +345,7 @@ func (r *RowsTable) Render() app.UI {
 			app.Div().Class("rows-header").Role("row").Aria("rowindex", 1).Style("grid-template-columns", grid).Style("width", width).Body(
 				app.Div().Class("row-index").Role("columnheader").Aria("colindex", 1).Text("#"),
 				colSpacer(len(fields)),
-				app.Range(cols).Slice(func(i int) app.UI { return r.colHead(cols[i], fields[cols[i]]) }),
+				app.Range(cols).Slice(func(i int) app.UI { return headOf(cols[i], fields[cols[i]], r.Heads, r.Sort, r.Masks) }),
 				colSpacer(len(fields)),
 			),
 			app.Div().Class("rows-body").Role("rowgroup").Style("height", fmt.Sprintf("%dpx", spacer)).Style("width", width).Body(
@@ -342,20 +355,15 @@ func (r *RowsTable) Render() app.UI {
 	)
 }
 
-// slots is the number of rows' places in the rows body: the rows drawn
-// (span) for the view's height and row height, so that row i always takes
-// place i mod slots, whichever rows are drawn with it.
-func (r *RowsTable) slots() int {
-	return slotCount(inView(r.height(), r.rowH()))
-}
-
 // rowViews are the rows body's children: slot by slot, the row drawn in it
 // or an empty slot. A row keeps its slot (its element) while it stays
 // drawn, so scrolling redraws only the rows that come into view; the page
 // order of the rows is a rotation of row order then, which the grid's
 // aria-rowindex numbers say.
 func (r *RowsTable) rowViews(from, to int, grid string, fields []decode.FieldInfo, cols []int) []app.UI {
-	s := r.slots()
+	// The rows' places: as many as the rows drawn for the view's height
+	// and row height, so that row i always takes place i mod s.
+	s := slotCount(inView(r.geom.height(), r.rowH()))
 	views := make([]app.UI, s)
 	for k := range views {
 		i := from + ((k-from)%s+s)%s // the row of [from, from+s) in slot k
@@ -368,21 +376,11 @@ func (r *RowsTable) rowViews(from, to int, grid string, fields []decode.FieldInf
 	return views
 }
 
-// selectionBar says what is selected and offers to compare a pair.
-func (r *RowsTable) selectionBar(fields []decode.FieldInfo) *SelectionBar {
-	status, compare := r.sel.describe(fields)
-	bar := &SelectionBar{Count: len(r.sel.cells), Status: status, Compare: compare}
-	if a, b, ok := r.sel.pair(); ok {
-		bar.Open = openCompared(fields, a, b)
-	}
-	return bar
-}
-
 // row is the snapshot of the row at position i: the file row
-// fileRow(i) (its data, its number in the row header), at place i.
+// session.FileRow(r.Order, i) (its data, its number in the row header), at place i.
 func (r *RowsTable) row(i int64, grid string, fields []decode.FieldInfo, cols []int) *RowView {
-	row := r.fileRow(i)
-	v := &RowView{Row: row, Pos: i, Top: r.scroll.rowTop(i, r.Rows, r.rowH()), Grid: grid, Fields: fields, Cols: cols, Focus: -1, Thumbs: &r.thumbs}
+	row := session.FileRow(r.Order, i)
+	v := &RowView{Row: row, Pos: i, Top: r.scroll.rowTop(i, r.Rows, r.rowH()), Grid: grid, Fields: fields, Cols: cols, Focus: -1, Thumbs: r.thumbs}
 	_, v.Shard, _ = r.File.ShardOf(row)
 	_, _, located := r.File.Window(row)
 	if v.State = rowStateOf(located, r.File.WindowState(row)); v.State == rowShown {
